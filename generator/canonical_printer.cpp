@@ -1,0 +1,44 @@
+#include "generator/canonical_printer.hpp"
+
+#include "generator/table_layout.hpp"
+
+namespace tcgen {
+namespace {
+
+std::string field_statement(const Field& field) {
+    std::string text = std::to_string(field.bits) + "-Bit Field " + std::to_string(field.number) +
+                       " = {L1 = " + std::to_string(field.l1) + ", L2 = " + std::to_string(field.l2) + ":";
+    const char* separator = " ";
+    for (const Predictor& predictor : field.predictors) {
+        text += separator;
+        text += predictor_name(predictor);
+        separator = ", ";
+    }
+    return text + "};";
+}
+
+std::string field_comment(const Field& field) {
+    unsigned predictions = prediction_count(field);
+    return "# Field " + std::to_string(field.number) + ": " + std::to_string(predictions) +
+           (predictions == 1 ? " prediction, " : " predictions, ") +
+           with_thousands_separators(field_table_bytes(field)) + " bytes of tables";
+}
+
+}  // namespace
+
+std::string canonical_text(const Spec& spec) {
+    std::string text = "TCgen Trace Specification;\n";
+    text += std::to_string(spec.header_bits) + "-Bit Header;\n";
+    for (const Field& field : spec.fields) {
+        text += field_statement(field) + "\n";
+        text += field_comment(field) + "\n";
+    }
+    text += "PC = Field " + std::to_string(spec.pc_field) + ";\n";
+    MemoryEstimate memory = estimate_memory(spec);
+    text += "# Memory estimate: " + with_thousands_separators(memory.total()) + " bytes (" +
+            human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) +
+            " bytes of tables + " + with_thousands_separators(memory.buffers) + " bytes of buffers\n";
+    return text;
+}
+
+}  // namespace tcgen

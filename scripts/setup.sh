@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine to a working tcgen: installs the
+# Debian packages that are missing, builds, and runs the main job (demo.sh).
+# Usage: scripts/setup.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+
+packages=(
+    cmake g++ make                      # toolchain
+    antlr4 libantlr4-runtime-dev        # the spec grammar
+    libbz2-dev bzip2                    # stream compression, and the baseline
+    libgtest-dev                        # tests
+    libcli11-dev                        # tcgen's command line
+    valgrind                            # real traces (lackey)
+    xz-utils zstd                       # baselines in benchmarks
+)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)"
+"$root/scripts/demo.sh" "$build"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The tcgen command line: exit statuses and one-line errors.
+# Usage: cli_test.sh TCGEN SOURCE_DIR
+set -u
+tcgen=$1
+source_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# stderr_matches REGEX: an empty REGEX means stderr must be empty.
+stderr_matches() {
+    if [ -z "$1" ]; then
+        [ ! -s "$work/err" ]
+    else
+        grep -Eq -- "$1" "$work/err"
+    fi
+}
+
+# expect STATUS STDERR_REGEX -- ARGS...: runs tcgen and checks both.
+expect() {
+    local status=$1 pattern=$2
+    shift 3
+    "$tcgen" "$@" >"$work/out" 2>"$work/err"
+    local actual=$?
+    if [ "$actual" -ne "$status" ] || ! stderr_matches "$pattern"; then
+        echo "FAIL: tcgen $* -> status $actual (want $status), stderr:"
+        cat "$work/err"
+        failures=$((failures + 1))
+    fi
+}
+
+expect 0 '' -- --help
+grep -q -- '--canonical' "$work/out" || { echo "FAIL: --help does not list --canonical"; failures=$((failures + 1)); }
+expect 0 '' -- --version
+grep -Eq '^tcgen [0-9]+\.[0-9]+\.[0-9]+$' "$work/out" || { echo "FAIL: --version printed: $(cat "$work/out")"; failures=$((failures + 1)); }
+expect 1 '^tcgen: error: .*--frobnicate.*' -- --frobnicate "$source_dir/examples/vpc3.tcg"
+[ "$(wc -l <"$work/err")" -eq 1 ] || { echo "FAIL: unknown option error is not one line"; failures=$((failures + 1)); }
+expect 1 "^tcgen: error: cannot read '$work/missing.tcg': No such file or directory$" -- --canonical "$work/missing.tcg"
+expect 1 "^tcgen: error: cannot read '$work': Is a directory$" -- --canonical "$work"
+expect 1 '^tcgen: error: ' -- --canonical
+
+printf 'TCgen Trace Specification;\n8-Bit Feild 1 = {: LV[1]};\nPC = Field 1;\n' >"$work/bad.tcg"
+expect 1 "^$work/bad.tcg:2:7: error: unexpected 'Feild'; expected 'Header' or 'Field'$" -- --canonical "$work/bad.tcg"
+[ ! -s "$work/out" ] || { echo "FAIL: a bad spec wrote to stdout"; failures=$((failures + 1)); }
+
+# Standard input as "-", and the canonical text accepted back.
+"$tcgen" --canonical - <"$source_dir/examples/vpc3.tcg" >"$work/canonical.tcg" 2>"$work/err" \
+    || { echo "FAIL: --canonical - failed: $(cat "$work/err")"; failures=$((failures + 1)); }
+"$tcgen" --canonical "$work/canonical.tcg" >"$work/canonical2.tcg" 2>"$work/err" \
+    || { echo "FAIL: canonical text not accepted back"; failures=$((failures + 1)); }
+cmp -s "$work/canonical.tcg" "$work/canonical2.tcg" || { echo "FAIL: canonical form is not a fixed point"; failures=$((failures + 1)); }
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures CLI check(s) failed"
+    exit 1
+fi
+echo "all CLI checks passed"

@@ -1,0 +1,91 @@
+// Table sizes against the paper's own statements about Figure 5 (TCgen(A))
+// and Figure 9 (TCgen(B)).
+
+#include <gtest/gtest.h>
+
+#include "generator/table_layout.hpp"
+#include "test_support.hpp"
+
+namespace tcgen::testing {
+namespace {
+
+Spec load_example(const std::string& name) {
+    CompileResult result = compile_text(read_text(source_path("examples/" + name)));
+    EXPECT_TRUE(result.spec) << result.rendered;
+    return result.spec.value_or(Spec{});
+}
+
+const Table& find_table(const std::vector<Table>& tables, const std::string& name) {
+    for (const Table& table : tables) {
+        if (table.name == name) {
+            return table;
+        }
+    }
+    ADD_FAILURE() << "no table " << name;
+    static const Table none;
+    return none;
+}
+
+TEST(TableLayout, Figure5HashTablesHaveThePapersLineCounts) {
+    Spec spec = load_example("vpc3.tcg");
+    ASSERT_EQ(spec.fields.size(), 2u);
+    std::vector<Table> field1 = field_tables(spec.fields[0]);
+    // "the FCM1's hash table has 131,072 lines and the FCM3's hash table has 524,288 lines"
+    EXPECT_EQ(find_table(field1, "fcm1_table").lines, 131072u);
+    EXPECT_EQ(find_table(field1, "fcm3_table").lines, 524288u);
+    // "the DFCM3's level-two size is four times the specified L2 value"
+    EXPECT_EQ(find_table(field_tables(spec.fields[1]), "dfcm3_table").lines, 4u * 131072u);
+    EXPECT_EQ(find_table(field_tables(spec.fields[1]), "lv_table").lines, 65536u);
+}
+
+TEST(TableLayout, Figure5PredictionCounts) {
+    Spec spec = load_example("vpc3.tcg");
+    // "FCM3[2] and FCM1[2] predictors provide four predictions for Field 1";
+    // Field 2's four predictors provide "a total of ten predictions".
+    EXPECT_EQ(prediction_count(spec.fields[0]), 4u);
+    EXPECT_EQ(prediction_count(spec.fields[1]), 10u);
+}
+
+TEST(TableLayout, TotalsMatchThePapersTableSpace) {
+    // "TCgen(A) employs 14 predictors with a total table size of 20MB";
+    // "TCgen(B) ... requires a total of 35MB of table space".
+    constexpr double mib = 1024.0 * 1024.0;
+    EXPECT_NEAR(static_cast<double>(estimate_memory(load_example("vpc3.tcg")).tables) / mib, 20.0, 0.5);
+    EXPECT_NEAR(static_cast<double>(estimate_memory(load_example("tcgen_b.tcg")).tables) / mib, 35.0, 0.5);
+}
+
+TEST(TableLayout, SharedLastValueAndPrefixHistories) {
+    Spec spec = load_example("vpc3.tcg");
+    std::vector<Table> field2 = field_tables(spec.fields[1]);
+    // DFCMs share the LV's lines for their last value: no separate table.
+    for (const Table& table : field2) {
+        EXPECT_NE(table.name, "last_value");
+    }
+    // One history per predictor kind, as deep as the highest order.
+    EXPECT_EQ(find_table(field2, "dfcm_history").entries_per_line, 3u);
+    EXPECT_EQ(find_table(field2, "fcm_history").entries_per_line, 1u);
+    // log2(131072) + 3 - 1 = 19 index bits fit in 4-byte history entries.
+    EXPECT_EQ(find_table(field2, "dfcm_history").element_bytes, 4u);
+}
+
+TEST(TableLayout, DfcmWithoutLvGetsItsOwnLastValueTable) {
+    CompileResult result = compile_text(
+        "TCgen Trace Specification; 16-Bit Field 1 = {L2 = 256: DFCM2[1]}; PC = Field 1;");
+    ASSERT_TRUE(result.spec) << result.rendered;
+    std::vector<Table> tables = field_tables(result.spec->fields[0]);
+    EXPECT_EQ(find_table(tables, "last_value").bytes(), 2u);
+    EXPECT_EQ(find_table(tables, "dfcm2_table").lines, 512u);
+    EXPECT_EQ(find_table(tables, "dfcm_history").element_bytes, 2u);  // 9-bit indices
+}
+
+TEST(TableLayout, HumanReadableSizes) {
+    EXPECT_EQ(with_thousands_separators(0), "0");
+    EXPECT_EQ(with_thousands_separators(524288), "524,288");
+    EXPECT_EQ(with_thousands_separators(1000000), "1,000,000");
+    EXPECT_EQ(human_bytes(1), "1 byte");
+    EXPECT_EQ(human_bytes(1023), "1023 bytes");
+    EXPECT_EQ(human_bytes(5u << 20), "5.0 MiB");
+}
+
+}  // namespace
+}  // namespace tcgen::testing
