@@ -46,7 +46,7 @@ struct Field {
     Number number;
     std::vector<LevelSize> level_sizes;
     std::vector<Predictor> predictors;
-    SourceSpan span;  // the width, where a reader looks for the field
+    SourceSpan span;             // the width, where a reader looks for the field
     SourceSpan predictors_span;  // between ':' and '}', for "no predictors"
 };
 

@@ -36,8 +36,8 @@ std::string canonical_text(const Spec& spec) {
     text += "PC = Field " + std::to_string(spec.pc_field) + ";\n";
     MemoryEstimate memory = estimate_memory(spec);
     text += "# Memory estimate: " + with_thousands_separators(memory.total()) + " bytes (" +
-            human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) +
-            " bytes of tables + " + with_thousands_separators(memory.buffers) + " bytes of buffers\n";
+            human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) + " bytes of tables + " +
+            with_thousands_separators(memory.buffers) + " bytes of buffers\n";
     return text;
 }
 

@@ -22,8 +22,8 @@ void DiagnosticSink::print(std::ostream& out) const {
 
 std::string format_headline(const SourceFile& file, const Diagnostic& diagnostic) {
     const char* severity = diagnostic.severity == Severity::error ? "error" : "note";
-    return file.name() + ":" + std::to_string(diagnostic.span.line) + ":" +
-           std::to_string(diagnostic.span.column) + ": " + severity + ": " + diagnostic.message;
+    return file.name() + ":" + std::to_string(diagnostic.span.line) + ":" + std::to_string(diagnostic.span.column) +
+           ": " + severity + ": " + diagnostic.message;
 }
 
 std::string format_diagnostic(const SourceFile& file, const Diagnostic& diagnostic) {

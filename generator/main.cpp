@@ -3,13 +3,18 @@
 // Exit status: 0 success, 1 a user error (bad spec, bad option, unreadable
 // file), 2 an internal bug.
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "generator/canonical_printer.hpp"
+#include "generator/codegen.hpp"
 #include "generator/frontend.hpp"
 #include "generator/spec_reader.hpp"
 #include "generator/version.hpp"
@@ -21,8 +26,40 @@ constexpr int exit_internal_error = 2;
 
 struct Options {
     std::string spec_path;
+    std::string output_path;  // empty: standard output
     bool canonical = false;
 };
+
+// Writes the result to standard output, or to a file that appears only when
+// complete, so that a failed run never leaves a half-written source behind.
+bool write_output(const Options& options, const std::string& text) {
+    if (options.output_path.empty()) {
+        std::cout << text;
+        std::cout.flush();
+        if (!std::cout) {
+            std::cerr << "tcgen: error: cannot write to standard output\n";
+            return false;
+        }
+        return true;
+    }
+    std::string temporary = options.output_path + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << text;
+        out.close();
+        if (!out) {
+            std::cerr << "tcgen: error: cannot write '" << options.output_path << "': " << std::strerror(errno) << "\n";
+            std::remove(temporary.c_str());
+            return false;
+        }
+    }
+    if (std::rename(temporary.c_str(), options.output_path.c_str()) != 0) {
+        std::cerr << "tcgen: error: cannot write '" << options.output_path << "': " << std::strerror(errno) << "\n";
+        std::remove(temporary.c_str());
+        return false;
+    }
+    return true;
+}
 
 int run(const Options& options) {
     std::string error;
@@ -37,13 +74,8 @@ int run(const Options& options) {
     if (!spec) {
         return exit_user_error;
     }
-    if (options.canonical) {
-        std::cout << tcgen::canonical_text(*spec);
-        return 0;
-    }
-    std::cerr << "tcgen: error: code generation is not available in this build yet; "
-                 "use --canonical to check and print the spec\n";
-    return exit_user_error;
+    std::string text = options.canonical ? tcgen::canonical_text(*spec) : tcgen::generate_compressor(*spec);
+    return write_output(options, text) ? 0 : exit_user_error;
 }
 
 }  // namespace
@@ -51,10 +83,12 @@ int run(const Options& options) {
 int main(int argc, char** argv) {
     try {
         Options options;
-        CLI::App app{"tcgen: compiles a trace-format spec into a standalone C++ compressor.\n"
-                     "Writes the compressor's C++ source to standard output.",
-                     "tcgen"};
+        CLI::App app{
+            "tcgen: compiles a trace-format spec into a standalone C++ compressor.\n"
+            "Writes the compressor's C++ source to standard output.",
+            "tcgen"};
         app.add_option("SPEC", options.spec_path, "The spec file, or - for standard input")->required();
+        app.add_option("-o,--output", options.output_path, "Write to FILE instead of standard output");
         app.add_flag("--canonical", options.canonical,
                      "Print the spec in canonical form with per-field table sizes instead of code");
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
@@ -70,13 +104,7 @@ int main(int argc, char** argv) {
             std::cerr << "tcgen: error: " << parse_error.what() << " (try --help)\n";
             return exit_user_error;
         }
-        int status = run(options);
-        std::cout.flush();
-        if (!std::cout) {
-            std::cerr << "tcgen: error: cannot write to standard output\n";
-            return exit_user_error;
-        }
-        return status;
+        return run(options);
     } catch (const std::exception& bug) {
         std::cerr << "tcgen: internal error: " << bug.what() << "\n";
         return exit_internal_error;

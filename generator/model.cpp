@@ -15,12 +15,12 @@ unsigned Spec::record_bytes() const {
 std::string predictor_name(const Predictor& predictor) {
     std::string entries = "[" + std::to_string(predictor.entries) + "]";
     switch (predictor.kind) {
-    case PredictorKind::last_value:
-        return "LV" + entries;
-    case PredictorKind::fcm:
-        return "FCM" + std::to_string(predictor.order) + entries;
-    case PredictorKind::dfcm:
-        return "DFCM" + std::to_string(predictor.order) + entries;
+        case PredictorKind::last_value:
+            return "LV" + entries;
+        case PredictorKind::fcm:
+            return "FCM" + std::to_string(predictor.order) + entries;
+        case PredictorKind::dfcm:
+            return "DFCM" + std::to_string(predictor.order) + entries;
     }
     return "?";
 }

@@ -46,14 +46,14 @@ std::string describe_character(unsigned char c) {
 
 std::string describe_token_type(const antlr4::dfa::Vocabulary& vocabulary, std::size_t type) {
     switch (type) {
-    case antlr4::Token::EOF:
-        return "end of file";
-    case TcgenSpecParser::NUMBER:
-        return "a number";
-    case TcgenSpecParser::WORD:
-        return "a word";
-    default:
-        return vocabulary.getDisplayName(type);
+        case antlr4::Token::EOF:
+            return "end of file";
+        case TcgenSpecParser::NUMBER:
+            return "a number";
+        case TcgenSpecParser::WORD:
+            return "a word";
+        default:
+            return vocabulary.getDisplayName(type);
     }
 }
 
@@ -100,9 +100,8 @@ public:
 
     bool saw_error() const { return saw_error_; }
 
-    void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, std::size_t line,
-                     std::size_t position, const std::string& /*antlr_message*/,
-                     std::exception_ptr /*error*/) override {
+    void syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending, std::size_t line, std::size_t position,
+                     const std::string& /*antlr_message*/, std::exception_ptr /*error*/) override {
         if (saw_error_) {
             return;
         }
@@ -134,8 +133,7 @@ private:
         std::string_view text = file_.line(line);
         std::size_t index = static_cast<std::size_t>(column - 1);
         unsigned char c = index < text.size() ? static_cast<unsigned char>(text[index]) : 0;
-        sink_.error(SourceSpan{line, column, column + 1},
-                    "unexpected " + describe_character(c) + " in spec");
+        sink_.error(SourceSpan{line, column, column + 1}, "unexpected " + describe_character(c) + " in spec");
     }
 
     const SourceFile& file_;

@@ -30,6 +30,10 @@ public:
             SourceSpan where = syntax.pc ? syntax.pc->span : sink_.file().end_span();
             sink_.error(where, "the spec declares no fields; a record needs at least one");
         }
+        if (syntax.fields.size() > max_fields) {
+            sink_.error(syntax.fields[max_fields].span, "too many fields: " + std::to_string(syntax.fields.size()) +
+                                                            "; at most " + std::to_string(max_fields));
+        }
         check_numbering(syntax.fields);
         for (const ast::Field& field : syntax.fields) {
             spec.fields.push_back(check_field(field));
@@ -49,8 +53,8 @@ private:
     void check_header_placement(const std::vector<ast::Header>& headers) {
         for (std::size_t i = 0; i < headers.size(); ++i) {
             if (i > 0) {
-                sink_.error(headers[i].span, "header given twice (first on line " +
-                                                 std::to_string(headers[0].span.line) + ")");
+                sink_.error(headers[i].span,
+                            "header given twice (first on line " + std::to_string(headers[0].span.line) + ")");
             } else if (headers[i].follows_field) {
                 sink_.error(headers[i].span, "the header statement must come before the fields");
             }
@@ -60,13 +64,11 @@ private:
     unsigned check_header(const ast::Header& header) {
         std::uint64_t bits = header.bits.value;
         if (bits % 8 != 0) {
-            sink_.error(header.bits.span,
-                        "header width must be a multiple of 8 bits, not " + std::to_string(bits));
+            sink_.error(header.bits.span, "header width must be a multiple of 8 bits, not " + std::to_string(bits));
             return 0;
         }
         if (bits > max_header_bits) {
-            sink_.error(header.bits.span, "header of " + std::to_string(bits) +
-                                              " bits is too large; at most " +
+            sink_.error(header.bits.span, "header of " + std::to_string(bits) + " bits is too large; at most " +
                                               std::to_string(max_header_bits) + " bits");
             return 0;
         }
@@ -90,14 +92,13 @@ private:
                 sink_.error(number.span, "field numbers start at 1");
             } else if (earlier != fields.begin() + static_cast<std::ptrdiff_t>(i)) {
                 sink_.error(number.span, "duplicate field number " + std::to_string(number.value) +
-                                             " (first declared on line " +
-                                             std::to_string(earlier->number.span.line) + ")");
+                                             " (first declared on line " + std::to_string(earlier->number.span.line) +
+                                             ")");
             } else if (later != fields.end()) {
                 sink_.error(number.span, field_label(number.value) + " is out of order; expected " +
                                              field_label(expected) + " here");
             } else {
-                sink_.error(number.span, "missing " + field_label(expected) + "; found " +
-                                             field_label(number.value) +
+                sink_.error(number.span, "missing " + field_label(expected) + "; found " + field_label(number.value) +
                                              " (fields are numbered 1, 2, 3, ... in record order)");
             }
             return;
@@ -111,8 +112,7 @@ private:
         if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
             field.bits = static_cast<unsigned>(bits);
         } else {
-            sink_.error(syntax.bits.span,
-                        "field width must be 8, 16, 32 or 64 bits, not " + std::to_string(bits));
+            sink_.error(syntax.bits.span, "field width must be 8, 16, 32 or 64 bits, not " + std::to_string(bits));
         }
         check_level_sizes(syntax, field);
         if (syntax.predictors.empty()) {
@@ -124,9 +124,8 @@ private:
         }
         unsigned predictions = prediction_count(field);
         if (predictions > max_predictions_per_field && !syntax.predictors.empty()) {
-            sink_.error(syntax.span, field_label(syntax.number.value) + " makes " +
-                                         std::to_string(predictions) + " predictions; at most " +
-                                         std::to_string(max_predictions_per_field) +
+            sink_.error(syntax.span, field_label(syntax.number.value) + " makes " + std::to_string(predictions) +
+                                         " predictions; at most " + std::to_string(max_predictions_per_field) +
                                          " are supported (a prediction code is one byte)");
         }
         return field;
@@ -140,15 +139,14 @@ private:
             const char* name = is_l1 ? "L1" : "L2";
             const ast::LevelSize*& seen = is_l1 ? seen_l1 : seen_l2;
             if (seen != nullptr) {
-                sink_.error(size.span, std::string(name) + " is given twice in " +
-                                           field_label(syntax.number.value));
+                sink_.error(size.span, std::string(name) + " is given twice in " + field_label(syntax.number.value));
                 continue;
             }
             seen = &size;
             std::uint64_t value = size.value.value;
             if (!is_power_of_two(value)) {
-                sink_.error(size.value.span, std::string(name) + " must be a power of two, not " +
-                                                 std::to_string(value));
+                sink_.error(size.value.span,
+                            std::string(name) + " must be a power of two, not " + std::to_string(value));
                 continue;
             }
             if (value > max_level_size) {
@@ -163,23 +161,22 @@ private:
     Predictor check_predictor(const ast::Predictor& syntax) {
         Predictor predictor;
         switch (syntax.kind) {
-        case ast::PredictorKind::last_value:
-            predictor.kind = PredictorKind::last_value;
-            break;
-        case ast::PredictorKind::fcm:
-            predictor.kind = PredictorKind::fcm;
-            break;
-        case ast::PredictorKind::dfcm:
-            predictor.kind = PredictorKind::dfcm;
-            break;
+            case ast::PredictorKind::last_value:
+                predictor.kind = PredictorKind::last_value;
+                break;
+            case ast::PredictorKind::fcm:
+                predictor.kind = PredictorKind::fcm;
+                break;
+            case ast::PredictorKind::dfcm:
+                predictor.kind = PredictorKind::dfcm;
+                break;
         }
         if (syntax.order) {
             std::uint64_t order = syntax.order->value;
             if (order == 0) {
                 sink_.error(syntax.order->span, "predictor order must be at least 1");
             } else if (order > max_predictor_order) {
-                sink_.error(syntax.order->span, "predictor order " + std::to_string(order) +
-                                                    " is too large; at most " +
+                sink_.error(syntax.order->span, "predictor order " + std::to_string(order) + " is too large; at most " +
                                                     std::to_string(max_predictor_order));
             } else {
                 predictor.order = static_cast<unsigned>(order);
@@ -205,14 +202,12 @@ private:
             return;  // already reported; any PC statement would be a follow-on error
         }
         if (!syntax.pc) {
-            sink_.error(sink_.file().end_span(),
-                        "missing 'PC = Field N;' statement at the end of the spec");
+            sink_.error(sink_.file().end_span(), "missing 'PC = Field N;' statement at the end of the spec");
             return;
         }
         const ast::Number& number = syntax.pc->field;
         if (number.value < 1 || number.value > syntax.fields.size()) {
-            sink_.error(number.span, "PC field " + std::to_string(number.value) +
-                                         " does not exist; the spec has " +
+            sink_.error(number.span, "PC field " + std::to_string(number.value) + " does not exist; the spec has " +
                                          std::to_string(syntax.fields.size()) +
                                          (syntax.fields.size() == 1 ? " field" : " fields"));
             return;
@@ -221,8 +216,9 @@ private:
         const ast::Field& pc = syntax.fields[number.value - 1];
         for (const ast::LevelSize& size : pc.level_sizes) {
             if (size.kind == ast::LevelKind::l1 && size.value.value != 1) {
-                sink_.error(size.span, "the PC field must have L1 = 1: it is predicted first, "
-                                       "before any PC is known to index its tables");
+                sink_.error(size.span,
+                            "the PC field must have L1 = 1: it is predicted first, "
+                            "before any PC is known to index its tables");
                 break;
             }
         }
@@ -244,9 +240,9 @@ private:
         }
         const Field& field = spec.fields[largest];
         sink_.error(syntax.fields[largest].span,
-                    "the predictor tables need more than the " + human_bytes(max_table_bytes) +
-                        " tcgen allows (" + field_label(field.number) + " alone needs " +
-                        human_bytes(field_table_bytes(field)) + "); reduce L1, L2 or the orders");
+                    "the predictor tables need more than the " + human_bytes(max_table_bytes) + " tcgen allows (" +
+                        field_label(field.number) + " alone needs " + human_bytes(field_table_bytes(field)) +
+                        "); reduce L1, L2 or the orders");
     }
 
     DiagnosticSink& sink_;

@@ -36,12 +36,12 @@ bool has_kind(const Field& field, PredictorKind kind) {
 
 const char* kind_prefix(PredictorKind kind) {
     switch (kind) {
-    case PredictorKind::last_value:
-        return "lv";
-    case PredictorKind::fcm:
-        return "fcm";
-    case PredictorKind::dfcm:
-        return "dfcm";
+        case PredictorKind::last_value:
+            return "lv";
+        case PredictorKind::fcm:
+            return "fcm";
+        case PredictorKind::dfcm:
+            return "dfcm";
     }
     return "?";
 }
@@ -68,18 +68,28 @@ unsigned bytes_for_bits(unsigned bits) {
 
 std::vector<Table> field_tables(const Field& field) {
     std::vector<Table> tables;
-    for (const Predictor& predictor : field.predictors) {
+    for (std::size_t i = 0; i < field.predictors.size(); ++i) {
+        const Predictor& predictor = field.predictors[i];
         Table table;
+        table.role = TableRole::predictor;
+        table.predictor = i;
         table.entries_per_line = predictor.entries;
         table.element_bytes = field.bytes();
+        std::string stem = kind_prefix(predictor.kind);
         if (predictor.kind == PredictorKind::last_value) {
-            table.name = "lv_table";
             table.lines = field.l1;
         } else {
-            table.name = std::string(kind_prefix(predictor.kind)) + std::to_string(predictor.order) + "_table";
+            stem += std::to_string(predictor.order);
             unsigned shift = predictor.order - 1;
             table.lines = shift >= 64 ? saturated : saturating_multiply(field.l2, std::uint64_t{1} << shift);
         }
+        // A spec may repeat a predictor; the second gets "_2", and so on.
+        unsigned repeat = 1;
+        for (std::size_t j = 0; j < i; ++j) {
+            const Predictor& earlier = field.predictors[j];
+            repeat += earlier.kind == predictor.kind && earlier.order == predictor.order ? 1 : 0;
+        }
+        table.name = stem + "_table" + (repeat > 1 ? "_" + std::to_string(repeat) : "");
         tables.push_back(table);
     }
     for (PredictorKind kind : {PredictorKind::fcm, PredictorKind::dfcm}) {
@@ -89,13 +99,14 @@ std::vector<Table> field_tables(const Field& field) {
         }
         Table history;
         history.name = std::string(kind_prefix(kind)) + "_history";
+        history.role = kind == PredictorKind::fcm ? TableRole::fcm_history : TableRole::dfcm_history;
         history.lines = field.l1;
         history.entries_per_line = order;
         history.element_bytes = bytes_for_bits(hash_index_bits(field, order));
         tables.push_back(history);
     }
     if (has_kind(field, PredictorKind::dfcm) && !has_kind(field, PredictorKind::last_value)) {
-        tables.push_back(Table{"last_value", field.l1, 1, field.bytes()});
+        tables.push_back(Table{"last_value", TableRole::last_value, 0, field.l1, 1, field.bytes()});
     }
     return tables;
 }

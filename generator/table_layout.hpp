@@ -23,8 +23,17 @@
 
 namespace tcgen {
 
+enum class TableRole {
+    predictor,     // an LV table or an FCM/DFCM second-level table
+    fcm_history,   // the first-level hashes of the field's values
+    dfcm_history,  // the first-level hashes of the field's strides
+    last_value,    // the last value, for DFCMs, when no LV holds it
+};
+
 struct Table {
-    std::string name;
+    std::string name;  // unique within the field: "fcm3_table", "lv_table", "fcm3_table_2", "dfcm_history"
+    TableRole role = TableRole::predictor;
+    std::size_t predictor = 0;  // index into Field::predictors, for role predictor
     std::uint64_t lines = 0;
     unsigned entries_per_line = 0;
     unsigned element_bytes = 0;
@@ -39,6 +48,8 @@ unsigned hash_index_bits(const Field& field, unsigned order);
 // The smallest of 1, 2, 4, 8 bytes holding an unsigned value of `bits` bits.
 unsigned bytes_for_bits(unsigned bits);
 
+// The predictor tables first, one per predictor in spec order (so that
+// tables[i] belongs to predictors[i]), then the histories, then the last value.
 std::vector<Table> field_tables(const Field& field);
 std::uint64_t field_table_bytes(const Field& field);
 

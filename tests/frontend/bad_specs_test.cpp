@@ -50,8 +50,7 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadSpec,
-                         ::testing::ValuesIn(files_with_extension(source_path("tests/bad_specs"), ".tcg")),
-                         test_name);
+                         ::testing::ValuesIn(files_with_extension(source_path("tests/bad_specs"), ".tcg")), test_name);
 
 }  // namespace
 }  // namespace tcgen::testing

@@ -59,6 +59,17 @@ TEST(Diagnostics, TabsKeepTheCaretAligned) {
               "    \t           ^\n");
 }
 
+TEST(Diagnostics, TooManyFields) {
+    std::string text = "TCgen Trace Specification;\n";
+    for (int i = 1; i <= 4098; ++i) {
+        text += "8-Bit Field " + std::to_string(i) + " = {: LV[1]};\n";
+    }
+    text += "PC = Field 1;\n";
+    CompileResult result = compile_text(text);
+    EXPECT_FALSE(result.spec);
+    EXPECT_EQ(result.headlines, std::vector<std::string>{"4098:1: error: too many fields: 4098; at most 4096"});
+}
+
 TEST(Diagnostics, AValidSpecHasNone) {
     CompileResult result = compile_text("TCgen Trace Specification; 8-Bit Field 1 = {: LV[1]}; PC = Field 1;");
     EXPECT_TRUE(result.spec);

@@ -13,10 +13,19 @@
 namespace tcgen::testing {
 namespace {
 
-const std::vector<std::string> vocabulary = {
-    "TCgen", "Trace", "Specification", ";", "-", "Bit", "Header", "Field", "=", "{", "}", ":", ",",
-    "L1", "L2", "DFCM", "FCM", "LV", "[", "]", "PC", "0", "1", "2", "3", "8", "16", "32", "64",
-    "65536", "131072", "4294967296", "18446744073709551616", "# comment\n", "\n", " ", "\t", "\xc3\xa9", "@"};
+const std::vector<std::string> vocabulary = {"TCgen",       "Trace",      "Specification",
+                                             ";",           "-",          "Bit",
+                                             "Header",      "Field",      "=",
+                                             "{",           "}",          ":",
+                                             ",",           "L1",         "L2",
+                                             "DFCM",        "FCM",        "LV",
+                                             "[",           "]",          "PC",
+                                             "0",           "1",          "2",
+                                             "3",           "8",          "16",
+                                             "32",          "64",         "65536",
+                                             "131072",      "4294967296", "18446744073709551616",
+                                             "# comment\n", "\n",         " ",
+                                             "\t",          "\xc3\xa9",   "@"};
 
 class Mutator {
 public:
@@ -51,23 +60,23 @@ public:
         for (std::size_t i = 0; i < edits; ++i) {
             std::size_t at = below(text.size() + 1);
             switch (below(5)) {
-            case 0:
-                text.erase(at, below(8));
-                break;
-            case 1:
-                text.insert(at, vocabulary[below(vocabulary.size())]);
-                break;
-            case 2:
-                if (at < text.size()) {
-                    text[at] = static_cast<char>(below(256));
-                }
-                break;
-            case 3:
-                text.insert(at, text.substr(below(text.size() + 1), below(30)));
-                break;
-            default:
-                text = text.substr(0, at);
-                break;
+                case 0:
+                    text.erase(at, below(8));
+                    break;
+                case 1:
+                    text.insert(at, vocabulary[below(vocabulary.size())]);
+                    break;
+                case 2:
+                    if (at < text.size()) {
+                        text[at] = static_cast<char>(below(256));
+                    }
+                    break;
+                case 3:
+                    text.insert(at, text.substr(below(text.size() + 1), below(30)));
+                    break;
+                default:
+                    text = text.substr(0, at);
+                    break;
             }
         }
         return text;

@@ -69,8 +69,8 @@ TEST(TableLayout, SharedLastValueAndPrefixHistories) {
 }
 
 TEST(TableLayout, DfcmWithoutLvGetsItsOwnLastValueTable) {
-    CompileResult result = compile_text(
-        "TCgen Trace Specification; 16-Bit Field 1 = {L2 = 256: DFCM2[1]}; PC = Field 1;");
+    CompileResult result =
+        compile_text("TCgen Trace Specification; 16-Bit Field 1 = {L2 = 256: DFCM2[1]}; PC = Field 1;");
     ASSERT_TRUE(result.spec) << result.rendered;
     std::vector<Table> tables = field_tables(result.spec->fields[0]);
     EXPECT_EQ(find_table(tables, "last_value").bytes(), 2u);

@@ -1,0 +1,148 @@
+#pragma once
+// Byte sources and sinks the driver reads and writes: POSIX file descriptors
+// (stdin/stdout by default) for the program, memory buffers for tests and for
+// in-process use. Called once per block, so a virtual call costs nothing.
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "error.hpp"
+
+namespace tcgen_runtime {
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    // Reads until `size` bytes or end of input; returns how many were read, so a
+    // result below `size` means the input is exhausted.
+    virtual std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) = 0;
+};
+
+class ByteSink {
+public:
+    virtual ~ByteSink() = default;
+    virtual void write(const std::uint8_t* data, std::size_t size) = 0;
+    // Pushes buffered bytes out; data not flushed is lost, which is what the
+    // driver wants when it stops on an error.
+    virtual void flush() = 0;
+};
+
+inline std::string errno_text(int error_number) {
+    return std::strerror(error_number);
+}
+
+class InputFile final : public ByteSource {
+public:
+    explicit InputFile(int descriptor = STDIN_FILENO) : descriptor_(descriptor) {}
+
+    std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override {
+        std::size_t total = 0;
+        while (total < size && !at_eof_) {
+            const ssize_t result = ::read(descriptor_, buffer + total, size - total);
+            if (result < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                fail("read error: " + errno_text(errno));
+            }
+            if (result == 0) {
+                // Remember end of file: a terminal would otherwise need a second ^D.
+                at_eof_ = true;
+                break;
+            }
+            total += static_cast<std::size_t>(result);
+        }
+        return total;
+    }
+
+private:
+    int descriptor_;
+    bool at_eof_ = false;
+};
+
+class OutputFile final : public ByteSink {
+public:
+    static constexpr std::size_t buffer_capacity = std::size_t{1} << 20;
+
+    explicit OutputFile(int descriptor = STDOUT_FILENO) : descriptor_(descriptor) { buffer_.reserve(buffer_capacity); }
+
+    void write(const std::uint8_t* data, std::size_t size) override {
+        if (buffer_.size() + size <= buffer_capacity) {
+            buffer_.insert(buffer_.end(), data, data + size);
+            return;
+        }
+        flush();
+        if (size >= buffer_capacity) {
+            write_all(data, size);
+            return;
+        }
+        buffer_.insert(buffer_.end(), data, data + size);
+    }
+
+    void flush() override {
+        if (buffer_.empty()) {
+            return;
+        }
+        write_all(buffer_.data(), buffer_.size());
+        buffer_.clear();
+    }
+
+private:
+    void write_all(const std::uint8_t* data, std::size_t size) {
+        std::size_t done = 0;
+        while (done < size) {
+            const ssize_t result = ::write(descriptor_, data + done, size - done);
+            if (result < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                fail("write error: " + errno_text(errno));
+            }
+            done += static_cast<std::size_t>(result);
+        }
+    }
+
+    int descriptor_;
+    std::vector<std::uint8_t> buffer_;
+};
+
+class MemorySource final : public ByteSource {
+public:
+    MemorySource(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+    explicit MemorySource(const std::vector<std::uint8_t>& bytes) : data_(bytes.data()), size_(bytes.size()) {}
+
+    std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override {
+        const std::size_t available = size_ - position_;
+        const std::size_t count = size < available ? size : available;
+        if (count > 0) {
+            std::memcpy(buffer, data_ + position_, count);
+        }
+        position_ += count;
+        return count;
+    }
+
+private:
+    const std::uint8_t* data_;
+    std::size_t size_;
+    std::size_t position_ = 0;
+};
+
+class MemorySink final : public ByteSink {
+public:
+    void write(const std::uint8_t* data, std::size_t size) override { bytes_.insert(bytes_.end(), data, data + size); }
+
+    void flush() override {}
+
+    const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+
+private:
+    std::vector<std::uint8_t> bytes_;
+};
+
+}  // namespace tcgen_runtime

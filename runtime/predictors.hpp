@@ -1,0 +1,84 @@
+#pragma once
+// The building blocks of the generated predictors (TCgen paper §3, §5.3). The
+// generated code composes them per field; they are small enough to inline
+// into every call site.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+namespace tcgen_runtime {
+
+// A predictor table that starts zeroed, as the paper's tables do. calloc lets
+// the operating system hand out zero pages lazily, so a large table that a
+// trace touches sparsely costs neither start-up time nor resident memory.
+template <class T>
+class ZeroedTable {
+public:
+    explicit ZeroedTable(std::size_t size) : entries_(static_cast<T*>(std::calloc(size, sizeof(T)))) {
+        if (entries_ == nullptr && size > 0) {
+            throw std::bad_alloc();
+        }
+    }
+    ~ZeroedTable() { std::free(entries_); }
+    ZeroedTable(const ZeroedTable&) = delete;
+    ZeroedTable& operator=(const ZeroedTable&) = delete;
+
+    T* line(std::size_t index, std::size_t entries_per_line) { return entries_ + index * entries_per_line; }
+
+private:
+    T* entries_;
+};
+
+// Field arithmetic wraps at the field's width, like the hardware it models;
+// the casts undo C++'s promotion of narrow types to int.
+template <class T>
+T wrapping_add(T a, T b) {
+    return static_cast<T>(a + b);
+}
+
+template <class T>
+T wrapping_subtract(T a, T b) {
+    return static_cast<T>(a - b);
+}
+
+// The smart update of §5.3: a line changes only when the new value differs
+// from its first entry; then the entries move one slot towards the end and
+// the value goes first. The first two entries of a line therefore always
+// differ, and a one-entry line needs no comparison at all.
+template <std::size_t entries, class T>
+void smart_update(T* line, T value) {
+    if constexpr (entries == 1) {
+        line[0] = value;
+    } else {
+        if (line[0] == value) {
+            return;
+        }
+        for (std::size_t i = entries - 1; i > 0; --i) {
+            line[i] = line[i - 1];
+        }
+        line[0] = value;
+    }
+}
+
+// The lowest slot whose prediction equals the value, or `slots` (the miss
+// code) when none does.
+template <std::size_t slots, class T>
+unsigned find_prediction(const T (&predictions)[slots], T value) {
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+        if (predictions[slot] == value) {
+            return static_cast<unsigned>(slot);
+        }
+    }
+    return static_cast<unsigned>(slots);
+}
+
+// One step of the incremental select-fold-shift-xor hash: the order-k index
+// from the order-(k-1) index of the previous value and the folded new value.
+template <class T>
+T next_hash(std::uint64_t previous, std::uint64_t folded, unsigned shift, std::uint64_t mask) {
+    return static_cast<T>(((previous << shift) ^ folded) & mask);
+}
+
+}  // namespace tcgen_runtime

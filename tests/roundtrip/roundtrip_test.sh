@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Round-trips many inputs through a generated compressor, byte-exact, and
+# checks that compression is deterministic and that the usage report's counts
+# add up to the number of records of every field.
+# Usage: roundtrip_test.sh COMP SYNTH_TRACE TCGEN SPEC [--large]
+set -u
+comp=$1 synth=$2 tcgen=$3 spec=$4 large=${5:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+checked=0
+
+# The record layout, read back from the spec's canonical form.
+canonical=$("$tcgen" --canonical "$spec") || { echo "FAIL: tcgen --canonical $spec"; exit 1; }
+fields=$(sed -n 's/^\([0-9]*\)-Bit Field .*/\1/p' <<<"$canonical" | paste -sd, -)
+field_count=$(tr ',' '\n' <<<"$fields" | wc -l)
+header_bits=$(sed -n 's/^\([0-9]*\)-Bit Header;$/\1/p' <<<"$canonical")
+header=$((header_bits / 8))
+record=0
+for bits in ${fields//,/ }; do record=$((record + bits / 8)); done
+
+fail() {
+    echo "FAIL [$1]: $2"
+    failures=$((failures + 1))
+}
+
+# round_trip NAME: compresses $work/NAME, decompresses, compares.
+round_trip() {
+    local name=$1 input=$work/$1
+    checked=$((checked + 1))
+    if ! "$comp" <"$input" >"$work/$name.tcz" 2>"$work/$name.report"; then
+        fail "$name" "compression failed: $(head -3 "$work/$name.report")"
+        return
+    fi
+    if ! "$comp" -d <"$work/$name.tcz" >"$work/$name.out" 2>"$work/$name.err"; then
+        fail "$name" "decompression failed: $(head -3 "$work/$name.err")"
+        return
+    fi
+    cmp -s "$input" "$work/$name.out" || fail "$name" "decompressed output differs from the input"
+    [ ! -s "$work/$name.err" ] || fail "$name" "decompression wrote to stderr: $(head -3 "$work/$name.err")"
+    "$comp" <"$input" 2>/dev/null | cmp -s - "$work/$name.tcz" || fail "$name" "compression is not deterministic"
+    check_report "$name" "$(stat -c %s "$input")"
+    rm -f "$work/$name.tcz" "$work/$name.out"
+}
+
+# The report has one "Field N (...): COUNT values" line per field followed by
+# its code rows; every field's hits must add up to the number of records.
+check_report() {
+    local name=$1 size=$2
+    local records=0
+    [ "$size" -ge "$header" ] && records=$(((size - header) / record))
+    local summary
+    summary=$(awk -v records="$records" -v fields="$field_count" '
+        /^Field [0-9]+ \(/ { if (field) check(); field++; total = $NF == "values" ? $(NF - 1) : -1; sum = 0; next }
+        field && $1 ~ /^[0-9]+$/ && NF >= 4 { sum += $(NF - 1) }
+        function check() { if (sum != records || total != records) bad = bad " field" field ":" sum "/" total }
+        END { if (field) check(); if (field != fields) bad = bad " fields:" field; print bad }' "$work/$name.report")
+    [ -z "$summary" ] || fail "$name" "usage report does not add up to $records records:$summary"
+}
+
+synth() {
+    local name=$1
+    shift
+    "$synth" --fields="$fields" --header="$header" "$@" >"$work/$name" || fail "$name" "synth_trace failed"
+}
+
+: >"$work/empty"
+round_trip empty
+printf 'x' >"$work/one_byte"
+round_trip one_byte
+if [ "$header" -gt 1 ]; then
+    head -c $((header - 1)) /dev/urandom >"$work/shorter_than_header"
+    round_trip shorter_than_header
+fi
+synth header_only --records=0
+round_trip header_only
+synth one_record --records=1
+round_trip one_record
+for tail in 1 $((record - 1)); do
+    [ "$tail" -ge 1 ] && [ "$tail" -lt "$record" ] || continue
+    synth "tail_$tail" --records=777 --tail="$tail"
+    round_trip "tail_$tail"
+done
+for pattern in stride repeat alternate sequence random mixed; do
+    synth "$pattern" --records=20000 --pattern="$pattern" --seed=7
+    round_trip "$pattern"
+done
+head -c 100003 /dev/urandom >"$work/random_bytes"
+round_trip random_bytes
+if [ "$large" = --large ]; then
+    # More than two blocks of 4 MiB, so that predictor state carries across blocks.
+    synth multi_block --records=$(((9 << 20) / record + 5)) --tail=$((record > 1 ? 1 : 0)) --seed=3
+    round_trip multi_block
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures of $checked round trips failed for $(basename "$spec")"
+    exit 1
+fi
+echo "$checked round trips byte-exact for $(basename "$spec")"

@@ -1,0 +1,378 @@
+// The driver and the container, end to end in memory, with the test codec.
+
+#include "runtime/driver.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/runtime/test_codec.hpp"
+
+namespace tcgen_runtime {
+namespace {
+
+using tcgen_test::DeltaCodec;
+using tcgen_test::DeltaCodecTemplate;
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes random_bytes(std::size_t size, std::uint32_t seed) {
+    std::mt19937 random(seed);
+    Bytes bytes(size);
+    for (std::uint8_t& byte : bytes) {
+        byte = static_cast<std::uint8_t>(random());
+    }
+    return bytes;
+}
+
+// A trace the delta codec compresses well: a header, then records whose
+// short counts up and whose word repeats in runs.
+Bytes structured_trace(std::size_t record_count, std::size_t extra_bytes) {
+    Bytes bytes = {'H', 'D', 'R', '1'};
+    for (std::size_t index = 0; index < record_count; ++index) {
+        std::uint8_t record[6];
+        store_le<std::uint16_t>(record, static_cast<std::uint16_t>(index * 3));
+        store_le<std::uint32_t>(record + 2, static_cast<std::uint32_t>(0x1000 + index / 7));
+        bytes.insert(bytes.end(), record, record + 6);
+    }
+    bytes.insert(bytes.end(), extra_bytes, 0xEE);
+    return bytes;
+}
+
+template <class Codec = DeltaCodec>
+Bytes compress_bytes(const Bytes& input, RunTotals* totals = nullptr) {
+    Codec codec;
+    MemorySource source(input);
+    MemorySink sink;
+    const RunTotals result = compress(codec, source, sink);
+    if (totals != nullptr) {
+        *totals = result;
+    }
+    return sink.bytes();
+}
+
+template <class Codec = DeltaCodec>
+Bytes decompress_bytes(const Bytes& input) {
+    Codec codec;
+    MemorySource source(input);
+    MemorySink sink;
+    decompress(codec, source, sink);
+    return sink.bytes();
+}
+
+template <class Codec = DeltaCodec>
+std::string decompress_error(const Bytes& input) {
+    try {
+        decompress_bytes<Codec>(input);
+    } catch (const Error& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// Where the sections of a .tcz made by DeltaCodec start, found by walking it.
+struct Layout {
+    std::size_t header_section = 0;
+    std::vector<std::size_t> blocks;
+    std::size_t trailer = 0;
+};
+
+Layout find_sections(const Bytes& file, std::size_t stream_count) {
+    Layout layout;
+    const std::size_t spec_size = load_le<std::uint32_t>(file.data() + 40);
+    layout.header_section = 44 + spec_size + 4;
+    std::size_t position =
+        layout.header_section + 32 + load_le<std::uint64_t>(file.data() + layout.header_section + 12);
+    while (load_le<std::uint32_t>(file.data() + position) == tcz_block_tag) {
+        layout.blocks.push_back(position);
+        std::size_t compressed_total = 0;
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            compressed_total += load_le<std::uint64_t>(file.data() + position + 20 + 16 * stream);
+        }
+        position += 16 + 16 * stream_count + compressed_total + 8;
+    }
+    layout.trailer = position;
+    return layout;
+}
+
+TEST(Driver, RoundTripsEveryShortLength) {
+    for (std::size_t size = 0; size <= 100; ++size) {
+        const Bytes input = random_bytes(size, static_cast<std::uint32_t>(size));
+        EXPECT_EQ(decompress_bytes(compress_bytes(input)), input) << "length " << size;
+    }
+}
+
+TEST(Driver, RoundTripsManyBlocksAndCountsThem) {
+    const Bytes input = structured_trace(10007, 5);
+    RunTotals totals;
+    const Bytes compressed = compress_bytes(input, &totals);
+    EXPECT_EQ(totals.input_bytes, input.size());
+    EXPECT_EQ(totals.output_bytes, compressed.size());
+    EXPECT_EQ(totals.records, 10007u);
+    EXPECT_EQ(totals.blocks, 2002u);
+    EXPECT_EQ(decompress_bytes(compressed), input);
+    const Bytes random_input = random_bytes(60001, 3);
+    EXPECT_EQ(decompress_bytes(compress_bytes(random_input)), random_input);
+}
+
+TEST(Driver, RoundTripsWithOtherLayouts) {
+    using Headerless = DeltaCodecTemplate<0, 5>;
+    using BigBlocks = DeltaCodecTemplate<4, 65536>;
+    using LongHeader = DeltaCodecTemplate<1000, 3>;
+    for (const std::size_t size : {0u, 1u, 5u, 6u, 7u, 999u, 1000u, 1001u, 1006u, 400000u}) {
+        const Bytes input = size == 400000u ? structured_trace(size / 6, 3) : random_bytes(size, 11);
+        EXPECT_EQ(decompress_bytes<Headerless>(compress_bytes<Headerless>(input)), input) << size;
+        EXPECT_EQ(decompress_bytes<BigBlocks>(compress_bytes<BigBlocks>(input)), input) << size;
+        EXPECT_EQ(decompress_bytes<LongHeader>(compress_bytes<LongHeader>(input)), input) << size;
+    }
+}
+
+TEST(Driver, CompressesStructuredTraces) {
+    using BigBlocks = DeltaCodecTemplate<4, 65536>;
+    const Bytes input = structured_trace(200000, 0);
+    const Bytes compressed = compress_bytes<BigBlocks>(input);
+    EXPECT_LT(compressed.size() * 50, input.size());
+}
+
+TEST(Driver, ReadsFilesWrittenWithAnotherBlockSize) {
+    const Bytes input = structured_trace(103, 2);
+    EXPECT_EQ((decompress_bytes<DeltaCodecTemplate<4, 7>>(compress_bytes(input))), input);
+}
+
+TEST(Driver, EveryFlippedByteIsAnError) {
+    const Bytes input = random_bytes(4 + 6 * 23 + 3, 5);
+    const Bytes compressed = compress_bytes(input);
+    ASSERT_EQ(find_sections(compressed, 2).blocks.size(), 5u);
+    for (std::size_t position = 0; position < compressed.size(); ++position) {
+        for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xFF}}) {
+            Bytes damaged = compressed;
+            damaged[position] = static_cast<std::uint8_t>(damaged[position] ^ mask);
+            EXPECT_NE(decompress_error(damaged), "no error") << "byte " << position << " mask " << int(mask);
+        }
+    }
+}
+
+TEST(Driver, EveryTruncationIsAnError) {
+    const Bytes input = random_bytes(4 + 6 * 23 + 3, 6);
+    const Bytes compressed = compress_bytes(input);
+    EXPECT_EQ(decompress_error(Bytes()), "not a .tcz file (empty input)");
+    for (std::size_t size = 1; size < compressed.size(); ++size) {
+        const std::string message =
+            decompress_error(Bytes(compressed.begin(), compressed.begin() + static_cast<std::ptrdiff_t>(size)));
+        EXPECT_EQ(message.rfind("truncated input: ", 0), 0u) << "length " << size << ": " << message;
+    }
+}
+
+TEST(Driver, SampledDamageToALargerFileIsAnError) {
+    using MidBlocks = DeltaCodecTemplate<4, 64>;
+    const Bytes input = structured_trace(5000, 1);
+    const Bytes compressed = compress_bytes<MidBlocks>(input);
+    std::mt19937 random(17);
+    for (int trial = 0; trial < 1500; ++trial) {
+        Bytes damaged = compressed;
+        const std::size_t position = random() % damaged.size();
+        damaged[position] = static_cast<std::uint8_t>(damaged[position] ^ (1u << (random() % 8)));
+        if (trial % 3 == 0) {
+            damaged[random() % damaged.size()] = static_cast<std::uint8_t>(random());
+        }
+        EXPECT_NE(decompress_error<MidBlocks>(damaged), "no error") << "trial " << trial;
+    }
+}
+
+TEST(Driver, ArbitraryBytesAreAnError) {
+    std::mt19937 random(23);
+    for (int trial = 0; trial < 2000; ++trial) {
+        Bytes bytes = random_bytes(random() % 200, static_cast<std::uint32_t>(trial));
+        if (trial % 2 == 0) {
+            bytes.insert(bytes.begin(), tcz_magic.begin(), tcz_magic.end());
+        }
+        EXPECT_NE(decompress_error(bytes), "no error");
+    }
+}
+
+TEST(Driver, NamesTheDamagedPart) {
+    const Bytes input = random_bytes(4 + 6 * 23, 8);
+    const Bytes compressed = compress_bytes(input);
+    const Layout layout = find_sections(compressed, 2);
+    ASSERT_EQ(layout.blocks.size(), 5u);
+    auto flip = [&](std::size_t position) {
+        Bytes damaged = compressed;
+        damaged[position] ^= 1;
+        return decompress_error(damaged);
+    };
+    const std::size_t block_2 = layout.blocks[1];
+    const std::size_t block_2_end = layout.blocks[2];
+    EXPECT_EQ(flip(block_2_end - 1), "checksum mismatch in block 2");
+    EXPECT_EQ(flip(block_2_end - 5), "checksum mismatch in block 2 (compressed data)");
+    EXPECT_EQ(flip(block_2_end - 9), "checksum mismatch in block 2 (compressed data)");
+    EXPECT_EQ(flip(block_2 + 5), "checksum mismatch in block 2 (section header)");
+    EXPECT_EQ(flip(block_2), "corrupt input: unknown section tag 0x425a4355 after block 1");
+    EXPECT_EQ(flip(layout.header_section + 40), "checksum mismatch in header section (compressed data)");
+    EXPECT_EQ(flip(layout.trailer + 6), "checksum mismatch in trailer");
+    EXPECT_EQ(flip(20), "checksum mismatch in preamble");
+    EXPECT_EQ(flip(8), "unsupported .tcz format version 0 (this program reads version 1)");
+    EXPECT_EQ(flip(0), "not a .tcz file (bad magic: the file looks mangled, e.g. by a text-mode transfer)");
+    EXPECT_EQ(flip(1), "not a .tcz file (bad magic)");
+    const Bytes cut_in_lengths(compressed.begin(),
+                               compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 30));
+    EXPECT_EQ(decompress_error(cut_in_lengths), "truncated input: block 3 ends after 30 of at least 48 bytes");
+    const Bytes cut_in_data(compressed.begin(),
+                            compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 50));
+    EXPECT_EQ(decompress_error(cut_in_data), "truncated input: block 3 ends after 50 of " +
+                                                 std::to_string(layout.blocks[3] - layout.blocks[2]) + " bytes");
+    const Bytes no_trailer(compressed.begin(), compressed.begin() + static_cast<std::ptrdiff_t>(layout.trailer));
+    EXPECT_EQ(decompress_error(no_trailer), "truncated input: the file ends after block 5 without a trailer");
+}
+
+TEST(Driver, RefusesTrailingGarbage) {
+    Bytes compressed = compress_bytes(random_bytes(50, 1));
+    compressed.push_back(0);
+    EXPECT_EQ(decompress_error(compressed), "trailing garbage after the trailer");
+    Bytes doubled = compress_bytes(random_bytes(50, 1));
+    doubled.insert(doubled.end(), doubled.begin(), doubled.end());
+    EXPECT_EQ(decompress_error(doubled), "trailing garbage after the trailer");
+}
+
+TEST(Driver, DetectsTextModeMangling) {
+    const Bytes compressed = compress_bytes(random_bytes(50, 1));
+    Bytes mangled;
+    for (std::size_t index = 0; index < compressed.size(); ++index) {
+        const bool carriage_return_before_newline =
+            compressed[index] == '\r' && index + 1 < compressed.size() && compressed[index + 1] == '\n';
+        if (!carriage_return_before_newline) {
+            mangled.push_back(compressed[index]);
+        }
+    }
+    EXPECT_EQ(decompress_error(mangled),
+              "not a .tcz file (bad magic: the file looks mangled, e.g. by a text-mode transfer)");
+}
+
+TEST(Driver, RefusesAnotherSpec) {
+    using OtherSpec = DeltaCodecTemplate<4, 5, 1>;
+    const Bytes compressed = compress_bytes(random_bytes(50, 1));
+    try {
+        decompress_bytes<OtherSpec>(compressed);
+        FAIL() << "no error";
+    } catch (const SpecMismatchError& error) {
+        EXPECT_EQ(std::string(error.what()), "this .tcz was made by a different spec (fingerprint " +
+                                                 hex64(DeltaCodec::fingerprint) + ", expected " +
+                                                 hex64(OtherSpec::fingerprint) + "); it was made by:");
+        EXPECT_EQ(error.spec_text(), DeltaCodec::spec_text);
+    }
+    EXPECT_EQ((decompress_error<DeltaCodecTemplate<0, 5>>(compressed)),
+              "header size mismatch: this .tcz has a 4-byte header, this program expects 0");
+}
+
+// Writes one byte more than it reads back: the driver must notice.
+class SloppyCodec : public DeltaCodec {
+public:
+    void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        DeltaCodec::encode(records, count, streams);
+        streams[1].put<std::uint8_t>(0);
+    }
+};
+
+TEST(Driver, RefusesUnusedStreamBytes) {
+    const Bytes compressed = compress_bytes<SloppyCodec>(random_bytes(40, 1));
+    EXPECT_EQ(decompress_error(compressed), "corrupt input: stream 'word_xors' of block 1 has 1 unused bytes");
+}
+
+// run_command with memory input and output and a temporary file for messages.
+struct CommandResult {
+    int status = 0;
+    Bytes output;
+    std::string messages;
+};
+
+template <class Codec = DeltaCodec>
+CommandResult run(std::vector<std::string> arguments, const Bytes& input, bool terminal = false) {
+    arguments.insert(arguments.begin(), "/usr/local/bin/comp");
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) {
+        argv.push_back(argument.data());
+    }
+    argv.push_back(nullptr);
+    std::FILE* messages = std::tmpfile();
+    MemorySource source(input);
+    MemorySink sink;
+    CommandResult result;
+    result.status =
+        run_command<Codec>(static_cast<int>(arguments.size()), argv.data(), source, sink, messages, terminal);
+    result.output = sink.bytes();
+    std::rewind(messages);
+    int character = 0;
+    while ((character = std::fgetc(messages)) != EOF) {
+        result.messages += static_cast<char>(character);
+    }
+    std::fclose(messages);
+    return result;
+}
+
+TEST(Command, CompressesAndDecompresses) {
+    const Bytes input = structured_trace(100, 1);
+    const CommandResult compressed = run({}, input);
+    EXPECT_EQ(compressed.status, 0);
+    EXPECT_NE(compressed.messages.find("field 1: 1 of 100 records repeat"), std::string::npos) << compressed.messages;
+    EXPECT_NE(compressed.messages.find("comp: 605 bytes in, " + std::to_string(compressed.output.size()) +
+                                       " bytes out, ratio "),
+              std::string::npos)
+        << compressed.messages;
+    const CommandResult restored = run({"-d"}, compressed.output);
+    EXPECT_EQ(restored.status, 0);
+    EXPECT_EQ(restored.messages, "");
+    EXPECT_EQ(restored.output, input);
+}
+
+TEST(Command, HelpAndBadArguments) {
+    const CommandResult help = run({"--help"}, {});
+    EXPECT_EQ(help.status, 0);
+    EXPECT_EQ(std::string(help.output.begin(), help.output.end()).rfind("usage: comp [-d]", 0), 0u);
+    EXPECT_EQ(run({"-h"}, {}).status, 0);
+    const CommandResult spec = run({"--spec"}, {});
+    EXPECT_EQ(std::string(spec.output.begin(), spec.output.end()), DeltaCodec::spec_text);
+    const CommandResult unknown = run({"-x"}, {});
+    EXPECT_EQ(unknown.status, 1);
+    EXPECT_EQ(unknown.messages, "comp: error: unknown option '-x' (try -h)\n");
+    const CommandResult argument = run({"trace.bin"}, {});
+    EXPECT_EQ(argument.status, 1);
+    EXPECT_EQ(argument.messages,
+              "comp: error: unexpected argument 'trace.bin' (the program reads standard input; try -h)\n");
+}
+
+TEST(Command, ReportsErrorsOnOneLine) {
+    const CommandResult result = run({"-d"}, {'h', 'e', 'l', 'l', 'o'});
+    EXPECT_EQ(result.status, 1);
+    EXPECT_EQ(result.messages, "comp: error: not a .tcz file (bad magic)\n");
+    EXPECT_TRUE(result.output.empty());
+}
+
+TEST(Command, PrintsTheSpecOfAnotherSpecsFile) {
+    const Bytes compressed = compress_bytes(random_bytes(30, 2));
+    const CommandResult result = run<DeltaCodecTemplate<4, 5, 1>>({"-d"}, compressed);
+    EXPECT_EQ(result.status, 1);
+    const std::string first_line = "comp: error: this .tcz was made by a different spec (fingerprint " +
+                                   hex64(DeltaCodec::fingerprint) + ", expected " +
+                                   hex64(DeltaCodecTemplate<4, 5, 1>::fingerprint) + "); it was made by:\n";
+    EXPECT_EQ(result.messages, first_line + std::string(DeltaCodec::spec_text));
+    EXPECT_TRUE(result.output.empty());
+}
+
+TEST(Command, RefusesToWriteCompressedDataToATerminal) {
+    const CommandResult refused = run({}, {1, 2, 3}, true);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_EQ(refused.messages,
+              "comp: error: refusing to write compressed data to a terminal (redirect standard output, or use -f)\n");
+    EXPECT_TRUE(refused.output.empty());
+    EXPECT_EQ(run({"-f"}, {1, 2, 3}, true).status, 0);
+    EXPECT_EQ(run({"-d"}, compress_bytes({1, 2, 3}), true).status, 0);
+}
+
+TEST(Command, ControlCharactersInAStoredSpecAreNotPrinted) {
+    EXPECT_EQ(printable_text("a\x1b[31mb\n\tc"), "a?[31mb\n\tc\n");
+}
+
+}  // namespace
+}  // namespace tcgen_runtime

@@ -1,0 +1,88 @@
+// The predictor building blocks the generated code composes.
+
+#include "runtime/predictors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace tcgen_runtime {
+namespace {
+
+TEST(ZeroedTable, StartsZeroedAndAddressesLines) {
+    ZeroedTable<std::uint32_t> table(4 * 3);
+    for (std::size_t line = 0; line < 4; ++line) {
+        for (std::size_t entry = 0; entry < 3; ++entry) {
+            EXPECT_EQ(table.line(line, 3)[entry], 0u);
+        }
+    }
+    table.line(2, 3)[1] = 7;
+    EXPECT_EQ(table.line(0, 3)[7], 7u);  // line 2, entry 1 is element 7
+}
+
+TEST(WrappingArithmetic, WrapsAtTheFieldWidth) {
+    EXPECT_EQ(wrapping_add<std::uint8_t>(250, 10), 4);
+    EXPECT_EQ(wrapping_subtract<std::uint8_t>(3, 5), 254);
+    EXPECT_EQ(wrapping_subtract<std::uint16_t>(0, 1), 0xffff);
+    EXPECT_EQ(wrapping_add<std::uint64_t>(~std::uint64_t{0}, 2), 1u);
+}
+
+TEST(SmartUpdate, ShiftsOnlyWhenTheFirstEntryDiffers) {
+    std::uint32_t line[3] = {0, 0, 0};
+    smart_update<3>(line, 5u);
+    smart_update<3>(line, 5u);  // same as the first entry: no change
+    smart_update<3>(line, 6u);
+    EXPECT_EQ(line[0], 6u);
+    EXPECT_EQ(line[1], 5u);
+    EXPECT_EQ(line[2], 0u);
+    smart_update<3>(line, 5u);  // equal to the second entry: still shifts
+    EXPECT_EQ(line[0], 5u);
+    EXPECT_EQ(line[1], 6u);
+    EXPECT_EQ(line[2], 5u);
+}
+
+TEST(SmartUpdate, OneEntryLinesAreOverwritten) {
+    std::uint8_t line[1] = {9};
+    smart_update<1>(line, std::uint8_t{4});
+    EXPECT_EQ(line[0], 4);
+}
+
+TEST(FindPrediction, ReturnsTheLowestMatchingSlotOrTheMissCode) {
+    std::uint16_t predictions[4] = {1, 7, 3, 7};
+    EXPECT_EQ(find_prediction(predictions, std::uint16_t{7}), 1u);
+    EXPECT_EQ(find_prediction(predictions, std::uint16_t{1}), 0u);
+    EXPECT_EQ(find_prediction(predictions, std::uint16_t{9}), 4u);
+}
+
+TEST(NextHash, ShiftsXorsAndMasks) {
+    EXPECT_EQ(next_hash<std::uint32_t>(0x3, 0x1, 1, 0x7), 0x7u);  // (3 << 1) ^ 1 = 7
+    EXPECT_EQ(next_hash<std::uint32_t>(0xf, 0x0, 2, 0xf), 0xcu);  // 0x3c & 0xf
+    EXPECT_EQ(next_hash<std::uint16_t>(0xffff, 0xffff, 16, 0xffff), 0xffff);
+}
+
+// The incremental hash yields, for every order, what folding the last k
+// values from scratch yields: the property that lets lower orders read a
+// prefix of the highest order's history.
+TEST(NextHash, IncrementalEqualsFromScratch) {
+    const unsigned shift = 3;
+    const std::uint64_t masks[4] = {0xff, 0x1ff, 0x3ff, 0x7ff};
+    std::uint64_t history[4] = {0, 0, 0, 0};
+    std::uint64_t values[64];
+    for (unsigned t = 0; t < 64; ++t) {
+        values[t] = (t * 2654435761u) & 0xff;
+        for (unsigned k = 4; k >= 2; --k) {
+            history[k - 1] = next_hash<std::uint64_t>(history[k - 2], values[t], shift, masks[k - 1]);
+        }
+        history[0] = values[t];
+        for (unsigned order = 1; order <= 4 && order <= t + 1; ++order) {
+            std::uint64_t scratch = 0;
+            for (unsigned j = order; j >= 1; --j) {
+                scratch = ((scratch << shift) ^ values[t + 1 - j]) & masks[order - j];
+            }
+            EXPECT_EQ(history[order - 1], scratch) << "t=" << t << " order=" << order;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace tcgen_runtime
