@@ -165,6 +165,8 @@ int main(int argc, char** argv) {
     for (unsigned long long i = 0; i < options.tail_bytes; ++i) {
         buffer.push_back(static_cast<unsigned char>(random()));
     }
-    std::fwrite(buffer.data(), 1, buffer.size(), stdout);
+    if (!buffer.empty()) {  // an empty vector's data() may be null, which fwrite must not get
+        std::fwrite(buffer.data(), 1, buffer.size(), stdout);
+    }
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
