@@ -12,6 +12,7 @@ packages=(
     libbz2-dev bzip2                    # stream compression, and the baseline
     libgtest-dev                        # tests
     libcli11-dev                        # tcgen's command line
+    libkainjow-mustache-dev             # the templates of the generated code
     valgrind                            # real traces (lackey)
     xz-utils zstd                       # baselines in benchmarks
 )
