@@ -3,19 +3,24 @@
 // Exit status: 0 success, 1 a user error (bad spec, bad option, unreadable
 // file), 2 an internal bug.
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "generator/canonical_printer.hpp"
 #include "generator/codegen.hpp"
 #include "generator/frontend.hpp"
+#include "generator/passes/pass.hpp"
 #include "generator/spec_reader.hpp"
 #include "generator/version.hpp"
 
@@ -28,7 +33,56 @@ struct Options {
     std::string spec_path;
     std::string output_path;  // empty: standard output
     bool canonical = false;
+    bool dump_ir = false;
+    std::vector<std::string> disabled_passes;
 };
+
+std::string pass_names() {
+    std::string names;
+    for (const tcgen::OptimisationPass& pass : tcgen::optimisation_passes()) {
+        names += (names.empty() ? "" : ", ") + std::string(pass.name);
+    }
+    return names;
+}
+
+std::string passes_help() {
+    std::string help = "Turn off optimisations (comma-separated; 'all' for every one):";
+    for (const tcgen::OptimisationPass& pass : tcgen::optimisation_passes()) {
+        help += "\n  " + std::string(pass.name) + ": " + std::string(pass.summary);
+    }
+    return help;
+}
+
+// The names given to --disable, checked; "all" stands for every pass.
+std::optional<std::set<std::string>> disabled_set(const std::vector<std::string>& arguments) {
+    std::vector<std::string> names;
+    for (const std::string& argument : arguments) {
+        std::size_t begin = 0;
+        while (begin <= argument.size()) {
+            std::size_t end = std::min(argument.find(',', begin), argument.size());
+            names.push_back(argument.substr(begin, end - begin));
+            begin = end + 1;
+        }
+    }
+    std::set<std::string> disabled;
+    for (const std::string& name : names) {
+        bool known = name == "all";
+        for (const tcgen::OptimisationPass& pass : tcgen::optimisation_passes()) {
+            known = known || pass.name == name;
+            if (name == "all") {
+                disabled.insert(std::string(pass.name));
+            }
+        }
+        if (!known) {
+            std::cerr << "tcgen: error: unknown optimisation '" << name << "' in --disable; known: " << pass_names()
+                      << ", all\n";
+            return std::nullopt;
+        }
+        disabled.insert(name);
+    }
+    disabled.erase("all");
+    return disabled;
+}
 
 // Writes the result to standard output, or to a file that appears only when
 // complete, so that a failed run never leaves a half-written source behind.
@@ -62,6 +116,10 @@ bool write_output(const Options& options, const std::string& text) {
 }
 
 int run(const Options& options) {
+    std::optional<std::set<std::string>> disabled = disabled_set(options.disabled_passes);
+    if (!disabled) {
+        return exit_user_error;
+    }
     std::string error;
     std::optional<tcgen::SourceFile> file = tcgen::read_spec_file(options.spec_path, error);
     if (!file) {
@@ -74,7 +132,13 @@ int run(const Options& options) {
     if (!spec) {
         return exit_user_error;
     }
-    std::string text = options.canonical ? tcgen::canonical_text(*spec) : tcgen::generate_compressor(*spec);
+    std::string text;
+    if (options.canonical) {
+        text = tcgen::canonical_text(*spec);
+    } else {
+        tcgen::CodePlan plan = tcgen::plan_code(*spec, *disabled);
+        text = options.dump_ir ? tcgen::dump_code_plan(plan) : tcgen::generate_compressor(*spec, plan);
+    }
     return write_output(options, text) ? 0 : exit_user_error;
 }
 
@@ -91,6 +155,14 @@ int main(int argc, char** argv) {
         app.add_option("-o,--output", options.output_path, "Write to FILE instead of standard output");
         app.add_flag("--canonical", options.canonical,
                      "Print the spec in canonical form with per-field table sizes instead of code");
+        app.add_flag("--dump-ir", options.dump_ir,
+                     "Print the code plan after the optimisation passes (tables, types, sharing, hashing) instead of "
+                     "code");
+        // One argument per occurrence, split on commas by disabled_set().
+        app.add_option("--disable", options.disabled_passes, passes_help())
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
         try {
             app.parse(argc, argv);

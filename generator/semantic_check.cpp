@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "generator/passes/pass.hpp"
 #include "generator/table_layout.hpp"
 
 namespace tcgen {
@@ -226,22 +227,16 @@ private:
 
     // Runs on an otherwise valid model, so the sizes it adds up are real.
     void check_memory(const ast::Spec& syntax, const Spec& spec) {
-        std::uint64_t total = 0;
-        std::size_t largest = 0;
-        for (std::size_t i = 0; i < spec.fields.size(); ++i) {
-            std::uint64_t bytes = field_table_bytes(spec.fields[i]);
-            total = bytes > max_table_bytes || total > max_table_bytes ? max_table_bytes + 1 : total + bytes;
-            if (bytes > field_table_bytes(spec.fields[largest])) {
-                largest = i;
-            }
-        }
-        if (total <= max_table_bytes) {
+        CodePlan plan = plan_code(spec);
+        if (plan.table_bytes() <= max_table_bytes) {
             return;
         }
-        const Field& field = spec.fields[largest];
-        sink_.error(syntax.fields[largest].span,
+        auto largest =
+            std::max_element(plan.fields.begin(), plan.fields.end(),
+                             [](const PlanField& a, const PlanField& b) { return a.table_bytes() < b.table_bytes(); });
+        sink_.error(syntax.fields[largest->number - 1].span,
                     "the predictor tables need more than the " + human_bytes(max_table_bytes) + " tcgen allows (" +
-                        field_label(field.number) + " alone needs " + human_bytes(field_table_bytes(field)) +
+                        field_label(largest->number) + " alone needs " + human_bytes(largest->table_bytes()) +
                         "); reduce L1, L2 or the orders");
     }
 

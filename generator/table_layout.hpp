@@ -1,45 +1,14 @@
 #pragma once
-// The predictor tables a field needs and what they cost in memory: the one
-// place that knows table shapes, shared by the semantic checker (memory cap),
-// the canonical printer (per-field comments) and code generation.
-//
-// Layout (paper §3 and §5.2, all optimisations on):
-// - LV[n]:      L1 lines of n values.
-// - FCMx[n]:    L2·2^(x−1) lines of n values, indexed by a hash of the last x
-//               values of the field in the PC's L1 line.
-// - DFCMx[n]:   the same over strides; the prediction adds the last value.
-// - History:    one first-level table for all FCMs of a field and one for all
-//               DFCMs, each holding per L1 line the hashes of the last 1..x
-//               values (or strides) for the highest order x, so that lower
-//               orders read a prefix of it.
-// - Last value: one table per field if it has a DFCM; shared with the first
-//               entry of an LV's lines when the field has an LV.
+// Sizes: index widths, element types, block size and the memory estimate.
+// The tables themselves are laid out by the code plan (code_plan.hpp) and its
+// optimisation passes; the sizes here are those of the fully optimised plan.
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "generator/model.hpp"
 
 namespace tcgen {
-
-enum class TableRole {
-    predictor,     // an LV table or an FCM/DFCM second-level table
-    fcm_history,   // the first-level hashes of the field's values
-    dfcm_history,  // the first-level hashes of the field's strides
-    last_value,    // the last value, for DFCMs, when no LV holds it
-};
-
-struct Table {
-    std::string name;  // unique within the field: "fcm3_table", "lv_table", "fcm3_table_2", "dfcm_history"
-    TableRole role = TableRole::predictor;
-    std::size_t predictor = 0;  // index into Field::predictors, for role predictor
-    std::uint64_t lines = 0;
-    unsigned entries_per_line = 0;
-    unsigned element_bytes = 0;
-
-    std::uint64_t bytes() const;  // saturates instead of overflowing
-};
 
 // The number of index bits of the order-x second-level table of a field:
 // log2(L2) + x − 1, i.e. L2·2^(x−1) lines.
@@ -47,11 +16,6 @@ unsigned hash_index_bits(const Field& field, unsigned order);
 
 // The smallest of 1, 2, 4, 8 bytes holding an unsigned value of `bits` bits.
 unsigned bytes_for_bits(unsigned bits);
-
-// The predictor tables first, one per predictor in spec order (so that
-// tables[i] belongs to predictors[i]), then the histories, then the last value.
-std::vector<Table> field_tables(const Field& field);
-std::uint64_t field_table_bytes(const Field& field);
 
 // Records per block of the .tcz container: a fixed number per spec, so that
 // memory stays bounded whatever the trace length.

@@ -52,10 +52,11 @@ inline constexpr std::uint64_t tcz_max_block_bytes = std::uint64_t{1} << 28;
 inline constexpr std::uint64_t tcz_max_stream_count = 65535;
 
 // What a codec may write into all its streams together for `record_count`
-// records: generous (a predicted field costs at most a code and its value),
-// but it bounds what a reader has to allocate for one block.
+// records: every field of a record (at least a byte) costs at most an 8-byte
+// code and an 8-byte value, even in a compressor built without type
+// minimisation. It bounds what a reader has to allocate for one block.
 constexpr std::uint64_t tcz_max_stream_bytes(std::uint64_t record_count, std::uint64_t record_bytes) {
-    return record_count * (4 * record_bytes + 16);
+    return record_count * (16 * record_bytes + 16);
 }
 
 inline constexpr std::size_t tcz_preamble_fixed_bytes = 44;

@@ -43,22 +43,24 @@ T wrapping_subtract(T a, T b) {
     return static_cast<T>(a - b);
 }
 
+// Shifts a line's entries one slot towards the end, dropping the last, and
+// puts the value first: how histories always update, and how every line
+// updates without smart update.
+template <std::size_t entries, class T>
+void push_front(T* line, T value) {
+    for (std::size_t i = entries - 1; i > 0; --i) {
+        line[i] = line[i - 1];
+    }
+    line[0] = value;
+}
+
 // The smart update of §5.3: a line changes only when the new value differs
-// from its first entry; then the entries move one slot towards the end and
-// the value goes first. The first two entries of a line therefore always
-// differ, and a one-entry line needs no comparison at all.
+// from its first entry, so that its first two entries always differ. (The
+// generated code overwrites one-entry lines directly, without the test.)
 template <std::size_t entries, class T>
 void smart_update(T* line, T value) {
-    if constexpr (entries == 1) {
-        line[0] = value;
-    } else {
-        if (line[0] == value) {
-            return;
-        }
-        for (std::size_t i = entries - 1; i > 0; --i) {
-            line[i] = line[i - 1];
-        }
-        line[0] = value;
+    if (line[0] != value) {
+        push_front<entries>(line, value);
     }
 }
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "generator/passes/pass.hpp"
 #include "generator/table_layout.hpp"
 #include "test_support.hpp"
 
@@ -15,27 +18,30 @@ Spec load_example(const std::string& name) {
     return result.spec.value_or(Spec{});
 }
 
-const Table& find_table(const std::vector<Table>& tables, const std::string& name) {
-    for (const Table& table : tables) {
+const PlanTable& find_table(const PlanField& field, const std::string& name) {
+    for (const PlanTable& table : field.tables) {
         if (table.name == name) {
             return table;
         }
     }
     ADD_FAILURE() << "no table " << name;
-    static const Table none;
+    static const PlanTable none;
     return none;
 }
 
+bool has_table(const PlanField& field, const std::string& name) {
+    return std::any_of(field.tables.begin(), field.tables.end(), [&](const PlanTable& t) { return t.name == name; });
+}
+
 TEST(TableLayout, Figure5HashTablesHaveThePapersLineCounts) {
-    Spec spec = load_example("vpc3.tcg");
-    ASSERT_EQ(spec.fields.size(), 2u);
-    std::vector<Table> field1 = field_tables(spec.fields[0]);
+    CodePlan plan = plan_code(load_example("vpc3.tcg"));
+    ASSERT_EQ(plan.fields.size(), 2u);
     // "the FCM1's hash table has 131,072 lines and the FCM3's hash table has 524,288 lines"
-    EXPECT_EQ(find_table(field1, "fcm1_table").lines, 131072u);
-    EXPECT_EQ(find_table(field1, "fcm3_table").lines, 524288u);
+    EXPECT_EQ(find_table(plan.fields[0], "fcm1_table").lines, 131072u);
+    EXPECT_EQ(find_table(plan.fields[0], "fcm3_table").lines, 524288u);
     // "the DFCM3's level-two size is four times the specified L2 value"
-    EXPECT_EQ(find_table(field_tables(spec.fields[1]), "dfcm3_table").lines, 4u * 131072u);
-    EXPECT_EQ(find_table(field_tables(spec.fields[1]), "lv_table").lines, 65536u);
+    EXPECT_EQ(find_table(plan.fields[1], "dfcm3_table").lines, 4u * 131072u);
+    EXPECT_EQ(find_table(plan.fields[1], "lv_table").lines, 65536u);
 }
 
 TEST(TableLayout, Figure5PredictionCounts) {
@@ -44,6 +50,7 @@ TEST(TableLayout, Figure5PredictionCounts) {
     // Field 2's four predictors provide "a total of ten predictions".
     EXPECT_EQ(prediction_count(spec.fields[0]), 4u);
     EXPECT_EQ(prediction_count(spec.fields[1]), 10u);
+    EXPECT_EQ(plan_code(spec).fields[1].prediction_count(), 10u);
 }
 
 TEST(TableLayout, TotalsMatchThePapersTableSpace) {
@@ -55,27 +62,25 @@ TEST(TableLayout, TotalsMatchThePapersTableSpace) {
 }
 
 TEST(TableLayout, SharedLastValueAndPrefixHistories) {
-    Spec spec = load_example("vpc3.tcg");
-    std::vector<Table> field2 = field_tables(spec.fields[1]);
+    PlanField field2 = plan_code(load_example("vpc3.tcg")).fields[1];
     // DFCMs share the LV's lines for their last value: no separate table.
-    for (const Table& table : field2) {
-        EXPECT_NE(table.name, "last_value");
-    }
+    EXPECT_FALSE(has_table(field2, "last_value"));
+    ASSERT_EQ(field2.strides.size(), 1u);
+    EXPECT_EQ(field2.tables[field2.strides[0].last_value_table].name, "lv_table");
     // One history per predictor kind, as deep as the highest order.
-    EXPECT_EQ(find_table(field2, "dfcm_history").entries_per_line, 3u);
-    EXPECT_EQ(find_table(field2, "fcm_history").entries_per_line, 1u);
-    // log2(131072) + 3 - 1 = 19 index bits fit in 4-byte history entries.
-    EXPECT_EQ(find_table(field2, "dfcm_history").element_bytes, 4u);
+    EXPECT_EQ(find_table(field2, "dfcm_history").entries, 3u);
+    EXPECT_EQ(find_table(field2, "fcm_history").entries, 1u);
+    // log2(131072) + 3 - 1 = 19 index bits fit in 32-bit history entries.
+    EXPECT_EQ(find_table(field2, "dfcm_history").element_bits, 32u);
 }
 
 TEST(TableLayout, DfcmWithoutLvGetsItsOwnLastValueTable) {
-    CompileResult result =
-        compile_text("TCgen Trace Specification; 16-Bit Field 1 = {L2 = 256: DFCM2[1]}; PC = Field 1;");
+    CompileResult result = compile_text("TCgen Trace Specification; 16-Bit Field 1 = {L2 = 256: DFCM2[1]}; PC = Field 1;");
     ASSERT_TRUE(result.spec) << result.rendered;
-    std::vector<Table> tables = field_tables(result.spec->fields[0]);
-    EXPECT_EQ(find_table(tables, "last_value").bytes(), 2u);
-    EXPECT_EQ(find_table(tables, "dfcm2_table").lines, 512u);
-    EXPECT_EQ(find_table(tables, "dfcm_history").element_bytes, 2u);  // 9-bit indices
+    PlanField field = plan_code(*result.spec).fields[0];
+    EXPECT_EQ(find_table(field, "last_value").bytes(), 2u);
+    EXPECT_EQ(find_table(field, "dfcm2_table").lines, 512u);
+    EXPECT_EQ(find_table(field, "dfcm_history").element_bits, 16u);  // 9-bit indices
 }
 
 TEST(TableLayout, HumanReadableSizes) {

@@ -41,10 +41,18 @@ TEST(SmartUpdate, ShiftsOnlyWhenTheFirstEntryDiffers) {
     EXPECT_EQ(line[2], 5u);
 }
 
-TEST(SmartUpdate, OneEntryLinesAreOverwritten) {
+TEST(SmartUpdate, OneEntryLinesTakeTheNewValue) {
     std::uint8_t line[1] = {9};
     smart_update<1>(line, std::uint8_t{4});
     EXPECT_EQ(line[0], 4);
+}
+
+TEST(PushFront, AlwaysShifts) {
+    std::uint64_t line[3] = {1, 2, 3};
+    push_front<3>(line, std::uint64_t{1});
+    EXPECT_EQ(line[0], 1u);
+    EXPECT_EQ(line[1], 1u);
+    EXPECT_EQ(line[2], 2u);
 }
 
 TEST(FindPrediction, ReturnsTheLowestMatchingSlotOrTheMissCode) {

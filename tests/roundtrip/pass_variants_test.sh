@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Compressors generated with optimisations turned off, built the way a user
+# builds them (c++ comp.cpp -lbz2), against the fully optimised one:
+# - turning off table-sharing or fast-hash (or both) must not change a single
+#   byte of the .tcz, whatever else is on or off (paper Table 2: those rows
+#   keep the rate);
+# - every combination must round-trip byte-exact.
+# Usage: pass_variants_test.sh TCGEN SYNTH_TRACE SPEC MODE [CXXFLAGS...]
+#   MODE: "equivalence" checks the four sharing/fast-hash variants and the
+#         variant with everything off; "all" checks all 32 combinations.
+set -u
+tcgen=$1 synth=$2 spec=$3 mode=$4
+shift 4
+cxxflags=("$@")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=(dead-code table-sharing fast-hash type-minimisation smart-update)
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# The --disable list for a bit mask over $passes.
+disabled_list() {
+    local mask=$1 list="" i
+    for i in "${!passes[@]}"; do
+        if (((mask >> i) & 1)); then
+            list+="${list:+,}${passes[$i]}"
+        fi
+    done
+    echo "$list"
+}
+
+if [ "$mode" = all ]; then
+    masks=$(seq 0 31)
+else
+    masks="0 2 4 6 31"  # none; table-sharing; fast-hash; both; everything
+fi
+
+for mask in $masks; do
+    list=$(disabled_list "$mask")
+    "$tcgen" ${list:+--disable=$list} -o "$work/comp_$mask.cpp" "$spec" || { fail "tcgen --disable=$list"; continue; }
+    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -lbz2 \
+        || fail "compiling the compressor with --disable=$list"
+done
+
+canonical=$("$tcgen" --canonical "$spec")
+fields=$(sed -n 's/^\([0-9]*\)-Bit Field .*/\1/p' <<<"$canonical" | paste -sd, -)
+header_bits=$(sed -n 's/^\([0-9]*\)-Bit Header;$/\1/p' <<<"$canonical")
+"$synth" --fields="$fields" --header=$((header_bits / 8)) --records=20000 --tail=1 --seed=9 >"$work/mixed"
+"$synth" --fields="$fields" --header=$((header_bits / 8)) --records=5000 --pattern=random --seed=4 >"$work/random"
+
+for input in mixed random; do
+    for mask in $masks; do
+        [ -x "$work/comp_$mask" ] || continue
+        label="$input, --disable=$(disabled_list "$mask")"
+        "$work/comp_$mask" <"$work/$input" >"$work/$input.$mask.tcz" 2>/dev/null || { fail "$label: compression failed"; continue; }
+        "$work/comp_$mask" -d <"$work/$input.$mask.tcz" | cmp -s - "$work/$input" || fail "$label: not byte-exact"
+        # Same .tcz as the variant that differs only in sharing and fast hash.
+        reference=$((mask & ~6))
+        if [ "$mask" -ne "$reference" ] && [ -f "$work/$input.$reference.tcz" ]; then
+            cmp -s "$work/$input.$mask.tcz" "$work/$input.$reference.tcz" \
+                || fail "$label: .tcz differs from --disable=$(disabled_list "$reference")"
+        fi
+        # Another encoding (type minimisation or smart update off): the fully
+        # optimised decompressor refuses it by name, never with garbage.
+        if (((mask & 24) != 0)) && [ -x "$work/comp_0" ]; then
+            if "$work/comp_0" -d <"$work/$input.$mask.tcz" >"$work/out" 2>"$work/err"; then
+                fail "$label: the fully optimised decompressor accepted it"
+            elif ! grep -q "different spec" "$work/err" || ! grep -q "# Encoding: tcgen --disable=" "$work/err"; then
+                fail "$label: refused without naming the encoding: $(head -1 "$work/err")"
+            elif [ -s "$work/out" ]; then
+                fail "$label: refused, but wrote output"
+            fi
+        fi
+    done
+done
+
+count=$(wc -w <<<"$masks")
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failures over $count variants of $(basename "$spec")"
+    exit 1
+fi
+echo "$count variants of $(basename "$spec") round-trip; sharing and fast hash never change the .tcz"
