@@ -13,8 +13,10 @@ packages=(
     libgtest-dev                        # tests
     libcli11-dev                        # tcgen's command line
     libkainjow-mustache-dev             # the templates of the generated code
-    valgrind                            # real traces (lackey)
+    valgrind                            # real traces (lackey; the tcgen-tracer tool SDK)
     xz-utils zstd                       # baselines in benchmarks
+    python3 time gnuplot-nox            # bench/run, bench/ablation: timing, chart
+    sqlite3                             # one of the corpus's traced programs
 )
 missing=()
 for package in "${packages[@]}"; do

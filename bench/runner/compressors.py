@@ -1,0 +1,107 @@
+"""The compressors under test and how tcgen's are generated and built.
+
+Every compressor reads its input on stdin and writes stdout, so all of them
+are run and timed the same way (measure.py).
+"""
+
+import os
+import shlex
+import subprocess
+from dataclasses import dataclass
+
+
+@dataclass
+class Compressor:
+    name: str                 # short, used on the command line and in the CSV
+    compress: list            # argv
+    decompress: list          # argv
+    spec: str = ""            # tcgen spec file (tcgen compressors only)
+    binary: str = ""          # built executable (tcgen compressors only)
+    version: str = ""
+
+    @property
+    def is_tcgen(self):
+        return bool(self.spec)
+
+    def command_line(self):
+        return shlex.join(self.compress) + " / " + shlex.join(self.decompress)
+
+
+# The baseline that every figure is also given relative to, and against which
+# the project's goals are stated.
+BASELINE = "xz-9"
+
+# General-purpose compressors, in table order. xz gets -T1: xz 5.4 already
+# defaults to one thread, but saying so keeps wall times comparable if the
+# default changes; zstd is single-threaded by default. --long=27 must be
+# repeated on decompression or zstd refuses the 128 MiB window.
+GENERAL = [
+    Compressor("bzip2-9", ["bzip2", "-9", "-c"], ["bzip2", "-d", "-c"]),
+    Compressor("xz-9", ["xz", "-9", "-T1", "-c"], ["xz", "-d", "-T1", "-c"]),
+    Compressor("zstd-19-long", ["zstd", "-19", "--long=27", "-q", "-c"],
+               ["zstd", "-d", "--long=27", "-q", "-c"]),
+    Compressor("zstd-3", ["zstd", "-3", "-q", "-c"], ["zstd", "-d", "-q", "-c"]),
+]
+
+# tcgen specs by trace kind: ChampSim traces (64-byte input_instr records, no
+# header) get the ChampSim spec; every other kind is in the VPC format of the
+# paper (4-byte header, 32-bit PC + 64-bit value), measured with TCgen(A)
+# (Figure 5) and TCgen(B) (Figure 9) as in the paper's Table 3.
+VPC_SPECS = [("tcgen-a", "examples/vpc3.tcg"), ("tcgen-b", "examples/tcgen_b.tcg")]
+CHAMPSIM_SPECS = [("tcgen-champsim", "examples/champsim.tcg")]
+
+
+def is_champsim_kind(kind):
+    return "champsim" in kind.lower()
+
+
+def tcgen_specs_for_kind(kind):
+    return CHAMPSIM_SPECS if is_champsim_kind(kind) else VPC_SPECS
+
+
+def all_names():
+    return [n for n, _ in VPC_SPECS + CHAMPSIM_SPECS] + [c.name for c in GENERAL]
+
+
+def compressors_for_kind(kind, built, wanted):
+    """The compressors to run on traces of KIND, tcgen's first.
+
+    built: name -> Compressor for the tcgen compressors already built;
+    wanted: set of names selected with --compressors (None = all).
+    """
+    chosen = [built[n] for n, _ in tcgen_specs_for_kind(kind) if n in built]
+    chosen += [c for c in GENERAL if wanted is None or c.name in wanted]
+    return chosen
+
+
+def tool_version(argv0):
+    """First line of a general compressor's version banner."""
+    flags = {"bzip2": ["--help"], "xz": ["--version"], "zstd": ["--version"]}
+    try:
+        out = subprocess.run([argv0] + flags.get(argv0, ["--version"]), capture_output=True,
+                             text=True, timeout=10)
+    except OSError:
+        return "not found"
+    text = (out.stdout or out.stderr).strip().splitlines()
+    # bzip2 prints its version on the second line of --help.
+    for line in text:
+        if "version" in line.lower() or argv0 in line.lower():
+            return line.strip()
+    return text[0] if text else "unknown"
+
+
+def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=()):
+    """Generates NAME.cpp from SPEC with the tcgen under test (given
+    TCGEN_OPTIONS, such as --disable=...) and compiles it with `c++ -O3` (as
+    the README tells users to), so that the figures are always those of the
+    current generator. The tools' messages go to the file object LOG. Raises
+    CalledProcessError."""
+    spec_path = os.path.join(repo, spec)
+    source = os.path.join(bindir, name + ".cpp")
+    binary = os.path.join(bindir, name)
+    for argv in ([tcgen, *tcgen_options, spec_path, "-o", source],
+                 shlex.split(cxx) + ["-O3", "-o", binary, source, "-lbz2"]):
+        log.write("$ " + shlex.join(argv) + "\n")
+        log.flush()
+        subprocess.run(argv, check=True, stdout=log, stderr=log)
+    return Compressor(name, [binary], [binary, "-d"], spec=spec, binary=binary)

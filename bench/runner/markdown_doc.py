@@ -1,0 +1,43 @@
+"""One Markdown document, several generated sections.
+
+docs/benchmarks.md is written by more than one script (bench/run,
+bench/ablation) and also holds hand-written analysis. Each script owns the
+text between its markers,
+
+    <!-- begin bench/run -->
+    ...
+    <!-- end bench/run -->
+
+and replaces only that; everything outside the markers is kept as it is.
+"""
+
+import os
+
+
+def _markers(name):
+    return f"<!-- begin {name} -->", f"<!-- end {name} -->"
+
+
+def write_section(path, name, text, title="# Benchmarks"):
+    """Replaces section NAME of the document at PATH by TEXT (appending the
+    section if it is not there yet; creating the document, under TITLE, if
+    PATH does not exist)."""
+    begin, end = _markers(name)
+    block = f"{begin}\n{text.rstrip()}\n{end}\n"
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            document = f.read()
+    else:
+        document = title + "\n\n"
+    start = document.find(begin)
+    stop = document.find(end, start)
+    if start >= 0 and stop >= 0:
+        stop += len(end)
+        if document[stop:stop + 1] == "\n":
+            stop += 1
+        document = document[:start] + block + document[stop:]
+    else:
+        document = document.rstrip("\n") + "\n\n" + block
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(document)

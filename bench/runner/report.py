@@ -1,0 +1,375 @@
+"""Turns measurements into rows, harmonic means, goals, and the outputs:
+text tables, CSV, Markdown and a gnuplot chart.
+
+Averages are harmonic means, as in the paper (§6.5): ratio and speeds are all
+"bytes of original data per unit", so the harmonic mean is their natural
+average. Peak memory is averaged by its maximum: what a user must provision.
+"""
+
+import csv
+import math
+import os
+import shutil
+import statistics
+import subprocess
+
+from compressors import BASELINE
+from measure import speed
+
+# (key, heading, unit/format kind); every one is also given relative to xz-9.
+METRICS = [
+    ("ratio", "ratio", "ratio"),
+    ("c_cpu_MBps", "c.MB/s CPU", "speed"),
+    ("d_cpu_MBps", "d.MB/s CPU", "speed"),
+    ("c_wall_MBps", "c.MB/s wall", "speed"),
+    ("d_wall_MBps", "d.MB/s wall", "speed"),
+    ("c_rss_MiB", "c.RSS MiB", "rss"),
+    ("d_rss_MiB", "d.RSS MiB", "rss"),
+]
+
+CSV_FIELDS = [
+    "kind", "program", "trace", "file", "trace_bytes", "compressor", "runs",
+    "compressed_bytes", "ratio", "c_cpu_MBps", "d_cpu_MBps", "c_wall_MBps", "d_wall_MBps",
+    "c_rss_MiB", "d_rss_MiB", "c_cpu_s", "c_user_s", "c_sys_s", "c_wall_s",
+    "d_cpu_s", "d_user_s", "d_sys_s", "d_wall_s", "c_maxrss_KiB", "d_maxrss_KiB",
+    "verified", "error",
+] + [key + "_vs_xz" for key, _, _ in METRICS] + ["command", "tcgen"]
+
+# The project's goals for tcgen, against xz -9 (reported, never asserted):
+# (what, metric, threshold, strict).
+GOALS = [
+    ("compression ratio ≥ 1.5× xz-9's", "ratio", 1.5, False),
+    ("compression ≥ 10× faster than xz-9", "c_cpu_MBps", 10.0, False),
+    ("decompression faster than xz -d", "d_cpu_MBps", 1.0, True),
+]
+
+
+def make_row(trace, compressor, result):
+    n = trace.size
+    c, d = result.comp, result.decomp
+    ok = result.verified
+    row = {
+        "kind": trace.kind, "program": trace.program, "trace": trace.label,
+        "file": trace.path, "trace_bytes": n, "compressor": compressor.name,
+        "runs": result.runs, "compressed_bytes": result.compressed_bytes,
+        "ratio": n / result.compressed_bytes if ok and result.compressed_bytes else None,
+        "c_cpu_MBps": speed(n, c.cpu) if ok else None,
+        "d_cpu_MBps": speed(n, d.cpu) if ok else None,
+        "c_wall_MBps": speed(n, c.wall) if ok else None,
+        "d_wall_MBps": speed(n, d.wall) if ok else None,
+        "c_rss_MiB": c.maxrss_kib / 1024 if ok else None,
+        "d_rss_MiB": d.maxrss_kib / 1024 if ok else None,
+        "c_cpu_s": c.cpu, "c_user_s": c.user, "c_sys_s": c.sys, "c_wall_s": c.wall,
+        "d_cpu_s": d.cpu, "d_user_s": d.user, "d_sys_s": d.sys, "d_wall_s": d.wall,
+        "c_maxrss_KiB": c.maxrss_kib, "d_maxrss_KiB": d.maxrss_kib,
+        "verified": "yes" if ok else "NO", "error": result.error,
+        "command": compressor.command_line(),
+    }
+    return row
+
+
+def _ratio_of(a, b):
+    return a / b if a is not None and b else None
+
+
+def add_relative(rows):
+    """Adds <metric>_vs_xz to every row: its figure over xz-9's on the same trace."""
+    base = {(r["kind"], r["file"]): r for r in rows if r["compressor"] == BASELINE}
+    for r in rows:
+        b = base.get((r["kind"], r["file"]))
+        for key, _, _ in METRICS:
+            r[key + "_vs_xz"] = _ratio_of(r[key], b[key]) if b else None
+
+
+def summarize(rows, kind):
+    """Per compressor of KIND: harmonic means of ratio and speeds, maximum of
+    RSS, over the traces whose round trip verified; each also vs xz-9."""
+    by_comp = {}
+    for r in rows:
+        if r["kind"] == kind:
+            by_comp.setdefault(r["compressor"], []).append(r)
+    summary = {}
+    for name, group in by_comp.items():
+        good = [r for r in group if r["verified"] == "yes"]
+        s = {"compressor": name, "traces": len(group), "verified": len(good)}
+        for key, _, fmt in METRICS:
+            values = [r[key] for r in good]
+            if not values:
+                s[key] = None
+            elif fmt == "rss":
+                s[key] = max(values)
+            else:
+                s[key] = statistics.harmonic_mean(values)
+        summary[name] = s
+    base = summary.get(BASELINE)
+    for s in summary.values():
+        for key, _, _ in METRICS:
+            s[key + "_vs_xz"] = _ratio_of(s[key], base[key]) if base else None
+    return summary
+
+
+def goals(summary):
+    """[(compressor, [(what, factor, wall_factor, met)])] for every tcgen
+    compressor of the kind; factor None when xz-9 was not measured."""
+    out = []
+    for name, s in summary.items():
+        if not name.startswith("tcgen"):
+            continue
+        checks = []
+        for what, key, threshold, strict in GOALS:
+            factor = s.get(key + "_vs_xz")
+            wall_key = key.replace("_cpu_", "_wall_")
+            wall = s.get(wall_key + "_vs_xz") if wall_key != key else None
+            met = None if factor is None else (factor > threshold if strict else factor >= threshold)
+            checks.append((what, factor, wall, met))
+        out.append((name, checks))
+    return out
+
+
+# ---- formatting -----------------------------------------------------------
+
+def fmt_value(value, fmt):
+    if value is None:
+        return "-"
+    if fmt == "rss":
+        return f"{value:.1f}"
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def fmt_factor(factor):
+    if factor is None:
+        return "   -"
+    if factor >= 100:
+        return f"×{factor:.0f}"
+    if factor >= 10:
+        return f"×{factor:.1f}"
+    return f"×{factor:.2f}"
+
+
+def _cells(record):
+    return [(fmt_value(record[key], fmt), fmt_factor(record[key + "_vs_xz"]))
+            for key, _, fmt in METRICS]
+
+
+def text_table(rows, kind, summary, runs):
+    """The per-kind table printed on stdout: trace rows, then h-mean rows."""
+    kind_rows = [r for r in rows if r["kind"] == kind]
+    ntraces = len({r["file"] for r in kind_rows})
+    head = ["trace", "compressor", "out bytes"] + [h for _, h, _ in METRICS]
+    body = []
+    for r in kind_rows:
+        body.append([r["trace"], r["compressor"], str(r["compressed_bytes"])] +
+                    [f"{v} {f}" for v, f in _cells(r)] + ([] if r["verified"] == "yes" else
+                                                           ["ROUND TRIP FAILED: " + r["error"]]))
+    body.append(None)
+    for s in summary.values():
+        body.append(["h-mean", s["compressor"], ""] + [f"{v} {f}" for v, f in _cells(s)])
+    widths = [max(len(line[i]) for line in [head] + [b for b in body if b])
+              for i in range(len(head))]
+    lines = [f"== {kind}: {ntraces} trace(s), medians of {runs} run(s); × = relative to "
+             f"{BASELINE} on the same trace; MB/s of original data (10^6 B); "
+             f"h-mean = harmonic mean (RSS: max) ==",
+             "  ".join(h.rjust(w) if i > 1 else h.ljust(w) for i, (h, w) in
+                       enumerate(zip(head, widths)))]
+    for b in body:
+        if b is None:
+            lines.append("")
+            continue
+        cols = [c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(b, widths))]
+        lines.append("  ".join(cols + b[len(widths):]).rstrip())
+    return "\n".join(lines)
+
+
+def goals_text(kind, goal_list):
+    lines = [f"Goals for {kind} (harmonic means, CPU time; reported, not asserted):"]
+    for name, checks in goal_list:
+        for i, (what, factor, wall, met) in enumerate(checks):
+            verdict = "not measured" if met is None else ("met" if met else "NOT MET")
+            extra = f" (wall {fmt_factor(wall)})" if wall is not None else ""
+            lines.append(f"  {name if i == 0 else '':15} {what:38} {verdict:12} "
+                         f"{fmt_factor(factor)}{extra}")
+    if not goal_list:
+        lines.append("  (no tcgen compressor measured)")
+    return "\n".join(lines)
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else ("" if v is None else v))
+                        for k, v in r.items()})
+
+
+# ---- chart ------------------------------------------------------------------
+
+def _gnuplot_quote(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _log_tics(lo, hi):
+    """1-2-5 tick values inside [lo, hi], or 1..9 if that gives fewer than
+    three: gnuplot labels only decades on a log axis, which leaves a narrow
+    panel with one label or none."""
+    for mantissas in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+        tics, decade = [], 10.0 ** math.floor(math.log10(lo))
+        while decade <= hi:
+            tics += [m * decade for m in mantissas if lo <= m * decade <= hi]
+            decade *= 10
+        if len(tics) >= 3:
+            break
+    return "(" + ", ".join(f"{t:g}" for t in tics) + ")"
+
+
+def _label_commands(points):
+    """A `set label` per point; a label that would overprint an earlier one
+    (points within ~25% in x and ~15% in y) goes below its point instead."""
+    placed, commands = [], []
+    for name, x, y in sorted(points, key=lambda p: (p[1], p[2])):
+        crowded = any(abs(math.log(x / px)) < 0.25 and abs(math.log(y / py)) < 0.15
+                      for px, py in placed)
+        where = "left offset char 0.8,-0.9" if crowded else "left offset char 0.8,0.6"
+        commands.append(f"set label {_gnuplot_quote(name)} at {x:.6g},{y:.6g} {where} "
+                        "font ',9'")
+        placed.append((x, y))
+    return commands
+
+
+def write_chart(summaries, out_dir, png_path):
+    """One panel per kind: harmonic-mean compression ratio (y, log) against
+    harmonic-mean decompression speed (x, CPU time, log: the tools span two
+    decades), one labelled point per compressor, tcgen's in another colour.
+    Returns None on success, else why no chart was drawn."""
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        return "gnuplot not found (apt-get install gnuplot-nox)"
+    panels = []
+    for kind, summary in summaries.items():
+        points = [(s["compressor"], s["d_cpu_MBps"], s["ratio"]) for s in summary.values()
+                  if s["ratio"] and s["d_cpu_MBps"]]
+        if not points:
+            continue
+        data = os.path.join(out_dir, f"chart-{kind}.dat")
+        with open(data, "w") as f:
+            for name, x, y in points:
+                f.write(f'"{name}" {x:.6g} {y:.6g} {1 if name.startswith("tcgen") else 3}\n')
+        xs, ys = [p[1] for p in points], [p[2] for p in points]
+        panels.append((kind, data, points, (min(xs) / 1.6, max(xs) * 4),
+                       (min(ys) / 1.4, max(ys) * 1.4)))
+    if not panels:
+        return "no verified results to draw"
+    cols = 1 if len(panels) == 1 else 2
+    rows = (len(panels) + cols - 1) // cols
+    script = [
+        f"set terminal pngcairo size {620 * cols},{460 * rows} font 'sans,10'",
+        f"set output {_gnuplot_quote(png_path)}",
+        f"set multiplot layout {rows},{cols} title 'Compression ratio vs decompression speed "
+        "(harmonic means; tcgen in purple)'",
+        "set logscale xy", "set grid xtics ytics lw 0.7 lc rgb '#b0b0b0' dt 3",
+        "set xlabel 'decompression speed, MB/s of original data (CPU time)'",
+        "set ylabel 'compression ratio'", "unset key",
+    ]
+    for kind, data, points, (x0, x1), (y0, y1) in panels:
+        script += [f"set title {_gnuplot_quote(kind)}", "unset label",
+                   f"set xrange [{x0:.6g}:{x1:.6g}]", f"set yrange [{y0:.6g}:{y1:.6g}]",
+                   f"set xtics {_log_tics(x0, x1)}", f"set ytics {_log_tics(y0, y1)}"]
+        script += _label_commands(points)
+        script.append(f"plot {_gnuplot_quote(data)} using 2:3:4 with points pt 7 ps 1.5 "
+                      "lc variable")
+    script.append("unset multiplot")
+    gp_path = os.path.join(out_dir, "chart.gp")
+    with open(gp_path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    done = subprocess.run([gnuplot, gp_path], capture_output=True, text=True)
+    if done.returncode != 0:
+        return "gnuplot failed: " + (done.stderr.strip().splitlines() or ["?"])[-1]
+    return None
+
+
+# ---- markdown -----------------------------------------------------------------
+
+def _md_cell(value, factor, fmt, is_baseline):
+    v = fmt_value(value, fmt)
+    return v if is_baseline or value is None else f"{v} ({fmt_factor(factor)})"
+
+
+def markdown_table(rows, kind, summary):
+    head = ["trace", "compressor", "bytes out"] + [h for _, h, _ in METRICS]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
+
+    def line(first, name, size, record, failed):
+        cells = [_md_cell(record[k], record[k + "_vs_xz"], fmt, record["compressor"] == BASELINE)
+                 for k, _, fmt in METRICS]
+        if failed:
+            cells = [failed] + [""] * (len(cells) - 1)
+        out.append("| " + " | ".join([first, name, size] + cells) + " |")
+
+    for r in rows:
+        if r["kind"] == kind:
+            line(r["trace"], r["compressor"], f"{r['compressed_bytes']:,}", r,
+                 "" if r["verified"] == "yes" else "round trip FAILED")
+    for s in summary.values():
+        line("**h-mean**", f"**{s['compressor']}**", "", s,
+             "" if s["verified"] else "no verified trace")
+    return "\n".join(out)
+
+
+def markdown_goals(goal_list):
+    out = ["| tcgen | goal | verdict | factor (CPU) | factor (wall) |", "|---|---|---|---:|---:|"]
+    for name, checks in goal_list:
+        for what, factor, wall, met in checks:
+            verdict = "not measured" if met is None else ("met" if met else "**not met**")
+            out.append(f"| {name} | {what} | {verdict} | "
+                       f"{fmt_factor(factor).strip()} | "
+                       f"{fmt_factor(wall) if wall is not None else ''} |")
+    return "\n".join(out)
+
+
+def markdown_report(context):
+    """The Markdown section bench/run writes. CONTEXT: command, runs,
+    machine items, kinds -> (rows, summary, goals), traces, compressors,
+    chart (file name relative to the document, or None)."""
+    c = context
+    md = [
+        "## tcgen against bzip2, xz and zstd",
+        "",
+        "Generated by `bench/run`; do not edit by hand, rerun it:",
+        "",
+        "    " + c["command"],
+        "",
+        "Every trace is compressed and decompressed by each compressor in the same run, "
+        "from a file on disk to a file in one temporary directory (inputs warm in the page "
+        f"cache). Figures are medians of {c['runs']} run(s). Speeds are in MB/s of original "
+        "(uncompressed) data, 1 MB = 10^6 bytes; *CPU* speeds use user + sys time, as the "
+        "TCgen paper does (§6.2), *wall* speeds elapsed time. RSS is peak resident memory. "
+        f"Each figure in parentheses is relative to `{BASELINE}` on the same trace "
+        "(for RSS, lower is better). Averages (**h-mean**) are harmonic means as in the "
+        "paper (§6.5), except RSS: maximum. Every decompression was checked byte for byte "
+        "against the original.",
+        "",
+        "### Machine",
+        "",
+    ]
+    md += [f"- **{label}**: {value}" for label, value in c["machine"]]
+    md += ["", "### Compressors", ""]
+    md += [f"- `{name}`: `{comp} < trace > packed`, `{decomp} < packed > trace`"
+           + (f"; `{name}` generated from `{spec}` by the tcgen under test" if spec else "")
+           for name, (comp, decomp), spec in c["compressors"]]
+    md += ["", "### Traces", ""] + ([c["about"], ""] if c["about"] else [])
+    md += ["| kind | trace | bytes | file |", "|---|---|---:|---|"]
+    md += [f"| {t.kind} | {t.label} | {t.size:,} | `{t.display_path}` |" for t in c["traces"]]
+    for kind, (rows, summary, goal_list) in c["kinds"].items():
+        md += ["", f"### {kind}", "", markdown_table(rows, kind, summary), "",
+               "Goals (harmonic means; reported, not asserted):", "",
+               markdown_goals(goal_list)]
+    if c["chart"]:
+        md += ["", "### Chart", "",
+               "Harmonic-mean compression ratio against decompression speed (CPU time), "
+               "both axes logarithmic; up and to the right is better.", "",
+               f"![compression ratio vs decompression speed]({c['chart']})"]
+    return "\n".join(md) + "\n"

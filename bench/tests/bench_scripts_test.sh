@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The benchmark scripts end to end on a tiny corpus: bench/corpus --quick
+# traces two programs with tcgen-tracer, bench/run and bench/ablation measure
+# them (one run each), and the checks below look at what they wrote: a
+# verified CSV row for every (trace, compressor) and (trace, variant), the
+# tables on stdout, both sections of one Markdown document. No figure is
+# asserted: timings on a shared machine mean nothing in a test.
+#
+#   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
+set -euo pipefail
+
+tcgen=$1 tracer_dir=$2
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-scripts-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "bench_scripts_test: FAIL: $*" >&2; exit 1; }
+
+"$repo/bench/corpus" --quick --dir="$work/corpus" --programs=gzip,sort --tool-dir="$tracer_dir" \
+    >"$work/corpus.out" 2>&1 || { cat "$work/corpus.out"; fail "bench/corpus failed"; }
+manifest=$work/corpus/quick/manifest.tsv
+[[ $(wc -l <"$manifest") -eq 9 ]] || fail "manifest: expected 8 traces, got $(($(wc -l <"$manifest") - 1))"
+
+doc=$work/doc/benchmarks.md
+mkdir -p "$work/doc"
+printf '# Benchmarks\n\nHand-written analysis that the scripts must keep.\n' >"$doc"
+
+"$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run" --markdown="$doc" "$manifest" \
+    >"$work/run.out" 2>"$work/run.err" || { cat "$work/run.err"; fail "bench/run failed"; }
+"$repo/bench/ablation" --quick --tcgen="$tcgen" --out="$work/ablation" --markdown="$doc" "$manifest" \
+    >"$work/ablation.out" 2>"$work/ablation.err" || { cat "$work/ablation.err"; fail "bench/ablation failed"; }
+
+# Every expected row is there, verified, and nothing else.
+/usr/bin/python3 - "$work/run/results.csv" "$work/ablation/results.csv" <<'EOF' || fail "CSV check failed"
+import csv, sys
+general = ["bzip2-9", "xz-9", "zstd-19-long", "zstd-3"]
+vpc = ["store-addresses", "cache-miss-addresses", "load-values"]
+programs = ["gzip", "sort"]
+expected_run = {(k, p, c) for k in vpc for p in programs for c in ["tcgen-a", "tcgen-b"] + general}
+expected_run |= {("champsim", p, c) for p in programs for c in ["tcgen-champsim"] + general}
+variants = ["no smart update", "no type minimisation", "no shared tables", "no fast hash function",
+            "all of the above", "full optimisations", "no dead-code removal"]
+expected_ablation = {(k, p, v) for k in vpc for p in programs for v in variants}
+ok = True
+for path, key, expected in ((sys.argv[1], "compressor", expected_run),
+                            (sys.argv[2], "variant", expected_ablation)):
+    rows = list(csv.DictReader(open(path)))
+    got = [(r["kind"], r["program"], r[key]) for r in rows]
+    if sorted(got) != sorted(expected):
+        print(path, "rows differ: missing", sorted(expected - set(got)), "extra",
+              sorted(set(got) - expected), file=sys.stderr)
+        ok = False
+    for r in rows:
+        ratio = r.get("ratio") or r.get("rate")
+        if r["verified"] != "yes" or not ratio or float(ratio) <= 0:
+            print(path, "not verified:", r["kind"], r["program"], r[key], r["error"], file=sys.stderr)
+            ok = False
+sys.exit(0 if ok else 1)
+EOF
+
+for kind in store-addresses cache-miss-addresses load-values champsim; do
+    grep -q "^== $kind:" "$work/run.out" || fail "bench/run printed no table for $kind"
+    grep -q "^### $kind" "$doc" || fail "no $kind table in the document"
+done
+for kind in store-addresses cache-miss-addresses load-values; do
+    grep -q "^$kind (2 traces)" "$work/ablation.out" || fail "bench/ablation printed no table for $kind"
+done
+grep -q "^| \*\*full optimisations\*\* |" "$doc" || fail "no ablation table in the document"
+grep -q "^Hand-written analysis that the scripts must keep.$" "$doc" || fail "the hand-written text was lost"
+[[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "expected exactly two generated sections"
+
+# Rerunning replaces a section instead of adding one.
+"$repo/bench/ablation" --quick --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \
+    --traces="store-addresses:$work/corpus/quick/gzip.sta" >/dev/null 2>&1 || fail "bench/ablation --traces failed"
+[[ $(grep -c "^<!-- begin bench/ablation -->" "$doc") -eq 1 ]] || fail "the ablation section was duplicated"
+if command -v gnuplot >/dev/null; then
+    [[ -s "$work/run/chart.png" && -s "$work/doc/benchmarks.png" ]] || fail "chart not drawn"
+fi
+
+# Bad input is a one-line error and exit status 1.
+if "$repo/bench/run" --quick --traces="champsim:$work/nonexistent" >/dev/null 2>"$work/err"; then
+    fail "bench/run accepted a missing trace file"
+fi
+[[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/run: not a one-line error: $(cat "$work/err")"
+if "$repo/bench/ablation" --quick --spec=examples/nonexistent.tcg "$manifest" >/dev/null 2>"$work/err"; then
+    fail "bench/ablation accepted a missing spec"
+fi
+[[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/ablation: not a one-line error: $(cat "$work/err")"
+echo "bench_scripts_test: ok"
