@@ -173,7 +173,6 @@ private:
             }
             const PlanHistory& history = field_.histories[predictor.history];
             const PlanTable& table = field_.tables[predictor.table];
-            unsigned shift = history.kind == PredictorKind::fcm ? field_.hash.fcm_shift : field_.hash.dfcm_shift;
             TemplateData item;
             item.set("name", line_member(table));
             item.set("table", table.name);
@@ -183,10 +182,8 @@ private:
             item.set("history_index", std::to_string(predictor.order - 1));
             TemplateData steps = template_list();
             for (unsigned k = 2; k <= predictor.order; ++k) {
-                TemplateData step;
+                TemplateData step = hash_step(k, history.kind);
                 step.set("entry", std::to_string(predictor.order - k));
-                step.set("shift", std::to_string(shift));
-                step.set("mask", low_bits_mask(field_.hash.index_bits(k)));
                 steps.push_back(step);
             }
             item.set("steps", steps);
@@ -265,7 +262,6 @@ private:
         TemplateData list = template_list();
         for (const PlanHistory& history : field_.histories) {
             const PlanTable& table = field_.tables[history.table];
-            unsigned shift = history.kind == PredictorKind::fcm ? field_.hash.fcm_shift : field_.hash.dfcm_shift;
             TemplateData item;
             item.set("history", line_member(table));
             item.set("operand",
@@ -277,17 +273,24 @@ private:
             // Highest order first: each step reads the lower-order index of the
             // previous value before it is overwritten.
             for (unsigned k = table.entries; k >= 2; --k) {
-                TemplateData step;
+                TemplateData step = hash_step(k, history.kind);
                 step.set("index", std::to_string(k - 1));
                 step.set("previous", std::to_string(k - 2));
-                step.set("shift", std::to_string(shift));
-                step.set("mask", low_bits_mask(field_.hash.index_bits(k)));
                 steps.push_back(step);
             }
             item.set("steps", steps);
             list.push_back(item);
         }
         return list;
+    }
+
+    // The shift-xor step that extends an order-(k−1) index to order k.
+    TemplateData hash_step(unsigned k, PredictorKind kind) const {
+        unsigned shift = kind == PredictorKind::fcm ? field_.hash.fcm_shift : field_.hash.dfcm_shift;
+        TemplateData step;
+        step.set("shift", std::to_string(shift));
+        step.set("mask", low_bits_mask(field_.hash.index_bits(k)));
+        return step;
     }
 
     const CodePlan& plan_;
