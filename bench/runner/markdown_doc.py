@@ -12,6 +12,7 @@ and replaces only that; everything outside the markers is kept as it is.
 """
 
 import os
+import shlex
 
 
 def _markers(name):
@@ -41,3 +42,17 @@ def write_section(path, name, text, title="# Benchmarks"):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(document)
+
+
+def command_line(prog, argv):
+    """PROG ARGV as a reader can paste it: quoted, with a home directory
+    that starts an argument written as ~ so that the line does not name the
+    machine's user."""
+    home = os.path.expanduser("~") + "/"
+    words = [prog]
+    for argument in argv:
+        word = shlex.quote(argument)
+        if word == argument and word.startswith(home):  # unquoted: the shell expands ~
+            word = "~/" + word[len(home):]
+        words.append(word)
+    return " ".join(words)
