@@ -128,11 +128,8 @@ def goals(summary):
 
 # ---- formatting -----------------------------------------------------------
 
-def fmt_value(value, fmt):
-    if value is None:
-        return "-"
-    if fmt == "rss":
-        return f"{value:.1f}"
+def _three_digits(value):
+    """About three significant digits: 1234, 123, 12.3, 1.23."""
     if value >= 100:
         return f"{value:.0f}"
     if value >= 10:
@@ -140,14 +137,14 @@ def fmt_value(value, fmt):
     return f"{value:.2f}"
 
 
+def fmt_value(value, fmt):
+    if value is None:
+        return "-"
+    return f"{value:.1f}" if fmt == "rss" else _three_digits(value)
+
+
 def fmt_factor(factor):
-    if factor is None:
-        return "   -"
-    if factor >= 100:
-        return f"×{factor:.0f}"
-    if factor >= 10:
-        return f"×{factor:.1f}"
-    return f"×{factor:.2f}"
+    return "   -" if factor is None else "×" + _three_digits(factor)
 
 
 def _cells(record):
