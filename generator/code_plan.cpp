@@ -194,24 +194,32 @@ FieldUse field_use(const PlanField& field) {
     return use;
 }
 
-void remove_tables_and_strides(PlanField& field, const std::vector<bool>& remove_table,
-                               const std::vector<bool>& remove_stride) {
-    std::vector<std::size_t> table_index(field.tables.size(), no_index);
-    std::vector<PlanTable> tables;
-    for (std::size_t i = 0; i < field.tables.size(); ++i) {
-        if (!remove_table[i]) {
-            table_index[i] = tables.size();
-            tables.push_back(field.tables[i]);
+namespace {
+
+// Drops the marked items, keeping the others in order; returns each old
+// index's new one (no_index for a dropped item).
+template <class Item>
+std::vector<std::size_t> drop_marked(std::vector<Item>& items, const std::vector<bool>& marked) {
+    std::vector<std::size_t> new_index(items.size(), no_index);
+    std::vector<Item> kept;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (!marked[i]) {
+            new_index[i] = kept.size();
+            kept.push_back(std::move(items[i]));
         }
     }
-    std::vector<std::size_t> stride_index(field.strides.size(), no_index);
-    std::vector<PlanStride> strides;
-    for (std::size_t i = 0; i < field.strides.size(); ++i) {
-        if (!remove_stride[i]) {
-            stride_index[i] = strides.size();
-            strides.push_back(field.strides[i]);
-            strides.back().last_value_table = table_index[field.strides[i].last_value_table];
-        }
+    items = std::move(kept);
+    return new_index;
+}
+
+}  // namespace
+
+void remove_tables_and_strides(PlanField& field, const std::vector<bool>& remove_table,
+                               const std::vector<bool>& remove_stride) {
+    std::vector<std::size_t> table_index = drop_marked(field.tables, remove_table);
+    std::vector<std::size_t> stride_index = drop_marked(field.strides, remove_stride);
+    for (PlanStride& stride : field.strides) {
+        stride.last_value_table = table_index[stride.last_value_table];
     }
     for (PlanHistory& history : field.histories) {
         history.table = table_index[history.table];
@@ -225,8 +233,6 @@ void remove_tables_and_strides(PlanField& field, const std::vector<bool>& remove
             predictor.stride = stride_index[predictor.stride];
         }
     }
-    field.tables = std::move(tables);
-    field.strides = std::move(strides);
 }
 
 std::uint64_t PlanTable::bytes() const {
