@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "generator/canonical_printer.hpp"
-#include "generator/codegen.hpp"
+#include "generator/backend/canonical_printer.hpp"
+#include "generator/backend/codegen.hpp"
 #include "test_support.hpp"
 
 namespace tcgen::testing {

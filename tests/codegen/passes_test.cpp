@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-#include "generator/passes/pass.hpp"
+#include "generator/plan/passes/pass.hpp"
 #include "test_support.hpp"
 
 namespace tcgen::testing {

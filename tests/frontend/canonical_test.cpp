@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "generator/canonical_printer.hpp"
+#include "generator/backend/canonical_printer.hpp"
 #include "test_support.hpp"
 
 namespace tcgen::testing {

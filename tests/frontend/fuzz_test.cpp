@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "generator/canonical_printer.hpp"
+#include "generator/backend/canonical_printer.hpp"
 #include "test_support.hpp"
 
 namespace tcgen::testing {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "generator/passes/pass.hpp"
-#include "generator/table_layout.hpp"
+#include "generator/plan/passes/pass.hpp"
+#include "generator/plan/table_layout.hpp"
 #include "test_support.hpp"
 
 namespace tcgen::testing {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "generator/frontend.hpp"
+#include "generator/frontend/frontend.hpp"
 
 namespace tcgen::testing {
 

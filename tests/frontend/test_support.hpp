@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "generator/diagnostics.hpp"
-#include "generator/model.hpp"
-#include "generator/source_file.hpp"
+#include "generator/frontend/diagnostics.hpp"
+#include "generator/frontend/model.hpp"
+#include "generator/frontend/source_file.hpp"
 
 namespace tcgen::testing {
 

@@ -1,0 +1,184 @@
+// tcgen: compiles a trace-format spec into a standalone C++ compressor.
+//
+// Exit status: 0 success, 1 a user error (bad spec, bad option, unreadable
+// file), 2 an internal bug.
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "generator/backend/canonical_printer.hpp"
+#include "generator/backend/codegen.hpp"
+#include "generator/frontend/frontend.hpp"
+#include "generator/plan/passes/pass.hpp"
+#include "generator/frontend/spec_reader.hpp"
+#include "generator/version.hpp"
+
+namespace {
+
+constexpr int exit_user_error = 1;
+constexpr int exit_internal_error = 2;
+
+struct Options {
+    std::string spec_path;
+    std::string output_path;  // empty: standard output
+    bool canonical = false;
+    bool dump_ir = false;
+    std::vector<std::string> disabled_passes;
+};
+
+std::string pass_names() {
+    std::string names;
+    for (const tcgen::OptimisationPass& pass : tcgen::optimisation_passes()) {
+        names += (names.empty() ? "" : ", ") + std::string(pass.name);
+    }
+    return names;
+}
+
+std::string passes_help() {
+    std::string help = "Turn off optimisations (comma-separated; 'all' for every one):";
+    for (const tcgen::OptimisationPass& pass : tcgen::optimisation_passes()) {
+        help += "\n  " + std::string(pass.name) + ": " + std::string(pass.summary);
+    }
+    return help;
+}
+
+// The names given to --disable, checked; "all" stands for every pass.
+std::optional<std::set<std::string>> disabled_set(const std::vector<std::string>& arguments) {
+    std::vector<std::string> names;
+    for (const std::string& argument : arguments) {
+        std::size_t begin = 0;
+        while (begin <= argument.size()) {
+            std::size_t end = std::min(argument.find(',', begin), argument.size());
+            names.push_back(argument.substr(begin, end - begin));
+            begin = end + 1;
+        }
+    }
+    std::set<std::string> disabled;
+    for (const std::string& name : names) {
+        bool known = name == "all";
+        for (const tcgen::OptimisationPass& pass : tcgen::optimisation_passes()) {
+            known = known || pass.name == name;
+            if (name == "all") {
+                disabled.insert(std::string(pass.name));
+            }
+        }
+        if (!known) {
+            std::cerr << "tcgen: error: unknown optimisation '" << name << "' in --disable; known: " << pass_names()
+                      << ", all\n";
+            return std::nullopt;
+        }
+        disabled.insert(name);
+    }
+    disabled.erase("all");
+    return disabled;
+}
+
+// Writes the result to standard output, or to a file that appears only when
+// complete, so that a failed run never leaves a half-written source behind.
+bool write_output(const Options& options, const std::string& text) {
+    if (options.output_path.empty()) {
+        std::cout << text;
+        std::cout.flush();
+        if (!std::cout) {
+            std::cerr << "tcgen: error: cannot write to standard output\n";
+            return false;
+        }
+        return true;
+    }
+    std::string temporary = options.output_path + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << text;
+        out.close();
+        if (!out) {
+            std::cerr << "tcgen: error: cannot write '" << options.output_path << "': " << std::strerror(errno) << "\n";
+            std::remove(temporary.c_str());
+            return false;
+        }
+    }
+    if (std::rename(temporary.c_str(), options.output_path.c_str()) != 0) {
+        std::cerr << "tcgen: error: cannot write '" << options.output_path << "': " << std::strerror(errno) << "\n";
+        std::remove(temporary.c_str());
+        return false;
+    }
+    return true;
+}
+
+int run(const Options& options) {
+    std::optional<std::set<std::string>> disabled = disabled_set(options.disabled_passes);
+    if (!disabled) {
+        return exit_user_error;
+    }
+    std::string error;
+    std::optional<tcgen::SourceFile> file = tcgen::read_spec_file(options.spec_path, error);
+    if (!file) {
+        std::cerr << "tcgen: error: " << error << "\n";
+        return exit_user_error;
+    }
+    tcgen::DiagnosticSink sink(*file);
+    std::optional<tcgen::Spec> spec = tcgen::compile_spec(*file, sink);
+    sink.print(std::cerr);
+    if (!spec) {
+        return exit_user_error;
+    }
+    std::string text;
+    if (options.canonical) {
+        text = tcgen::canonical_text(*spec);
+    } else {
+        tcgen::CodePlan plan = tcgen::plan_code(*spec, *disabled);
+        text = options.dump_ir ? tcgen::dump_code_plan(plan) : tcgen::generate_compressor(*spec, plan);
+    }
+    return write_output(options, text) ? 0 : exit_user_error;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        Options options;
+        CLI::App app{
+            "tcgen: compiles a trace-format spec into a standalone C++ compressor.\n"
+            "Writes the compressor's C++ source to standard output.",
+            "tcgen"};
+        app.add_option("SPEC", options.spec_path, "The spec file, or - for standard input")->required();
+        app.add_option("-o,--output", options.output_path, "Write to FILE instead of standard output");
+        app.add_flag("--canonical", options.canonical,
+                     "Print the spec in canonical form with per-field table sizes instead of code");
+        app.add_flag("--dump-ir", options.dump_ir,
+                     "Print the code plan after the optimisation passes (tables, types, sharing, hashing) instead of "
+                     "code");
+        // One argument per occurrence, split on commas by disabled_set().
+        app.add_option("--disable", options.disabled_passes, passes_help())
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::CallForHelp& help) {
+            return app.exit(help);
+        } catch (const CLI::CallForAllHelp& help) {
+            return app.exit(help);
+        } catch (const CLI::CallForVersion& version) {
+            return app.exit(version);
+        } catch (const CLI::ParseError& parse_error) {
+            std::cerr << "tcgen: error: " << parse_error.what() << " (try --help)\n";
+            return exit_user_error;
+        }
+        return run(options);
+    } catch (const std::exception& bug) {
+        std::cerr << "tcgen: internal error: " << bug.what() << "\n";
+        return exit_internal_error;
+    }
+}

@@ -1,0 +1,64 @@
+#pragma once
+// The syntax of a spec as written, every node with its source span. Produced
+// by the parser (the only code that sees ANTLR) and consumed by the semantic
+// checker, which turns it into the model; nothing after that sees the AST.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "generator/frontend/source_file.hpp"
+
+namespace tcgen::ast {
+
+// A decimal literal. Values that do not fit 64 bits are reported by the
+// parser and never reach the AST.
+struct Number {
+    std::uint64_t value = 0;
+    SourceSpan span;
+};
+
+struct Header {
+    Number bits;
+    SourceSpan span;
+    bool follows_field = false;  // written after a field statement
+};
+
+enum class LevelKind { l1, l2 };
+
+struct LevelSize {
+    LevelKind kind = LevelKind::l1;
+    Number value;
+    SourceSpan span;
+};
+
+enum class PredictorKind { last_value, fcm, dfcm };
+
+struct Predictor {
+    PredictorKind kind = PredictorKind::last_value;
+    std::optional<Number> order;  // absent for LV
+    Number entries;               // the n in [n]
+    SourceSpan span;
+};
+
+struct Field {
+    Number bits;
+    Number number;
+    std::vector<LevelSize> level_sizes;
+    std::vector<Predictor> predictors;
+    SourceSpan span;             // the width, where a reader looks for the field
+    SourceSpan predictors_span;  // between ':' and '}', for "no predictors"
+};
+
+struct PcDefinition {
+    Number field;
+    SourceSpan span;
+};
+
+struct Spec {
+    std::vector<Header> headers;  // valid specs have at most one, first
+    std::vector<Field> fields;
+    std::optional<PcDefinition> pc;
+};
+
+}  // namespace tcgen::ast
