@@ -7,6 +7,14 @@
 //
 // Every stage reports through one DiagnosticSink, so syntax errors from the
 // parser and semantic errors look the same.
+//
+// Everything printed from the user's file (its name, the source line, tokens
+// quoted in messages) is made safe for a terminal: printable ASCII and valid
+// UTF-8 stay as they are, a tab stays a tab in the source line, and every
+// other byte is written as \xHH. The source line is cut to a window of about
+// 120 columns around the span, "..." marking each cut, and an unbroken run of
+// more than 60 characters in a message is cut the same way, so that a binary
+// or huge spec still gives short, readable diagnostics.
 
 #include <iosfwd>
 #include <string>
@@ -29,19 +37,24 @@ public:
     explicit DiagnosticSink(const SourceFile& file) : file_(file) {}
 
     void error(const SourceSpan& span, std::string message);
+    // A note belongs to the error reported just before it.
     void note(const SourceSpan& span, std::string message);
 
     bool has_errors() const { return error_count_ > 0; }
     int error_count() const { return error_count_; }
-    const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
     const SourceFile& file() const { return file_; }
 
-    // Writes every diagnostic, in the order reported.
+    // Every diagnostic in source order (line, then column), whatever order
+    // the stages reported them in. Each error is followed by its notes, and
+    // diagnostics at the same place keep the order they were reported in.
+    std::vector<Diagnostic> diagnostics() const;
+
+    // Writes every diagnostic, in source order.
     void print(std::ostream& out) const;
 
 private:
     const SourceFile& file_;
-    std::vector<Diagnostic> diagnostics_;
+    std::vector<Diagnostic> reported_;
     int error_count_ = 0;
 };
 
