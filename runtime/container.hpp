@@ -1,8 +1,9 @@
 #pragma once
 // Reading and writing the .tcz container. docs/format.md describes every byte;
-// keep the two in step. This layer knows sections, lengths and checksums but
-// nothing of predictors: the driver hands it finished streams to compress and
-// gets decompressed, verified streams back.
+// keep the two in step (tests/runtime/container_test.cpp checks its tables
+// against the layout structs below). This layer knows sections, lengths and
+// checksums but nothing of predictors: the driver hands it finished streams to
+// compress and gets decompressed, verified streams back.
 //
 // Every length read from a file is checked against a limit derived from the
 // preamble before anything is allocated, and every byte of the file is
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,10 +61,152 @@ constexpr std::uint64_t tcz_max_stream_bytes(std::uint64_t record_count, std::ui
     return record_count * (16 * record_bytes + 16);
 }
 
-inline constexpr std::size_t tcz_preamble_fixed_bytes = 44;
-// Sizes of the sections without their variable-length parts.
-inline constexpr std::size_t tcz_header_section_fixed_bytes = 32;
-inline constexpr std::size_t tcz_trailer_fixed_bytes = 28;
+// The byte layout of the sections, written down once: the writer stores and
+// the reader loads every field through these descriptions, and the tests pin
+// them and check the tables of docs/format.md against them. A section is a
+// run of fixed fields, a variable-length part (spec text, compressed data or
+// tail) and the CRCs after it. The fields before the variable part have
+// offsets from the start of the section, as in docs/format.md; the fields
+// after it (in After* structs) have offsets from the end of the variable part,
+// because a streaming reader and writer hold them in a buffer of their own.
+
+// A little-endian integer of type T at `offset` bytes into a part of a section.
+template <class T>
+struct TczField {
+    std::size_t offset;
+    static constexpr std::size_t size = sizeof(T);
+
+    constexpr std::size_t end() const { return offset + size; }
+    T load(const std::uint8_t* part) const { return load_le<T>(part + offset); }
+    void store(std::uint8_t* part, T value) const { store_le<T>(part + offset, value); }
+};
+
+// Bytes stored as they are.
+struct TczBytes {
+    std::size_t offset;
+    std::size_t size;
+
+    constexpr std::size_t end() const { return offset + size; }
+};
+
+// Where the last of `fields` ends if they follow one another from `start`
+// without a gap or an overlap; otherwise an offset no section reaches.
+template <class... Fields>
+constexpr std::size_t tcz_packed_end(std::size_t start, Fields... fields) {
+    std::size_t next = start;
+    bool packed = true;
+    ((packed = packed && fields.offset == next, next = fields.end()), ...);
+    return packed ? next : std::numeric_limits<std::size_t>::max();
+}
+
+struct TczPreambleLayout {
+    static constexpr TczBytes magic{0, tcz_magic.size()};
+    static constexpr TczField<std::uint16_t> version{8};
+    static constexpr TczField<std::uint16_t> flags{10};
+    static constexpr TczField<std::uint64_t> fingerprint{12};
+    static constexpr TczField<std::uint32_t> record_bytes{20};
+    static constexpr TczField<std::uint32_t> header_bytes{24};
+    static constexpr TczField<std::uint32_t> stream_count{28};
+    static constexpr TczField<std::uint64_t> records_per_block{32};
+    static constexpr TczField<std::uint32_t> spec_size{40};
+    static constexpr std::size_t spec_text = 44;
+    struct AfterSpec {
+        // CRC-32 of all the bytes before it.
+        static constexpr TczField<std::uint32_t> crc{0};
+        static constexpr std::size_t size = 4;
+    };
+    static constexpr std::size_t fixed_bytes = spec_text + AfterSpec::size;
+};
+
+struct TczHeaderSectionLayout {
+    static constexpr TczField<std::uint32_t> tag{0};
+    static constexpr TczField<std::uint64_t> raw_size{4};
+    static constexpr TczField<std::uint64_t> compressed_size{12};
+    // CRC-32 of the fields before it.
+    static constexpr TczField<std::uint32_t> fields_crc{20};
+    static constexpr std::size_t data = 24;
+    struct AfterData {
+        static constexpr TczField<std::uint32_t> data_crc{0};
+        static constexpr TczField<std::uint32_t> header_crc{4};
+        static constexpr std::size_t size = 8;
+    };
+    static constexpr std::size_t fixed_bytes = data + AfterData::size;
+};
+
+struct TczBlockLayout {
+    static constexpr TczField<std::uint32_t> tag{0};
+    static constexpr TczField<std::uint64_t> record_count{4};
+    // A raw and a compressed size per stream, 16 bytes a stream.
+    static constexpr std::size_t stream_sizes = 12;
+    static constexpr std::size_t stream_sizes_stride = 16;
+    static constexpr TczField<std::uint64_t> raw_size(std::size_t stream) {
+        return {stream_sizes + stream_sizes_stride * stream};
+    }
+    static constexpr TczField<std::uint64_t> compressed_size(std::size_t stream) {
+        return {raw_size(stream).end()};
+    }
+    // CRC-32 of the fields before it.
+    static constexpr TczField<std::uint32_t> fields_crc(std::size_t stream_count) {
+        return {stream_sizes + stream_sizes_stride * stream_count};
+    }
+    // The compressed streams, stream 0 first.
+    static constexpr std::size_t data(std::size_t stream_count) { return fields_crc(stream_count).end(); }
+    struct AfterData {
+        static constexpr TczField<std::uint32_t> data_crc{0};
+        static constexpr TczField<std::uint32_t> records_crc{4};
+        static constexpr std::size_t size = 8;
+    };
+};
+
+struct TczTrailerLayout {
+    static constexpr TczField<std::uint32_t> tag{0};
+    static constexpr TczField<std::uint64_t> total_records{4};
+    static constexpr TczField<std::uint64_t> total_bytes{12};
+    static constexpr TczField<std::uint32_t> tail_size{20};
+    static constexpr std::size_t tail = 24;
+    struct AfterTail {
+        // CRC-32 of all the bytes before it.
+        static constexpr TczField<std::uint32_t> crc{0};
+        static constexpr std::size_t size = 4;
+    };
+    static constexpr std::size_t fixed_bytes = tail + AfterTail::size;
+};
+
+static_assert(tcz_packed_end(0, TczPreambleLayout::magic, TczPreambleLayout::version, TczPreambleLayout::flags,
+                             TczPreambleLayout::fingerprint, TczPreambleLayout::record_bytes,
+                             TczPreambleLayout::header_bytes, TczPreambleLayout::stream_count,
+                             TczPreambleLayout::records_per_block,
+                             TczPreambleLayout::spec_size) == TczPreambleLayout::spec_text,
+              "the preamble's fields must fill the bytes before the spec text");
+static_assert(tcz_packed_end(0, TczPreambleLayout::AfterSpec::crc) == TczPreambleLayout::AfterSpec::size,
+              "the CRC must fill the bytes after the spec text");
+static_assert(tcz_packed_end(0, TczHeaderSectionLayout::tag, TczHeaderSectionLayout::raw_size,
+                             TczHeaderSectionLayout::compressed_size,
+                             TczHeaderSectionLayout::fields_crc) == TczHeaderSectionLayout::data,
+              "the header section's fields must fill the bytes before its data");
+static_assert(tcz_packed_end(0, TczHeaderSectionLayout::AfterData::data_crc,
+                             TczHeaderSectionLayout::AfterData::header_crc) == TczHeaderSectionLayout::AfterData::size,
+              "the CRCs must fill the bytes after the header section's data");
+static_assert(tcz_packed_end(0, TczBlockLayout::tag, TczBlockLayout::record_count) == TczBlockLayout::stream_sizes,
+              "the stream sizes must follow the record count");
+static_assert(tcz_packed_end(TczBlockLayout::stream_sizes, TczBlockLayout::raw_size(0),
+                             TczBlockLayout::compressed_size(0), TczBlockLayout::raw_size(1),
+                             TczBlockLayout::compressed_size(1),
+                             TczBlockLayout::fields_crc(2)) == TczBlockLayout::data(2),
+              "a block's stream sizes and CRC must fill the bytes before its data");
+static_assert(tcz_packed_end(0, TczBlockLayout::AfterData::data_crc, TczBlockLayout::AfterData::records_crc) ==
+                  TczBlockLayout::AfterData::size,
+              "the CRCs must fill the bytes after a block's data");
+static_assert(tcz_packed_end(0, TczTrailerLayout::tag, TczTrailerLayout::total_records, TczTrailerLayout::total_bytes,
+                             TczTrailerLayout::tail_size) == TczTrailerLayout::tail,
+              "the trailer's fields must fill the bytes before the tail");
+static_assert(tcz_packed_end(0, TczTrailerLayout::AfterTail::crc) == TczTrailerLayout::AfterTail::size,
+              "the CRC must fill the bytes after the tail");
+// The reader reads a section's tag before it knows whether a block or the
+// trailer follows.
+static_assert(TczBlockLayout::tag.offset == TczTrailerLayout::tag.offset &&
+                  TczBlockLayout::tag.size == TczTrailerLayout::tag.size,
+              "blocks and the trailer must start with the same tag field");
 
 // The preamble: what a file says about the codec that wrote it.
 struct Preamble {
@@ -166,47 +310,55 @@ public:
     explicit ContainerWriter(ByteSink& sink) : sink_(sink) {}
 
     void write_preamble(const Preamble& preamble) {
+        using Layout = TczPreambleLayout;
         check_preamble_limits(preamble, "internal error: ");
         preamble_ = preamble;
-        section_.clear();
-        section_.put_bytes(tcz_magic.data(), tcz_magic.size());
-        section_.put<std::uint16_t>(tcz_format_version);
-        section_.put<std::uint16_t>(0);
-        section_.put<std::uint64_t>(preamble.fingerprint);
-        section_.put<std::uint32_t>(preamble.record_bytes);
-        section_.put<std::uint32_t>(preamble.header_bytes);
-        section_.put<std::uint32_t>(preamble.stream_count);
-        section_.put<std::uint64_t>(preamble.records_per_block);
-        section_.put<std::uint32_t>(static_cast<std::uint32_t>(preamble.spec_text.size()));
-        section_.put_bytes(reinterpret_cast<const std::uint8_t*>(preamble.spec_text.data()), preamble.spec_text.size());
-        section_.put<std::uint32_t>(crc32(section_.data(), section_.size()));
+        const std::size_t spec_size = preamble.spec_text.size();
+        section_.assign(Layout::fixed_bytes + spec_size, 0);
+        std::uint8_t* const fields = section_.data();
+        std::copy(tcz_magic.begin(), tcz_magic.end(), fields + Layout::magic.offset);
+        Layout::version.store(fields, tcz_format_version);
+        Layout::flags.store(fields, 0);
+        Layout::fingerprint.store(fields, preamble.fingerprint);
+        Layout::record_bytes.store(fields, preamble.record_bytes);
+        Layout::header_bytes.store(fields, preamble.header_bytes);
+        Layout::stream_count.store(fields, preamble.stream_count);
+        Layout::records_per_block.store(fields, preamble.records_per_block);
+        Layout::spec_size.store(fields, static_cast<std::uint32_t>(spec_size));
+        const std::uint8_t* const spec = reinterpret_cast<const std::uint8_t*>(preamble.spec_text.data());
+        std::copy(spec, spec + spec_size, fields + Layout::spec_text);
+        const std::size_t spec_end = Layout::spec_text + spec_size;
+        Layout::AfterSpec::crc.store(fields + spec_end, crc32(fields, spec_end));
         emit(section_.data(), section_.size());
     }
 
     // The trace header: the first header_bytes bytes of the input, or all of
     // the input if it is shorter.
     void write_header(const std::uint8_t* header, std::size_t size) {
+        using Layout = TczHeaderSectionLayout;
         if (size > preamble_.header_bytes) {
             fail("internal error: header of " + size_text(size) + " bytes, the spec says " +
                  size_text(preamble_.header_bytes));
         }
-        bz2_compress(header, size, compressed_[0]);
-        section_.clear();
-        section_.put<std::uint32_t>(tcz_header_tag);
-        section_.put<std::uint64_t>(size);
-        section_.put<std::uint64_t>(compressed_[0].size());
-        section_.put<std::uint32_t>(crc32(section_.data(), section_.size()));
+        std::vector<std::uint8_t>& compressed = compressed_[0];
+        bz2_compress(header, size, compressed);
+        section_.assign(Layout::data, 0);
+        Layout::tag.store(section_.data(), tcz_header_tag);
+        Layout::raw_size.store(section_.data(), size);
+        Layout::compressed_size.store(section_.data(), compressed.size());
+        Layout::fields_crc.store(section_.data(), crc32(section_.data(), Layout::fields_crc.offset));
         emit(section_.data(), section_.size());
-        emit(compressed_[0].data(), compressed_[0].size());
-        section_.clear();
-        section_.put<std::uint32_t>(crc32(compressed_[0].data(), compressed_[0].size()));
-        section_.put<std::uint32_t>(crc32(header, size));
-        emit(section_.data(), section_.size());
+        emit(compressed.data(), compressed.size());
+        std::array<std::uint8_t, Layout::AfterData::size> after_data{};
+        Layout::AfterData::data_crc.store(after_data.data(), crc32(compressed.data(), compressed.size()));
+        Layout::AfterData::header_crc.store(after_data.data(), crc32(header, size));
+        emit(after_data.data(), after_data.size());
     }
 
     // streams[0..stream_count) hold what the codec wrote for record_count
     // records whose original bytes have CRC-32 records_crc.
     void write_block(std::uint64_t record_count, const StreamWriter* streams, std::uint32_t records_crc) {
+        using Layout = TczBlockLayout;
         const std::size_t stream_count = preamble_.stream_count;
         if (record_count == 0 || record_count > preamble_.records_per_block) {
             fail("internal error: block of " + size_text(record_count) + " records");
@@ -222,39 +374,43 @@ public:
         if (compressed_.size() < stream_count) {
             compressed_.resize(stream_count);
         }
-        section_.clear();
-        section_.put<std::uint32_t>(tcz_block_tag);
-        section_.put<std::uint64_t>(record_count);
+        section_.assign(Layout::data(stream_count), 0);
+        Layout::tag.store(section_.data(), tcz_block_tag);
+        Layout::record_count.store(section_.data(), record_count);
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             bz2_compress(streams[stream].data(), streams[stream].size(), compressed_[stream]);
-            section_.put<std::uint64_t>(streams[stream].size());
-            section_.put<std::uint64_t>(compressed_[stream].size());
+            Layout::raw_size(stream).store(section_.data(), streams[stream].size());
+            Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
         }
-        section_.put<std::uint32_t>(crc32(section_.data(), section_.size()));
+        const TczField<std::uint32_t> fields_crc = Layout::fields_crc(stream_count);
+        fields_crc.store(section_.data(), crc32(section_.data(), fields_crc.offset));
         emit(section_.data(), section_.size());
-        std::uint32_t payload_crc = 0;
+        std::uint32_t data_crc = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             emit(compressed_[stream].data(), compressed_[stream].size());
-            payload_crc = crc32(compressed_[stream].data(), compressed_[stream].size(), payload_crc);
+            data_crc = crc32(compressed_[stream].data(), compressed_[stream].size(), data_crc);
         }
-        section_.clear();
-        section_.put<std::uint32_t>(payload_crc);
-        section_.put<std::uint32_t>(records_crc);
-        emit(section_.data(), section_.size());
+        std::array<std::uint8_t, Layout::AfterData::size> after_data{};
+        Layout::AfterData::data_crc.store(after_data.data(), data_crc);
+        Layout::AfterData::records_crc.store(after_data.data(), records_crc);
+        emit(after_data.data(), after_data.size());
     }
 
     void write_trailer(std::uint64_t total_records, std::uint64_t total_bytes, const std::uint8_t* tail,
                        std::size_t tail_size) {
+        using Layout = TczTrailerLayout;
         if (tail_size >= preamble_.record_bytes) {
             fail("internal error: tail of " + size_text(tail_size) + " bytes is a whole record");
         }
-        section_.clear();
-        section_.put<std::uint32_t>(tcz_end_tag);
-        section_.put<std::uint64_t>(total_records);
-        section_.put<std::uint64_t>(total_bytes);
-        section_.put<std::uint32_t>(static_cast<std::uint32_t>(tail_size));
-        section_.put_bytes(tail, tail_size);
-        section_.put<std::uint32_t>(crc32(section_.data(), section_.size()));
+        section_.assign(Layout::fixed_bytes + tail_size, 0);
+        std::uint8_t* const fields = section_.data();
+        Layout::tag.store(fields, tcz_end_tag);
+        Layout::total_records.store(fields, total_records);
+        Layout::total_bytes.store(fields, total_bytes);
+        Layout::tail_size.store(fields, static_cast<std::uint32_t>(tail_size));
+        std::copy(tail, tail + tail_size, fields + Layout::tail);
+        const std::size_t tail_end = Layout::tail + tail_size;
+        Layout::AfterTail::crc.store(fields + tail_end, crc32(fields, tail_end));
         emit(section_.data(), section_.size());
     }
 
@@ -268,7 +424,9 @@ private:
 
     ByteSink& sink_;
     Preamble preamble_;
-    StreamWriter section_;
+    // The fixed fields of the section being written (and, for the preamble
+    // and trailer, all of it).
+    std::vector<std::uint8_t> section_;
     std::vector<std::vector<std::uint8_t>> compressed_ = std::vector<std::vector<std::uint8_t>>(1);
     std::uint64_t bytes_written_ = 0;
 };
@@ -288,42 +446,43 @@ public:
 
     // Reads and checks the preamble: magic, version, limits, CRC.
     Preamble read_preamble() {
-        begin_section("preamble", tcz_preamble_fixed_bytes);
-        std::array<std::uint8_t, tcz_magic.size()> magic{};
-        const std::size_t magic_size = read_available(magic.data(), magic.size());
-        check_magic(magic.data(), magic_size);
-        std::vector<std::uint8_t> bytes(tcz_preamble_fixed_bytes);
-        std::copy(magic.begin(), magic.end(), bytes.begin());
-        read_exact(bytes.data() + magic.size(), 2);
-        const std::uint16_t version = load_le<std::uint16_t>(bytes.data() + 8);
+        using Layout = TczPreambleLayout;
+        begin_section("preamble", Layout::spec_text);
+        fields_.assign(Layout::spec_text, 0);
+        const std::size_t magic_size = read_available(fields_.data() + Layout::magic.offset, Layout::magic.size);
+        check_magic(fields_.data() + Layout::magic.offset, magic_size);
+        // The version before anything else, so that a file of another version
+        // is reported as such, not as damaged.
+        read_exact(fields_.data() + Layout::version.offset, Layout::version.size);
+        const std::uint16_t version = Layout::version.load(fields_.data());
         if (version != tcz_format_version) {
             fail("unsupported .tcz format version " + size_text(version) + " (this program reads version " +
                  size_text(tcz_format_version) + ")");
         }
-        read_exact(bytes.data() + 10, tcz_preamble_fixed_bytes - 10);
-        const std::uint16_t flags = load_le<std::uint16_t>(bytes.data() + 10);
-        Preamble preamble;
-        preamble.fingerprint = load_le<std::uint64_t>(bytes.data() + 12);
-        preamble.record_bytes = load_le<std::uint32_t>(bytes.data() + 20);
-        preamble.header_bytes = load_le<std::uint32_t>(bytes.data() + 24);
-        preamble.stream_count = load_le<std::uint32_t>(bytes.data() + 28);
-        preamble.records_per_block = load_le<std::uint64_t>(bytes.data() + 32);
-        const std::uint32_t spec_size = load_le<std::uint32_t>(bytes.data() + 40);
+        read_exact(fields_.data() + Layout::version.end(), Layout::spec_text - Layout::version.end());
+        const std::uint32_t spec_size = Layout::spec_size.load(fields_.data());
         if (spec_size > tcz_max_spec_bytes) {
             fail("corrupt input: preamble gives a spec of " + size_text(spec_size) + " bytes (limit " +
                  size_text(tcz_max_spec_bytes) + ")");
         }
-        extend_section(spec_size + std::size_t{4});
-        bytes.resize(tcz_preamble_fixed_bytes + spec_size + 4);
-        read_exact(bytes.data() + tcz_preamble_fixed_bytes, spec_size + std::size_t{4});
-        const std::size_t crc_offset = tcz_preamble_fixed_bytes + spec_size;
-        if (crc32(bytes.data(), crc_offset) != load_le<std::uint32_t>(bytes.data() + crc_offset)) {
+        extend_section(spec_size + Layout::AfterSpec::size);
+        const std::size_t spec_end = Layout::spec_text + spec_size;
+        fields_.resize(spec_end + Layout::AfterSpec::size);
+        read_exact(fields_.data() + Layout::spec_text, spec_size + Layout::AfterSpec::size);
+        if (crc32(fields_.data(), spec_end) != Layout::AfterSpec::crc.load(fields_.data() + spec_end)) {
             fail("checksum mismatch in preamble");
         }
+        const std::uint16_t flags = Layout::flags.load(fields_.data());
         if (flags != 0) {
             fail("unsupported .tcz features (flags " + hex32(flags) + ")");
         }
-        preamble.spec_text.assign(reinterpret_cast<const char*>(bytes.data() + tcz_preamble_fixed_bytes), spec_size);
+        Preamble preamble;
+        preamble.fingerprint = Layout::fingerprint.load(fields_.data());
+        preamble.record_bytes = Layout::record_bytes.load(fields_.data());
+        preamble.header_bytes = Layout::header_bytes.load(fields_.data());
+        preamble.stream_count = Layout::stream_count.load(fields_.data());
+        preamble.records_per_block = Layout::records_per_block.load(fields_.data());
+        preamble.spec_text.assign(reinterpret_cast<const char*>(fields_.data() + Layout::spec_text), spec_size);
         check_preamble_limits(preamble, "corrupt input: ");
         preamble_ = preamble;
         return preamble;
@@ -331,18 +490,19 @@ public:
 
     // Reads the header section into `header` (resized), verified.
     void read_header(std::vector<std::uint8_t>& header) {
-        begin_section("header section", tcz_header_section_fixed_bytes);
-        std::array<std::uint8_t, 24> fields{};
-        read_exact(fields.data(), 4);
-        if (load_le<std::uint32_t>(fields.data()) != tcz_header_tag) {
+        using Layout = TczHeaderSectionLayout;
+        begin_section("header section", Layout::fixed_bytes);
+        fields_.resize(Layout::data);
+        read_exact(fields_.data() + Layout::tag.offset, Layout::tag.size);
+        if (Layout::tag.load(fields_.data()) != tcz_header_tag) {
             fail("corrupt input: header section tag missing");
         }
-        read_exact(fields.data() + 4, 20);
-        if (crc32(fields.data(), 20) != load_le<std::uint32_t>(fields.data() + 20)) {
+        read_exact(fields_.data() + Layout::tag.end(), Layout::data - Layout::tag.end());
+        if (crc32(fields_.data(), Layout::fields_crc.offset) != Layout::fields_crc.load(fields_.data())) {
             fail("checksum mismatch in header section");
         }
-        const std::uint64_t raw_size = load_le<std::uint64_t>(fields.data() + 4);
-        const std::uint64_t compressed_size = load_le<std::uint64_t>(fields.data() + 12);
+        const std::uint64_t raw_size = Layout::raw_size.load(fields_.data());
+        const std::uint64_t compressed_size = Layout::compressed_size.load(fields_.data());
         if (raw_size > preamble_.header_bytes) {
             fail("corrupt input: header section holds " + size_text(raw_size) + " bytes, more than the " +
                  size_text(preamble_.header_bytes) + "-byte header");
@@ -352,14 +512,14 @@ public:
         extend_section(compressed_size);
         compressed_.resize(static_cast<std::size_t>(compressed_size));
         read_exact(compressed_.data(), compressed_.size());
-        std::array<std::uint8_t, 8> checks{};
-        read_exact(checks.data(), checks.size());
-        if (crc32(compressed_.data(), compressed_.size()) != load_le<std::uint32_t>(checks.data())) {
+        std::array<std::uint8_t, Layout::AfterData::size> after_data{};
+        read_exact(after_data.data(), after_data.size());
+        if (crc32(compressed_.data(), compressed_.size()) != Layout::AfterData::data_crc.load(after_data.data())) {
             fail("checksum mismatch in header section (compressed data)");
         }
         header.resize(static_cast<std::size_t>(raw_size));
         bz2_decompress(compressed_.data(), compressed_.size(), header.data(), header.size(), "header");
-        if (crc32(header.data(), header.size()) != load_le<std::uint32_t>(checks.data() + 4)) {
+        if (crc32(header.data(), header.size()) != Layout::AfterData::header_crc.load(after_data.data())) {
             fail("checksum mismatch in header");
         }
     }
@@ -370,9 +530,9 @@ public:
     // checked, including that nothing follows it.
     bool read_next(BlockData& block, Trailer& trailer, const std::string_view* stream_names = nullptr) {
         const std::uint64_t next_number = blocks_read_ + 1;
-        begin_section("section after " + (blocks_read_ == 0 ? std::string("the header") : block_name(blocks_read_)), 4,
-                      true);
-        std::array<std::uint8_t, 4> tag_bytes{};
+        begin_section("section after " + (blocks_read_ == 0 ? std::string("the header") : block_name(blocks_read_)),
+                      TczBlockLayout::tag.size, true);
+        TagBytes tag_bytes{};
         const std::size_t tag_size = read_available(tag_bytes.data(), tag_bytes.size());
         if (tag_size == 0) {
             fail("truncated input: the file ends after " +
@@ -381,7 +541,7 @@ public:
         if (tag_size < tag_bytes.size()) {
             fail_truncated();
         }
-        const std::uint32_t tag = load_le<std::uint32_t>(tag_bytes.data());
+        const std::uint32_t tag = TczBlockLayout::tag.load(tag_bytes.data());
         if (tag == tcz_block_tag) {
             read_block(next_number, tag_bytes, block, stream_names);
             return true;
@@ -397,6 +557,10 @@ public:
     std::uint64_t bytes_read() const { return bytes_read_; }
 
 private:
+    // The tag that starts a block or the trailer, read before it is known
+    // which of the two follows.
+    using TagBytes = std::array<std::uint8_t, TczBlockLayout::tag.size>;
+
     void check_magic(const std::uint8_t* magic, std::size_t size) {
         if (size == 0) {
             fail("not a .tcz file (empty input)");
@@ -420,17 +584,18 @@ private:
         fail("not a .tcz file (bad magic)");
     }
 
-    void read_block(std::uint64_t number, const std::array<std::uint8_t, 4>& tag_bytes, BlockData& block,
+    void read_block(std::uint64_t number, const TagBytes& tag_bytes, BlockData& block,
                     const std::string_view* stream_names) {
+        using Layout = TczBlockLayout;
         const std::size_t stream_count = preamble_.stream_count;
-        const std::size_t header_size = 4 + 8 + 16 * stream_count + 4;
-        begin_section(block_name(number), header_size);
-        section_read_ = 4;
-        fields_.resize(header_size);
-        std::copy(tag_bytes.begin(), tag_bytes.end(), fields_.begin());
-        read_exact(fields_.data() + 4, header_size - 4);
-        const std::size_t crc_offset = header_size - 4;
-        if (crc32(fields_.data(), crc_offset) != load_le<std::uint32_t>(fields_.data() + crc_offset)) {
+        const std::size_t data = Layout::data(stream_count);
+        begin_section(block_name(number), data);
+        section_read_ = tag_bytes.size();
+        fields_.resize(data);
+        std::copy(tag_bytes.begin(), tag_bytes.end(), fields_.begin() + Layout::tag.offset);
+        read_exact(fields_.data() + Layout::tag.end(), data - Layout::tag.end());
+        const TczField<std::uint32_t> fields_crc = Layout::fields_crc(stream_count);
+        if (crc32(fields_.data(), fields_crc.offset) != fields_crc.load(fields_.data())) {
             fail("checksum mismatch in " + block_name(number) + " (section header)");
         }
         if (header_size_ < preamble_.header_bytes) {
@@ -439,7 +604,7 @@ private:
         if (saw_partial_block_) {
             fail("corrupt input: " + block_name(number) + " follows a partial block");
         }
-        const std::uint64_t record_count = load_le<std::uint64_t>(fields_.data() + 4);
+        const std::uint64_t record_count = Layout::record_count.load(fields_.data());
         if (record_count == 0 || record_count > preamble_.records_per_block) {
             fail("corrupt input: " + block_name(number) + " has " + size_text(record_count) + " records (limit " +
                  size_text(preamble_.records_per_block) + ")");
@@ -454,8 +619,8 @@ private:
         std::uint64_t raw_total = 0;
         std::uint64_t compressed_total = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            raw_sizes_[stream] = load_le<std::uint64_t>(fields_.data() + 12 + 16 * stream);
-            compressed_sizes_[stream] = load_le<std::uint64_t>(fields_.data() + 20 + 16 * stream);
+            raw_sizes_[stream] = Layout::raw_size(stream).load(fields_.data());
+            compressed_sizes_[stream] = Layout::compressed_size(stream).load(fields_.data());
             if (raw_sizes_[stream] > tcz_max_stream_bytes(record_count, preamble_.record_bytes)) {
                 fail("corrupt input: " + stream_label(number, stream, stream_names) + " is too long");
             }
@@ -468,15 +633,15 @@ private:
             fail("corrupt input: the streams of " + block_name(number) + " are too long for " +
                  size_text(record_count) + " records");
         }
-        extend_section(compressed_total + 8);
+        extend_section(compressed_total + Layout::AfterData::size);
         compressed_.resize(static_cast<std::size_t>(compressed_total));
         read_exact(compressed_.data(), compressed_.size());
-        std::array<std::uint8_t, 8> checks{};
-        read_exact(checks.data(), checks.size());
-        if (crc32(compressed_.data(), compressed_.size()) != load_le<std::uint32_t>(checks.data())) {
+        std::array<std::uint8_t, Layout::AfterData::size> after_data{};
+        read_exact(after_data.data(), after_data.size());
+        if (crc32(compressed_.data(), compressed_.size()) != Layout::AfterData::data_crc.load(after_data.data())) {
             fail("checksum mismatch in " + block_name(number) + " (compressed data)");
         }
-        block.records_crc = load_le<std::uint32_t>(checks.data() + 4);
+        block.records_crc = Layout::AfterData::records_crc.load(after_data.data());
         std::size_t offset = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             std::vector<std::uint8_t>& raw = block.streams[stream];
@@ -493,27 +658,28 @@ private:
         records_read_ += record_count;
     }
 
-    void read_trailer(const std::array<std::uint8_t, 4>& tag_bytes, Trailer& trailer) {
-        begin_section("trailer", tcz_trailer_fixed_bytes);
-        section_read_ = 4;
-        fields_.resize(tcz_trailer_fixed_bytes - 4);
-        std::copy(tag_bytes.begin(), tag_bytes.end(), fields_.begin());
-        read_exact(fields_.data() + 4, tcz_trailer_fixed_bytes - 8);
-        const std::uint32_t tail_size = load_le<std::uint32_t>(fields_.data() + 20);
+    void read_trailer(const TagBytes& tag_bytes, Trailer& trailer) {
+        using Layout = TczTrailerLayout;
+        begin_section("trailer", Layout::fixed_bytes);
+        section_read_ = tag_bytes.size();
+        fields_.resize(Layout::tail);
+        std::copy(tag_bytes.begin(), tag_bytes.end(), fields_.begin() + Layout::tag.offset);
+        read_exact(fields_.data() + Layout::tag.end(), Layout::tail - Layout::tag.end());
+        const std::uint32_t tail_size = Layout::tail_size.load(fields_.data());
         if (tail_size >= preamble_.record_bytes) {
             fail("corrupt input: trailer gives a " + size_text(tail_size) + "-byte partial record, records are " +
                  size_text(preamble_.record_bytes) + " bytes");
         }
         extend_section(tail_size);
-        fields_.resize(tcz_trailer_fixed_bytes + tail_size);
-        read_exact(fields_.data() + tcz_trailer_fixed_bytes - 4, tail_size + std::size_t{4});
-        const std::size_t crc_offset = tcz_trailer_fixed_bytes - 4 + tail_size;
-        if (crc32(fields_.data(), crc_offset) != load_le<std::uint32_t>(fields_.data() + crc_offset)) {
+        const std::size_t tail_end = Layout::tail + tail_size;
+        fields_.resize(tail_end + Layout::AfterTail::size);
+        read_exact(fields_.data() + Layout::tail, tail_size + Layout::AfterTail::size);
+        if (crc32(fields_.data(), tail_end) != Layout::AfterTail::crc.load(fields_.data() + tail_end)) {
             fail("checksum mismatch in trailer");
         }
-        trailer.total_records = load_le<std::uint64_t>(fields_.data() + 4);
-        trailer.total_bytes = load_le<std::uint64_t>(fields_.data() + 12);
-        trailer.tail.assign(fields_.data() + 24, fields_.data() + 24 + tail_size);
+        trailer.total_records = Layout::total_records.load(fields_.data());
+        trailer.total_bytes = Layout::total_bytes.load(fields_.data());
+        trailer.tail.assign(fields_.data() + Layout::tail, fields_.data() + tail_end);
         if (trailer.total_records != records_read_) {
             fail("corrupt input: trailer counts " + size_text(trailer.total_records) + " records, the blocks hold " +
                  size_text(records_read_));
