@@ -13,6 +13,7 @@
 //     static constexpr std::size_t records_per_block = 1 << 18;    // >= 1
 //     static constexpr std::size_t stream_count = 4;
 //     static constexpr std::array<std::string_view, stream_count> stream_names = {...};
+//     static constexpr std::uint64_t table_bytes = ...;            // what constructing it allocates
 //     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams);
 //     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records);
 //     void write_report(std::FILE* out) const;
@@ -22,8 +23,9 @@
 // whole records (at most tcz_max_stream_bytes(count, record_bytes) bytes in
 // all); decode must read them back and rebuild exactly those records. The
 // predictor state lives in the codec and carries from block to block, so one
-// codec object serves one whole compression or decompression run. The driver
-// value-initialises it (tables start zeroed) on the heap.
+// codec object serves one whole compression or decompression run, and two
+// codecs never share anything. Constructing a codec allocates its tables,
+// zeroed; the driver does so only once the command line asks for work.
 
 #include <csignal>
 #include <cstddef>
@@ -219,8 +221,20 @@ std::string usage_text(const std::string& name) {
            "  -h, --help  print this help\n";
 }
 
+// A fresh codec, or an Error naming the table memory it could not get.
+template <class Codec>
+std::unique_ptr<Codec> make_codec() {
+    try {
+        return std::make_unique<Codec>();
+    } catch (const std::bad_alloc&) {
+        fail("cannot allocate " + size_text(Codec::table_bytes) + " bytes of predictor tables");
+    }
+}
+
 // The command line, on any input, output and message stream (run_main uses
-// stdin, stdout and stderr). Returns the exit status: 0 success, 1 error.
+// stdin, stdout and stderr). Returns the exit status: 0 success, 1 an error
+// the user can do something about (bad input, I/O, memory), 2 an internal
+// error (a bug).
 template <class Codec>
 int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std::FILE* messages,
                 bool output_is_terminal = false) {
@@ -246,8 +260,7 @@ int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std:
                 fail("unexpected argument '" + argument + "' (the program reads standard input; try -h)");
             }
         }
-        // Value-initialised: the predictor tables start zeroed, as the spec says.
-        const std::unique_ptr<Codec> codec = std::make_unique<Codec>();
+        const std::unique_ptr<Codec> codec = make_codec<Codec>();
         if (decompressing) {
             decompress(*codec, input, output);
             return 0;
@@ -275,6 +288,8 @@ int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std:
         std::fprintf(messages, "%s: error: out of memory\n", name.c_str());
     } catch (const std::exception& error) {
         std::fprintf(messages, "%s: internal error: %s\n", name.c_str(), error.what());
+        std::fflush(messages);
+        return 2;
     }
     std::fflush(messages);
     return 1;

@@ -1,7 +1,8 @@
 #include "generator/backend/canonical_printer.hpp"
 
-#include "generator/plan/passes/pass.hpp"
-#include "generator/plan/table_layout.hpp"
+#include "generator/backend/encoding.hpp"
+#include "generator/plan/number_text.hpp"
+#include "generator/plan/sizes.hpp"
 
 namespace tcgen {
 namespace {
@@ -25,27 +26,29 @@ std::string field_comment(const PlanField& field) {
            " bytes of tables";
 }
 
-}  // namespace
-
-std::string canonical_text(const Spec& spec, CanonicalComments comments) {
-    bool with_costs = comments == CanonicalComments::costs;
-    CodePlan plan = with_costs ? plan_code(spec) : CodePlan{};
+std::string statements(const Spec& spec, const CodePlan* plan) {
     std::string text = "TCgen Trace Specification;\n";
     text += std::to_string(spec.header_bits) + "-Bit Header;\n";
     for (const Field& field : spec.fields) {
         text += field_statement(field) + "\n";
-        if (with_costs) {
-            text += field_comment(plan.fields[field.number - 1]) + "\n";
+        if (plan != nullptr) {
+            text += field_comment(plan->fields[field.number - 1]) + "\n";
         }
     }
-    text += "PC = Field " + std::to_string(spec.pc_field) + ";\n";
-    if (with_costs) {
-        MemoryEstimate memory = estimate_memory(spec);
-        text += "# Memory estimate: " + with_thousands_separators(memory.total()) + " bytes (" +
-                human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) + " bytes of tables + " +
-                with_thousands_separators(memory.buffers) + " bytes of buffers\n";
-    }
-    return text;
+    return text + "PC = Field " + std::to_string(spec.pc_field) + ";\n";
+}
+
+}  // namespace
+
+std::string spec_text(const Spec& spec) {
+    return statements(spec, nullptr);
+}
+
+std::string canonical_text(const CodePlan& plan) {
+    MemoryEstimate memory = estimate_memory(plan);
+    return statements(plan.spec, &plan) + encoding_line(plan) + "# Memory estimate: " + with_thousands_separators(memory.total()) +
+           " bytes (" + human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) +
+           " bytes of tables + " + with_thousands_separators(memory.buffers) + " bytes of buffers\n";
 }
 
 }  // namespace tcgen

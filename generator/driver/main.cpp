@@ -4,11 +4,7 @@
 // file), 2 an internal bug.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -19,9 +15,11 @@
 
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/codegen.hpp"
-#include "generator/frontend/frontend.hpp"
-#include "generator/plan/passes/pass.hpp"
+#include "generator/driver/output_file.hpp"
+#include "generator/backend/plan_dump.hpp"
 #include "generator/frontend/spec_reader.hpp"
+#include "generator/plan/passes/pass.hpp"
+#include "generator/plan/planner.hpp"
 #include "generator/version.hpp"
 
 namespace {
@@ -84,37 +82,6 @@ std::optional<std::set<std::string>> disabled_set(const std::vector<std::string>
     return disabled;
 }
 
-// Writes the result to standard output, or to a file that appears only when
-// complete, so that a failed run never leaves a half-written source behind.
-bool write_output(const Options& options, const std::string& text) {
-    if (options.output_path.empty()) {
-        std::cout << text;
-        std::cout.flush();
-        if (!std::cout) {
-            std::cerr << "tcgen: error: cannot write to standard output\n";
-            return false;
-        }
-        return true;
-    }
-    std::string temporary = options.output_path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << text;
-        out.close();
-        if (!out) {
-            std::cerr << "tcgen: error: cannot write '" << options.output_path << "': " << std::strerror(errno) << "\n";
-            std::remove(temporary.c_str());
-            return false;
-        }
-    }
-    if (std::rename(temporary.c_str(), options.output_path.c_str()) != 0) {
-        std::cerr << "tcgen: error: cannot write '" << options.output_path << "': " << std::strerror(errno) << "\n";
-        std::remove(temporary.c_str());
-        return false;
-    }
-    return true;
-}
-
 int run(const Options& options) {
     std::optional<std::set<std::string>> disabled = disabled_set(options.disabled_passes);
     if (!disabled) {
@@ -127,19 +94,19 @@ int run(const Options& options) {
         return exit_user_error;
     }
     tcgen::DiagnosticSink sink(*file);
-    std::optional<tcgen::Spec> spec = tcgen::compile_spec(*file, sink);
+    std::optional<tcgen::CodePlan> plan = tcgen::compile_to_plan(*file, sink, *disabled);
     sink.print(std::cerr);
-    if (!spec) {
+    if (!plan) {
         return exit_user_error;
     }
-    std::string text;
-    if (options.canonical) {
-        text = tcgen::canonical_text(*spec);
-    } else {
-        tcgen::CodePlan plan = tcgen::plan_code(*spec, *disabled);
-        text = options.dump_ir ? tcgen::dump_code_plan(plan) : tcgen::generate_compressor(*spec, plan);
+    std::string text = options.canonical ? tcgen::canonical_text(*plan)
+                       : options.dump_ir ? tcgen::dump_code_plan(*plan)
+                                         : tcgen::generate_compressor(*plan);
+    if (!tcgen::write_output(options.output_path, text, options.spec_path, error)) {
+        std::cerr << "tcgen: error: " << error << "\n";
+        return exit_user_error;
     }
-    return write_output(options, text) ? 0 : exit_user_error;
+    return 0;
 }
 
 }  // namespace

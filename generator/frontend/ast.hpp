@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "generator/frontend/source_file.hpp"
@@ -32,12 +33,13 @@ struct LevelSize {
     SourceSpan span;
 };
 
-enum class PredictorKind { last_value, fcm, dfcm };
-
+// "FCM3[2]": a name, an optional order and a number of entries. Which names
+// exist, and which take an order, is the semantic checker's business.
 struct Predictor {
-    PredictorKind kind = PredictorKind::last_value;
-    std::optional<Number> order;  // absent for LV
-    Number entries;               // the n in [n]
+    std::string name;
+    SourceSpan name_span;
+    std::optional<Number> order;
+    Number entries;  // the n in [n]
     SourceSpan span;
 };
 
@@ -55,10 +57,17 @@ struct PcDefinition {
     SourceSpan span;
 };
 
+// A "# Encoding: ..." line, as written.
+struct EncodingLine {
+    std::string text;
+    SourceSpan span;
+};
+
 struct Spec {
     std::vector<Header> headers;  // valid specs have at most one, first
     std::vector<Field> fields;
     std::optional<PcDefinition> pc;
+    std::vector<EncodingLine> encodings;  // valid specs have at most one
 };
 
 }  // namespace tcgen::ast

@@ -4,6 +4,28 @@
 
 namespace tcgen {
 
+bool operator==(const Predictor& a, const Predictor& b) {
+    return a.kind == b.kind && a.order == b.order && a.entries == b.entries;
+}
+
+unsigned Field::prediction_count() const {
+    unsigned count = 0;
+    for (const Predictor& predictor : predictors) {
+        count += predictor.entries;
+    }
+    return count;
+}
+
+unsigned Field::max_context_order(Sequence sequence) const {
+    unsigned order = 0;
+    for (const Predictor& predictor : predictors) {
+        if (predictor.kind->uses_context() && predictor.kind->sequence() == sequence) {
+            order = std::max(order, predictor.order);
+        }
+    }
+    return order;
+}
+
 unsigned Spec::record_bytes() const {
     unsigned total = 0;
     for (const Field& field : fields) {
@@ -13,34 +35,11 @@ unsigned Spec::record_bytes() const {
 }
 
 std::string predictor_name(const Predictor& predictor) {
-    std::string entries = "[" + std::to_string(predictor.entries) + "]";
-    switch (predictor.kind) {
-        case PredictorKind::last_value:
-            return "LV" + entries;
-        case PredictorKind::fcm:
-            return "FCM" + std::to_string(predictor.order) + entries;
-        case PredictorKind::dfcm:
-            return "DFCM" + std::to_string(predictor.order) + entries;
+    std::string name(predictor.kind->keyword());
+    if (predictor.kind->has_order()) {
+        name += std::to_string(predictor.order);
     }
-    return "?";
-}
-
-unsigned prediction_count(const Field& field) {
-    unsigned count = 0;
-    for (const Predictor& predictor : field.predictors) {
-        count += predictor.entries;
-    }
-    return count;
-}
-
-unsigned max_order(const Field& field, PredictorKind kind) {
-    unsigned order = 0;
-    for (const Predictor& predictor : field.predictors) {
-        if (predictor.kind == kind) {
-            order = std::max(order, predictor.order);
-        }
-    }
-    return order;
+    return name + "[" + std::to_string(predictor.entries) + "]";
 }
 
 }  // namespace tcgen

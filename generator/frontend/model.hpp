@@ -1,21 +1,30 @@
 #pragma once
 // The checked model of a spec: what the semantic checker guarantees and what
-// passes and code generation work on. Every value here is valid: widths are
-// 8/16/32/64, sizes are powers of two, the PC field exists and has L1 = 1.
+// the planner works on. Every value here is valid: widths are 8/16/32/64,
+// sizes are powers of two, the PC field exists and has L1 = 1, every
+// predictor names a known kind and has an order exactly when its kind takes one.
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
+#include "generator/frontend/source_file.hpp"
+#include "generator/kinds/predictor_kind.hpp"
+
 namespace tcgen {
 
-enum class PredictorKind { last_value, fcm, dfcm };
-
 struct Predictor {
-    PredictorKind kind = PredictorKind::last_value;
-    unsigned order = 0;    // x of FCMx/DFCMx; 0 for LV
+    const PredictorKind* kind = nullptr;
+    unsigned order = 0;    // x of FCMx/DFCMx; 0 for a kind without an order
     unsigned entries = 1;  // n of [n]: the number of predictions it makes
 };
+
+bool operator==(const Predictor& a, const Predictor& b);
+inline bool operator!=(const Predictor& a, const Predictor& b) {
+    return !(a == b);
+}
 
 struct Field {
     unsigned number = 1;  // 1-based position in the record
@@ -23,14 +32,31 @@ struct Field {
     std::uint64_t l1 = 1;
     std::uint64_t l2 = 65536;
     std::vector<Predictor> predictors;  // in spec order, which is slot order
+    SourceSpan span;                    // where the spec declares it, for later diagnostics
 
     unsigned bytes() const { return bits / 8; }
+    // The number of predictions (code slots); the miss code equals it.
+    unsigned prediction_count() const;
+    // The highest order among the predictors that learn from `sequence` through
+    // a context, 0 if none.
+    unsigned max_context_order(Sequence sequence) const;
+};
+
+// The line tcgen writes after a spec whose compressor was built with passes
+// that change the encoding turned off, and reads back: "# Encoding: tcgen
+// --disable=type-minimisation,smart-update".
+constexpr std::string_view encoding_line_prefix = "# Encoding: tcgen --disable=";
+
+struct EncodingLine {
+    std::vector<std::string> disabled_passes;  // as written; the planner checks the names
+    SourceSpan span;
 };
 
 struct Spec {
     unsigned header_bits = 0;
     std::vector<Field> fields;  // fields[i].number == i + 1
     unsigned pc_field = 1;      // a field number
+    std::optional<EncodingLine> encoding;
 
     unsigned header_bytes() const { return header_bits / 8; }
     unsigned record_bytes() const;
@@ -43,11 +69,5 @@ constexpr std::uint64_t default_l2 = 65536;
 
 // "FCM3[2]", "LV[4]": the spec's own spelling.
 std::string predictor_name(const Predictor& predictor);
-
-// The number of predictions (code slots) of a field; the miss code equals it.
-unsigned prediction_count(const Field& field);
-
-// The highest order among the field's predictors of one kind, 0 if none.
-unsigned max_order(const Field& field, PredictorKind kind);
 
 }  // namespace tcgen

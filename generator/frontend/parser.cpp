@@ -51,7 +51,7 @@ std::string describe_token_type(const antlr4::dfa::Vocabulary& vocabulary, std::
         case TcgenSpecParser::NUMBER:
             return "a number";
         case TcgenSpecParser::WORD:
-            return "a word";
+            return "a predictor";  // the only place the grammar takes a word
         default:
             return vocabulary.getDisplayName(type);
     }
@@ -189,14 +189,13 @@ private:
     ast::Predictor build_predictor(TcgenSpecParser::PredictorContext& context) {
         ast::Predictor predictor;
         predictor.span = node_span(context);
-        if (context.LV() != nullptr) {
-            predictor.kind = ast::PredictorKind::last_value;
-            predictor.entries = number(context.NUMBER(0));
-            return predictor;
+        predictor.name = context.WORD()->getText();
+        predictor.name_span = token_span(*context.WORD()->getSymbol());
+        std::vector<antlr4::tree::TerminalNode*> numbers = context.NUMBER();
+        if (numbers.size() == 2) {
+            predictor.order = number(numbers[0]);
         }
-        predictor.kind = context.DFCM() != nullptr ? ast::PredictorKind::dfcm : ast::PredictorKind::fcm;
-        predictor.order = number(context.NUMBER(0));
-        predictor.entries = number(context.NUMBER(1));
+        predictor.entries = number(numbers.back());
         return predictor;
     }
 
@@ -245,6 +244,11 @@ std::optional<ast::Spec> parse_spec(const SourceFile& file, DiagnosticSink& sink
     }
     int errors_before = sink.error_count();
     ast::Spec spec = AstBuilder(sink).build(*tree);
+    for (antlr4::Token* token : tokens.getTokens()) {
+        if (token->getType() == TcgenSpecLexer::ENCODING) {
+            spec.encodings.push_back(ast::EncodingLine{token->getText(), token_span(*token)});
+        }
+    }
     if (sink.error_count() > errors_before) {
         return std::nullopt;
     }

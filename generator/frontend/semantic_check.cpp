@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "generator/plan/passes/pass.hpp"
-#include "generator/plan/table_layout.hpp"
 
 namespace tcgen {
 namespace {
@@ -40,10 +38,7 @@ public:
             spec.fields.push_back(check_field(field));
         }
         check_pc(syntax, spec);
-        if (sink_.has_errors()) {
-            return std::nullopt;
-        }
-        check_memory(syntax, spec);
+        check_encoding(syntax.encodings, spec);
         if (sink_.has_errors()) {
             return std::nullopt;
         }
@@ -108,6 +103,7 @@ private:
 
     Field check_field(const ast::Field& syntax) {
         Field field;
+        field.span = syntax.span;
         field.number = static_cast<unsigned>(std::min<std::uint64_t>(syntax.number.value, 1u << 30));
         std::uint64_t bits = syntax.bits.value;
         if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
@@ -123,7 +119,7 @@ private:
         for (const ast::Predictor& predictor : syntax.predictors) {
             field.predictors.push_back(check_predictor(predictor));
         }
-        unsigned predictions = prediction_count(field);
+        unsigned predictions = field.prediction_count();
         if (predictions > max_predictions_per_field && !syntax.predictors.empty()) {
             sink_.error(syntax.span, field_label(syntax.number.value) + " makes " + std::to_string(predictions) +
                                          " predictions; at most " + std::to_string(max_predictions_per_field) +
@@ -161,18 +157,18 @@ private:
 
     Predictor check_predictor(const ast::Predictor& syntax) {
         Predictor predictor;
-        switch (syntax.kind) {
-            case ast::PredictorKind::last_value:
-                predictor.kind = PredictorKind::last_value;
-                break;
-            case ast::PredictorKind::fcm:
-                predictor.kind = PredictorKind::fcm;
-                break;
-            case ast::PredictorKind::dfcm:
-                predictor.kind = PredictorKind::dfcm;
-                break;
+        predictor.kind = find_predictor_kind(syntax.name);
+        if (predictor.kind == nullptr) {
+            sink_.error(syntax.name_span, "unknown predictor '" + syntax.name + "'; tcgen knows " + kind_names());
+            predictor.kind = predictor_kinds().front();  // keeps the model whole for the checks that follow
+        } else if (predictor.kind->has_order() && !syntax.order) {
+            sink_.error(syntax.name_span, syntax.name + " needs an order, as in " + syntax.name + "1[" +
+                                              std::to_string(syntax.entries.value) + "]");
+        } else if (!predictor.kind->has_order() && syntax.order) {
+            sink_.error(syntax.order->span, syntax.name + " takes no order; write " + syntax.name + "[" +
+                                                std::to_string(syntax.entries.value) + "]");
         }
-        if (syntax.order) {
+        if (syntax.order && predictor.kind->has_order()) {
             std::uint64_t order = syntax.order->value;
             if (order == 0) {
                 sink_.error(syntax.order->span, "predictor order must be at least 1");
@@ -183,6 +179,9 @@ private:
                 predictor.order = static_cast<unsigned>(order);
             }
         }
+        if (predictor.kind->has_order() && predictor.order == 0) {
+            predictor.order = 1;  // keep the model consistent for the checks that follow
+        }
         std::uint64_t entries = syntax.entries.value;
         if (entries == 0) {
             sink_.error(syntax.entries.span, "a predictor must make at least one prediction, not [0]");
@@ -192,10 +191,17 @@ private:
         } else {
             predictor.entries = static_cast<unsigned>(entries);
         }
-        if (syntax.order && predictor.order == 0) {
-            predictor.order = 1;  // keep the model consistent for the checks that follow
-        }
         return predictor;
+    }
+
+    // "DFCM, FCM or LV"
+    static std::string kind_names() {
+        std::string names;
+        const std::vector<const PredictorKind*>& kinds = predictor_kinds();
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            names += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + std::string(kinds[i]->keyword());
+        }
+        return names;
     }
 
     void check_pc(const ast::Spec& syntax, Spec& spec) {
@@ -225,19 +231,37 @@ private:
         }
     }
 
-    // Runs on an otherwise valid model, so the sizes it adds up are real.
-    void check_memory(const ast::Spec& syntax, const Spec& spec) {
-        CodePlan plan = plan_code(spec);
-        if (plan.table_bytes() <= max_table_bytes) {
-            return;
+    // "# Encoding: tcgen --disable=a,b": names of letters and hyphens,
+    // separated by commas; which names are allowed is the planner's to say.
+    void check_encoding(const std::vector<ast::EncodingLine>& lines, Spec& spec) {
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const ast::EncodingLine& line = lines[i];
+            if (i > 0) {
+                sink_.error(line.span, "encoding line given twice (first on line " + std::to_string(lines[0].span.line) +
+                                           ")");
+                continue;
+            }
+            std::string text = line.text;
+            while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+                text.pop_back();
+            }
+            EncodingLine encoding{{}, line.span};
+            bool well_formed = text.rfind(encoding_line_prefix, 0) == 0 && text.size() > encoding_line_prefix.size();
+            std::size_t begin = encoding_line_prefix.size();
+            while (well_formed && begin <= text.size()) {
+                std::size_t end = std::min(text.find(',', begin), text.size());
+                std::string name = text.substr(begin, end - begin);
+                well_formed = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos;
+                encoding.disabled_passes.push_back(name);
+                begin = end + 1;
+            }
+            if (!well_formed) {
+                sink_.error(line.span, "malformed encoding line; tcgen writes it as '" +
+                                           std::string(encoding_line_prefix) + "NAME,...'");
+                continue;
+            }
+            spec.encoding = encoding;
         }
-        auto largest =
-            std::max_element(plan.fields.begin(), plan.fields.end(),
-                             [](const PlanField& a, const PlanField& b) { return a.table_bytes() < b.table_bytes(); });
-        sink_.error(syntax.fields[largest->number - 1].span,
-                    "the predictor tables need more than the " + human_bytes(max_table_bytes) + " tcgen allows (" +
-                        field_label(largest->number) + " alone needs " + human_bytes(largest->table_bytes()) +
-                        "); reduce L1, L2 or the orders");
     }
 
     DiagnosticSink& sink_;

@@ -1,8 +1,9 @@
 #include "generator/plan/code_plan.hpp"
 
 #include <algorithm>
+#include <tuple>
 
-#include "generator/plan/table_layout.hpp"
+#include "generator/plan/sizes.hpp"
 
 namespace tcgen {
 namespace {
@@ -15,6 +16,15 @@ std::uint64_t saturating_multiply(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
     return b > saturated - a ? saturated : a + b;
+}
+
+unsigned log2_exact(std::uint64_t power_of_two) {
+    unsigned bits = 0;
+    while (power_of_two > 1) {
+        power_of_two >>= 1;
+        ++bits;
+    }
+    return bits;
 }
 
 // The shift of the select-fold-shift-xor hash (paper §5.3). Folded values
@@ -33,35 +43,13 @@ unsigned hash_shift(unsigned field_bits, unsigned fold_bits, unsigned order) {
 
 HashPlan make_hash_plan(const Field& field) {
     HashPlan hash;
-    hash.fold_bits = hash_index_bits(field, 1);
+    hash.fold_bits = context_index_bits(field.l2, 1);
     hash.fold_shifts = fold_chunk_shifts(hash.fold_bits, 64);  // the naive plan works in 64 bits
-    hash.fcm_shift = hash_shift(field.bits, hash.fold_bits, max_order(field, PredictorKind::fcm));
-    hash.dfcm_shift = hash_shift(field.bits, hash.fold_bits, max_order(field, PredictorKind::dfcm));
-    return hash;
-}
-
-std::string kind_stem(const Predictor& predictor) {
-    switch (predictor.kind) {
-        case PredictorKind::last_value:
-            return "lv";
-        case PredictorKind::fcm:
-            return "fcm" + std::to_string(predictor.order);
-        case PredictorKind::dfcm:
-            return "dfcm" + std::to_string(predictor.order);
+    for (Sequence sequence : {Sequence::values, Sequence::strides}) {
+        hash.shifts[static_cast<std::size_t>(sequence)] =
+            hash_shift(field.bits, hash.fold_bits, field.max_context_order(sequence));
     }
-    return "?";
-}
-
-std::size_t add_table(PlanField& field, std::string name, TableContent content, bool first_level, std::uint64_t lines,
-                      unsigned entries) {
-    PlanTable table;
-    table.name = std::move(name);
-    table.content = content;
-    table.first_level = first_level;
-    table.lines = lines;
-    table.entries = entries;
-    field.tables.push_back(table);
-    return field.tables.size() - 1;
+    return hash;
 }
 
 PlanField build_field(const Spec& spec, const Field& field, unsigned offset) {
@@ -76,91 +64,46 @@ PlanField build_field(const Spec& spec, const Field& field, unsigned offset) {
     plan.hash = make_hash_plan(field);
 
     unsigned slot = 0;
-    for (std::size_t i = 0; i < field.predictors.size(); ++i) {
-        const Predictor& spec_predictor = field.predictors[i];
-        // A repeated predictor gets "_2", "_3": its tables are its own.
-        std::string stem = kind_stem(spec_predictor);
-        auto repeats =
-            std::count_if(field.predictors.begin(), field.predictors.begin() + static_cast<std::ptrdiff_t>(i),
-                          [&](const Predictor& p) { return kind_stem(p) == stem; });
-        if (repeats > 0) {
-            stem += "_" + std::to_string(repeats + 1);
-        }
-
-        PlanPredictor predictor;
-        predictor.kind = spec_predictor.kind;
-        predictor.order = spec_predictor.order;
-        predictor.entries = spec_predictor.entries;
-        predictor.first_slot = slot;
-        slot += spec_predictor.entries;
-        if (spec_predictor.kind == PredictorKind::last_value) {
-            predictor.table = add_table(plan, stem + "_table", TableContent::values, true, field.l1, predictor.entries);
-            plan.predictors.push_back(predictor);
-            continue;
-        }
-        bool strides = spec_predictor.kind == PredictorKind::dfcm;
-        unsigned shift = spec_predictor.order - 1;
-        std::uint64_t lines = shift >= 64 ? saturated : saturating_multiply(field.l2, std::uint64_t{1} << shift);
-        predictor.table = add_table(plan, stem + "_table", strides ? TableContent::strides : TableContent::values,
-                                    false, lines, predictor.entries);
-        PlanHistory history;
-        history.kind = spec_predictor.kind;
-        history.table = add_table(plan, stem + "_history", TableContent::history, true, field.l1, predictor.order);
-        if (strides) {
-            std::size_t last_value = add_table(plan, stem + "_last_value", TableContent::last_value, true, field.l1, 1);
-            plan.strides.push_back(PlanStride{stem + "_stride", last_value});
-            predictor.stride = plan.strides.size() - 1;
-            history.stride = predictor.stride;
-        }
-        plan.histories.push_back(history);
-        predictor.history = plan.histories.size() - 1;
-        plan.predictors.push_back(predictor);
+    for (const Predictor& predictor : field.predictors) {
+        PlanPredictor planned;
+        planned.spec = predictor;
+        planned.first_slot = slot;
+        slot += predictor.entries;
+        plan.predictors.push_back(planned);
+        predictor.kind->add_tables(plan, plan.predictors.size() - 1);
     }
     // A generator that treats every field alike tracks every field's last
-    // value; dead-code removal drops it where no DFCM reads it.
+    // value; dead-code removal drops it where no stride reads it.
     if (plan.strides.empty()) {
-        add_table(plan, "last_value", TableContent::last_value, true, field.l1, 1);
+        PlanTable last_value;
+        last_value.role = TableRole::last_value;
+        last_value.lines = field.l1;
+        add_table(plan, last_value);
     }
     return plan;
 }
 
-const char* content_name(TableContent content) {
-    switch (content) {
-        case TableContent::values:
-            return "values";
-        case TableContent::strides:
-            return "strides";
-        case TableContent::history:
-            return "history";
-        case TableContent::last_value:
-            return "last value";
-    }
-    return "?";
-}
-
-std::string type_name(unsigned bits) {
-    return "u" + std::to_string(bits);
-}
-
-std::string readers_of_table(const PlanField& field, std::size_t table) {
-    std::string readers;
-    auto add = [&](const std::string& reader) { readers += (readers.empty() ? "" : ", ") + reader; };
-    for (const PlanPredictor& predictor : field.predictors) {
-        std::string name = predictor_name(Predictor{predictor.kind, predictor.order, predictor.entries});
-        if (predictor.table == table) {
-            add(name);
-        }
-        if (predictor.history != no_index && field.histories[predictor.history].table == table) {
-            add(name + " (order " + std::to_string(predictor.order) + ")");
-        }
-        if (predictor.stride != no_index && field.strides[predictor.stride].last_value_table == table) {
-            add(name + " (last value)");
+// Drops the marked items, keeping the others in order; returns each old
+// index's new one (no_index for a dropped item).
+template <class Item>
+std::vector<std::size_t> drop_marked(std::vector<Item>& items, const std::vector<bool>& marked) {
+    std::vector<std::size_t> new_index(items.size(), no_index);
+    std::vector<Item> kept;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (!marked[i]) {
+            new_index[i] = kept.size();
+            kept.push_back(std::move(items[i]));
         }
     }
-    return readers.empty() ? "nothing" : readers;
+    items = std::move(kept);
+    return new_index;
 }
 
 }  // namespace
+
+unsigned context_index_bits(std::uint64_t l2, unsigned order) {
+    return log2_exact(l2) + order - 1;
+}
 
 std::vector<unsigned> fold_chunk_shifts(unsigned fold_bits, unsigned value_bits) {
     std::vector<unsigned> shifts;
@@ -170,6 +113,47 @@ std::vector<unsigned> fold_chunk_shifts(unsigned fold_bits, unsigned value_bits)
         }
     }
     return shifts;
+}
+
+std::size_t add_table(PlanField& field, const PlanTable& table) {
+    field.tables.push_back(table);
+    return field.tables.size() - 1;
+}
+
+void add_own_lines(PlanField& field, std::size_t predictor, bool first_level, std::uint64_t lines) {
+    PlanPredictor& owner = field.predictors[predictor];
+    PlanTable table;
+    table.role = TableRole::lines;
+    table.sequence = owner.spec.kind->sequence();
+    table.owner = predictor;
+    table.first_level = first_level;
+    table.lines = lines;
+    table.entries = owner.spec.entries;
+    owner.table = add_table(field, table);
+}
+
+void add_own_context(PlanField& field, std::size_t predictor) {
+    const Predictor& spec = field.predictors[predictor].spec;
+    PlanTable table;
+    table.role = TableRole::history;
+    table.sequence = spec.kind->sequence();
+    table.owner = predictor;
+    table.lines = field.l1;
+    table.entries = spec.order;
+    PlanHistory history;
+    history.sequence = table.sequence;
+    history.table = add_table(field, table);
+    if (history.sequence == Sequence::strides) {
+        PlanTable last_value;
+        last_value.role = TableRole::last_value;
+        last_value.owner = predictor;
+        last_value.lines = field.l1;
+        field.strides.push_back(PlanStride{predictor, add_table(field, last_value)});
+        history.stride = field.strides.size() - 1;
+        field.predictors[predictor].stride = history.stride;
+    }
+    field.histories.push_back(history);
+    field.predictors[predictor].history = field.histories.size() - 1;
 }
 
 FieldUse field_use(const PlanField& field) {
@@ -194,44 +178,25 @@ FieldUse field_use(const PlanField& field) {
     return use;
 }
 
-namespace {
-
-// Drops the marked items, keeping the others in order; returns each old
-// index's new one (no_index for a dropped item).
-template <class Item>
-std::vector<std::size_t> drop_marked(std::vector<Item>& items, const std::vector<bool>& marked) {
-    std::vector<std::size_t> new_index(items.size(), no_index);
-    std::vector<Item> kept;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (!marked[i]) {
-            new_index[i] = kept.size();
-            kept.push_back(std::move(items[i]));
-        }
-    }
-    items = std::move(kept);
-    return new_index;
-}
-
-}  // namespace
-
 void remove_tables_and_strides(PlanField& field, const std::vector<bool>& remove_table,
                                const std::vector<bool>& remove_stride) {
     std::vector<std::size_t> table_index = drop_marked(field.tables, remove_table);
     std::vector<std::size_t> stride_index = drop_marked(field.strides, remove_stride);
+    auto renumber = [](std::size_t& index, const std::vector<std::size_t>& new_index) {
+        if (index != no_index) {
+            index = new_index[index];
+        }
+    };
     for (PlanStride& stride : field.strides) {
-        stride.last_value_table = table_index[stride.last_value_table];
+        renumber(stride.last_value_table, table_index);
     }
     for (PlanHistory& history : field.histories) {
-        history.table = table_index[history.table];
-        if (history.stride != no_index) {
-            history.stride = stride_index[history.stride];
-        }
+        renumber(history.table, table_index);
+        renumber(history.stride, stride_index);
     }
     for (PlanPredictor& predictor : field.predictors) {
-        predictor.table = table_index[predictor.table];
-        if (predictor.stride != no_index) {
-            predictor.stride = stride_index[predictor.stride];
-        }
+        renumber(predictor.table, table_index);
+        renumber(predictor.stride, stride_index);
     }
 }
 
@@ -242,7 +207,7 @@ std::uint64_t PlanTable::bytes() const {
 unsigned PlanField::prediction_count() const {
     unsigned count = 0;
     for (const PlanPredictor& predictor : predictors) {
-        count += predictor.entries;
+        count += predictor.spec.entries;
     }
     return count;
 }
@@ -255,6 +220,15 @@ std::uint64_t PlanField::table_bytes() const {
     return total;
 }
 
+LineUpdate PlanField::line_update(const PlanTable& table) const {
+    // Under smart update a one-entry line compared before it is written ends
+    // up holding the value either way, so the comparison is dead code.
+    if (table.entries == 1 && (update == UpdatePolicy::always_shift || !compare_single_entry_lines)) {
+        return LineUpdate::overwrite;
+    }
+    return update == UpdatePolicy::smart ? LineUpdate::smart : LineUpdate::shift;
+}
+
 std::uint64_t CodePlan::table_bytes() const {
     std::uint64_t total = 0;
     for (const PlanField& field : fields) {
@@ -263,86 +237,74 @@ std::uint64_t CodePlan::table_bytes() const {
     return total;
 }
 
+bool operator==(const PlanTable& a, const PlanTable& b) {
+    return std::tie(a.role, a.sequence, a.owner, a.first_level, a.lines, a.entries, a.element_bits) ==
+           std::tie(b.role, b.sequence, b.owner, b.first_level, b.lines, b.entries, b.element_bits);
+}
+
+bool operator==(const PlanStride& a, const PlanStride& b) {
+    return a.owner == b.owner && a.last_value_table == b.last_value_table;
+}
+
+bool operator==(const PlanHistory& a, const PlanHistory& b) {
+    return std::tie(a.table, a.sequence, a.stride, a.stores_hashes) ==
+           std::tie(b.table, b.sequence, b.stride, b.stores_hashes);
+}
+
+bool operator==(const PlanPredictor& a, const PlanPredictor& b) {
+    return a.spec == b.spec && std::tie(a.first_slot, a.table, a.history, a.stride) ==
+                                   std::tie(b.first_slot, b.table, b.history, b.stride);
+}
+
+bool operator==(const HashPlan& a, const HashPlan& b) {
+    return std::tie(a.fold_bits, a.fold_shifts, a.shifts) == std::tie(b.fold_bits, b.fold_shifts, b.shifts);
+}
+
+bool operator==(const PlanStream& a, const PlanStream& b) {
+    return std::tie(a.field, a.role, a.element_bits) == std::tie(b.field, b.role, b.element_bits);
+}
+
+bool operator==(const PlanField& a, const PlanField& b) {
+    return std::tie(a.number, a.bits, a.offset, a.is_pc, a.l1, a.l2, a.pc_parameter, a.update,
+                    a.compare_single_entry_lines, a.work_bits, a.hash, a.tables, a.strides, a.histories,
+                    a.predictors, a.codes_stream, a.misses_stream) ==
+           std::tie(b.number, b.bits, b.offset, b.is_pc, b.l1, b.l2, b.pc_parameter, b.update,
+                    b.compare_single_entry_lines, b.work_bits, b.hash, b.tables, b.strides, b.histories,
+                    b.predictors, b.codes_stream, b.misses_stream);
+}
+
+bool operator==(const CodePlan& a, const CodePlan& b) {
+    return std::tie(a.header_bytes, a.record_bytes, a.records_per_block, a.pc_field, a.fields, a.coding_order,
+                    a.streams, a.applied_passes) == std::tie(b.header_bytes, b.record_bytes, b.records_per_block,
+                                                             b.pc_field, b.fields, b.coding_order, b.streams,
+                                                             b.applied_passes);
+}
+
 CodePlan build_code_plan(const Spec& spec) {
     CodePlan plan;
+    plan.spec = spec;
     plan.header_bytes = spec.header_bytes();
     plan.record_bytes = spec.record_bytes();
-    plan.records_per_block = records_per_block(spec);
+    plan.records_per_block = records_per_block(spec.record_bytes());
     plan.pc_field = spec.pc_field;
     unsigned offset = 0;
     for (const Field& field : spec.fields) {
-        plan.fields.push_back(build_field(spec, field, offset));
+        PlanField planned = build_field(spec, field, offset);
         offset += field.bytes();
+        // Two streams a field, in record order: its codes and its misses.
+        planned.codes_stream = plan.streams.size();
+        plan.streams.push_back(PlanStream{field.number, StreamRole::codes, 64});
+        planned.misses_stream = plan.streams.size();
+        plan.streams.push_back(PlanStream{field.number, StreamRole::misses, 64});
+        plan.fields.push_back(std::move(planned));
+    }
+    plan.coding_order.push_back(spec.pc_field - 1);
+    for (std::size_t i = 0; i < plan.fields.size(); ++i) {
+        if (!plan.fields[i].is_pc) {
+            plan.coding_order.push_back(i);
+        }
     }
     return plan;
-}
-
-std::string describe_field(const PlanField& field) {
-    std::string text;
-    text += "field " + std::to_string(field.number) + ": " + std::to_string(field.bits) + " bits at byte " +
-            std::to_string(field.offset) + (field.is_pc ? ", the PC" : "") + "; L1 = " + std::to_string(field.l1) +
-            ", L2 = " + std::to_string(field.l2) + "\n";
-    text += "  types: values and misses " + type_name(field.work_bits) + ", codes " + type_name(field.code_bits) + "\n";
-    if (field.smart_update) {
-        text += std::string("  update: smart (only when the first entry differs); one-entry lines ") +
-                (field.check_single_entry_lines ? "compared first" : "overwritten") + "\n";
-    } else {
-        text += "  update: always shift\n";
-    }
-    text += std::string("  pc parameter: ") + (field.pc_parameter ? "yes" : "no") + "\n";
-    for (const PlanPredictor& predictor : field.predictors) {
-        unsigned last = predictor.first_slot + predictor.entries - 1;
-        text += std::string(last == predictor.first_slot ? "  code " : "  codes ") + std::to_string(predictor.first_slot) +
-                (last == predictor.first_slot ? "" : "-" + std::to_string(last)) + ": " +
-                predictor_name(Predictor{predictor.kind, predictor.order, predictor.entries}) + " reads " +
-                field.tables[predictor.table].name + "\n";
-    }
-    text += "  code " + std::to_string(field.prediction_count()) + ": miss\n";
-    for (std::size_t i = 0; i < field.tables.size(); ++i) {
-        const PlanTable& table = field.tables[i];
-        text += "  table " + table.name + ": " + content_name(table.content) + ", " +
-                (table.first_level ? "first level" : "second level") + ", " + with_thousands_separators(table.lines) +
-                (table.lines == 1 ? " line x " : " lines x ") + std::to_string(table.entries) + " " +
-                type_name(table.element_bits) + " = " + with_thousands_separators(table.bytes()) + " bytes; read by " +
-                readers_of_table(field, i) + "\n";
-    }
-    for (const PlanStride& stride : field.strides) {
-        text += "  stride " + stride.name + " = value - " + field.tables[stride.last_value_table].name + "[0]\n";
-    }
-    for (const PlanHistory& history : field.histories) {
-        const PlanTable& table = field.tables[history.table];
-        text +=
-            "  history " + table.name + ": " +
-            (history.kind == PredictorKind::fcm ? "values" : "strides (" + field.strides[history.stride].name + ")") +
-            ", " + (history.stores_hashes ? "incremental hashes" : "raw, hashed from scratch") + ", orders 1-" +
-            std::to_string(table.entries) + "\n";
-    }
-    if (!field.histories.empty()) {
-        text += "  hash: fold to " + std::to_string(field.hash.fold_bits) + " bits";
-        for (unsigned shift : field.hash.fold_shifts) {
-            text += " ^ (v >> " + std::to_string(shift) + ")";
-        }
-        text += "; shift " + std::to_string(field.hash.fcm_shift) + " (fcm), " + std::to_string(field.hash.dfcm_shift) +
-                " (dfcm); order-k index has " + std::to_string(field.hash.fold_bits) + " + k - 1 bits\n";
-    }
-    text += "  tables: " + with_thousands_separators(field.table_bytes()) + " bytes\n";
-    return text;
-}
-
-std::string dump_code_plan(const CodePlan& plan) {
-    std::string text = "passes:";
-    for (const std::string& pass : plan.applied_passes) {
-        text += " " + pass;
-    }
-    text += plan.applied_passes.empty() ? " none\n" : "\n";
-    text += "record: " + std::to_string(plan.record_bytes) + " bytes, header " + std::to_string(plan.header_bytes) +
-            " bytes, " + std::to_string(plan.records_per_block) + " records per block, PC = field " +
-            std::to_string(plan.pc_field) + "\n";
-    for (const PlanField& field : plan.fields) {
-        text += "\n" + describe_field(field);
-    }
-    text += "\ntotal tables: " + with_thousands_separators(plan.table_bytes()) + " bytes\n";
-    return text;
 }
 
 }  // namespace tcgen

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <set>
 
+#include "generator/backend/codegen.hpp"
+#include "generator/backend/plan_dump.hpp"
 #include "generator/plan/passes/pass.hpp"
 #include "test_support.hpp"
 
@@ -23,16 +25,12 @@ Spec vpc3() {
     return spec_of(read_text(source_path("examples/vpc3.tcg")));
 }
 
-bool has_table(const PlanField& field, const std::string& name) {
-    return std::any_of(field.tables.begin(), field.tables.end(), [&](const PlanTable& t) { return t.name == name; });
-}
-
 // Every pass changes the naive plan and is idempotent.
 TEST(Passes, EachChangesTheNaivePlanOnceOnly) {
     for (const OptimisationPass& pass : optimisation_passes()) {
         CodePlan plan = build_code_plan(vpc3());
-        EXPECT_TRUE(pass.run(plan)) << pass.name;
-        EXPECT_FALSE(pass.run(plan)) << pass.name << " changed the plan a second time";
+        EXPECT_TRUE(run_pass(pass, plan)) << pass.name;
+        EXPECT_FALSE(run_pass(pass, plan)) << pass.name << " changed the plan a second time";
     }
 }
 
@@ -48,44 +46,61 @@ TEST(Passes, NamesAreTheDocumentedOnes) {
 TEST(Passes, DeadCodeDropsUnusedLastValuesAndPcParameters) {
     CodePlan plan =
         build_code_plan(spec_of("TCgen Trace Specification; 32-Bit Field 1 = {: FCM1[1]}; 16-Bit Field 2 = {: LV[1]};"
-                                " 16-Bit Field 3 = {L1 = 4: LV[1]}; PC = Field 1;"));
+                                " 16-Bit Field 3 = {L1 = 4: LV[2]}; PC = Field 1;"));
     EXPECT_TRUE(has_table(plan.fields[1], "last_value"));
     EXPECT_TRUE(plan.fields[1].pc_parameter);
+    EXPECT_EQ(plan.fields[1].line_update(plan.fields[1].tables[0]), LineUpdate::overwrite);
+    use_smart_update(plan);
+    EXPECT_EQ(plan.fields[1].line_update(plan.fields[1].tables[0]), LineUpdate::smart);
     remove_dead_code(plan);
     EXPECT_FALSE(has_table(plan.fields[0], "last_value"));
     EXPECT_FALSE(has_table(plan.fields[1], "last_value"));
     EXPECT_FALSE(plan.fields[1].pc_parameter);  // L1 = 1: its predictors are global
     EXPECT_TRUE(plan.fields[2].pc_parameter);
-    EXPECT_FALSE(plan.fields[2].check_single_entry_lines);
+    // A one-entry line is overwritten without the comparison; two entries still compare.
+    EXPECT_EQ(plan.fields[1].line_update(plan.fields[1].tables[table_index(plan.fields[1], "lv")]),
+              LineUpdate::overwrite);
+    EXPECT_EQ(plan.fields[2].line_update(plan.fields[2].tables[table_index(plan.fields[2], "lv")]),
+              LineUpdate::smart);
 }
 
 TEST(Passes, TableSharingMergesHistoriesAndLastValues) {
     CodePlan plan = build_code_plan(vpc3());
     std::uint64_t before = plan.table_bytes();
+    EXPECT_TRUE(has_table(plan.fields[1], "dfcm3_history"));
+    EXPECT_TRUE(has_table(plan.fields[1], "dfcm3_last_value"));
     share_tables(plan);
     const PlanField& field2 = plan.fields[1];
-    ASSERT_EQ(field2.histories.size(), 2u);  // one for the FCMs, one for the DFCMs
-    EXPECT_TRUE(has_table(field2, "fcm_history"));
-    EXPECT_TRUE(has_table(field2, "dfcm_history"));
+    ASSERT_EQ(field2.histories.size(), 2u);  // one over values, one over strides
+    EXPECT_TRUE(has_table(field2, "value_history"));
+    EXPECT_TRUE(has_table(field2, "stride_history"));
     EXPECT_FALSE(has_table(field2, "dfcm3_history"));
     EXPECT_FALSE(has_table(field2, "dfcm3_last_value"));
     ASSERT_EQ(field2.strides.size(), 1u);
-    EXPECT_EQ(field2.tables[field2.strides[0].last_value_table].name, "lv_table");
+    EXPECT_EQ(field2.strides[0].last_value_table, table_index(field2, "lv"));
     for (const PlanPredictor& predictor : field2.predictors) {
-        if (predictor.kind == PredictorKind::dfcm) {
+        if (predictor.spec.kind->sequence() == Sequence::strides) {
             EXPECT_EQ(predictor.stride, 0u);
         }
     }
     EXPECT_LT(plan.table_bytes(), before);
 }
 
-TEST(Passes, FastHashStoresIndices) {
-    CodePlan plan = build_code_plan(vpc3());
-    use_fast_hash(plan);
-    for (const PlanField& field : plan.fields) {
-        for (const PlanHistory& history : field.histories) {
-            EXPECT_TRUE(history.stores_hashes);
+// With incremental hashing the histories hold indices, which type
+// minimisation then sizes by their width (19 bits: 32-bit entries) instead
+// of the field's (64 bits), and the code reads indices instead of hashing.
+TEST(Passes, FastHashMakesHistoriesHoldIndices) {
+    for (bool fast : {false, true}) {
+        std::set<std::string> disabled;
+        if (!fast) {
+            disabled.insert("fast-hash");
         }
+        CodePlan plan = plan_code(vpc3(), disabled);
+        const PlanField& field2 = plan.fields[1];
+        EXPECT_EQ(field2.tables[table_index(field2, "stride_history")].element_bits, fast ? 32u : 64u);
+        std::string code = generate_compressor(plan);
+        EXPECT_EQ(code.find("hash_context<3>(lines.stride_history, stride_shift)") != std::string::npos, !fast);
+        EXPECT_EQ(code.find("stride_history[2], 2)") != std::string::npos, fast);
     }
 }
 
@@ -96,24 +111,44 @@ TEST(Passes, TypeMinimisationUsesTheSmallestTypes) {
     minimise_types(plan);
     const PlanField& field = plan.fields[0];
     EXPECT_EQ(field.work_bits, 8u);
-    EXPECT_EQ(field.code_bits, 8u);
+    EXPECT_EQ(plan.streams[field.codes_stream].element_bits, 8u);
+    EXPECT_EQ(plan.streams[field.misses_stream].element_bits, 8u);
     for (const PlanTable& table : field.tables) {
         // 10 + 2 - 1 = 11-bit indices need 16-bit history entries; all else 8 bits.
-        EXPECT_EQ(table.element_bits, table.content == TableContent::history ? 16u : 8u) << table.name;
+        EXPECT_EQ(table.element_bits, table.role == TableRole::history ? 16u : 8u);
     }
 }
 
-TEST(Passes, SmartUpdateIsAFieldPolicy) {
-    CodePlan plan = build_code_plan(vpc3());
-    use_smart_update(plan);
-    EXPECT_TRUE(plan.fields[0].smart_update);
-    EXPECT_TRUE(plan.fields[1].smart_update);
+// Smart update turns every multi-entry line's update into the compare-first
+// form; without it every line shifts.
+TEST(Passes, SmartUpdateChangesHowLinesUpdate) {
+    for (bool smart : {false, true}) {
+        CodePlan plan = plan_code(vpc3(), smart ? std::set<std::string>{} : std::set<std::string>{"smart-update"});
+        for (const PlanField& field : plan.fields) {
+            for (const PlanTable& table : field.tables) {
+                if (table.role != TableRole::history && table.entries > 1) {
+                    EXPECT_EQ(field.line_update(table), smart ? LineUpdate::smart : LineUpdate::shift);
+                }
+            }
+        }
+        std::string code = generate_compressor(plan);
+        EXPECT_EQ(code.find("smart_update<4>(lines.lv, value);") != std::string::npos, smart);
+        EXPECT_EQ(code.find("push_front<4>(lines.lv, value);") != std::string::npos, !smart);
+    }
 }
 
 TEST(Passes, DisabledPassesDoNotRun) {
     CodePlan plan = plan_code(vpc3(), {"fast-hash", "smart-update"});
     EXPECT_EQ(plan.applied_passes, (std::vector<std::string>{"dead-code", "table-sharing", "type-minimisation"}));
-    EXPECT_FALSE(plan.fields[0].smart_update);
+    EXPECT_EQ(plan.fields[0].update, UpdatePolicy::always_shift);
+}
+
+// A spec's encoding line turns its passes off as --disable does.
+TEST(Passes, TheEncodingLineDisablesItsPasses) {
+    CodePlan plan = plan_code(spec_of(read_text(source_path("examples/vpc3.tcg")) +
+                                      "# Encoding: tcgen --disable=smart-update\n"));
+    EXPECT_EQ(plan.applied_passes, (std::vector<std::string>{"dead-code", "table-sharing", "fast-hash",
+                                                             "type-minimisation"}));
 }
 
 // The fully optimised plan is the layout the canonical comments report.
@@ -127,12 +162,12 @@ void expect_consistent(const PlanField& field, const std::string& context) {
         EXPECT_LT(predictor.table, field.tables.size()) << context;
         EXPECT_TRUE(predictor.history == no_index || predictor.history < field.histories.size()) << context;
         EXPECT_TRUE(predictor.stride == no_index || predictor.stride < field.strides.size()) << context;
-        EXPECT_EQ(predictor.history == no_index, predictor.kind == PredictorKind::last_value) << context;
-        EXPECT_EQ(predictor.stride == no_index, predictor.kind != PredictorKind::dfcm) << context;
+        EXPECT_EQ(predictor.history == no_index, !predictor.spec.kind->uses_context()) << context;
+        EXPECT_EQ(predictor.stride == no_index, predictor.spec.kind->sequence() != Sequence::strides) << context;
     }
     for (const PlanHistory& history : field.histories) {
         EXPECT_LT(history.table, field.tables.size()) << context;
-        EXPECT_EQ(history.stride == no_index, history.kind == PredictorKind::fcm) << context;
+        EXPECT_EQ(history.stride == no_index, history.sequence == Sequence::values) << context;
         EXPECT_TRUE(history.stride == no_index || history.stride < field.strides.size()) << context;
     }
     for (const PlanStride& stride : field.strides) {
@@ -165,7 +200,7 @@ TEST(Passes, EverySubsetGivesAConsistentFixedPoint) {
             std::string text = dump_code_plan(plan);
             for (const OptimisationPass& pass : passes) {
                 if (disabled.count(std::string(pass.name)) == 0) {
-                    EXPECT_FALSE(pass.run(plan)) << pass.name << " not idempotent: " << context;
+                    EXPECT_FALSE(run_pass(pass, plan)) << pass.name << " not idempotent: " << context;
                 }
             }
             EXPECT_EQ(dump_code_plan(plan), text) << context;

@@ -19,10 +19,10 @@ TEST_P(ExampleSpec, CanonicalFormIsAFixedPointAndMatchesGolden) {
     ASSERT_TRUE(first.spec) << first.rendered;
     EXPECT_TRUE(first.headlines.empty()) << first.rendered;
 
-    std::string canonical = canonical_text(*first.spec);
+    std::string canonical = canonical_text(*first.plan);
     CompileResult second = compile_text(canonical, "canonical.tcg");
     ASSERT_TRUE(second.spec) << second.rendered;
-    EXPECT_EQ(canonical_text(*second.spec), canonical);
+    EXPECT_EQ(canonical_text(*second.plan), canonical);
 
     std::string stem = std::filesystem::path(GetParam()).stem().string();
     EXPECT_EQ(canonical, read_text(source_path("tests/golden/canonical/" + stem + ".tcg")))
@@ -55,7 +55,7 @@ TEST(Canonical, DefaultsAreExplicit) {
         "16-Bit Field 1 = {: LV[1]};  # comment dropped\n"
         "PC = Field 1;\n");
     ASSERT_TRUE(result.spec) << result.rendered;
-    EXPECT_EQ(canonical_text(*result.spec),
+    EXPECT_EQ(canonical_text(*result.plan),
               "TCgen Trace Specification;\n"
               "0-Bit Header;\n"
               "16-Bit Field 1 = {L1 = 1, L2 = 65536: LV[1]};\n"

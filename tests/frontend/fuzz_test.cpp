@@ -90,10 +90,10 @@ void check_front_end_contract(const std::string& text) {
     CompileResult result = compile_text(text);
     if (result.spec) {
         ASSERT_TRUE(result.headlines.empty()) << text;
-        std::string canonical = canonical_text(*result.spec);
+        std::string canonical = canonical_text(*result.plan);
         CompileResult again = compile_text(canonical);
         ASSERT_TRUE(again.spec) << canonical << again.rendered;
-        ASSERT_EQ(canonical_text(*again.spec), canonical);
+        ASSERT_EQ(canonical_text(*again.plan), canonical);
     } else {
         ASSERT_FALSE(result.headlines.empty()) << "no model and no diagnostic for:\n" << text;
         ASSERT_NE(result.headlines.front().find(": error: "), std::string::npos) << result.rendered;

@@ -5,7 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "generator/frontend/frontend.hpp"
+#include "generator/backend/field_names.hpp"
+#include "generator/plan/planner.hpp"
 
 namespace tcgen::testing {
 
@@ -35,7 +36,10 @@ CompileResult compile_text(const std::string& text, const std::string& name) {
     SourceFile file(name, text);
     DiagnosticSink sink(file);
     CompileResult result;
-    result.spec = compile_spec(file, sink);
+    result.plan = compile_to_plan(file, sink);
+    if (result.plan) {
+        result.spec = result.plan->spec;
+    }
     for (const Diagnostic& diagnostic : sink.diagnostics()) {
         std::string headline = format_headline(file, diagnostic);
         result.headlines.push_back(headline.substr(name.size() + 1));
@@ -44,6 +48,20 @@ CompileResult compile_text(const std::string& text, const std::string& name) {
     sink.print(rendered);
     result.rendered = rendered.str();
     return result;
+}
+
+std::size_t table_index(const PlanField& field, const std::string& name) {
+    FieldNames names(field);
+    for (std::size_t i = 0; i < field.tables.size(); ++i) {
+        if (names.name(i) == name) {
+            return i;
+        }
+    }
+    return no_index;
+}
+
+bool has_table(const PlanField& field, const std::string& name) {
+    return table_index(field, name) != no_index;
 }
 
 }  // namespace tcgen::testing

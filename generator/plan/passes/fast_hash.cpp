@@ -8,15 +8,12 @@
 
 namespace tcgen {
 
-bool use_fast_hash(CodePlan& plan) {
-    bool changed = false;
+void use_fast_hash(CodePlan& plan) {
     for (PlanField& field : plan.fields) {
         for (PlanHistory& history : field.histories) {
-            changed = changed || !history.stores_hashes;
             history.stores_hashes = true;
         }
     }
-    return changed;
 }
 
 }  // namespace tcgen

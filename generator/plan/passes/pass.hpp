@@ -1,10 +1,11 @@
 #pragma once
 // The optimisation passes of the paper's §5.2–5.3, each a rewrite of the code
 // plan with one uniform signature, run in a fixed order and each switchable
-// by name (tcgen --disable=NAME,...). A pass returns whether it changed the
-// plan. Passes never change what the compressor computes where the paper
-// says they keep the rate: table-sharing and fast-hash leave every .tcz
-// byte-identical, which the tests check.
+// by name (tcgen --disable=NAME,...). Whether a pass changed the plan is a
+// comparison of plain values (run_pass). Passes never change what the
+// compressor computes where the paper says they keep the rate: dead-code,
+// table-sharing and fast-hash leave every .tcz byte-identical, which the
+// tests check.
 
 #include <set>
 #include <string>
@@ -12,23 +13,27 @@
 #include <vector>
 
 #include "generator/plan/code_plan.hpp"
+#include "generator/frontend/model.hpp"
 
 namespace tcgen {
 
 struct OptimisationPass {
     std::string_view name;
     std::string_view summary;
-    bool (*run)(CodePlan& plan);
+    void (*run)(CodePlan& plan);
     // Whether turning the pass off changes the .tcz a compressor writes, so
     // that compressors built with and without it cannot read each other's files.
     bool changes_encoding;
 };
 
-bool remove_dead_code(CodePlan& plan);
-bool share_tables(CodePlan& plan);
-bool use_fast_hash(CodePlan& plan);
-bool minimise_types(CodePlan& plan);
-bool use_smart_update(CodePlan& plan);
+void remove_dead_code(CodePlan& plan);
+void share_tables(CodePlan& plan);
+void use_fast_hash(CodePlan& plan);
+void minimise_types(CodePlan& plan);
+void use_smart_update(CodePlan& plan);
+
+// Runs one pass; returns whether the plan changed.
+bool run_pass(const OptimisationPass& pass, CodePlan& plan);
 
 // Every pass, in the order it runs.
 const std::vector<OptimisationPass>& optimisation_passes();
@@ -37,7 +42,8 @@ const std::vector<OptimisationPass>& optimisation_passes();
 // in pass order.
 std::vector<std::string> encoding_passes_disabled(const CodePlan& plan);
 
-// The naive plan of the spec with every pass not in `disabled` applied.
+// The naive plan of the spec with every pass applied but those in `disabled`
+// and those the spec's encoding line names (planner.hpp checks those names).
 CodePlan plan_code(const Spec& spec, const std::set<std::string>& disabled = {});
 
 }  // namespace tcgen

@@ -10,12 +10,19 @@ const std::vector<OptimisationPass>& optimisation_passes() {
     static const std::vector<OptimisationPass> passes = {
         {"dead-code", "emit nothing the spec does not use (strides, PC parameters, one-entry update checks)",
          remove_dead_code, false},
-        {"table-sharing", "one history per predictor kind, one last value per field", share_tables, false},
+        {"table-sharing", "one history per sequence (values, strides), one stride and last value per field",
+         share_tables, false},
         {"fast-hash", "incremental hashing: n steps give the indices of every order", use_fast_hash, false},
         {"type-minimisation", "smallest element type for every table and stream", minimise_types, true},
         {"smart-update", "update a line only when the value differs from its first entry", use_smart_update, true},
     };
     return passes;
+}
+
+bool run_pass(const OptimisationPass& pass, CodePlan& plan) {
+    CodePlan before = plan;
+    pass.run(plan);
+    return !(plan == before);
 }
 
 std::vector<std::string> encoding_passes_disabled(const CodePlan& plan) {
@@ -31,9 +38,13 @@ std::vector<std::string> encoding_passes_disabled(const CodePlan& plan) {
 }
 
 CodePlan plan_code(const Spec& spec, const std::set<std::string>& disabled) {
+    std::set<std::string> off = disabled;
+    if (spec.encoding) {
+        off.insert(spec.encoding->disabled_passes.begin(), spec.encoding->disabled_passes.end());
+    }
     CodePlan plan = build_code_plan(spec);
     for (const OptimisationPass& pass : optimisation_passes()) {
-        if (disabled.count(std::string(pass.name)) == 0) {
+        if (off.count(std::string(pass.name)) == 0) {
             pass.run(plan);
             plan.applied_passes.emplace_back(pass.name);
         }

@@ -6,13 +6,10 @@
 
 namespace tcgen {
 
-bool use_smart_update(CodePlan& plan) {
-    bool changed = false;
+void use_smart_update(CodePlan& plan) {
     for (PlanField& field : plan.fields) {
-        changed = changed || !field.smart_update;
-        field.smart_update = true;
+        field.update = UpdatePolicy::smart;
     }
-    return changed;
 }
 
 }  // namespace tcgen

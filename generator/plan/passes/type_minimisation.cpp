@@ -6,31 +6,37 @@
 // this pass may change the .tcz.
 
 #include "generator/plan/passes/pass.hpp"
-#include "generator/plan/table_layout.hpp"
 
 namespace tcgen {
+namespace {
 
-bool minimise_types(CodePlan& plan) {
-    bool changed = false;
+// The smallest of 8, 16, 32, 64 bits holding an unsigned value of `bits` bits.
+unsigned type_bits(unsigned bits) {
+    unsigned type = 8;
+    while (type < bits) {
+        type *= 2;
+    }
+    return type;
+}
+
+}  // namespace
+
+void minimise_types(CodePlan& plan) {
     for (PlanField& field : plan.fields) {
-        changed = changed || field.work_bits != field.bits || field.code_bits != 8;
         field.work_bits = field.bits;
-        field.code_bits = 8;
+        plan.streams[field.codes_stream].element_bits = 8;  // a code is below 256 (semantic check)
+        plan.streams[field.misses_stream].element_bits = field.bits;
         field.hash.fold_shifts = fold_chunk_shifts(field.hash.fold_bits, field.bits);
         for (PlanTable& table : field.tables) {
-            unsigned bits = field.bits;
-            if (table.content == TableContent::history) {
-                for (const PlanHistory& history : field.histories) {
-                    if (field.tables[history.table].name == table.name && history.stores_hashes) {
-                        bits = 8 * bytes_for_bits(field.hash.index_bits(table.entries));
-                    }
-                }
+            table.element_bits = field.bits;
+        }
+        for (const PlanHistory& history : field.histories) {
+            PlanTable& table = field.tables[history.table];
+            if (history.stores_hashes) {
+                table.element_bits = type_bits(field.hash.index_bits(table.entries));
             }
-            changed = changed || table.element_bits != bits;
-            table.element_bits = bits;
         }
     }
-    return changed;
 }
 
 }  // namespace tcgen
