@@ -102,9 +102,12 @@ private:
         std::string shift_constants;
         bool from_scratch = false;
         for (Sequence sequence : {Sequence::values, Sequence::strides}) {
+            // A shift is used by a hash step: one of order 2 or more, or any
+            // hash from scratch, which passes it on.
             bool used = false;
             for (const PlanHistory& history : field_.histories) {
-                used = used || history.sequence == sequence;
+                used = used || (history.sequence == sequence &&
+                                (!history.stores_hashes || field_.tables[history.table].entries >= 2));
                 from_scratch = from_scratch || !history.stores_hashes;
             }
             if (used) {

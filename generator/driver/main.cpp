@@ -17,7 +17,8 @@
 #include "generator/backend/codegen.hpp"
 #include "generator/driver/output_file.hpp"
 #include "generator/backend/plan_dump.hpp"
-#include "generator/frontend/spec_reader.hpp"
+#include "generator/backend/encoding.hpp"
+#include "generator/driver/spec_input.hpp"
 #include "generator/plan/passes/pass.hpp"
 #include "generator/plan/planner.hpp"
 #include "generator/version.hpp"
@@ -88,15 +89,25 @@ int run(const Options& options) {
         return exit_user_error;
     }
     std::string error;
-    std::optional<tcgen::SourceFile> file = tcgen::read_spec_file(options.spec_path, error);
-    if (!file) {
+    std::optional<tcgen::SpecInput> input = tcgen::read_spec_input(options.spec_path, error);
+    if (!input) {
         std::cerr << "tcgen: error: " << error << "\n";
         return exit_user_error;
     }
-    tcgen::DiagnosticSink sink(*file);
-    std::optional<tcgen::CodePlan> plan = tcgen::compile_to_plan(*file, sink, *disabled);
+    tcgen::DiagnosticSink sink(input->file);
+    std::optional<tcgen::CodePlan> plan = tcgen::compile_to_plan(input->file, sink, *disabled);
     sink.print(std::cerr);
     if (!plan) {
+        return exit_user_error;
+    }
+    // A .tcz names the encoding it needs: regenerating anything else would
+    // give a decompressor that refuses the very file it was made from.
+    std::uint64_t fingerprint = tcgen::encoding_fingerprint(*plan);
+    if (input->tcz_fingerprint && *input->tcz_fingerprint != fingerprint) {
+        std::cerr << "tcgen: error: '" << options.spec_path << "' needs the encoding of fingerprint "
+                  << tcgen::fingerprint_text(*input->tcz_fingerprint) << "; with these options its spec gives "
+                  << tcgen::fingerprint_text(fingerprint) << " (leave out --disable of "
+                  << "type-minimisation and smart-update)\n";
         return exit_user_error;
     }
     std::string text = options.canonical ? tcgen::canonical_text(*plan)
@@ -118,7 +129,9 @@ int main(int argc, char** argv) {
             "tcgen: compiles a trace-format spec into a standalone C++ compressor.\n"
             "Writes the compressor's C++ source to standard output.",
             "tcgen"};
-        app.add_option("SPEC", options.spec_path, "The spec file, or - for standard input")->required();
+        app.add_option("SPEC", options.spec_path,
+                       "The spec file, or a .tcz to regenerate the decompressor of, or - for standard input")
+            ->required();
         app.add_option("-o,--output", options.output_path, "Write to FILE instead of standard output");
         app.add_flag("--canonical", options.canonical,
                      "Print the spec in canonical form with per-field table sizes instead of code");

@@ -153,7 +153,6 @@ private:
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 17;  // log2(L2)
     static constexpr unsigned value_shift = 1;
-    static constexpr unsigned stride_shift = 1;
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;
@@ -912,7 +911,6 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 16;  // log2(L2)
-    static constexpr unsigned value_shift = 1;
     static constexpr unsigned stride_shift = 1;
 
     static constexpr std::uint64_t index_mask(unsigned order) {
@@ -1028,7 +1026,7 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 16;  // log2(L2)
-    static constexpr unsigned stride_shift = 1;
+
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;
@@ -1133,7 +1131,6 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 16;  // log2(L2)
-    static constexpr unsigned value_shift = 1;
     static constexpr unsigned stride_shift = 1;
 
     static constexpr std::uint64_t index_mask(unsigned order) {
@@ -1249,7 +1246,7 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 16;  // log2(L2)
-    static constexpr unsigned stride_shift = 1;
+
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;
@@ -1351,7 +1348,7 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 16;  // log2(L2)
-    static constexpr unsigned stride_shift = 1;
+
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;
@@ -1453,7 +1450,7 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 16;  // log2(L2)
-    static constexpr unsigned stride_shift = 1;
+
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;

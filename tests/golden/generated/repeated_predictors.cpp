@@ -126,7 +126,7 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 12;  // log2(L2)
-    static constexpr unsigned value_shift = 1;
+
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;
@@ -240,7 +240,7 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 12;  // log2(L2)
-    static constexpr unsigned stride_shift = 1;
+
 
     static constexpr std::uint64_t index_mask(unsigned order) {
         return (std::uint64_t{1} << (fold_bits + order - 1)) - 1;

@@ -237,7 +237,6 @@ private:
     // previous value shifted left, xored with the folded value, masked to
     // fold_bits + k - 1 bits.
     static constexpr unsigned fold_bits = 17;  // log2(L2)
-    static constexpr unsigned value_shift = 1;
     static constexpr unsigned stride_shift = 1;
 
     static constexpr std::uint64_t index_mask(unsigned order) {
