@@ -25,6 +25,7 @@
 #include "bzip2_codec.hpp"
 #include "checksum.hpp"
 #include "error.hpp"
+#include "format_limits.hpp"
 #include "io.hpp"
 #include "streams.hpp"
 
@@ -45,21 +46,6 @@ constexpr std::uint32_t make_tag(char first, char second, char third, char fourt
 inline constexpr std::uint32_t tcz_header_tag = make_tag('T', 'C', 'Z', 'H');
 inline constexpr std::uint32_t tcz_block_tag = make_tag('T', 'C', 'Z', 'B');
 inline constexpr std::uint32_t tcz_end_tag = make_tag('T', 'C', 'Z', 'E');
-
-// Limits a reader enforces (and a writer respects).
-inline constexpr std::uint64_t tcz_max_spec_bytes = std::uint64_t{1} << 20;
-inline constexpr std::uint64_t tcz_max_record_bytes = std::uint64_t{1} << 20;
-inline constexpr std::uint64_t tcz_max_header_bytes = std::uint64_t{1} << 28;
-inline constexpr std::uint64_t tcz_max_block_bytes = std::uint64_t{1} << 28;
-inline constexpr std::uint64_t tcz_max_stream_count = 65535;
-
-// What a codec may write into all its streams together for `record_count`
-// records: every field of a record (at least a byte) costs at most an 8-byte
-// code and an 8-byte value, even in a compressor built without type
-// minimisation. It bounds what a reader has to allocate for one block.
-constexpr std::uint64_t tcz_max_stream_bytes(std::uint64_t record_count, std::uint64_t record_bytes) {
-    return record_count * (16 * record_bytes + 16);
-}
 
 // The byte layout of the sections, written down once: the writer stores and
 // the reader loads every field through these descriptions, and the tests pin

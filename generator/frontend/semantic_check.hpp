@@ -6,7 +6,7 @@
 #include "generator/frontend/ast.hpp"
 #include "generator/frontend/diagnostics.hpp"
 #include "generator/frontend/model.hpp"
-#include "runtime/container.hpp"
+#include "runtime/format_limits.hpp"
 
 namespace tcgen {
 

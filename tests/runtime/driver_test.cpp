@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <new>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -368,6 +370,35 @@ TEST(Command, RefusesToWriteCompressedDataToATerminal) {
     EXPECT_TRUE(refused.output.empty());
     EXPECT_EQ(run({"-f"}, {1, 2, 3}, true).status, 0);
     EXPECT_EQ(run({"-d"}, compress_bytes({1, 2, 3}), true).status, 0);
+}
+
+// A codec whose tables do not fit in memory: constructing it fails the way
+// the generated tables' calloc does.
+struct UnallocatableCodec : DeltaCodec {
+    static constexpr std::uint64_t table_bytes = std::uint64_t{3} << 40;
+    UnallocatableCodec() { throw std::bad_alloc(); }
+};
+
+TEST(Command, TablesThatDoNotFitAreAnErrorOnlyWhenWorkStarts) {
+    EXPECT_EQ(run<UnallocatableCodec>({"-h"}, {}).status, 0);
+    EXPECT_EQ(run<UnallocatableCodec>({"--spec"}, {}).status, 0);
+    for (const char* mode : {"-d", "-f"}) {
+        const CommandResult result = run<UnallocatableCodec>({mode}, {1, 2, 3});
+        EXPECT_EQ(result.status, 1);
+        EXPECT_EQ(result.messages, "comp: error: cannot allocate 3298534883328 bytes of predictor tables\n");
+        EXPECT_TRUE(result.output.empty());
+    }
+}
+
+// A bug (any exception that is not the runtime's Error) exits 2, as documented.
+struct BuggyCodec : DeltaCodec {
+    void encode(const std::uint8_t*, std::size_t, StreamWriter*) { throw std::logic_error("a bug"); }
+};
+
+TEST(Command, AnInternalErrorExitsTwo) {
+    const CommandResult result = run<BuggyCodec>({}, structured_trace(10, 0));
+    EXPECT_EQ(result.status, 2);
+    EXPECT_EQ(result.messages, "comp: internal error: a bug\n");
 }
 
 TEST(Command, ControlCharactersInAStoredSpecAreNotPrinted) {
