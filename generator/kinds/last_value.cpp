@@ -1,12 +1,11 @@
 // LV[n] (paper §3, Figure 1): the n most recent values of the PC's L1 line.
 
 #include "generator/kinds/kind_code.hpp"
-#include "generator/kinds/predictor_kind.hpp"
 
 namespace tcgen {
 namespace {
 
-class LastValueKind : public PredictorKind {
+class LastValueKind : public SequenceKind {
 public:
     std::string_view keyword() const override { return "LV"; }
     bool has_order() const override { return false; }
@@ -19,15 +18,6 @@ public:
 
     std::string line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
         return "line";
-    }
-
-    std::string prediction(const PlanField&, const PlanPredictor& predictor, const FieldNames& names,
-                           unsigned entry) const override {
-        return value_prediction(predictor, names, entry);
-    }
-
-    std::string update_operand(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
-        return "value";
     }
 };
 

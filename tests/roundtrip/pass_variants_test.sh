@@ -15,23 +15,14 @@ cxxflags=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
-passes=(dead-code table-sharing fast-hash type-minimisation smart-update)
+# shellcheck source=pass_masks.sh
+source "$(dirname "$0")/pass_masks.sh"
 
 fail() {
     echo "FAIL: $*"
     failures=$((failures + 1))
 }
 
-# The --disable list for a bit mask over $passes.
-disabled_list() {
-    local mask=$1 list="" i
-    for i in "${!passes[@]}"; do
-        if (((mask >> i) & 1)); then
-            list+="${list:+,}${passes[$i]}"
-        fi
-    done
-    echo "$list"
-}
 
 if [ "$mode" = all ]; then
     masks=$(seq 0 31)
@@ -46,11 +37,9 @@ for mask in $masks; do
         || fail "compiling the compressor with --disable=$list"
 done
 
-canonical=$("$tcgen" --canonical "$spec")
-fields=$(sed -n 's/^\([0-9]*\)-Bit Field .*/\1/p' <<<"$canonical" | paste -sd, -)
-header_bits=$(sed -n 's/^\([0-9]*\)-Bit Header;$/\1/p' <<<"$canonical")
-"$synth" --fields="$fields" --header=$((header_bits / 8)) --records=20000 --tail=1 --seed=9 >"$work/mixed"
-"$synth" --fields="$fields" --header=$((header_bits / 8)) --records=5000 --pattern=random --seed=4 >"$work/random"
+read_layout "$spec" || { echo "FAIL: tcgen --canonical $spec"; exit 1; }
+"$synth" --fields="$fields" --header="$header_bytes" --records=20000 --tail=1 --seed=9 >"$work/mixed"
+"$synth" --fields="$fields" --header="$header_bytes" --records=5000 --pattern=random --seed=4 >"$work/random"
 
 for input in mixed random; do
     for mask in $masks; do

@@ -15,22 +15,14 @@ cxxflags=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
-passes=(dead-code table-sharing fast-hash type-minimisation smart-update)
+# shellcheck source=pass_masks.sh
+source "$(dirname "$0")/pass_masks.sh"
 
 fail() {
     echo "FAIL: $*"
     failures=$((failures + 1))
 }
 
-disabled_list() {
-    local mask=$1 list="" i
-    for i in "${!passes[@]}"; do
-        if (((mask >> i) & 1)); then
-            list+="${list:+,}${passes[$i]}"
-        fi
-    done
-    echo "$list"
-}
 
 fingerprint() {
     sed -n 's|^// Spec fingerprint: ||p' "$1"
@@ -40,10 +32,8 @@ build() {
     c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -lbz2
 }
 
-canonical=$("$tcgen" --canonical "$spec")
-fields=$(sed -n 's/^\([0-9]*\)-Bit Field .*/\1/p' <<<"$canonical" | paste -sd, -)
-header_bits=$(sed -n 's/^\([0-9]*\)-Bit Header;$/\1/p' <<<"$canonical")
-"$synth" --fields="$fields" --header=$((header_bits / 8)) --records=3000 --tail=1 --seed=5 >"$work/input"
+read_layout "$spec" || { echo "FAIL: tcgen --canonical $spec"; exit 1; }
+"$synth" --fields="$fields" --header="$header_bytes" --records=3000 --tail=1 --seed=5 >"$work/input"
 
 # The encodings: masks over type-minimisation (8) and smart-update (16).
 for encoding in 0 8 16 24; do
