@@ -92,15 +92,15 @@ def tool_version(argv0):
 
 def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=()):
     """Generates NAME.cpp from SPEC with the tcgen under test (given
-    TCGEN_OPTIONS, such as --disable=...) and compiles it with `c++ -O3` (as
-    the README tells users to), so that the figures are always those of the
+    TCGEN_OPTIONS, such as --disable=...) and compiles it with
+    `c++ -std=c++17 -O3` (as the README tells users to), so that the figures are always those of the
     current generator. The tools' messages go to the file object LOG. Raises
     CalledProcessError."""
     spec_path = os.path.join(repo, spec)
     source = os.path.join(bindir, name + ".cpp")
     binary = os.path.join(bindir, name)
     for argv in ([tcgen, *tcgen_options, spec_path, "-o", source],
-                 shlex.split(cxx) + ["-O3", "-o", binary, source, "-lbz2"]):
+                 shlex.split(cxx) + ["-std=c++17", "-O3", "-o", binary, source, "-lbz2"]):
         log.write("$ " + shlex.join(argv) + "\n")
         log.flush()
         subprocess.run(argv, check=True, stdout=log, stderr=log)
