@@ -20,7 +20,7 @@ std::string field_statement(const Field& field) {
 }
 
 std::string field_comment(const PlanField& field) {
-    unsigned predictions = field.prediction_count();
+    unsigned predictions = field.miss_code;
     return "# Field " + std::to_string(field.number) + ": " + std::to_string(predictions) +
            (predictions == 1 ? " prediction, " : " predictions, ") + with_thousands_separators(field.table_bytes()) +
            " bytes of tables";

@@ -55,7 +55,7 @@ public:
 
     TemplateData build() const {
         TemplateData data;
-        unsigned predictions = field_.prediction_count();
+        unsigned predictions = field_.miss_code;
         data.set("number", std::to_string(field_.number));
         data.set("first", &field_ == &plan_.fields.front());
         data.set("bits", std::to_string(field_.bits));

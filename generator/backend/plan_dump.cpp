@@ -81,7 +81,7 @@ std::string describe_field(const CodePlan& plan, const PlanField& field) {
         text += "  " + slot_range(predictor.first_slot, predictor.spec.entries) + ": " + names.predictor(i) +
                 " reads " + names.name(predictor.table) + "\n";
     }
-    text += "  code " + std::to_string(field.prediction_count()) + ": miss\n";
+    text += "  code " + std::to_string(field.miss_code) + ": miss\n";
     for (std::size_t i = 0; i < field.tables.size(); ++i) {
         const PlanTable& table = field.tables[i];
         text += "  table " + names.name(i) + ": " + role_name(table) + ", " +

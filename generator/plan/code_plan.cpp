@@ -43,7 +43,7 @@ unsigned hash_shift(unsigned field_bits, unsigned fold_bits, unsigned order) {
 
 HashPlan make_hash_plan(const Field& field) {
     HashPlan hash;
-    hash.fold_bits = context_index_bits(field.l2, 1);
+    hash.fold_bits = log2_exact(field.l2);
     hash.fold_shifts = fold_chunk_shifts(hash.fold_bits, 64);  // the naive plan works in 64 bits
     for (Sequence sequence : {Sequence::values, Sequence::strides}) {
         hash.shifts[static_cast<std::size_t>(sequence)] =
@@ -60,6 +60,7 @@ PlanField build_field(const Spec& spec, const Field& field, unsigned offset) {
     plan.is_pc = field.number == spec.pc_field;
     plan.l1 = field.l1;
     plan.l2 = field.l2;
+    plan.miss_code = field.prediction_count();
     plan.pc_parameter = !plan.is_pc;  // the PC itself is coded before any PC is known
     plan.hash = make_hash_plan(field);
 
@@ -100,10 +101,6 @@ std::vector<std::size_t> drop_marked(std::vector<Item>& items, const std::vector
 }
 
 }  // namespace
-
-unsigned context_index_bits(std::uint64_t l2, unsigned order) {
-    return log2_exact(l2) + order - 1;
-}
 
 std::vector<unsigned> fold_chunk_shifts(unsigned fold_bits, unsigned value_bits) {
     std::vector<unsigned> shifts;
@@ -204,14 +201,6 @@ std::uint64_t PlanTable::bytes() const {
     return saturating_multiply(saturating_multiply(lines, entries), element_bits / 8);
 }
 
-unsigned PlanField::prediction_count() const {
-    unsigned count = 0;
-    for (const PlanPredictor& predictor : predictors) {
-        count += predictor.spec.entries;
-    }
-    return count;
-}
-
 std::uint64_t PlanField::table_bytes() const {
     std::uint64_t total = 0;
     for (const PlanTable& table : tables) {
@@ -265,10 +254,10 @@ bool operator==(const PlanStream& a, const PlanStream& b) {
 }
 
 bool operator==(const PlanField& a, const PlanField& b) {
-    return std::tie(a.number, a.bits, a.offset, a.is_pc, a.l1, a.l2, a.pc_parameter, a.update,
+    return std::tie(a.number, a.bits, a.offset, a.is_pc, a.l1, a.l2, a.miss_code, a.pc_parameter, a.update,
                     a.compare_single_entry_lines, a.work_bits, a.hash, a.tables, a.strides, a.histories,
                     a.predictors, a.codes_stream, a.misses_stream) ==
-           std::tie(b.number, b.bits, b.offset, b.is_pc, b.l1, b.l2, b.pc_parameter, b.update,
+           std::tie(b.number, b.bits, b.offset, b.is_pc, b.l1, b.l2, b.miss_code, b.pc_parameter, b.update,
                     b.compare_single_entry_lines, b.work_bits, b.hash, b.tables, b.strides, b.histories,
                     b.predictors, b.codes_stream, b.misses_stream);
 }

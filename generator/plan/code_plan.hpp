@@ -69,19 +69,16 @@ struct PlanPredictor {
     std::size_t stride = no_index;   // a strides kind's: into PlanField::strides
 };
 
-// The number of index bits of an order-`order` second-level table, whose
-// L2·2^(order−1) lines are indexed by the order-`order` hash.
-unsigned context_index_bits(std::uint64_t l2, unsigned order);
-
 // The select-fold-shift-xor hash of a field (identical in every plan, so
 // that no optimisation changes an index): values are folded to fold_bits by
 // xoring chunks; the order-k index is ((order-(k−1) index) << shift) ^
 // folded, masked to fold_bits + k − 1 bits. Each sequence has its own shift.
 struct HashPlan {
-    unsigned fold_bits = 0;             // log2(L2)
+    unsigned fold_bits = 0;             // log2(L2): the index bits of the L2 lines of an order-1 table
     std::vector<unsigned> fold_shifts;  // chunk offsets xored in; empty when the value fits
     std::array<unsigned, 2> shifts = {1, 1};  // by Sequence
 
+    // An order-k table has L2·2^(k−1) lines.
     unsigned index_bits(unsigned order) const { return fold_bits + order - 1; }
     unsigned shift(Sequence sequence) const { return shifts[static_cast<std::size_t>(sequence)]; }
 };
@@ -111,6 +108,7 @@ struct PlanField {
     bool is_pc = false;
     std::uint64_t l1 = 1;
     std::uint64_t l2 = 1;
+    unsigned miss_code = 0;  // the number of predictions: codes 0..miss_code−1 name one
 
     bool pc_parameter = true;               // the PC is passed in, even when no table needs it
     UpdatePolicy update = UpdatePolicy::always_shift;
@@ -125,7 +123,6 @@ struct PlanField {
     std::size_t codes_stream = 0;           // into CodePlan::streams
     std::size_t misses_stream = 0;
 
-    unsigned prediction_count() const;  // the miss code
     std::uint64_t table_bytes() const;
     LineUpdate line_update(const PlanTable& table) const;
 };

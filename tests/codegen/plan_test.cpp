@@ -48,7 +48,7 @@ TEST(TableLayout, Figure5PredictionCounts) {
     // Field 2's four predictors provide "a total of ten predictions".
     EXPECT_EQ(spec.fields[0].prediction_count(), 4u);
     EXPECT_EQ(spec.fields[1].prediction_count(), 10u);
-    EXPECT_EQ(plan_code(spec).fields[1].prediction_count(), 10u);
+    EXPECT_EQ(plan_code(spec).fields[1].miss_code, 10u);
 }
 
 TEST(TableLayout, TotalsMatchThePapersTableSpace) {

@@ -70,8 +70,8 @@ void share_stride(PlanField& field, std::vector<bool>& replaced) {
 }
 
 // Replaces the histories of one sequence by a single one with as many
-// entries as the highest order. Marks the tables it replaces in `replaced`.
-void share_history(PlanField& field, Sequence sequence, std::vector<bool>& replaced) {
+// entries as the highest order of a context over it. Marks the tables it replaces in `replaced`.
+void share_history(PlanField& field, Sequence sequence, unsigned order, std::vector<bool>& replaced) {
     std::size_t count = 0;
     std::size_t first = no_index;
     for (std::size_t i = 0; i < field.histories.size(); ++i) {
@@ -82,12 +82,6 @@ void share_history(PlanField& field, Sequence sequence, std::vector<bool>& repla
     }
     if (count == 0) {
         return;
-    }
-    unsigned order = 0;
-    for (const PlanPredictor& predictor : field.predictors) {
-        if (predictor.history != no_index && field.histories[predictor.history].sequence == sequence) {
-            order = std::max(order, predictor.spec.order);
-        }
     }
     const PlanTable& current = field.tables[field.histories[first].table];
     if (count == 1 && current.entries == order && current.owner == shared) {
@@ -130,10 +124,12 @@ void share_history(PlanField& field, Sequence sequence, std::vector<bool>& repla
 
 void share_tables(CodePlan& plan) {
     for (PlanField& field : plan.fields) {
+        const Field& declared = plan.spec.fields[field.number - 1];
         std::vector<bool> replaced(field.tables.size(), false);
         share_stride(field, replaced);
-        share_history(field, Sequence::values, replaced);
-        share_history(field, Sequence::strides, replaced);
+        for (Sequence sequence : {Sequence::values, Sequence::strides}) {
+            share_history(field, sequence, declared.max_context_order(sequence), replaced);
+        }
 
         FieldUse use = field_use(field);
         std::vector<bool> remove_table(field.tables.size());
