@@ -332,6 +332,12 @@ TemplateData text_lines(const std::string& text) {
     return lines;
 }
 
+// The 1-based number of the first line that starts with `prefix`.
+std::size_t line_of(const std::string& text, const std::string& prefix) {
+    std::size_t at = text.find("\n" + prefix);
+    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at + 1), '\n')) + 1;
+}
+
 std::string stream_name(const PlanStream& stream) {
     return "field_" + std::to_string(stream.field) + (stream.role == StreamRole::codes ? "_codes" : "_misses");
 }
@@ -396,6 +402,14 @@ std::string generate_compressor(const CodePlan& plan) {
         coding_order.push_back(step);
     }
     data.set("coding_order", coding_order);
+
+    // The header points the reader at the code of the spec: render once to
+    // learn its line numbers, then again with them (they do not move it).
+    data.set("spec_code_line", "0");
+    data.set("main_line", "0");
+    std::string code = render_template("compressor.cpp", data);
+    data.set("spec_code_line", std::to_string(line_of(code, "// ===== the compressor of this spec")));
+    data.set("main_line", std::to_string(line_of(code, "int main(")));
     return render_template("compressor.cpp", data);
 }
 

@@ -43,10 +43,11 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); a class per field and the TraceCodec that ties
-// them together; main(); then the rest of the runtime (part 2: checksums,
-// block I/O, bzip2, the .tcz container and the command line). The runtime is
-// the same in every file this version of tcgen generates.
+// of this spec is written in); from line 427, a class per field and the
+// TraceCodec that ties them together; main() at line 2030; then the rest of
+// the runtime (part 2: checksums, block I/O, bzip2, the .tcz container and
+// the command line). The runtime is the same in every file this version of
+// tcgen generates.
 
 #include <algorithm>
 #include <array>
