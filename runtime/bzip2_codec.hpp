@@ -8,6 +8,7 @@
 // container keeps its blocks far below that, and larger buffers are refused
 // here rather than silently truncated.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -100,12 +101,16 @@ inline std::vector<std::uint8_t> bz2_compress(const std::uint8_t* data, std::siz
     return compressed;
 }
 
-// Decompresses exactly one bzip2 stream that must fill out[0..expected_size)
-// exactly, with no bytes left over on either side. `what` names the data in
-// messages ("stream 'codes' of block 3").
-inline void bz2_decompress(const std::uint8_t* input, std::size_t input_size, std::uint8_t* out,
+// Decompresses exactly one bzip2 stream into `out` (replacing its contents),
+// which must come to exactly expected_size bytes, with no bytes left over on
+// either side. `what` names the data in messages ("stream 'codes' of block
+// 3"). The expected size comes from an untrusted file, so `out` grows as
+// output arrives (doubling, never beyond the expected size): memory follows
+// what the data really holds, not what a header claims.
+inline void bz2_decompress(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
                            std::size_t expected_size, std::string_view what = "bzip2 data") {
     const std::string name(what);
+    out.clear();
     if (input_size == 0 || expected_size == 0) {
         if (input_size == 0 && expected_size == 0) {
             return;
@@ -128,22 +133,33 @@ inline void bz2_decompress(const std::uint8_t* input, std::size_t input_size, st
     }
     stream.next_in = reinterpret_cast<char*>(const_cast<std::uint8_t*>(input));
     stream.avail_in = static_cast<unsigned int>(input_size);
-    stream.next_out = reinterpret_cast<char*>(out);
-    stream.avail_out = static_cast<unsigned int>(expected_size);
-    int result = BZ2_bzDecompress(&stream);
+    constexpr std::size_t first_size = std::size_t{1} << 16;
+    std::size_t produced = 0;
     bool output_overflows = false;
-    if (result == BZ_OK && stream.avail_out == 0) {
-        // The output is full but the stream has not ended: either more output
-        // follows or the input stops short. One spare byte tells which.
-        char spare = 0;
-        stream.next_out = &spare;
-        stream.avail_out = 1;
+    int result = BZ_OK;
+    while (result == BZ_OK) {
+        if (produced == expected_size) {
+            // The output is full but the stream has not ended: either more
+            // output follows or the input stops short. One spare byte tells.
+            char spare = 0;
+            stream.next_out = &spare;
+            stream.avail_out = 1;
+            result = BZ2_bzDecompress(&stream);
+            output_overflows = stream.avail_out == 0;
+            break;
+        }
+        if (produced == out.size()) {
+            out.resize(std::min(expected_size, std::max(first_size, 2 * out.size())));
+        }
+        stream.next_out = reinterpret_cast<char*>(out.data() + produced);
+        stream.avail_out = static_cast<unsigned int>(out.size() - produced);
         result = BZ2_bzDecompress(&stream);
-        output_overflows = stream.avail_out == 0;
-        stream.avail_out = 0;
+        produced = out.size() - stream.avail_out;
+        if (result == BZ_OK && stream.avail_out > 0) {
+            break;  // all input consumed, output not full: the stream stops short
+        }
     }
     const unsigned int input_left = stream.avail_in;
-    const unsigned int output_left = stream.avail_out;
     BZ2_bzDecompressEnd(&stream);
     if (result == BZ_MEM_ERROR) {
         throw std::bad_alloc();
@@ -157,9 +173,9 @@ inline void bz2_decompress(const std::uint8_t* input, std::size_t input_size, st
     if (result != BZ_STREAM_END) {
         fail("corrupt input: " + name + " is not valid bzip2 data (" + bz2_error_name(result) + ")");
     }
-    if (output_left != 0) {
-        fail("corrupt input: " + name + " decompresses to " + std::to_string(expected_size - output_left) +
-             " bytes instead of " + std::to_string(expected_size));
+    if (produced != expected_size) {
+        fail("corrupt input: " + name + " decompresses to " + std::to_string(produced) + " bytes instead of " +
+             std::to_string(expected_size));
     }
     if (input_left != 0) {
         fail("corrupt input: " + name + " has " + std::to_string(input_left) +

@@ -270,9 +270,17 @@ inline void check_preamble_limits(const Preamble& preamble, const std::string& p
 }
 
 // Compares the preamble read from a file with the one the running codec
-// would write. A different spec is reported with the file's own spec.
+// would write. A different spec is reported with the file's own spec. Every
+// codec has a spec, and its fingerprint is that of its text, so an empty
+// text, or a text other than ours under our fingerprint, is damage.
 inline void check_preamble_matches(const Preamble& found, const Preamble& expected) {
-    if (found.fingerprint != expected.fingerprint || found.spec_text != expected.spec_text) {
+    if (found.spec_text.empty()) {
+        fail("corrupt input: the preamble stores no spec text");
+    }
+    if (found.fingerprint == expected.fingerprint && found.spec_text != expected.spec_text) {
+        fail("corrupt input: the stored spec text does not match its fingerprint");
+    }
+    if (found.fingerprint != expected.fingerprint) {
         throw SpecMismatchError("this .tcz was made by a different spec (fingerprint " + hex64(found.fingerprint) +
                                     ", expected " + hex64(expected.fingerprint) + "); it was made by:",
                                 found.spec_text);
@@ -496,15 +504,13 @@ public:
         check_compressed_size(raw_size, compressed_size, "header");
         header_size_ = raw_size;
         extend_section(compressed_size);
-        compressed_.resize(static_cast<std::size_t>(compressed_size));
-        read_exact(compressed_.data(), compressed_.size());
+        read_growing(compressed_, compressed_size);
         std::array<std::uint8_t, Layout::AfterData::size> after_data{};
         read_exact(after_data.data(), after_data.size());
         if (crc32(compressed_.data(), compressed_.size()) != Layout::AfterData::data_crc.load(after_data.data())) {
             fail("checksum mismatch in header section (compressed data)");
         }
-        header.resize(static_cast<std::size_t>(raw_size));
-        bz2_decompress(compressed_.data(), compressed_.size(), header.data(), header.size(), "header");
+        bz2_decompress(compressed_.data(), compressed_.size(), header, static_cast<std::size_t>(raw_size), "header");
         if (crc32(header.data(), header.size()) != Layout::AfterData::header_crc.load(after_data.data())) {
             fail("checksum mismatch in header");
         }
@@ -620,8 +626,7 @@ private:
                  size_text(record_count) + " records");
         }
         extend_section(compressed_total + Layout::AfterData::size);
-        compressed_.resize(static_cast<std::size_t>(compressed_total));
-        read_exact(compressed_.data(), compressed_.size());
+        read_growing(compressed_, compressed_total);
         std::array<std::uint8_t, Layout::AfterData::size> after_data{};
         read_exact(after_data.data(), after_data.size());
         if (crc32(compressed_.data(), compressed_.size()) != Layout::AfterData::data_crc.load(after_data.data())) {
@@ -630,11 +635,9 @@ private:
         block.records_crc = Layout::AfterData::records_crc.load(after_data.data());
         std::size_t offset = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            std::vector<std::uint8_t>& raw = block.streams[stream];
-            raw.resize(static_cast<std::size_t>(raw_sizes_[stream]));
             const std::size_t compressed_size = static_cast<std::size_t>(compressed_sizes_[stream]);
-            bz2_decompress(compressed_.data() + offset, compressed_size, raw.data(), raw.size(),
-                           stream_label(number, stream, stream_names));
+            bz2_decompress(compressed_.data() + offset, compressed_size, block.streams[stream],
+                           static_cast<std::size_t>(raw_sizes_[stream]), stream_label(number, stream, stream_names));
             offset += compressed_size;
         }
         if (record_count < preamble_.records_per_block) {
@@ -726,6 +729,20 @@ private:
     void read_exact(std::uint8_t* buffer, std::size_t size) {
         if (read_available(buffer, size) < size) {
             fail_truncated();
+        }
+    }
+
+    // Reads `size` bytes into `buffer` (replacing its contents), growing it
+    // as the bytes arrive: a length field cannot make the reader allocate
+    // more than the file really holds, plus one chunk.
+    void read_growing(std::vector<std::uint8_t>& buffer, std::uint64_t size) {
+        constexpr std::uint64_t chunk = std::uint64_t{1} << 20;
+        buffer.clear();
+        while (buffer.size() < size) {
+            const std::size_t done = buffer.size();
+            const std::size_t more = static_cast<std::size_t>(std::min(chunk, size - done));
+            buffer.resize(done + more);
+            read_exact(buffer.data() + done, more);
         }
     }
 

@@ -12,15 +12,15 @@ namespace {
 
 std::vector<std::uint8_t> round_trip(const std::vector<std::uint8_t>& data) {
     const std::vector<std::uint8_t> compressed = bz2_compress(data.data(), data.size());
-    std::vector<std::uint8_t> restored(data.size());
-    bz2_decompress(compressed.data(), compressed.size(), restored.data(), restored.size());
+    std::vector<std::uint8_t> restored;
+    bz2_decompress(compressed.data(), compressed.size(), restored, data.size());
     return restored;
 }
 
 std::string error_of(const std::vector<std::uint8_t>& compressed, std::size_t expected_size) {
-    std::vector<std::uint8_t> out(expected_size);
+    std::vector<std::uint8_t> out;
     try {
-        bz2_decompress(compressed.data(), compressed.size(), out.data(), out.size(), "stream 'x'");
+        bz2_decompress(compressed.data(), compressed.size(), out, expected_size, "stream 'x'");
     } catch (const Error& error) {
         return error.what();
     }
@@ -29,7 +29,9 @@ std::string error_of(const std::vector<std::uint8_t>& compressed, std::size_t ex
 
 TEST(Bzip2, EmptyIsStoredAsNothing) {
     EXPECT_TRUE(bz2_compress(nullptr, 0).empty());
-    bz2_decompress(nullptr, 0, nullptr, 0);
+    std::vector<std::uint8_t> out = {1};
+    bz2_decompress(nullptr, 0, out, 0);
+    EXPECT_TRUE(out.empty());
     EXPECT_EQ(error_of({}, 5), "corrupt input: stream 'x' is empty but should hold 5 bytes");
     EXPECT_EQ(error_of({1, 2, 3}, 0), "corrupt input: stream 'x' should be empty but has 3 compressed bytes");
 }
@@ -73,12 +75,27 @@ TEST(Bzip2, WrongSizesAndGarbageAreErrors) {
     for (int trial = 0; trial < 200; ++trial) {
         std::vector<std::uint8_t> damaged = compressed;
         damaged[4 + random() % (damaged.size() - 4)] ^= static_cast<std::uint8_t>(1u << (random() % 8));
-        std::vector<std::uint8_t> out(data.size());
+        std::vector<std::uint8_t> out;
         try {
-            bz2_decompress(damaged.data(), damaged.size(), out.data(), out.size());
+            bz2_decompress(damaged.data(), damaged.size(), out, data.size());
         } catch (const Error&) {
         }
     }
+}
+
+// A size field is a claim, not a fact: what a stream of a few bytes claims
+// to hold is not allocated before the data produces it.
+TEST(Bzip2, AllocatesWhatTheDataHoldsNotWhatItClaims) {
+    const std::vector<std::uint8_t> data(1000, 'a');
+    const std::vector<std::uint8_t> compressed = bz2_compress(data.data(), data.size());
+    std::vector<std::uint8_t> out;
+    try {
+        bz2_decompress(compressed.data(), compressed.size(), out, std::size_t{3} << 30, "stream 'x'");
+        ADD_FAILURE() << "no error";
+    } catch (const Error& error) {
+        EXPECT_EQ(std::string(error.what()), "corrupt input: stream 'x' decompresses to 1000 bytes instead of 3221225472");
+    }
+    EXPECT_LE(out.capacity(), std::size_t{1} << 16);
 }
 
 }  // namespace
