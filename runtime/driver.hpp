@@ -216,7 +216,7 @@ std::string usage_text(const std::string& name) {
            "Compresses a trace on standard input into a .tcz on standard output,\n"
            "printing the predictor usage report and a summary on standard error.\n"
            "  -d          decompress a .tcz on standard input instead\n"
-           "  -f          write compressed data even to a terminal\n"
+           "  -f          write the output even to a terminal\n"
            "  --spec      print the trace specification this program was made from\n"
            "  -h, --help  print this help\n";
 }
@@ -260,13 +260,16 @@ int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std:
                 fail("unexpected argument '" + argument + "' (the program reads standard input; try -h)");
             }
         }
+        // Binary data would garble the terminal; refused before the tables
+        // are allocated or any input is read.
+        if (output_is_terminal && !forced) {
+            fail(std::string("refusing to write ") + (decompressing ? "decompressed" : "compressed") +
+                 " data to a terminal (redirect standard output, or use -f)");
+        }
         const std::unique_ptr<Codec> codec = make_codec<Codec>();
         if (decompressing) {
             decompress(*codec, input, output);
             return 0;
-        }
-        if (output_is_terminal && !forced) {
-            fail("refusing to write compressed data to a terminal (redirect standard output, or use -f)");
         }
         const RunTotals totals = compress(*codec, input, output);
         codec->write_report(messages);

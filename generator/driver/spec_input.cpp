@@ -8,6 +8,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "runtime/container.hpp"
@@ -46,20 +47,37 @@ struct Descriptor {
     }
 };
 
-SpecInput read_input(const std::string& name, int fd) {
+// Specs are a few hundred bytes. Anything much larger is the wrong file (a
+// trace, a binary): it is refused after reading one byte past the limit,
+// rather than read whole and parsed up to its first syntax error.
+constexpr std::size_t max_spec_bytes = std::size_t{1} << 20;
+const char* const max_spec_text = "1 MiB";
+
+std::string too_large_error(const std::string& name, int fd) {
+    // A pipe has no size, and only one byte past the limit was read from it.
+    struct stat status {};
+    std::string size = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)
+                           ? std::to_string(status.st_size) + " bytes"
+                           : "more than " + std::string(max_spec_text);
+    return "'" + name + "' is " + size + "; a spec is at most " + max_spec_text + " (is it the right file?)";
+}
+
+std::optional<SpecInput> read_input(const std::string& name, int fd, std::string& error) {
     tcgen_runtime::InputFile input(fd);
     const auto& magic = tcgen_runtime::tcz_magic;
     std::vector<std::uint8_t> prefix(magic.size());
     prefix.resize(input.read_up_to(prefix.data(), prefix.size()));
     PrefixedSource source(prefix, input);
     if (std::equal(prefix.begin(), prefix.end(), magic.begin(), magic.end())) {
+        // The container limits the spec it stores.
         tcgen_runtime::Preamble preamble = tcgen_runtime::ContainerReader(source).read_preamble();
         return SpecInput{SourceFile(name + " (its spec)", preamble.spec_text), preamble.fingerprint};
     }
-    std::string text;
-    std::uint8_t buffer[65536];
-    while (std::size_t got = source.read_up_to(buffer, sizeof buffer)) {
-        text.append(reinterpret_cast<const char*>(buffer), got);
+    std::string text(max_spec_bytes + 1, '\0');
+    text.resize(source.read_up_to(reinterpret_cast<std::uint8_t*>(text.data()), text.size()));
+    if (text.size() > max_spec_bytes) {
+        error = too_large_error(name, fd);
+        return std::nullopt;
     }
     return SpecInput{SourceFile(name, std::move(text)), std::nullopt};
 }
@@ -80,7 +98,7 @@ std::optional<SpecInput> read_spec_input(const std::string& path, std::string& e
         return std::nullopt;
     }
     try {
-        return read_input(name, descriptor.fd);
+        return read_input(name, descriptor.fd, error);
     } catch (const tcgen_runtime::Error& failure) {
         // A read error, or a .tcz whose preamble is damaged.
         error = "cannot read '" + name + "': " + failure.what();

@@ -197,12 +197,17 @@ Excerpt make_excerpt(std::string_view line, std::size_t span_begin, std::size_t 
 }  // namespace
 
 void DiagnosticSink::error(const SourceSpan& span, std::string message) {
-    reported_.push_back(Diagnostic{Severity::error, span, std::move(message)});
     ++error_count_;
+    dropping_ = error_count_ > max_errors;
+    if (!dropping_) {
+        reported_.push_back(Diagnostic{Severity::error, span, std::move(message)});
+    }
 }
 
 void DiagnosticSink::note(const SourceSpan& span, std::string message) {
-    reported_.push_back(Diagnostic{Severity::note, span, std::move(message)});
+    if (!dropping_) {
+        reported_.push_back(Diagnostic{Severity::note, span, std::move(message)});
+    }
 }
 
 std::vector<Diagnostic> DiagnosticSink::diagnostics() const {
@@ -233,6 +238,12 @@ std::vector<Diagnostic> DiagnosticSink::diagnostics() const {
         auto last = reported_.begin() + static_cast<std::ptrdiff_t>(unit.end);
         sorted.insert(sorted.end(), first, last);
     }
+    // After the sort, so that it is the last line printed.
+    if (error_count_ > max_errors) {
+        sorted.push_back(Diagnostic{Severity::error, SourceSpan{},
+                                    "too many errors (" + std::to_string(error_count_) + "); only the first " +
+                                        std::to_string(max_errors) + " are shown"});
+    }
     return sorted;
 }
 
@@ -244,8 +255,11 @@ void DiagnosticSink::print(std::ostream& out) const {
 
 std::string format_headline(const SourceFile& file, const Diagnostic& diagnostic) {
     const char* severity = diagnostic.severity == Severity::error ? "error" : "note";
-    return printable_inline(file.name(), std::string::npos) + ":" + std::to_string(diagnostic.span.line) + ":" +
-           std::to_string(diagnostic.span.column) + ": " + severity + ": " +
+    std::string position;
+    if (diagnostic.span.line >= 1) {
+        position = ":" + std::to_string(diagnostic.span.line) + ":" + std::to_string(diagnostic.span.column);
+    }
+    return printable_inline(file.name(), std::string::npos) + position + ": " + severity + ": " +
            printable_inline(diagnostic.message, max_message_run);
 }
 

@@ -32,21 +32,31 @@ struct Diagnostic {
     std::string message;
 };
 
+// Keeps the first max_errors errors reported (and their notes) and only
+// counts the rest, as gcc's -fmax-errors does, so that memory and output stay
+// small whatever the spec.
 class DiagnosticSink {
 public:
+    static constexpr int max_errors = 20;
+
     explicit DiagnosticSink(const SourceFile& file) : file_(file) {}
 
     void error(const SourceSpan& span, std::string message);
-    // A note belongs to the error reported just before it.
+    // A note belongs to the error reported just before it, and is dropped
+    // with it.
     void note(const SourceSpan& span, std::string message);
 
     bool has_errors() const { return error_count_ > 0; }
+    // Every error reported, kept or dropped.
     int error_count() const { return error_count_; }
     const SourceFile& file() const { return file_; }
 
-    // Every diagnostic in source order (line, then column), whatever order
-    // the stages reported them in. Each error is followed by its notes, and
-    // diagnostics at the same place keep the order they were reported in.
+    // Every diagnostic kept, in source order (line, then column), whatever
+    // order the stages reported them in. Each error is followed by its notes,
+    // and diagnostics at the same place keep the order they were reported in.
+    // When errors were dropped, one last error without a position says so:
+    //
+    //   spec.tcg: error: too many errors (137); only the first 20 are shown
     std::vector<Diagnostic> diagnostics() const;
 
     // Writes every diagnostic, in source order.
@@ -56,9 +66,11 @@ private:
     const SourceFile& file_;
     std::vector<Diagnostic> reported_;
     int error_count_ = 0;
+    bool dropping_ = false;  // the last error was dropped, so are its notes
 };
 
-// The one-line "FILE:LINE:COL: error: MESSAGE" form, without source excerpt.
+// The one-line "FILE:LINE:COL: error: MESSAGE" form, without source excerpt;
+// "FILE: error: MESSAGE" for a diagnostic without a position (line 0).
 std::string format_headline(const SourceFile& file, const Diagnostic& diagnostic);
 
 // The headline, the source line and a caret line marking the span.

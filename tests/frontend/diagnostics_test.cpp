@@ -1,10 +1,12 @@
 // The rendered form of diagnostics: headline, source line, caret under the
 // span; several independent errors in one run; follow-on errors suppressed;
 // bytes a terminal could act on escaped; huge lines and tokens cut; source
-// order whatever the order reported.
+// order whatever the order reported; the first 20 errors, then one line
+// saying how many there were.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <sstream>
 
@@ -288,6 +290,74 @@ TEST(Diagnostics, ANoteStaysAfterItsError) {
               "spec.tcg:2:1: error: b is wrong\n    b\n    ^\n"
               "spec.tcg:3:1: error: c clashes with a\n    c\n    ^\n"
               "spec.tcg:1:1: note: a is here\n    a\n    ^\n");
+}
+
+TEST(Diagnostics, TheSinkKeepsTwentyErrorsAndCountsTheRest) {
+    SourceFile file("spec.tcg", std::string(30, '\n'));
+    DiagnosticSink sink(file);
+    // Reported from the last line up, each with a note, so that source order
+    // and report order differ.
+    for (int line = 30; line >= 1; --line) {
+        sink.error(SourceSpan{line, 1, 2}, "error on line " + std::to_string(line));
+        sink.note(SourceSpan{line, 1, 2}, "note on line " + std::to_string(line));
+    }
+    EXPECT_EQ(sink.error_count(), 30);
+    EXPECT_TRUE(sink.has_errors());
+    std::vector<Diagnostic> diagnostics = sink.diagnostics();
+    ASSERT_EQ(diagnostics.size(), 41u);
+    // The first twenty reported (lines 30 down to 11) with their notes, in
+    // source order, then the line that says the rest were dropped.
+    for (int kept = 0; kept < 20; ++kept) {
+        EXPECT_EQ(diagnostics[2 * kept].message, "error on line " + std::to_string(11 + kept));
+        EXPECT_EQ(diagnostics[2 * kept + 1].message, "note on line " + std::to_string(11 + kept));
+    }
+    EXPECT_EQ(format_diagnostic(file, diagnostics.back()),
+              "spec.tcg: error: too many errors (30); only the first 20 are shown\n");
+}
+
+TEST(Diagnostics, TwentyErrorsAreNotTooMany) {
+    SourceFile file("spec.tcg", "a\n");
+    DiagnosticSink sink(file);
+    for (int i = 0; i < DiagnosticSink::max_errors; ++i) {
+        sink.error(SourceSpan{1, 1, 2}, "here");
+    }
+    EXPECT_EQ(sink.diagnostics().size(), 20u);
+    EXPECT_EQ(sink.diagnostics().back().message, "here");
+}
+
+TEST(Diagnostics, TheTooManyErrorsLineIsPrintedLast) {
+    SourceFile file("spec.tcg", "a\nb\n");
+    DiagnosticSink sink(file);
+    for (int i = 0; i < 21; ++i) {
+        sink.error(SourceSpan{2 - i % 2, 1, 2}, "error " + std::to_string(i));
+    }
+    std::ostringstream out;
+    sink.print(out);
+    std::string printed = out.str();
+    std::string last_line = "spec.tcg: error: too many errors (21); only the first 20 are shown\n";
+    ASSERT_GE(printed.size(), last_line.size());
+    EXPECT_EQ(printed.substr(printed.size() - last_line.size()), last_line);
+    EXPECT_EQ(printed.find("error 20"), std::string::npos);
+}
+
+TEST(Diagnostics, AHundredIndependentErrorsPrintTwentyAndTheTooManyLine) {
+    std::string text = "TCgen Trace Specification;\n";
+    for (int i = 1; i <= 100; ++i) {
+        text += "12-Bit Field " + std::to_string(i) + " = {: LV[1]};\n";
+    }
+    text += "PC = Field 1;\n";
+    CompileResult result = compile_text(text);
+    EXPECT_FALSE(result.spec);
+    ASSERT_EQ(result.headlines.size(), 21u) << result.rendered;
+    for (int i = 0; i < 20; ++i) {
+        EXPECT_EQ(result.headlines[static_cast<std::size_t>(i)],
+                  std::to_string(i + 2) + ":1: error: field width must be 8, 16, 32 or 64 bits, not 12");
+    }
+    std::string last_line = "spec.tcg: error: too many errors (100); only the first 20 are shown\n";
+    ASSERT_GE(result.rendered.size(), last_line.size());
+    EXPECT_EQ(result.rendered.substr(result.rendered.size() - last_line.size()), last_line);
+    // 20 diagnostics of three lines each, and the last line.
+    EXPECT_EQ(std::count(result.rendered.begin(), result.rendered.end(), '\n'), 61);
 }
 
 // Binary files through the whole front end: whatever the bytes, what is

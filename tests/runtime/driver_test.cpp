@@ -268,6 +268,37 @@ TEST(Driver, RefusesAnotherSpec) {
               "header size mismatch: this .tcz has a 4-byte header, this program expects 0");
 }
 
+// A whole .tcz of DeltaCodec's layout (a header, no records) whose preamble
+// stores `spec_text` under `fingerprint`, with every CRC right.
+Bytes file_with_spec(const std::string& spec_text, std::uint64_t fingerprint) {
+    Preamble preamble = codec_preamble<DeltaCodec>();
+    preamble.spec_text = spec_text;
+    preamble.fingerprint = fingerprint;
+    MemorySink sink;
+    ContainerWriter writer(sink);
+    writer.write_preamble(preamble);
+    const std::uint8_t header[] = {'H', 'D', 'R', '1'};
+    writer.write_header(header, sizeof header);
+    writer.write_trailer(0, sizeof header, nullptr, 0);
+    return sink.bytes();
+}
+
+TEST(Driver, SaysWhatIsWrongWithADamagedStoredSpec) {
+    const std::string spec(DeltaCodec::spec_text);
+    ASSERT_EQ(decompress_error(file_with_spec(spec, DeltaCodec::fingerprint)), "no error");
+    EXPECT_EQ(decompress_error(file_with_spec("", DeltaCodec::fingerprint)),
+              "corrupt input: the preamble stores no spec text");
+    EXPECT_EQ(decompress_error(file_with_spec("", fingerprint64(""))), "corrupt input: the preamble stores no spec text");
+    std::string altered = spec;
+    altered[altered.find("DFCM1")] = 'X';
+    EXPECT_EQ(decompress_error(file_with_spec(altered, DeltaCodec::fingerprint)),
+              "corrupt input: the stored spec text does not match its fingerprint");
+    // Another fingerprint is another spec, whatever the text.
+    EXPECT_EQ(decompress_error(file_with_spec(spec, fingerprint64(altered))),
+              "this .tcz was made by a different spec (fingerprint " + hex64(fingerprint64(altered)) + ", expected " +
+                  hex64(DeltaCodec::fingerprint) + "); it was made by:");
+}
+
 // Writes one byte more than it reads back: the driver must notice.
 class SloppyCodec : public DeltaCodec {
 public:
@@ -369,7 +400,32 @@ TEST(Command, RefusesToWriteCompressedDataToATerminal) {
               "comp: error: refusing to write compressed data to a terminal (redirect standard output, or use -f)\n");
     EXPECT_TRUE(refused.output.empty());
     EXPECT_EQ(run({"-f"}, {1, 2, 3}, true).status, 0);
-    EXPECT_EQ(run({"-d"}, compress_bytes({1, 2, 3}), true).status, 0);
+}
+
+TEST(Command, RefusesToWriteDecompressedDataToATerminal) {
+    const Bytes input = structured_trace(20, 1);
+    const Bytes compressed = compress_bytes(input);
+    const CommandResult refused = run({"-d"}, compressed, true);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_EQ(refused.messages,
+              "comp: error: refusing to write decompressed data to a terminal (redirect standard output, or use -f)\n");
+    EXPECT_TRUE(refused.output.empty());
+    for (const std::vector<std::string>& arguments : {std::vector<std::string>{"-d", "-f"}, {"-f", "-d"}}) {
+        const CommandResult forced = run(arguments, compressed, true);
+        EXPECT_EQ(forced.status, 0) << forced.messages;
+        EXPECT_EQ(forced.output, input);
+    }
+}
+
+TEST(Command, ReportsADamagedStoredSpecOnOneLine) {
+    const CommandResult empty = run({"-d"}, file_with_spec("", DeltaCodec::fingerprint));
+    EXPECT_EQ(empty.status, 1);
+    EXPECT_EQ(empty.messages, "comp: error: corrupt input: the preamble stores no spec text\n");
+    EXPECT_TRUE(empty.output.empty());
+    const CommandResult altered = run({"-d"}, file_with_spec("TCgen Trace Specification;\n", DeltaCodec::fingerprint));
+    EXPECT_EQ(altered.status, 1);
+    EXPECT_EQ(altered.messages, "comp: error: corrupt input: the stored spec text does not match its fingerprint\n");
+    EXPECT_TRUE(altered.output.empty());
 }
 
 // A codec whose tables do not fit in memory: constructing it fails the way
