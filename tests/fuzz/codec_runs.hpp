@@ -1,0 +1,35 @@
+#pragma once
+// One whole compression or decompression in memory, the way a generated
+// program runs it. Include after the generated compressor source: the
+// runtime it embeds is what this uses.
+//
+// Each run constructs its own codec: predictor state carries from block to
+// block, so a codec reused across fuzz inputs would make an input's outcome
+// depend on the inputs before it, and a crash would not reproduce.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tcgen_fuzz {
+
+template <class Codec>
+std::vector<std::uint8_t> compress_bytes(const std::uint8_t* data, std::size_t size) {
+    const auto codec = std::make_unique<Codec>();
+    tcgen_runtime::MemorySource input(data, size);
+    tcgen_runtime::MemorySink output;
+    tcgen_runtime::compress(*codec, input, output);
+    return output.bytes();
+}
+
+template <class Codec>
+std::vector<std::uint8_t> decompress_bytes(const std::uint8_t* data, std::size_t size) {
+    const auto codec = std::make_unique<Codec>();
+    tcgen_runtime::MemorySource input(data, size);
+    tcgen_runtime::MemorySink output;
+    tcgen_runtime::decompress(*codec, input, output);
+    return output.bytes();
+}
+
+}  // namespace tcgen_fuzz
