@@ -7,8 +7,9 @@
 //
 // Every length read from a file is checked against a limit derived from the
 // preamble before anything is allocated, and every byte of the file is
-// covered by a CRC-32, so corruption gives an Error, never a crash, a huge
-// allocation or silently different output.
+// covered by a check (XXH64) seeded with the check before it, so that
+// corruption, and sections of other files spliced in, give an Error, never a
+// crash, a huge allocation or silently different output.
 
 #include <algorithm>
 #include <array>
@@ -34,7 +35,7 @@ namespace tcgen_runtime {
 // Like PNG's signature: a high-bit byte catches 7-bit transfers, CR LF and the
 // lone LF catch line-ending conversion, 0x1A stops `type` on DOS.
 inline constexpr std::array<std::uint8_t, 8> tcz_magic = {0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A};
-inline constexpr std::uint16_t tcz_format_version = 1;
+inline constexpr std::uint16_t tcz_format_version = 2;
 
 constexpr std::uint32_t make_tag(char first, char second, char third, char fourth) {
     return static_cast<std::uint32_t>(static_cast<std::uint8_t>(first)) |
@@ -51,7 +52,7 @@ inline constexpr std::uint32_t tcz_end_tag = make_tag('T', 'C', 'Z', 'E');
 // the reader loads every field through these descriptions, and the tests pin
 // them and check the tables of docs/format.md against them. A section is a
 // run of fixed fields, a variable-length part (spec text, compressed data or
-// tail) and the CRCs after it. The fields before the variable part have
+// tail) and the checks after it. The fields before the variable part have
 // offsets from the start of the section, as in docs/format.md; the fields
 // after it (in After* structs) have offsets from the end of the variable part,
 // because a streaming reader and writer hold them in a buffer of their own.
@@ -97,9 +98,9 @@ struct TczPreambleLayout {
     static constexpr TczField<std::uint32_t> spec_size{40};
     static constexpr std::size_t spec_text = 44;
     struct AfterSpec {
-        // CRC-32 of all the bytes before it.
-        static constexpr TczField<std::uint32_t> crc{0};
-        static constexpr std::size_t size = 4;
+        // Of all the bytes before it; the first check of the chain.
+        static constexpr TczField<std::uint64_t> check{0};
+        static constexpr std::size_t size = 8;
     };
     static constexpr std::size_t fixed_bytes = spec_text + AfterSpec::size;
 };
@@ -108,13 +109,14 @@ struct TczHeaderSectionLayout {
     static constexpr TczField<std::uint32_t> tag{0};
     static constexpr TczField<std::uint64_t> raw_size{4};
     static constexpr TczField<std::uint64_t> compressed_size{12};
-    // CRC-32 of the fields before it.
-    static constexpr TczField<std::uint32_t> fields_crc{20};
-    static constexpr std::size_t data = 24;
+    // Of the fields before it.
+    static constexpr TczField<std::uint64_t> fields_check{20};
+    static constexpr std::size_t data = 28;
     struct AfterData {
-        static constexpr TczField<std::uint32_t> data_crc{0};
-        static constexpr TczField<std::uint32_t> header_crc{4};
-        static constexpr std::size_t size = 8;
+        // Of the compressed header, then of the header itself.
+        static constexpr TczField<std::uint64_t> data_check{0};
+        static constexpr TczField<std::uint64_t> header_check{8};
+        static constexpr std::size_t size = 16;
     };
     static constexpr std::size_t fixed_bytes = data + AfterData::size;
 };
@@ -131,16 +133,17 @@ struct TczBlockLayout {
     static constexpr TczField<std::uint64_t> compressed_size(std::size_t stream) {
         return {raw_size(stream).end()};
     }
-    // CRC-32 of the fields before it.
-    static constexpr TczField<std::uint32_t> fields_crc(std::size_t stream_count) {
+    // Of the fields before it.
+    static constexpr TczField<std::uint64_t> fields_check(std::size_t stream_count) {
         return {stream_sizes + stream_sizes_stride * stream_count};
     }
     // The compressed streams, stream 0 first.
-    static constexpr std::size_t data(std::size_t stream_count) { return fields_crc(stream_count).end(); }
+    static constexpr std::size_t data(std::size_t stream_count) { return fields_check(stream_count).end(); }
     struct AfterData {
-        static constexpr TczField<std::uint32_t> data_crc{0};
-        static constexpr TczField<std::uint32_t> records_crc{4};
-        static constexpr std::size_t size = 8;
+        // Of all the compressed streams, then of the block's original records.
+        static constexpr TczField<std::uint64_t> data_check{0};
+        static constexpr TczField<std::uint64_t> records_check{8};
+        static constexpr std::size_t size = 16;
     };
 };
 
@@ -151,9 +154,9 @@ struct TczTrailerLayout {
     static constexpr TczField<std::uint32_t> tail_size{20};
     static constexpr std::size_t tail = 24;
     struct AfterTail {
-        // CRC-32 of all the bytes before it.
-        static constexpr TczField<std::uint32_t> crc{0};
-        static constexpr std::size_t size = 4;
+        // Of all the bytes before it; the last check of the chain.
+        static constexpr TczField<std::uint64_t> check{0};
+        static constexpr std::size_t size = 8;
     };
     static constexpr std::size_t fixed_bytes = tail + AfterTail::size;
 };
@@ -164,30 +167,31 @@ static_assert(tcz_packed_end(0, TczPreambleLayout::magic, TczPreambleLayout::ver
                              TczPreambleLayout::records_per_block,
                              TczPreambleLayout::spec_size) == TczPreambleLayout::spec_text,
               "the preamble's fields must fill the bytes before the spec text");
-static_assert(tcz_packed_end(0, TczPreambleLayout::AfterSpec::crc) == TczPreambleLayout::AfterSpec::size,
-              "the CRC must fill the bytes after the spec text");
+static_assert(tcz_packed_end(0, TczPreambleLayout::AfterSpec::check) == TczPreambleLayout::AfterSpec::size,
+              "the check must fill the bytes after the spec text");
 static_assert(tcz_packed_end(0, TczHeaderSectionLayout::tag, TczHeaderSectionLayout::raw_size,
                              TczHeaderSectionLayout::compressed_size,
-                             TczHeaderSectionLayout::fields_crc) == TczHeaderSectionLayout::data,
+                             TczHeaderSectionLayout::fields_check) == TczHeaderSectionLayout::data,
               "the header section's fields must fill the bytes before its data");
-static_assert(tcz_packed_end(0, TczHeaderSectionLayout::AfterData::data_crc,
-                             TczHeaderSectionLayout::AfterData::header_crc) == TczHeaderSectionLayout::AfterData::size,
-              "the CRCs must fill the bytes after the header section's data");
+static_assert(tcz_packed_end(0, TczHeaderSectionLayout::AfterData::data_check,
+                             TczHeaderSectionLayout::AfterData::header_check) ==
+                  TczHeaderSectionLayout::AfterData::size,
+              "the checks must fill the bytes after the header section's data");
 static_assert(tcz_packed_end(0, TczBlockLayout::tag, TczBlockLayout::record_count) == TczBlockLayout::stream_sizes,
               "the stream sizes must follow the record count");
 static_assert(tcz_packed_end(TczBlockLayout::stream_sizes, TczBlockLayout::raw_size(0),
                              TczBlockLayout::compressed_size(0), TczBlockLayout::raw_size(1),
                              TczBlockLayout::compressed_size(1),
-                             TczBlockLayout::fields_crc(2)) == TczBlockLayout::data(2),
-              "a block's stream sizes and CRC must fill the bytes before its data");
-static_assert(tcz_packed_end(0, TczBlockLayout::AfterData::data_crc, TczBlockLayout::AfterData::records_crc) ==
+                             TczBlockLayout::fields_check(2)) == TczBlockLayout::data(2),
+              "a block's stream sizes and check must fill the bytes before its data");
+static_assert(tcz_packed_end(0, TczBlockLayout::AfterData::data_check, TczBlockLayout::AfterData::records_check) ==
                   TczBlockLayout::AfterData::size,
-              "the CRCs must fill the bytes after a block's data");
+              "the checks must fill the bytes after a block's data");
 static_assert(tcz_packed_end(0, TczTrailerLayout::tag, TczTrailerLayout::total_records, TczTrailerLayout::total_bytes,
                              TczTrailerLayout::tail_size) == TczTrailerLayout::tail,
               "the trailer's fields must fill the bytes before the tail");
-static_assert(tcz_packed_end(0, TczTrailerLayout::AfterTail::crc) == TczTrailerLayout::AfterTail::size,
-              "the CRC must fill the bytes after the tail");
+static_assert(tcz_packed_end(0, TczTrailerLayout::AfterTail::check) == TczTrailerLayout::AfterTail::size,
+              "the check must fill the bytes after the tail");
 // The reader reads a section's tag before it knows whether a block or the
 // trailer follows.
 static_assert(TczBlockLayout::tag.offset == TczTrailerLayout::tag.offset &&
@@ -299,6 +303,34 @@ inline void check_preamble_matches(const Preamble& found, const Preamble& expect
     }
 }
 
+// The checks of a file form one chain: each is the XXH64 of what it covers,
+// seeded with the check before it (the preamble's with 0). A section
+// therefore verifies only after the very sections it was written after, so
+// sections of two files cannot be mixed, reordered, repeated or dropped
+// without an error, and the trailer's check vouches for the whole file.
+// Writer and reader hold one each; the output stays a function of the input
+// alone (no random identifiers), so equal traces give equal files.
+class CheckChain {
+public:
+    // The check of `size` bytes at `data`, which becomes the seed of the next.
+    std::uint64_t next(const std::uint8_t* data, std::size_t size) {
+        last_ = xxh64(data, size, last_);
+        return last_;
+    }
+
+    // A hash of data that arrives in pieces, seeded like next().
+    Xxh64 start() const { return Xxh64(last_); }
+
+    // Continues the chain from a check computed elsewhere (or read from a
+    // file, to be verified later).
+    void advance(std::uint64_t check) { last_ = check; }
+
+    std::uint64_t last() const { return last_; }
+
+private:
+    std::uint64_t last_ = 0;
+};
+
 class ContainerWriter {
 public:
     explicit ContainerWriter(ByteSink& sink) : sink_(sink) {}
@@ -322,7 +354,7 @@ public:
         const std::uint8_t* const spec = reinterpret_cast<const std::uint8_t*>(preamble.spec_text.data());
         std::copy(spec, spec + spec_size, fields + Layout::spec_text);
         const std::size_t spec_end = Layout::spec_text + spec_size;
-        Layout::AfterSpec::crc.store(fields + spec_end, crc32(fields, spec_end));
+        Layout::AfterSpec::check.store(fields + spec_end, chain_.next(fields, spec_end));
         emit(section_.data(), section_.size());
     }
 
@@ -340,18 +372,18 @@ public:
         Layout::tag.store(section_.data(), tcz_header_tag);
         Layout::raw_size.store(section_.data(), size);
         Layout::compressed_size.store(section_.data(), compressed.size());
-        Layout::fields_crc.store(section_.data(), crc32(section_.data(), Layout::fields_crc.offset));
+        Layout::fields_check.store(section_.data(), chain_.next(section_.data(), Layout::fields_check.offset));
         emit(section_.data(), section_.size());
         emit(compressed.data(), compressed.size());
         std::array<std::uint8_t, Layout::AfterData::size> after_data{};
-        Layout::AfterData::data_crc.store(after_data.data(), crc32(compressed.data(), compressed.size()));
-        Layout::AfterData::header_crc.store(after_data.data(), crc32(header, size));
+        Layout::AfterData::data_check.store(after_data.data(), chain_.next(compressed.data(), compressed.size()));
+        Layout::AfterData::header_check.store(after_data.data(), chain_.next(header, size));
         emit(after_data.data(), after_data.size());
     }
 
-    // streams[0..stream_count) hold what the codec wrote for record_count
-    // records whose original bytes have CRC-32 records_crc.
-    void write_block(std::uint64_t record_count, const StreamWriter* streams, std::uint32_t records_crc) {
+    // `records` holds record_count whole records, and streams[0..stream_count)
+    // what the codec wrote for them.
+    void write_block(const std::uint8_t* records, std::uint64_t record_count, const StreamWriter* streams) {
         using Layout = TczBlockLayout;
         const std::size_t stream_count = preamble_.stream_count;
         if (record_count == 0 || record_count > preamble_.records_per_block) {
@@ -376,17 +408,19 @@ public:
             Layout::raw_size(stream).store(section_.data(), streams[stream].size());
             Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
         }
-        const TczField<std::uint32_t> fields_crc = Layout::fields_crc(stream_count);
-        fields_crc.store(section_.data(), crc32(section_.data(), fields_crc.offset));
+        const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
+        fields_check.store(section_.data(), chain_.next(section_.data(), fields_check.offset));
         emit(section_.data(), section_.size());
-        std::uint32_t data_crc = 0;
+        Xxh64 data_check = chain_.start();
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             emit(compressed_[stream].data(), compressed_[stream].size());
-            data_crc = crc32(compressed_[stream].data(), compressed_[stream].size(), data_crc);
+            data_check.update(compressed_[stream].data(), compressed_[stream].size());
         }
+        chain_.advance(data_check.digest());
         std::array<std::uint8_t, Layout::AfterData::size> after_data{};
-        Layout::AfterData::data_crc.store(after_data.data(), data_crc);
-        Layout::AfterData::records_crc.store(after_data.data(), records_crc);
+        Layout::AfterData::data_check.store(after_data.data(), chain_.last());
+        const std::size_t record_area = static_cast<std::size_t>(record_count) * preamble_.record_bytes;
+        Layout::AfterData::records_check.store(after_data.data(), chain_.next(records, record_area));
         emit(after_data.data(), after_data.size());
     }
 
@@ -404,7 +438,7 @@ public:
         Layout::tail_size.store(fields, static_cast<std::uint32_t>(tail_size));
         std::copy(tail, tail + tail_size, fields + Layout::tail);
         const std::size_t tail_end = Layout::tail + tail_size;
-        Layout::AfterTail::crc.store(fields + tail_end, crc32(fields, tail_end));
+        Layout::AfterTail::check.store(fields + tail_end, chain_.next(fields, tail_end));
         emit(section_.data(), section_.size());
     }
 
@@ -418,6 +452,7 @@ private:
 
     ByteSink& sink_;
     Preamble preamble_;
+    CheckChain chain_;
     // The fixed fields of the section being written (and, for the preamble
     // and trailer, all of it).
     std::vector<std::uint8_t> section_;
@@ -426,19 +461,21 @@ private:
 };
 
 // One block as read back: record count, each stream decompressed, and the
-// CRC-32 its original records must have. Reused from block to block.
+// check its original records must have (ContainerReader::verify_records).
+// Reused from block to block.
 struct BlockData {
     std::uint64_t number = 0;
     std::uint64_t record_count = 0;
     std::vector<std::vector<std::uint8_t>> streams;
-    std::uint32_t records_crc = 0;
+    std::uint64_t records_seed = 0;
+    std::uint64_t records_check = 0;
 };
 
 class ContainerReader {
 public:
     explicit ContainerReader(ByteSource& source) : source_(source) {}
 
-    // Reads and checks the preamble: magic, version, limits, CRC.
+    // Reads and checks the preamble: magic, version, limits, check.
     Preamble read_preamble() {
         using Layout = TczPreambleLayout;
         begin_section("preamble", Layout::spec_text);
@@ -463,7 +500,7 @@ public:
         const std::size_t spec_end = Layout::spec_text + spec_size;
         fields_.resize(spec_end + Layout::AfterSpec::size);
         read_exact(fields_.data() + Layout::spec_text, spec_size + Layout::AfterSpec::size);
-        if (crc32(fields_.data(), spec_end) != Layout::AfterSpec::crc.load(fields_.data() + spec_end)) {
+        if (!chain_verifies(fields_.data(), spec_end, Layout::AfterSpec::check.load(fields_.data() + spec_end))) {
             fail("checksum mismatch in preamble");
         }
         const std::uint16_t flags = Layout::flags.load(fields_.data());
@@ -492,7 +529,7 @@ public:
             fail("corrupt input: header section tag missing");
         }
         read_exact(fields_.data() + Layout::tag.end(), Layout::data - Layout::tag.end());
-        if (crc32(fields_.data(), Layout::fields_crc.offset) != Layout::fields_crc.load(fields_.data())) {
+        if (!chain_verifies(fields_.data(), Layout::fields_check.offset, Layout::fields_check.load(fields_.data()))) {
             fail("checksum mismatch in header section");
         }
         const std::uint64_t raw_size = Layout::raw_size.load(fields_.data());
@@ -507,18 +544,19 @@ public:
         read_growing(compressed_, compressed_size);
         std::array<std::uint8_t, Layout::AfterData::size> after_data{};
         read_exact(after_data.data(), after_data.size());
-        if (crc32(compressed_.data(), compressed_.size()) != Layout::AfterData::data_crc.load(after_data.data())) {
+        if (!chain_verifies(compressed_.data(), compressed_.size(),
+                            Layout::AfterData::data_check.load(after_data.data()))) {
             fail("checksum mismatch in header section (compressed data)");
         }
         bz2_decompress(compressed_.data(), compressed_.size(), header, static_cast<std::size_t>(raw_size), "header");
-        if (crc32(header.data(), header.size()) != Layout::AfterData::header_crc.load(after_data.data())) {
+        if (!chain_verifies(header.data(), header.size(), Layout::AfterData::header_check.load(after_data.data()))) {
             fail("checksum mismatch in header");
         }
     }
 
     // Reads the next section. Returns true with `block` filled (streams
-    // decompressed; records not yet verified, the caller checks records_crc
-    // after decoding) or false once the trailer was read into `trailer` and
+    // decompressed; records not yet verified: the caller decodes them and
+    // passes them to verify_records) or false once the trailer was read into `trailer` and
     // checked, including that nothing follows it.
     bool read_next(BlockData& block, Trailer& trailer, const std::string_view* stream_names = nullptr) {
         const std::uint64_t next_number = blocks_read_ + 1;
@@ -544,6 +582,15 @@ public:
         }
         fail("corrupt input: unknown section tag " + hex32(tag) + " after " +
              (blocks_read_ == 0 ? std::string("the header") : block_name(blocks_read_)));
+    }
+
+    // Checks the records decoded from `block` (record_count whole records at
+    // `records`) against the check the file stores for them.
+    void verify_records(const BlockData& block, const std::uint8_t* records) const {
+        const std::size_t record_area = static_cast<std::size_t>(block.record_count) * preamble_.record_bytes;
+        if (xxh64(records, record_area, block.records_seed) != block.records_check) {
+            fail("checksum mismatch in " + block_name(block.number));
+        }
     }
 
     std::uint64_t bytes_read() const { return bytes_read_; }
@@ -586,8 +633,8 @@ private:
         fields_.resize(data);
         std::copy(tag_bytes.begin(), tag_bytes.end(), fields_.begin() + Layout::tag.offset);
         read_exact(fields_.data() + Layout::tag.end(), data - Layout::tag.end());
-        const TczField<std::uint32_t> fields_crc = Layout::fields_crc(stream_count);
-        if (crc32(fields_.data(), fields_crc.offset) != fields_crc.load(fields_.data())) {
+        const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
+        if (!chain_verifies(fields_.data(), fields_check.offset, fields_check.load(fields_.data()))) {
             fail("checksum mismatch in " + block_name(number) + " (section header)");
         }
         if (header_size_ < preamble_.header_bytes) {
@@ -629,10 +676,15 @@ private:
         read_growing(compressed_, compressed_total);
         std::array<std::uint8_t, Layout::AfterData::size> after_data{};
         read_exact(after_data.data(), after_data.size());
-        if (crc32(compressed_.data(), compressed_.size()) != Layout::AfterData::data_crc.load(after_data.data())) {
+        if (!chain_verifies(compressed_.data(), compressed_.size(),
+                            Layout::AfterData::data_check.load(after_data.data()))) {
             fail("checksum mismatch in " + block_name(number) + " (compressed data)");
         }
-        block.records_crc = Layout::AfterData::records_crc.load(after_data.data());
+        // The records are decoded later; the chain goes on from the check the
+        // file stores for them, which verify_records holds them to.
+        block.records_seed = chain_.last();
+        block.records_check = Layout::AfterData::records_check.load(after_data.data());
+        chain_.advance(block.records_check);
         std::size_t offset = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             const std::size_t compressed_size = static_cast<std::size_t>(compressed_sizes_[stream]);
@@ -663,7 +715,7 @@ private:
         const std::size_t tail_end = Layout::tail + tail_size;
         fields_.resize(tail_end + Layout::AfterTail::size);
         read_exact(fields_.data() + Layout::tail, tail_size + Layout::AfterTail::size);
-        if (crc32(fields_.data(), tail_end) != Layout::AfterTail::crc.load(fields_.data() + tail_end)) {
+        if (!chain_verifies(fields_.data(), tail_end, Layout::AfterTail::check.load(fields_.data() + tail_end))) {
             fail("checksum mismatch in trailer");
         }
         trailer.total_records = Layout::total_records.load(fields_.data());
@@ -696,6 +748,12 @@ private:
             fail("corrupt input: " + what + " has " + size_text(compressed_size) + " compressed bytes for " +
                  size_text(raw_size));
         }
+    }
+
+    // Whether `check` is the next check of the chain for these bytes; the
+    // chain goes on from it if so.
+    bool chain_verifies(const std::uint8_t* data, std::size_t size, std::uint64_t check) {
+        return chain_.next(data, size) == check;
     }
 
     static std::string stream_label(std::uint64_t block_number, std::size_t stream,
@@ -754,6 +812,7 @@ private:
 
     ByteSource& source_;
     Preamble preamble_;
+    CheckChain chain_;
     std::uint64_t header_size_ = 0;
     std::uint64_t blocks_read_ = 0;
     std::uint64_t records_read_ = 0;

@@ -112,7 +112,7 @@ RunTotals compress(Codec& codec, ByteSource& input, ByteSink& output) {
                     stream.clear();
                 }
                 codec.encode(block.data(), record_count, streams.data());
-                writer.write_block(record_count, streams.data(), crc32(block.data(), record_area));
+                writer.write_block(block.data(), record_count, streams.data());
                 totals.records += record_count;
                 totals.blocks += 1;
             }
@@ -163,9 +163,7 @@ RunTotals decompress(Codec& codec, ByteSource& input, ByteSink& output) {
                      " has " + size_text(stream.remaining()) + " unused bytes");
             }
         }
-        if (crc32(records.data(), record_area) != block.records_crc) {
-            fail("checksum mismatch in " + block_name(block.number));
-        }
+        reader.verify_records(block, records.data());
         output.write(records.data(), record_area);
         totals.output_bytes += record_area;
         totals.records += record_count;

@@ -17,35 +17,79 @@ head -c 5000 /dev/urandom >"$work/input"
 
 # Writes one crafted file per (section, field, value) to $work/crafted/, using
 # the layout of docs/format.md: the header section follows the preamble
-# (44 + spec length + 4 bytes); the first block follows the header section
-# (24 + its compressed size + 8 bytes).
+# (44 + spec length + 8 bytes); the first block follows the header section
+# (28 + its compressed size + 16 bytes). A section's first check is seeded
+# with the 8 bytes before the section (the previous section's last check).
 mkdir "$work/crafted"
 python3 - "$work/valid.tcz" "$work/crafted" <<'PY'
-import struct, sys, zlib
+import struct, sys
+
+def xxh64(data, seed):
+    # XXH64, written from xxHash's specification (the runtime has its own).
+    p1, p2, p3, p4, p5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                          0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5)
+    mask = 2**64 - 1
+    rotl = lambda x, r: ((x << r) | (x >> (64 - r))) & mask
+    rnd = lambda acc, lane: rotl((acc + lane * p2) & mask, 31) * p1 & mask
+    n, i = len(data), 0
+    if n >= 32:
+        v = [(seed + p1 + p2) & mask, (seed + p2) & mask, seed, (seed - p1) & mask]
+        while i + 32 <= n:
+            v = [rnd(v[k], struct.unpack_from('<Q', data, i + 8 * k)[0]) for k in range(4)]
+            i += 32
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18)) & mask
+        for lane in v:
+            h = ((h ^ rnd(0, lane)) * p1 + p4) & mask
+    else:
+        h = (seed + p5) & mask
+    h = (h + n) & mask
+    while i + 8 <= n:
+        h = (rotl(h ^ rnd(0, struct.unpack_from('<Q', data, i)[0]), 27) * p1 + p4) & mask
+        i += 8
+    if i + 4 <= n:
+        h = (rotl(h ^ (struct.unpack_from('<I', data, i)[0] * p1 & mask), 23) * p2 + p3) & mask
+        i += 4
+    while i < n:
+        h = rotl(h ^ (data[i] * p5 & mask), 11) * p1 & mask
+        i += 1
+    h = (h ^ (h >> 33)) * p2 & mask
+    h = (h ^ (h >> 29)) * p3 & mask
+    return h ^ (h >> 32)
+
+assert xxh64(b'', 0) == 0xEF46DB3751D8E999 and xxh64(b'abc', 0) == 0x44BC2CF5AD770999
+
+def reseal(data, section, check_at):
+    seed = struct.unpack_from('<Q', data, section - 8)[0]
+    struct.pack_into('<Q', data, section + check_at, xxh64(bytes(data[section:section + check_at]), seed))
+
 data = bytearray(open(sys.argv[1], 'rb').read())
 out = sys.argv[2]
 spec = struct.unpack_from('<I', data, 40)[0]
 streams = struct.unpack_from('<I', data, 28)[0]
-header = 44 + spec + 4
-block = header + 24 + struct.unpack_from('<Q', data, header + 12)[0] + 8
+header = 44 + spec + 8
+block = header + 28 + struct.unpack_from('<Q', data, header + 12)[0] + 16
+# The untouched file must verify under this script's checks.
+for section, check_at in ((header, 20), (block, 12 + 16 * streams)):
+    check = struct.unpack_from('<Q', data, section + check_at)[0]
+    assert xxh64(bytes(data[section:section + check_at]), struct.unpack_from('<Q', data, section - 8)[0]) == check
 fields = {'header_raw_size': (header, 4, 20), 'header_compressed_size': (header, 12, 20),
           'block_record_count': (block, 4, 12 + 16 * streams)}
 for s in range(streams):
     fields['block_stream_%d_raw_size' % s] = (block, 12 + 16 * s, 12 + 16 * streams)
     fields['block_stream_%d_compressed_size' % s] = (block, 20 + 16 * s, 12 + 16 * streams)
-for name, (section, offset, crc_at) in fields.items():
+for name, (section, offset, check_at) in fields.items():
     for value in (2**32, 2**63, 2**64 - 1):
         crafted = bytearray(data)
         struct.pack_into('<Q', crafted, section + offset, value)
-        struct.pack_into('<I', crafted, section + crc_at, zlib.crc32(bytes(crafted[section:section + crc_at])))
+        reseal(crafted, section, check_at)
         open('%s/%s_%d.tcz' % (out, name, value), 'wb').write(crafted)
 # Within every limit: a full block whose first stream claims 16 bytes a
 # record, compressed and raw, and a file that ends right after the claim.
 records = struct.unpack_from('<Q', data, 32)[0]
-crafted = bytearray(data[:block + 16 + 16 * streams])
+crafted = bytearray(data[:block + 20 + 16 * streams])
 struct.pack_into('<Q', crafted, block + 4, records)
 struct.pack_into('<QQ', crafted, block + 12, 16 * records, 16 * records)
-struct.pack_into('<I', crafted, block + 12 + 16 * streams, zlib.crc32(bytes(crafted[block:block + 12 + 16 * streams])))
+reseal(crafted, block, 12 + 16 * streams)
 open('%s/full_block_claimed_then_truncated.tcz' % out, 'wb').write(crafted)
 PY
 

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/runtime/tcz_sections.hpp"
+
 namespace tcgen_runtime {
 namespace {
 
@@ -51,11 +53,17 @@ Preamble test_preamble() {
     return preamble;
 }
 
+// A block as the writer is given it: its records are test_records(number,
+// record_count), so the reader can check them without decoding the streams.
 struct TestBlock {
     std::uint64_t record_count = 0;
     std::vector<Bytes> streams;
-    std::uint32_t records_crc = 0;
 };
+
+Bytes test_records(std::uint64_t block_number, std::uint64_t record_count, std::uint32_t record_bytes) {
+    return pattern_bytes(static_cast<std::size_t>(record_count * record_bytes),
+                         static_cast<std::uint8_t>(0x40 + block_number));
+}
 
 // Everything a file holds: what the writer is given and the reader returns.
 struct Contents {
@@ -83,9 +91,9 @@ Contents with_totals(Contents contents) {
 Contents typical_contents() {
     Contents contents;
     contents.header = text_bytes("HDR1");
-    contents.blocks.push_back({3, {pattern_bytes(30, 1), pattern_bytes(12, 2)}, 0x11111111});
-    contents.blocks.push_back({3, {pattern_bytes(25, 3), Bytes()}, 0x22222222});
-    contents.blocks.push_back({2, {pattern_bytes(9, 4), pattern_bytes(40, 5)}, 0x33333333});
+    contents.blocks.push_back({3, {pattern_bytes(30, 1), pattern_bytes(12, 2)}});
+    contents.blocks.push_back({3, {pattern_bytes(25, 3), Bytes()}});
+    contents.blocks.push_back({2, {pattern_bytes(9, 4), pattern_bytes(40, 5)}});
     contents.tail = text_bytes("tail!");
     return with_totals(contents);
 }
@@ -95,12 +103,14 @@ Bytes write_file(const Contents& contents) {
     ContainerWriter writer(sink);
     writer.write_preamble(contents.preamble);
     writer.write_header(contents.header.data(), contents.header.size());
-    for (const TestBlock& block : contents.blocks) {
+    for (std::size_t index = 0; index < contents.blocks.size(); ++index) {
+        const TestBlock& block = contents.blocks[index];
         std::vector<StreamWriter> streams(block.streams.size());
         for (std::size_t stream = 0; stream < streams.size(); ++stream) {
             streams[stream].put_bytes(block.streams[stream].data(), block.streams[stream].size());
         }
-        writer.write_block(block.record_count, streams.data(), block.records_crc);
+        const Bytes records = test_records(index + 1, block.record_count, contents.preamble.record_bytes);
+        writer.write_block(records.data(), block.record_count, streams.data());
     }
     writer.write_trailer(contents.total_records, contents.total_bytes, contents.tail.data(), contents.tail.size());
     EXPECT_EQ(writer.bytes_written(), sink.bytes().size());
@@ -117,7 +127,8 @@ Contents read_file(const Bytes& file, const std::string_view* stream_names = nul
     Trailer trailer;
     while (reader.read_next(block, trailer, stream_names)) {
         EXPECT_EQ(block.number, contents.blocks.size() + 1);
-        contents.blocks.push_back({block.record_count, block.streams, block.records_crc});
+        reader.verify_records(block, test_records(block.number, block.record_count, contents.preamble.record_bytes).data());
+        contents.blocks.push_back({block.record_count, block.streams});
     }
     contents.total_records = trailer.total_records;
     contents.total_bytes = trailer.total_bytes;
@@ -147,39 +158,13 @@ void expect_same_contents(const Contents& found, const Contents& expected) {
     for (std::size_t index = 0; index < found.blocks.size(); ++index) {
         EXPECT_EQ(found.blocks[index].record_count, expected.blocks[index].record_count) << "block " << index + 1;
         EXPECT_EQ(found.blocks[index].streams, expected.blocks[index].streams) << "block " << index + 1;
-        EXPECT_EQ(found.blocks[index].records_crc, expected.blocks[index].records_crc) << "block " << index + 1;
     }
     EXPECT_EQ(found.total_records, expected.total_records);
     EXPECT_EQ(found.total_bytes, expected.total_bytes);
     EXPECT_EQ(found.tail, expected.tail);
 }
 
-// Where the sections of a file start, found through the layout.
-struct Sections {
-    std::size_t header_section = 0;
-    std::vector<std::size_t> blocks;
-    std::size_t trailer = 0;
-};
-
-Sections find_sections(const Bytes& file) {
-    const std::uint8_t* const bytes = file.data();
-    const std::size_t spec_size = PreambleLayout::spec_size.load(bytes);
-    const std::size_t stream_count = PreambleLayout::stream_count.load(bytes);
-    Sections sections;
-    sections.header_section = PreambleLayout::fixed_bytes + spec_size;
-    std::size_t position = sections.header_section + HeaderLayout::fixed_bytes +
-                           HeaderLayout::compressed_size.load(bytes + sections.header_section);
-    while (BlockLayout::tag.load(bytes + position) == tcz_block_tag) {
-        sections.blocks.push_back(position);
-        std::size_t data_size = 0;
-        for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            data_size += BlockLayout::compressed_size(stream).load(bytes + position);
-        }
-        position += BlockLayout::data(stream_count) + data_size + BlockLayout::AfterData::size;
-    }
-    sections.trailer = position;
-    return sections;
-}
+using Sections = TczSections;
 
 Bytes cut(const Bytes& file, std::size_t size) {
     return Bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(size));
@@ -190,11 +175,18 @@ Bytes flip(Bytes file, std::size_t position) {
     return file;
 }
 
-// Recomputes the CRC at `crc_offset` of the section at `section`, which
+// The seed of the first check of the section at `section`: the last check of
+// the section before, which every section ends with (0 for the preamble).
+std::uint64_t chain_seed(const Bytes& file, std::size_t section) {
+    return section == 0 ? 0 : load_le<std::uint64_t>(file.data() + section - 8);
+}
+
+// Recomputes the check at `check_offset` of the section at `section`, which
 // covers every byte of the section before it, so that a test can change a
-// field and reach the check behind the CRC.
-void reseal(Bytes& file, std::size_t section, std::size_t crc_offset) {
-    store_le<std::uint32_t>(file.data() + section + crc_offset, crc32(file.data() + section, crc_offset));
+// field and reach the checks behind the checksum. (The chain after it breaks.)
+void reseal(Bytes& file, std::size_t section, std::size_t check_offset) {
+    store_le<std::uint64_t>(file.data() + section + check_offset,
+                            xxh64(file.data() + section, check_offset, chain_seed(file, section)));
 }
 
 void reseal_preamble(Bytes& file) {
@@ -237,7 +229,7 @@ TEST(Container, ReadsBackAPartialHeader) {
 TEST(Container, ReadsBackATail) {
     Contents contents;
     contents.header = text_bytes("HDR1");
-    contents.blocks.push_back({1, {pattern_bytes(5, 9), pattern_bytes(3, 8)}, 0x44444444});
+    contents.blocks.push_back({1, {pattern_bytes(5, 9), pattern_bytes(3, 8)}});
     contents.tail = text_bytes("12345");
     contents = with_totals(contents);
     const Contents found = read_file(write_file(contents));
@@ -249,8 +241,8 @@ TEST(Container, ReadsBackBlocksWithoutStreams) {
     Contents contents;
     contents.preamble.stream_count = 0;
     contents.header = text_bytes("HDR1");
-    contents.blocks.push_back({3, {}, 1});
-    contents.blocks.push_back({1, {}, 2});
+    contents.blocks.push_back({3, {}});
+    contents.blocks.push_back({1, {}});
     contents = with_totals(contents);
     const Bytes file = write_file(contents);
     expect_same_contents(read_file(file), contents);
@@ -271,17 +263,17 @@ TEST(ContainerLayout, FieldsAreAtTheDocumentedOffsets) {
     EXPECT_EQ(PreambleLayout::records_per_block.offset, 32u);
     EXPECT_EQ(PreambleLayout::spec_size.offset, 40u);
     EXPECT_EQ(PreambleLayout::spec_text, 44u);
-    EXPECT_EQ(PreambleLayout::AfterSpec::crc.offset, 0u);
-    EXPECT_EQ(PreambleLayout::fixed_bytes, 48u);
+    EXPECT_EQ(PreambleLayout::AfterSpec::check.offset, 0u);
+    EXPECT_EQ(PreambleLayout::fixed_bytes, 52u);
 
     EXPECT_EQ(HeaderLayout::tag.offset, 0u);
     EXPECT_EQ(HeaderLayout::raw_size.offset, 4u);
     EXPECT_EQ(HeaderLayout::compressed_size.offset, 12u);
-    EXPECT_EQ(HeaderLayout::fields_crc.offset, 20u);
-    EXPECT_EQ(HeaderLayout::data, 24u);
-    EXPECT_EQ(HeaderLayout::AfterData::data_crc.offset, 0u);
-    EXPECT_EQ(HeaderLayout::AfterData::header_crc.offset, 4u);
-    EXPECT_EQ(HeaderLayout::fixed_bytes, 32u);
+    EXPECT_EQ(HeaderLayout::fields_check.offset, 20u);
+    EXPECT_EQ(HeaderLayout::data, 28u);
+    EXPECT_EQ(HeaderLayout::AfterData::data_check.offset, 0u);
+    EXPECT_EQ(HeaderLayout::AfterData::header_check.offset, 8u);
+    EXPECT_EQ(HeaderLayout::fixed_bytes, 44u);
 
     EXPECT_EQ(BlockLayout::tag.offset, 0u);
     EXPECT_EQ(BlockLayout::record_count.offset, 4u);
@@ -289,20 +281,21 @@ TEST(ContainerLayout, FieldsAreAtTheDocumentedOffsets) {
     EXPECT_EQ(BlockLayout::compressed_size(0).offset, 20u);
     EXPECT_EQ(BlockLayout::raw_size(3).offset, 60u);
     EXPECT_EQ(BlockLayout::compressed_size(3).offset, 68u);
-    EXPECT_EQ(BlockLayout::fields_crc(0).offset, 12u);
-    EXPECT_EQ(BlockLayout::fields_crc(4).offset, 76u);
-    EXPECT_EQ(BlockLayout::data(0), 16u);
-    EXPECT_EQ(BlockLayout::data(4), 80u);
-    EXPECT_EQ(BlockLayout::AfterData::data_crc.offset, 0u);
-    EXPECT_EQ(BlockLayout::AfterData::records_crc.offset, 4u);
+    EXPECT_EQ(BlockLayout::fields_check(0).offset, 12u);
+    EXPECT_EQ(BlockLayout::fields_check(4).offset, 76u);
+    EXPECT_EQ(BlockLayout::data(0), 20u);
+    EXPECT_EQ(BlockLayout::data(4), 84u);
+    EXPECT_EQ(BlockLayout::AfterData::data_check.offset, 0u);
+    EXPECT_EQ(BlockLayout::AfterData::records_check.offset, 8u);
+    EXPECT_EQ(BlockLayout::AfterData::size, 16u);
 
     EXPECT_EQ(TrailerLayout::tag.offset, 0u);
     EXPECT_EQ(TrailerLayout::total_records.offset, 4u);
     EXPECT_EQ(TrailerLayout::total_bytes.offset, 12u);
     EXPECT_EQ(TrailerLayout::tail_size.offset, 20u);
     EXPECT_EQ(TrailerLayout::tail, 24u);
-    EXPECT_EQ(TrailerLayout::AfterTail::crc.offset, 0u);
-    EXPECT_EQ(TrailerLayout::fixed_bytes, 28u);
+    EXPECT_EQ(TrailerLayout::AfterTail::check.offset, 0u);
+    EXPECT_EQ(TrailerLayout::fixed_bytes, 32u);
 }
 
 TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
@@ -314,7 +307,7 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     const std::size_t spec_size = contents.preamble.spec_text.size();
     EXPECT_EQ(Bytes(bytes, bytes + PreambleLayout::magic.size),
               Bytes({0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A}));
-    EXPECT_EQ(PreambleLayout::version.load(bytes), 1u);
+    EXPECT_EQ(PreambleLayout::version.load(bytes), 2u);
     EXPECT_EQ(PreambleLayout::flags.load(bytes), 0u);
     EXPECT_EQ(PreambleLayout::fingerprint.load(bytes), 0x0123456789ABCDEFu);
     EXPECT_EQ(PreambleLayout::record_bytes.load(bytes), 6u);
@@ -325,7 +318,9 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     EXPECT_EQ(std::string(bytes + PreambleLayout::spec_text, bytes + PreambleLayout::spec_text + spec_size),
               contents.preamble.spec_text);
     const std::size_t spec_end = PreambleLayout::spec_text + spec_size;
-    EXPECT_EQ(PreambleLayout::AfterSpec::crc.load(bytes + spec_end), crc32(bytes, spec_end));
+    // Every check is seeded with the one before it.
+    std::uint64_t chain = xxh64(bytes, spec_end, 0);
+    EXPECT_EQ(PreambleLayout::AfterSpec::check.load(bytes + spec_end), chain);
     EXPECT_EQ(sections.header_section, spec_end + PreambleLayout::AfterSpec::size);
 
     const std::uint8_t* const header = bytes + sections.header_section;
@@ -334,13 +329,14 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     EXPECT_EQ(HeaderLayout::tag.load(header), tcz_header_tag);
     EXPECT_EQ(HeaderLayout::raw_size.load(header), 4u);
     EXPECT_EQ(HeaderLayout::compressed_size.load(header), header_data.size());
-    EXPECT_EQ(HeaderLayout::fields_crc.load(header), crc32(header, HeaderLayout::fields_crc.offset));
+    chain = xxh64(header, HeaderLayout::fields_check.offset, chain);
+    EXPECT_EQ(HeaderLayout::fields_check.load(header), chain);
     EXPECT_EQ(Bytes(header + HeaderLayout::data, header + HeaderLayout::data + header_data.size()), header_data);
     const std::uint8_t* const after_header_data = header + HeaderLayout::data + header_data.size();
-    EXPECT_EQ(HeaderLayout::AfterData::data_crc.load(after_header_data),
-              crc32(header_data.data(), header_data.size()));
-    EXPECT_EQ(HeaderLayout::AfterData::header_crc.load(after_header_data),
-              crc32(contents.header.data(), contents.header.size()));
+    chain = xxh64(header_data.data(), header_data.size(), chain);
+    EXPECT_EQ(HeaderLayout::AfterData::data_check.load(after_header_data), chain);
+    chain = xxh64(contents.header.data(), contents.header.size(), chain);
+    EXPECT_EQ(HeaderLayout::AfterData::header_check.load(after_header_data), chain);
 
     ASSERT_EQ(sections.blocks.size(), contents.blocks.size());
     std::size_t next_section = sections.header_section + HeaderLayout::fixed_bytes + header_data.size();
@@ -358,12 +354,16 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
             EXPECT_EQ(BlockLayout::compressed_size(stream).load(block), compressed.size());
             data.insert(data.end(), compressed.begin(), compressed.end());
         }
-        const TczField<std::uint32_t> fields_crc = BlockLayout::fields_crc(2);
-        EXPECT_EQ(fields_crc.load(block), crc32(block, fields_crc.offset));
+        const TczField<std::uint64_t> fields_check = BlockLayout::fields_check(2);
+        chain = xxh64(block, fields_check.offset, chain);
+        EXPECT_EQ(fields_check.load(block), chain);
         EXPECT_EQ(Bytes(block + BlockLayout::data(2), block + BlockLayout::data(2) + data.size()), data);
         const std::uint8_t* const after_data = block + BlockLayout::data(2) + data.size();
-        EXPECT_EQ(BlockLayout::AfterData::data_crc.load(after_data), crc32(data.data(), data.size()));
-        EXPECT_EQ(BlockLayout::AfterData::records_crc.load(after_data), written.records_crc);
+        chain = xxh64(data.data(), data.size(), chain);
+        EXPECT_EQ(BlockLayout::AfterData::data_check.load(after_data), chain);
+        const Bytes records = test_records(index + 1, written.record_count, 6);
+        chain = xxh64(records.data(), records.size(), chain);
+        EXPECT_EQ(BlockLayout::AfterData::records_check.load(after_data), chain);
         next_section = sections.blocks[index] + BlockLayout::data(2) + data.size() + BlockLayout::AfterData::size;
     }
 
@@ -376,7 +376,7 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     EXPECT_EQ(TrailerLayout::tail_size.load(trailer), 5u);
     EXPECT_EQ(Bytes(trailer + TrailerLayout::tail, trailer + TrailerLayout::tail + 5), text_bytes("tail!"));
     const std::size_t tail_end = TrailerLayout::tail + 5;
-    EXPECT_EQ(TrailerLayout::AfterTail::crc.load(trailer + tail_end), crc32(trailer, tail_end));
+    EXPECT_EQ(TrailerLayout::AfterTail::check.load(trailer + tail_end), xxh64(trailer, tail_end, chain));
     EXPECT_EQ(sections.trailer + tail_end + TrailerLayout::AfterTail::size, file.size());
 }
 
@@ -427,17 +427,17 @@ std::vector<Row> code_rows(const std::string& section) {
                 field_row("records_per_block", Layout::records_per_block),
                 field_row("spec_size", Layout::spec_size),
                 {"spec_text", Layout::spec_text, spec_size},
-                field_row("AfterSpec::crc", Layout::AfterSpec::crc, Layout::spec_text + spec_size)};
+                field_row("AfterSpec::check", Layout::AfterSpec::check, Layout::spec_text + spec_size)};
     }
     if (section == "Header section") {
         using Layout = HeaderLayout;
         return {field_row("tag", Layout::tag),
                 field_row("raw_size", Layout::raw_size),
                 field_row("compressed_size", Layout::compressed_size),
-                field_row("fields_crc", Layout::fields_crc),
+                field_row("fields_check", Layout::fields_check),
                 {"data", Layout::data, header_data},
-                field_row("AfterData::data_crc", Layout::AfterData::data_crc, Layout::data + header_data),
-                field_row("AfterData::header_crc", Layout::AfterData::header_crc, Layout::data + header_data)};
+                field_row("AfterData::data_check", Layout::AfterData::data_check, Layout::data + header_data),
+                field_row("AfterData::header_check", Layout::AfterData::header_check, Layout::data + header_data)};
     }
     if (section == "Block") {
         using Layout = BlockLayout;
@@ -448,10 +448,10 @@ std::vector<Row> code_rows(const std::string& section) {
                 field_row("compressed_size(" + std::to_string(stream) + ")", Layout::compressed_size(stream)));
         }
         const std::size_t data = Layout::data(stream_count);
-        rows.push_back(field_row("fields_crc(S)", Layout::fields_crc(stream_count)));
+        rows.push_back(field_row("fields_check(S)", Layout::fields_check(stream_count)));
         rows.push_back({"data(S)", data, block_data});
-        rows.push_back(field_row("AfterData::data_crc", Layout::AfterData::data_crc, data + block_data));
-        rows.push_back(field_row("AfterData::records_crc", Layout::AfterData::records_crc, data + block_data));
+        rows.push_back(field_row("AfterData::data_check", Layout::AfterData::data_check, data + block_data));
+        rows.push_back(field_row("AfterData::records_check", Layout::AfterData::records_check, data + block_data));
         return rows;
     }
     using Layout = TrailerLayout;
@@ -460,7 +460,7 @@ std::vector<Row> code_rows(const std::string& section) {
             field_row("total_bytes", Layout::total_bytes),
             field_row("tail_size", Layout::tail_size),
             {"tail", Layout::tail, tail_size},
-            field_row("AfterTail::crc", Layout::AfterTail::crc, Layout::tail + tail_size)};
+            field_row("AfterTail::check", Layout::AfterTail::check, Layout::tail + tail_size)};
 }
 
 // A sum of terms as the tables write offsets and lengths: "44+L", "20 + 16i",
@@ -599,9 +599,9 @@ TEST(ContainerErrors, Preamble) {
     EXPECT_EQ(read_error(flip(file, 0)),
               "not a .tcz file (bad magic: the file looks mangled, e.g. by a text-mode transfer)");
 
-    Bytes version_2 = file;
-    PreambleLayout::version.store(version_2.data(), 2);
-    EXPECT_EQ(read_error(version_2), "unsupported .tcz format version 2 (this program reads version 1)");
+    Bytes version_1 = file;
+    PreambleLayout::version.store(version_1.data(), 1);
+    EXPECT_EQ(read_error(version_1), "unsupported .tcz format version 1 (this program reads version 2)");
 
     Bytes long_spec = file;
     PreambleLayout::spec_size.store(long_spec.data(), (1u << 20) + 1);
@@ -645,12 +645,12 @@ TEST(ContainerErrors, HeaderSection) {
     auto with = [&](TczField<std::uint64_t> field, std::uint64_t value) {
         Bytes changed = file;
         field.store(changed.data() + section, value);
-        reseal(changed, section, HeaderLayout::fields_crc.offset);
+        reseal(changed, section, HeaderLayout::fields_check.offset);
         return read_error(changed);
     };
     EXPECT_EQ(read_error(flip(file, section)), "corrupt input: header section tag missing");
     EXPECT_EQ(read_error(flip(file, section + HeaderLayout::raw_size.offset)), "checksum mismatch in header section");
-    EXPECT_EQ(read_error(flip(file, section + HeaderLayout::fields_crc.offset)),
+    EXPECT_EQ(read_error(flip(file, section + HeaderLayout::fields_check.offset)),
               "checksum mismatch in header section");
     EXPECT_EQ(with(HeaderLayout::raw_size, 5),
               "corrupt input: header section holds 5 bytes, more than the 4-byte header");
@@ -660,9 +660,9 @@ TEST(ContainerErrors, HeaderSection) {
     EXPECT_EQ(read_error(flip(file, section + HeaderLayout::data)),
               "checksum mismatch in header section (compressed data)");
     const std::size_t after_data = section + HeaderLayout::data + data_size;
-    EXPECT_EQ(read_error(flip(file, after_data + HeaderLayout::AfterData::data_crc.offset)),
+    EXPECT_EQ(read_error(flip(file, after_data + HeaderLayout::AfterData::data_check.offset)),
               "checksum mismatch in header section (compressed data)");
-    EXPECT_EQ(read_error(flip(file, after_data + HeaderLayout::AfterData::header_crc.offset)),
+    EXPECT_EQ(read_error(flip(file, after_data + HeaderLayout::AfterData::header_check.offset)),
               "checksum mismatch in header");
 }
 
@@ -675,7 +675,7 @@ TEST(ContainerErrors, Block) {
     auto with = [&](TczField<std::uint64_t> field, std::uint64_t value) {
         Bytes changed = file;
         field.store(changed.data() + block, value);
-        reseal(changed, block, BlockLayout::fields_crc(2).offset);
+        reseal(changed, block, BlockLayout::fields_check(2).offset);
         return changed;
     };
     EXPECT_EQ(read_error(flip(file, block + BlockLayout::record_count.offset)),
@@ -691,7 +691,7 @@ TEST(ContainerErrors, Block) {
               "corrupt input: stream 'values' of block 1 is too long");
     Bytes long_streams = with(BlockLayout::raw_size(0), 200);
     BlockLayout::raw_size(1).store(long_streams.data() + block, 200);
-    reseal(long_streams, block, BlockLayout::fields_crc(2).offset);
+    reseal(long_streams, block, BlockLayout::fields_check(2).offset);
     EXPECT_EQ(read_error(long_streams), "corrupt input: the streams of block 1 are too long for 3 records");
 
     EXPECT_EQ(read_error(with(BlockLayout::compressed_size(0), 0)),
@@ -705,24 +705,126 @@ TEST(ContainerErrors, Block) {
     EXPECT_EQ(read_error(flip(file, data)), "checksum mismatch in block 1 (compressed data)");
     EXPECT_EQ(read_error(flip(file, sections.blocks[1] - BlockLayout::AfterData::size)),
               "checksum mismatch in block 1 (compressed data)");
+    // The records' check is verified against the decoded records, and the
+    // next section's checks are seeded with the one stored.
+    EXPECT_EQ(read_error(flip(file, sections.blocks[1] - 1)), "checksum mismatch in block 1");
 
     EXPECT_EQ(read_error(flip(file, block)), "corrupt input: unknown section tag 0x425a4355 after the header");
     EXPECT_EQ(read_error(flip(file, sections.blocks[1])),
               "corrupt input: unknown section tag 0x425a4355 after block 1");
 }
 
+TEST(ContainerErrors, RecordsThatDecodeWrongAreRefused) {
+    const Contents contents = typical_contents();
+    const Bytes file = write_file(contents);
+    MemorySource source(file);
+    ContainerReader reader(source);
+    reader.read_preamble();
+    Bytes header;
+    reader.read_header(header);
+    BlockData block;
+    Trailer trailer;
+    ASSERT_TRUE(reader.read_next(block, trailer));
+    Bytes records = test_records(1, block.record_count, 6);
+    reader.verify_records(block, records.data());
+    records.back() ^= 1;
+    try {
+        reader.verify_records(block, records.data());
+        FAIL() << "no error";
+    } catch (const Error& error) {
+        EXPECT_EQ(std::string(error.what()), "checksum mismatch in block 1");
+    }
+}
+
+// Two files of the same spec and shape, different in every section but the
+// preamble, cut into their sections.
+std::vector<Bytes> file_sections(const Bytes& file) {
+    const Sections sections = find_sections(file);
+    std::vector<std::size_t> starts = {0, sections.header_section};
+    starts.insert(starts.end(), sections.blocks.begin(), sections.blocks.end());
+    starts.push_back(sections.trailer);
+    starts.push_back(file.size());
+    std::vector<Bytes> pieces;
+    for (std::size_t index = 0; index + 1 < starts.size(); ++index) {
+        pieces.emplace_back(file.begin() + static_cast<std::ptrdiff_t>(starts[index]),
+                            file.begin() + static_cast<std::ptrdiff_t>(starts[index + 1]));
+    }
+    return pieces;
+}
+
+Contents other_contents() {
+    Contents contents;
+    contents.header = text_bytes("HDR2");
+    contents.blocks.push_back({3, {pattern_bytes(30, 7), pattern_bytes(12, 8)}});
+    contents.blocks.push_back({3, {pattern_bytes(25, 9), Bytes()}});
+    contents.blocks.push_back({2, {pattern_bytes(9, 10), pattern_bytes(40, 11)}});
+    contents.tail = text_bytes("TAIL?");
+    return with_totals(contents);
+}
+
+Bytes joined(const std::vector<Bytes>& pieces) {
+    Bytes file;
+    for (const Bytes& piece : pieces) {
+        file.insert(file.end(), piece.begin(), piece.end());
+    }
+    return file;
+}
+
+// Sections are tied to their file and their place: any mix of the sections
+// of two files, and any file with sections dropped, repeated or swapped, is
+// refused (unless it is byte for byte one of the two files).
+TEST(ContainerSplicing, EveryMixOfTwoFilesIsRefused) {
+    const Bytes first = write_file(typical_contents());
+    const Bytes second = write_file(other_contents());
+    const std::vector<Bytes> first_pieces = file_sections(first);
+    const std::vector<Bytes> second_pieces = file_sections(second);
+    ASSERT_EQ(first_pieces.size(), 6u);
+    ASSERT_EQ(second_pieces.size(), 6u);
+    auto expect_refused = [&](const Bytes& file, const std::string& what) {
+        if (file != first && file != second) {
+            EXPECT_NE(read_error(file), "no error") << what;
+        }
+    };
+    std::size_t tried = 0;
+    for (unsigned mask = 0; mask < (1u << first_pieces.size()); ++mask) {
+        std::vector<Bytes> pieces;
+        for (std::size_t index = 0; index < first_pieces.size(); ++index) {
+            pieces.push_back(((mask >> index) & 1u) != 0 ? second_pieces[index] : first_pieces[index]);
+        }
+        expect_refused(joined(pieces), "sections from the second file: mask " + std::to_string(mask));
+        ++tried;
+    }
+    // A prefix of one file and a suffix of either, cut at section boundaries.
+    for (const std::vector<Bytes>* suffix_file : {&first_pieces, &second_pieces}) {
+        for (std::size_t prefix = 0; prefix <= first_pieces.size(); ++prefix) {
+            for (std::size_t suffix = 0; suffix <= suffix_file->size(); ++suffix) {
+                std::vector<Bytes> pieces(first_pieces.begin(), first_pieces.begin() + static_cast<std::ptrdiff_t>(prefix));
+                pieces.insert(pieces.end(), suffix_file->begin() + static_cast<std::ptrdiff_t>(suffix),
+                              suffix_file->end());
+                expect_refused(joined(pieces), "first " + std::to_string(prefix) + " sections, then from section " +
+                                                   std::to_string(suffix));
+                ++tried;
+            }
+        }
+    }
+    std::vector<Bytes> swapped = first_pieces;
+    std::swap(swapped[2], swapped[3]);
+    EXPECT_EQ(read_error(joined(swapped)), "checksum mismatch in block 1 (section header)");
+    EXPECT_GT(tried, 100u);
+}
+
 TEST(ContainerErrors, BlockOrder) {
     Contents after_partial_header;
     after_partial_header.header = text_bytes("HD");
-    after_partial_header.blocks.push_back({3, {pattern_bytes(4, 1), pattern_bytes(4, 2)}, 0});
+    after_partial_header.blocks.push_back({3, {pattern_bytes(4, 1), pattern_bytes(4, 2)}});
     EXPECT_EQ(read_error(write_file(with_totals(after_partial_header))),
               "corrupt input: block 1 follows a partial header");
 
     Contents after_partial_block;
     after_partial_block.header = text_bytes("HDR1");
-    after_partial_block.blocks.push_back({3, {pattern_bytes(4, 1), pattern_bytes(4, 2)}, 0});
-    after_partial_block.blocks.push_back({2, {pattern_bytes(4, 1), pattern_bytes(4, 2)}, 0});
-    after_partial_block.blocks.push_back({3, {pattern_bytes(4, 1), pattern_bytes(4, 2)}, 0});
+    after_partial_block.blocks.push_back({3, {pattern_bytes(4, 1), pattern_bytes(4, 2)}});
+    after_partial_block.blocks.push_back({2, {pattern_bytes(4, 1), pattern_bytes(4, 2)}});
+    after_partial_block.blocks.push_back({3, {pattern_bytes(4, 1), pattern_bytes(4, 2)}});
     EXPECT_EQ(read_error(write_file(with_totals(after_partial_block))),
               "corrupt input: block 3 follows a partial block");
 }
@@ -776,9 +878,9 @@ TEST(ContainerErrors, TruncationInsideEachSection) {
 
     const std::size_t header = sections.header_section;
     const std::string header_size = std::to_string(sections.blocks[0] - header);
-    EXPECT_EQ(read_error(cut(file, header + 2)), ends_after("header section", 2, "at least 32"));
-    EXPECT_EQ(read_error(cut(file, header + 23)), ends_after("header section", 23, "at least 32"));
-    EXPECT_EQ(read_error(cut(file, header + 24)), ends_after("header section", 24, header_size));
+    EXPECT_EQ(read_error(cut(file, header + 2)), ends_after("header section", 2, "at least 44"));
+    EXPECT_EQ(read_error(cut(file, header + 27)), ends_after("header section", 27, "at least 44"));
+    EXPECT_EQ(read_error(cut(file, header + 28)), ends_after("header section", 28, header_size));
     EXPECT_EQ(read_error(cut(file, sections.blocks[0] - 1)),
               ends_after("header section", sections.blocks[0] - 1 - header, header_size));
 
@@ -788,19 +890,19 @@ TEST(ContainerErrors, TruncationInsideEachSection) {
     const std::size_t block = sections.blocks[1];
     const std::string block_size = std::to_string(sections.blocks[2] - block);
     EXPECT_EQ(read_error(cut(file, block + 3)), ends_after("section after block 1", 3, "4"));
-    EXPECT_EQ(read_error(cut(file, block + 4)), ends_after("block 2", 4, "at least 48"));
-    EXPECT_EQ(read_error(cut(file, block + 47)), ends_after("block 2", 47, "at least 48"));
-    EXPECT_EQ(read_error(cut(file, block + 48)), ends_after("block 2", 48, block_size));
+    EXPECT_EQ(read_error(cut(file, block + 4)), ends_after("block 2", 4, "at least 52"));
+    EXPECT_EQ(read_error(cut(file, block + 51)), ends_after("block 2", 51, "at least 52"));
+    EXPECT_EQ(read_error(cut(file, block + 52)), ends_after("block 2", 52, block_size));
     EXPECT_EQ(read_error(cut(file, sections.blocks[2] - 1)),
               ends_after("block 2", sections.blocks[2] - 1 - block, block_size));
 
     const std::size_t trailer = sections.trailer;
     EXPECT_EQ(read_error(cut(file, trailer)), "truncated input: the file ends after block 3 without a trailer");
     EXPECT_EQ(read_error(cut(file, trailer + 1)), ends_after("section after block 3", 1, "4"));
-    EXPECT_EQ(read_error(cut(file, trailer + 4)), ends_after("trailer", 4, "at least 28"));
-    EXPECT_EQ(read_error(cut(file, trailer + 23)), ends_after("trailer", 23, "at least 28"));
-    EXPECT_EQ(read_error(cut(file, trailer + 24)), ends_after("trailer", 24, "33"));
-    EXPECT_EQ(read_error(cut(file, file.size() - 1)), ends_after("trailer", 32, "33"));
+    EXPECT_EQ(read_error(cut(file, trailer + 4)), ends_after("trailer", 4, "at least 32"));
+    EXPECT_EQ(read_error(cut(file, trailer + 23)), ends_after("trailer", 23, "at least 32"));
+    EXPECT_EQ(read_error(cut(file, trailer + 24)), ends_after("trailer", 24, "37"));
+    EXPECT_EQ(read_error(cut(file, file.size() - 1)), ends_after("trailer", 36, "37"));
 
     for (std::size_t size = 1; size < file.size(); ++size) {
         const std::string message = read_error(cut(file, size));
@@ -867,16 +969,17 @@ TEST(ContainerErrors, WriterRefusesWhatTheFormatCannotHold) {
               }),
               "internal error: header of 5 bytes, the spec says 4");
     std::vector<StreamWriter> streams(2);
+    const Bytes records(4 * 6, 0);
     EXPECT_EQ(writer_error([&](ContainerWriter& writer) {
                   writer.write_preamble(test_preamble());
-                  writer.write_block(4, streams.data(), 0);
+                  writer.write_block(records.data(), 4, streams.data());
               }),
               "internal error: block of 4 records");
     const Bytes too_long(337, 0);
     streams[0].put_bytes(too_long.data(), too_long.size());
     EXPECT_EQ(writer_error([&](ContainerWriter& writer) {
                   writer.write_preamble(test_preamble());
-                  writer.write_block(3, streams.data(), 0);
+                  writer.write_block(records.data(), 3, streams.data());
               }),
               "internal error: the codec wrote 337 stream bytes for 3 records, more than the format allows");
     const Bytes whole_record(6, 0);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
 
 namespace tcgen_runtime {
@@ -75,31 +76,6 @@ std::string decompress_error(const Bytes& input) {
     return "no error";
 }
 
-// Where the sections of a .tcz made by DeltaCodec start, found by walking it.
-struct Layout {
-    std::size_t header_section = 0;
-    std::vector<std::size_t> blocks;
-    std::size_t trailer = 0;
-};
-
-Layout find_sections(const Bytes& file, std::size_t stream_count) {
-    Layout layout;
-    const std::size_t spec_size = load_le<std::uint32_t>(file.data() + 40);
-    layout.header_section = 44 + spec_size + 4;
-    std::size_t position =
-        layout.header_section + 32 + load_le<std::uint64_t>(file.data() + layout.header_section + 12);
-    while (load_le<std::uint32_t>(file.data() + position) == tcz_block_tag) {
-        layout.blocks.push_back(position);
-        std::size_t compressed_total = 0;
-        for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            compressed_total += load_le<std::uint64_t>(file.data() + position + 20 + 16 * stream);
-        }
-        position += 16 + 16 * stream_count + compressed_total + 8;
-    }
-    layout.trailer = position;
-    return layout;
-}
-
 TEST(Driver, RoundTripsEveryShortLength) {
     for (std::size_t size = 0; size <= 100; ++size) {
         const Bytes input = random_bytes(size, static_cast<std::uint32_t>(size));
@@ -147,7 +123,7 @@ TEST(Driver, ReadsFilesWrittenWithAnotherBlockSize) {
 TEST(Driver, EveryFlippedByteIsAnError) {
     const Bytes input = random_bytes(4 + 6 * 23 + 3, 5);
     const Bytes compressed = compress_bytes(input);
-    ASSERT_EQ(find_sections(compressed, 2).blocks.size(), 5u);
+    ASSERT_EQ(find_sections(compressed).blocks.size(), 5u);
     for (std::size_t position = 0; position < compressed.size(); ++position) {
         for (const std::uint8_t mask : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xFF}}) {
             Bytes damaged = compressed;
@@ -198,7 +174,7 @@ TEST(Driver, ArbitraryBytesAreAnError) {
 TEST(Driver, NamesTheDamagedPart) {
     const Bytes input = random_bytes(4 + 6 * 23, 8);
     const Bytes compressed = compress_bytes(input);
-    const Layout layout = find_sections(compressed, 2);
+    const TczSections layout = find_sections(compressed);
     ASSERT_EQ(layout.blocks.size(), 5u);
     auto flip = [&](std::size_t position) {
         Bytes damaged = compressed;
@@ -208,22 +184,22 @@ TEST(Driver, NamesTheDamagedPart) {
     const std::size_t block_2 = layout.blocks[1];
     const std::size_t block_2_end = layout.blocks[2];
     EXPECT_EQ(flip(block_2_end - 1), "checksum mismatch in block 2");
-    EXPECT_EQ(flip(block_2_end - 5), "checksum mismatch in block 2 (compressed data)");
     EXPECT_EQ(flip(block_2_end - 9), "checksum mismatch in block 2 (compressed data)");
+    EXPECT_EQ(flip(block_2_end - 17), "checksum mismatch in block 2 (compressed data)");
     EXPECT_EQ(flip(block_2 + 5), "checksum mismatch in block 2 (section header)");
     EXPECT_EQ(flip(block_2), "corrupt input: unknown section tag 0x425a4355 after block 1");
     EXPECT_EQ(flip(layout.header_section + 40), "checksum mismatch in header section (compressed data)");
     EXPECT_EQ(flip(layout.trailer + 6), "checksum mismatch in trailer");
     EXPECT_EQ(flip(20), "checksum mismatch in preamble");
-    EXPECT_EQ(flip(8), "unsupported .tcz format version 0 (this program reads version 1)");
+    EXPECT_EQ(flip(8), "unsupported .tcz format version 3 (this program reads version 2)");
     EXPECT_EQ(flip(0), "not a .tcz file (bad magic: the file looks mangled, e.g. by a text-mode transfer)");
     EXPECT_EQ(flip(1), "not a .tcz file (bad magic)");
     const Bytes cut_in_lengths(compressed.begin(),
                                compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 30));
-    EXPECT_EQ(decompress_error(cut_in_lengths), "truncated input: block 3 ends after 30 of at least 48 bytes");
+    EXPECT_EQ(decompress_error(cut_in_lengths), "truncated input: block 3 ends after 30 of at least 52 bytes");
     const Bytes cut_in_data(compressed.begin(),
-                            compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 50));
-    EXPECT_EQ(decompress_error(cut_in_data), "truncated input: block 3 ends after 50 of " +
+                            compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 60));
+    EXPECT_EQ(decompress_error(cut_in_data), "truncated input: block 3 ends after 60 of " +
                                                  std::to_string(layout.blocks[3] - layout.blocks[2]) + " bytes");
     const Bytes no_trailer(compressed.begin(), compressed.begin() + static_cast<std::ptrdiff_t>(layout.trailer));
     EXPECT_EQ(decompress_error(no_trailer), "truncated input: the file ends after block 5 without a trailer");
@@ -269,7 +245,7 @@ TEST(Driver, RefusesAnotherSpec) {
 }
 
 // A whole .tcz of DeltaCodec's layout (a header, no records) whose preamble
-// stores `spec_text` under `fingerprint`, with every CRC right.
+// stores `spec_text` under `fingerprint`, with every check right.
 Bytes file_with_spec(const std::string& spec_text, std::uint64_t fingerprint) {
     Preamble preamble = codec_preamble<DeltaCodec>();
     preamble.spec_text = spec_text;
