@@ -4,12 +4,19 @@
 # checks the files' structure: header bytes, sizes a whole number of records,
 # non-empty, caps obeyed, ChampSim ips nonzero; then runs it again and checks
 # the store-address trace is the same bytes (determinism).
+# The WET streams (--wet) of the same runs are checked by wet_check.py
+# (timestamps, edges against an unbounded replay of the stores, values along
+# exact edges, load values against the LDV1 trace), then cut by bench/wet-split,
+# whose output wet_check.py compares with the streams; a truncated input must
+# give wet-split's one-line error.
 set -euo pipefail
 
 tool_dir=${1:?usage: tracer_test.sh TOOL_DIR (build/bench/tracer/lib)}
 [[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || { echo "no tcgen-tracer-amd64-linux in $tool_dir" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind not installed; skipping"; exit 0; }
 tool_dir=$(cd "$tool_dir" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+python=/usr/bin/python3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracer_test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -34,7 +41,7 @@ run() {  # suffix, extra options...
     ( exec 9<"$tool_dir"
       exec "${wrap[@]}" env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
         valgrind --tool=tcgen-tracer --stores="$tmp/s$s" --misses="$tmp/m$s" \
-        --loads="$tmp/l$s" --champsim="$tmp/c$s" "$@" /usr/bin/sort ) \
+        --loads="$tmp/l$s" --champsim="$tmp/c$s" --wet="$tmp/w$s" "$@" /usr/bin/sort ) \
         < "$tmp/in" > "$tmp/out$s" 2> "$tmp/log$s" || { cat "$tmp/log$s" >&2; fail "valgrind run $s failed"; }
 }
 
@@ -63,6 +70,37 @@ branches=$(od -An -v -tu1 -w64 -j8 "$tmp/c1" | awk '$1 == 1 { b++ } END { print 
 (( branches > 0 )) || fail "champsim: no branches"
 echo "ok: champsim $(( n / 64 )) records, $branches branches"
 
+# WET streams: structure and invariants, then wet-split.
+[[ "$(head -c 4 "$tmp/w1.nodes")$(head -c 4 "$tmp/w1.events")$(head -c 4 "$tmp/w1.edges")" == WTN1WTE1WTD1 ]] \
+    || fail "WET files: wrong magic"
+[[ -x $python ]] || { echo "no $python: WET invariants not checked" >&2; python=; }
+if [[ -n $python ]]; then
+    "$python" "$here/wet_check.py" "$tmp/w1" --loads="$tmp/l1" || fail "WET invariants"
+    "$python" "$here/../wet-split" --nodes=5 --edges=4 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
+        || fail "wet-split failed"
+    "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=5 --edges=4 >/dev/null \
+        || fail "wet-split output"
+    # a second split into the same directory replaces the first one's files
+    "$python" "$here/../wet-split" --nodes=2 --edges=1 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
+        || fail "wet-split failed"
+    "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=2 --edges=1 >/dev/null \
+        || fail "wet-split output (second split)"
+    [[ $(ls "$tmp/split" | wc -l) == 6 ]] || fail "wet-split left stale files: $(ls "$tmp/split")"
+    echo "ok: wet-split"
+    # truncated and foreign input: a one-line error, exit status 1
+    for f in nodes edges; do cp "$tmp/w1.$f" "$tmp/bad.$f"; done
+    head -c -5 "$tmp/w1.events" > "$tmp/bad.events"
+    rc=0; "$python" "$here/../wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
+    [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "bad.events: truncated" "$tmp/err" \
+        || fail "wet-split on a truncated file: exit status $rc, $(cat "$tmp/err")"
+    cp "$tmp/s1" "$tmp/bad.nodes"
+    rc=0; "$python" "$here/../wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
+    [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "not a WET nodes file" "$tmp/err" \
+        || fail "wet-split on a foreign file: exit status $rc, $(cat "$tmp/err")"
+    [[ ! -e "$tmp/badsplit" ]] || fail "wet-split wrote output for bad input"
+    echo "ok: wet-split errors"
+fi
+
 # determinism and caps
 run 2
 cmp -s "$tmp/s1" "$tmp/s2" || fail "store trace differs between two identical runs"
@@ -72,11 +110,20 @@ else
     echo "note: no setarch -R / pid namespace here; load values not compared"
 fi
 cmp -s "$tmp/c1" "$tmp/c2" || fail "champsim trace differs between two identical runs"
-run 3 --stores-max=100 --misses-max=50 --loads-max=70 --champsim-max=30
+for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
+    cmp -s "$tmp/w1.$f" "$tmp/w2.$f" || fail "WET $f differ between two identical runs"
+done
+run 3 --stores-max=100 --misses-max=50 --loads-max=70 --champsim-max=30 --wet-max=500
 [[ $(stat -c %s "$tmp/s3") == $((4 + 12 * 100)) ]] || fail "--stores-max not obeyed"
 [[ $(stat -c %s "$tmp/m3") == $((4 + 12 * 50)) ]] || fail "--misses-max not obeyed"
 [[ $(stat -c %s "$tmp/l3") == $((4 + 12 * 70)) ]] || fail "--loads-max not obeyed"
 [[ $(stat -c %s "$tmp/c3") == $((64 * 30)) ]] || fail "--champsim-max not obeyed"
 cmp -s "$tmp/s3" <(head -c $((4 + 12 * 100)) "$tmp/s1") || fail "capped store trace is not a prefix of the full one"
+[[ $(stat -c %s "$tmp/w3.events") == $((4 + 24 * 500)) ]] || fail "--wet-max not obeyed"
+for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
+    cmp -s "$tmp/w3.$f" <(head -c "$(stat -c %s "$tmp/w3.$f")" "$tmp/w1.$f") \
+        || fail "capped WET $f are not a prefix of the full ones"
+done
+[[ -z $python ]] || "$python" "$here/wet_check.py" "$tmp/w3" >/dev/null || fail "capped WET invariants"
 echo "ok: determinism and caps"
 echo PASS

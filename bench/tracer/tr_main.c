@@ -5,13 +5,19 @@
      --misses=FILE     CMA1 + (u32 pc, u64 access address)   per cache miss
      --loads=FILE      LDV1 + (u32 pc, u64 loaded value)     per load
      --champsim=FILE   ChampSim input_instr (64 bytes)       per instruction
+     --wet=PREFIX      the streams of a Whole Execution Trace restricted to
+                       memory instructions: PREFIX.nodes (WTN1, one record
+                       per static access), PREFIX.events (WTE1, timestamp,
+                       address and value per executed load/store) and
+                       PREFIX.edges (WTD1, store->load dependence per load)
 
    Each kind has a record cap (--stores-max=N, ...; 0 = no cap).  When every
    requested kind has reached its cap the tool flushes its files and ends the
    program (exit status 0) unless --exit-when-full=no.
 
    Trace formats, the cache model and the approximations are documented in
-   bench/README.md ("bench/tracer").  All integers are little-endian. */
+   bench/README.md ("bench/tracer"), the WET streams in docs/wet-streams.md.
+   All integers are little-endian. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
@@ -30,7 +36,9 @@
 /* Output files                                                        */
 /* ------------------------------------------------------------------ */
 
-enum { K_STA = 0, K_CMA, K_LDV, K_CHS, N_KINDS };
+/* The three WET files are one kind for the user (one option, one cap on
+   the events); they get separate buffers here. */
+enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_WTN, K_WTE, K_WTD, N_KINDS };
 
 #define OUT_BUF_BYTES (4u << 20)
 
@@ -50,6 +58,9 @@ static Out outs[N_KINDS] = {
    { NULL, "CMA1", "misses",   0, 0, -1, 0, NULL },
    { NULL, "LDV1", "loads",    0, 0, -1, 0, NULL },
    { NULL, NULL,   "champsim", 0, 0, -1, 0, NULL },
+   { NULL, "WTN1", "wet nodes",  0, 0, -1, 0, NULL },
+   { NULL, "WTE1", "wet events", 0, 0, -1, 0, NULL },
+   { NULL, "WTD1", "wet edges",  0, 0, -1, 0, NULL },
 };
 
 /* Run-time switches, read by the guards of the instrumentation's helper
@@ -82,9 +93,19 @@ static void out_flush(Out* o)
 
 static void finish_all(void);
 
+/* Timestamps are u32 and 0 means "no store" in the last-store table, so a
+   WET trace has at most this many events. */
+#define WET_MAX_EVENTS 0xFFFFFFFFLL
+
 static void kind_full(Int k)
 {
    Int i;
+   if (k == K_WTE) {
+      if (outs[k].n >= WET_MAX_EVENTS)
+         VG_(umsg)("tcgen-tracer: wet: the 32-bit timestamp counter is exhausted "
+                   "after %lld events; the WET trace ends here\n", outs[k].n);
+      active[K_WTN] = active[K_WTD] = 0;
+   }
    active[k] = 0;
    recompute_active();
    if (!clo_exit_when_full) return;
@@ -108,19 +129,26 @@ static inline void put_le64(UChar* p, ULong v)
    put_le32(p + 4, (UInt)(v >> 32));
 }
 
-/* One 12-byte record: u32 pc, u64 value. */
-static inline void emit12(Int k, Addr pc, ULong v)
+/* Every writer puts one record of at most 64 bytes at o->buf + o->used
+   and then commits it here: the buffer always has room for the next one. */
+static inline void out_commit(Int k, UInt bytes)
 {
    Out* o = &outs[k];
-   UChar* p;
-   if (!active[k]) return;
-   p = o->buf + o->used;
-   put_le32(p, (UInt)pc);
-   put_le64(p + 4, v);
-   o->used += 12;
+   o->used += bytes;
    if (o->used > OUT_BUF_BYTES - 64) out_flush(o);
    o->n++;
    if (o->max && o->n >= o->max) kind_full(k);
+}
+
+/* One 12-byte record: u32 pc, u64 value. */
+static inline void emit12(Int k, Addr pc, ULong v)
+{
+   UChar* p;
+   if (!active[k]) return;
+   p = outs[k].buf + outs[k].used;
+   put_le32(p, (UInt)pc);
+   put_le64(p + 4, v);
+   out_commit(k, 12);
 }
 
 /* ------------------------------------------------------------------ */
@@ -175,11 +203,8 @@ static void champsim_write_pending(Addr next_ip)
    for (i = 0; i < 4; i++) p[12 + i] = d->src[i];
    for (i = 0; i < 2; i++) put_le64(p + 16 + 8 * i, i < pend_nd ? pend_dmem[i] : 0);
    for (i = 0; i < 4; i++) put_le64(p + 32 + 8 * i, i < pend_ns ? pend_smem[i] : 0);
-   o->used += 64;
    pend_valid = False;
-   if (o->used > OUT_BUF_BYTES - 64) out_flush(o);
-   o->n++;
-   if (o->max && o->n >= o->max) kind_full(K_CHS);
+   out_commit(K_CHS, 64);
 }
 
 static Long clo_champsim_skip = 0;   /* instructions to skip first */
@@ -240,6 +265,283 @@ static void h_load_mem(Addr pc, Addr a, UWord size)
       for (i = 0; i < n; i++) v |= (ULong)((const UChar*)a)[i] << (8 * i);
    }
    h_load(pc, a, size, v);
+}
+
+/* ------------------------------------------------------------------ */
+/* Whole Execution Trace streams (--wet=PREFIX; docs/wet-streams.md)    */
+/* ------------------------------------------------------------------ */
+
+/* Node table.  A node is one static memory access: (pc, slot, kind, size),
+   slot = the access's position among the traced accesses of its guest
+   instruction in IR order, so that a read-modify-write instruction has a
+   load node and a store node.  Ids are dense, in order of first
+   translation; the record is written then, so a node may have no events. */
+typedef struct {
+   ULong pc;
+   UInt id1;       /* id + 1; 0 = free slot */
+   UShort size;
+   UChar kind;     /* 'L' or 'S' */
+   UChar slot;
+} WetNode;
+
+static WetNode* wet_nodes;
+static UInt wet_nodes_cap, wet_nodes_used;
+
+static inline UInt wet_node_hash(ULong pc, UInt slot, UInt kind, UInt size)
+{
+   ULong h = (pc ^ ((ULong)slot << 48) ^ ((ULong)kind << 56) ^ ((ULong)size << 32))
+             * 0x9E3779B97F4A7C15ULL;
+   return (UInt)(h >> 32);
+}
+
+static void wet_nodes_grow(void)
+{
+   WetNode* old = wet_nodes;
+   UInt old_cap = wet_nodes_cap, i;
+   wet_nodes_cap = old_cap ? 2 * old_cap : 1u << 14;
+   wet_nodes = VG_(malloc)("tcgen-tracer.wet-nodes", wet_nodes_cap * sizeof(WetNode));
+   VG_(memset)(wet_nodes, 0, wet_nodes_cap * sizeof(WetNode));
+   for (i = 0; i < old_cap; i++) {
+      const WetNode* n = &old[i];
+      UInt j;
+      if (!n->id1) continue;
+      j = wet_node_hash(n->pc, n->slot, n->kind, n->size) & (wet_nodes_cap - 1);
+      while (wet_nodes[j].id1) j = (j + 1) & (wet_nodes_cap - 1);
+      wet_nodes[j] = *n;
+   }
+   if (old) VG_(free)(old);
+}
+
+/* The node's id, made (and its WTN1 record written) on first sight. */
+static UInt wet_node(Addr pc, UInt slot, UChar kind, UInt size)
+{
+   UInt j;
+   WetNode* n;
+   UChar* p;
+   if (slot > 255) slot = 255;
+   if (2 * (wet_nodes_used + 1) > wet_nodes_cap) wet_nodes_grow();
+   j = wet_node_hash(pc, slot, kind, size) & (wet_nodes_cap - 1);
+   for (;; j = (j + 1) & (wet_nodes_cap - 1)) {
+      n = &wet_nodes[j];
+      if (!n->id1) break;
+      if (n->pc == pc && n->slot == slot && n->kind == kind && n->size == size)
+         return n->id1 - 1;
+   }
+   n->pc = pc;
+   n->slot = (UChar)slot;
+   n->kind = kind;
+   n->size = (UShort)size;
+   n->id1 = ++wet_nodes_used;
+   p = outs[K_WTN].buf + outs[K_WTN].used;
+   put_le32(p, n->id1 - 1);
+   p[4] = kind;
+   p[5] = (UChar)slot;
+   p[6] = (UChar)size;
+   p[7] = (UChar)(size >> 8);
+   put_le64(p + 8, pc);
+   out_commit(K_WTN, 16);
+   return n->id1 - 1;
+}
+
+/* Last-store table: for each byte of recently stored memory, the node and
+   timestamp of the store that wrote it last.  Bounded: 4-way set-associative
+   over 8-byte granules (80 bytes of tool memory per 8 client bytes); a new
+   granule evicts the way of its set stored to least recently, and loads from
+   an evicted granule get no edge.  Writes the program does not make itself
+   (system calls, signal frames, new or unmapped memory) make the bytes
+   unknown, so an edge never points past one. */
+typedef struct {
+   ULong tag;      /* granule (address / 8) + 1; 0 = free */
+   UInt last;      /* timestamp of the latest store into it: replacement order */
+   UInt t[8];      /* per byte: timestamp of its last store; 0 = unknown */
+   UInt node[8];   /* per byte: that store's node */
+} Granule;
+
+#define WET_WAYS 4
+
+static Long clo_wet_track_mb = 8;     /* MiB of client memory tracked */
+static Granule* wet_table;
+static UInt wet_set_bits;
+static ULong wet_sets;
+static ULong wet_loads, wet_stores, wet_no_def, wet_evicted, wet_forgotten;
+
+static void wet_table_init(void)
+{
+   ULong want = (ULong)clo_wet_track_mb << 20 >> 3 >> 2;   /* sets */
+   SizeT bytes;
+   wet_set_bits = 1;
+   while ((2ULL << wet_set_bits) <= want) wet_set_bits++;
+   wet_sets = 1ULL << wet_set_bits;
+   bytes = (SizeT)(wet_sets * WET_WAYS * sizeof(Granule));
+   wet_table = VG_(malloc)("tcgen-tracer.wet-table", bytes);
+   VG_(memset)(wet_table, 0, bytes);
+}
+
+static inline Granule* wet_set_of(ULong g)
+{
+   return &wet_table[((g * 0x9E3779B97F4A7C15ULL) >> (64 - wet_set_bits)) * WET_WAYS];
+}
+
+static inline Granule* wet_find(ULong g)
+{
+   Granule* s = wet_set_of(g);
+   Int i;
+   for (i = 0; i < WET_WAYS; i++)
+      if (s[i].tag == g + 1) return &s[i];
+   return NULL;
+}
+
+static Granule* wet_find_or_add(ULong g)
+{
+   Granule* s = wet_set_of(g);
+   Granule* victim = &s[0];
+   Int i;
+   for (i = 0; i < WET_WAYS; i++) {
+      if (s[i].tag == g + 1) return &s[i];
+      if (victim->tag && (!s[i].tag || s[i].last < victim->last)) victim = &s[i];
+   }
+   if (victim->tag) wet_evicted++;
+   VG_(memset)(victim, 0, sizeof *victim);
+   victim->tag = g + 1;
+   return victim;
+}
+
+static void wet_record_store(Addr a, UWord size, UInt t, UInt node)
+{
+   Addr end = a + size;
+   ULong g;
+   for (g = a >> 3; g <= (end - 1) >> 3; g++) {
+      Granule* e = wet_find_or_add(g);
+      Addr base = (Addr)(g << 3);
+      UInt lo = base < a ? (UInt)(a - base) : 0;
+      UInt hi = base + 8 > end ? (UInt)(end - base) : 8;
+      UInt i;
+      for (i = lo; i < hi; i++) {
+         e->t[i] = t;
+         e->node[i] = node;
+      }
+      e->last = t;
+   }
+}
+
+/* Bytes [a, end) of granule e become unknown; an empty granule is freed. */
+static void wet_clear(Granule* e, Addr a, Addr end)
+{
+   Addr base = (Addr)((e->tag - 1) << 3);
+   UInt lo = base < a ? (UInt)(a - base) : 0;
+   UInt hi = base + 8 > end ? (UInt)(end - base) : 8;
+   UInt i, live = 0;
+   for (i = lo; i < hi; i++) {
+      if (e->t[i]) wet_forgotten++;
+      e->t[i] = 0;
+   }
+   for (i = 0; i < 8; i++) live |= e->t[i];
+   if (!live) e->tag = 0;
+}
+
+/* Memory changed behind the program's back: forget its last stores.  Costs
+   at most one look-up per granule of the range or one pass over the table,
+   whichever is smaller (mmap and munmap ranges can be gigabytes). */
+static void wet_forget(Addr a, SizeT len)
+{
+   Addr end = a + len;
+   ULong first, last, g, i;
+   if (!wet_table || len == 0) return;
+   if (end < a) end = ~(Addr)0;
+   first = a >> 3;
+   last = (end - 1) >> 3;
+   if (last - first < wet_sets * WET_WAYS) {
+      for (g = first; g <= last; g++) {
+         Granule* e = wet_find(g);
+         if (e) wet_clear(e, a, end);
+      }
+   } else {
+      for (i = 0; i < wet_sets * WET_WAYS; i++) {
+         Granule* e = &wet_table[i];
+         if (e->tag && e->tag - 1 >= first && e->tag - 1 <= last) wet_clear(e, a, end);
+      }
+   }
+}
+
+static void wet_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
+{
+   wet_forget(a, len);
+}
+static void wet_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
+{
+   wet_forget(a, len);
+}
+static void wet_new_mem_brk(Addr a, SizeT len, ThreadId tid) { wet_forget(a, len); }
+static void wet_die_mem(Addr a, SizeT len) { wet_forget(a, len); }
+static void wet_copy_mem_remap(Addr from, Addr to, SizeT len)
+{
+   wet_forget(from, len);
+   wet_forget(to, len);
+}
+
+/* The first min(size, 8) bytes at a, zero-extended (little-endian). */
+static inline ULong wet_read(Addr a, UWord size)
+{
+   ULong v = 0;
+   UWord i;
+   switch (size) {
+   case 1: return *(const UChar*)a;
+   case 2: return *(const UShort*)a;
+   case 4: return *(const UInt*)a;
+   default:
+      if (size >= 8) return *(const ULong*)a;
+      for (i = 0; i < size; i++) v |= (ULong)((const UChar*)a)[i] << (8 * i);
+      return v;
+   }
+}
+
+/* One WTE1 record; its timestamp is its 1-based position in the file. */
+static inline void wet_event(UInt node, UInt t, Addr a, ULong value)
+{
+   UChar* p = outs[K_WTE].buf + outs[K_WTE].used;
+   put_le32(p, node);
+   put_le32(p + 4, t);
+   put_le64(p + 8, a);
+   put_le64(p + 16, value);
+   out_commit(K_WTE, 24);
+}
+
+static void h_wet_load(UWord node, Addr a, UWord size, ULong value)
+{
+   UInt t = (UInt)(outs[K_WTE].n + 1);
+   Granule* e;
+   if (!active[K_WTE]) return;
+   wet_loads++;
+   e = wet_find(a >> 3);
+   if (e && e->t[a & 7]) {
+      UChar* p = outs[K_WTD].buf + outs[K_WTD].used;
+      put_le32(p, (UInt)node);
+      put_le32(p + 4, e->node[a & 7]);
+      put_le32(p + 8, t);
+      put_le32(p + 12, e->t[a & 7]);
+      out_commit(K_WTD, 16);
+   } else {
+      wet_no_def++;
+   }
+   wet_event((UInt)node, t, a, value);
+}
+
+/* Loads whose value is not at hand in the IR (guarded loads, dirty helpers)
+   read it from memory. */
+static void h_wet_load_mem(UWord node, Addr a, UWord size)
+{
+   if (!active[K_WTE]) return;
+   h_wet_load(node, a, size, wet_read(a, size));
+}
+
+/* Called after the store: the value is read back from memory. */
+static void h_wet_store(UWord node, Addr a, UWord size)
+{
+   UInt t = (UInt)(outs[K_WTE].n + 1);
+   if (!active[K_WTE]) return;
+   wet_stores++;
+   wet_record_store(a, size, t, (UInt)node);
+   wet_event((UInt)node, t, a, wet_read(a, size));
 }
 
 /* ------------------------------------------------------------------ */
@@ -514,6 +816,8 @@ typedef struct {
    IRExpr* last_load_addr; /* for load+store "modify" merging */
    Int last_load_size;
    Bool last_was_load;
+   Bool wet;               /* WET calls wanted in this superblock */
+   UInt wet_slot;          /* WET accesses of this instruction so far */
 } CurInstr;
 
 static void instr_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Int size,
@@ -541,6 +845,38 @@ static void instr_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Int size,
 }
 
 static Bool want_champsim(void) { return outs[K_CHS].path != NULL; }
+
+/* WET calls go after the access, so that a faulting access gets no event
+   and a store's value can be read back (a modify's load goes before it).
+   value = NULL: the helper reads the loaded value from memory. */
+static UInt wet_size(Long size) { return size > 0xFFFF ? 0xFFFF : (UInt)size; }
+
+static void wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
+                     IRExpr* value, IRType ty, IRExpr* guard)
+{
+   UInt node;
+   IRExpr* g;
+   if (!ci->wet || size <= 0) return;
+   node = wet_node(ci->pc, ci->wet_slot++, 'L', wet_size(size));
+   g = and_guard(sb, guard_on(sb, &active[K_WTE]), guard);
+   if (value)
+      add_call(sb, "h_wet_load", h_wet_load,
+               mkIRExprVec_4(mk64(node), addr64(sb, addr), mk64(wet_size(size)),
+                             value64(sb, value, ty)), g);
+   else
+      add_call(sb, "h_wet_load_mem", h_wet_load_mem,
+               mkIRExprVec_3(mk64(node), addr64(sb, addr), mk64(wet_size(size))), g);
+}
+
+static void wet_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size, IRExpr* guard)
+{
+   UInt node;
+   if (!ci->wet || size <= 0) return;
+   node = wet_node(ci->pc, ci->wet_slot++, 'S', wet_size(size));
+   add_call(sb, "h_wet_store", h_wet_store,
+            mkIRExprVec_3(mk64(node), addr64(sb, addr), mk64(wet_size(size))),
+            and_guard(sb, guard_on(sb, &active[K_WTE]), guard));
+}
 
 /* Static ChampSim info of the instruction whose IMark is at index i:
    registers from Get/Put in its statement range, branch-ness from exits in
@@ -636,6 +972,7 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
       i++;
    }
    VG_(memset)(&ci, 0, sizeof ci);
+   ci.wet = outs[K_WTE].path != NULL && active[K_WTE];
 
    for (; i < sb_in->stmts_used; i++) {
       IRStmt* st = sb_in->stmts[i];
@@ -645,6 +982,7 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          ci.pc = (Addr)st->Ist.IMark.addr;
          ci.len = st->Ist.IMark.len;
          ci.last_was_load = False;
+         ci.wet_slot = 0;
          addStmtToIRSB(sb, st);
          if (chs) {
             ci.desc = make_desc(sb_in, i);
@@ -661,6 +999,8 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
             IRType ty = e->Iex.Load.ty;
             instr_load(sb, &ci, e->Iex.Load.addr, sizeofIRType(ty),
                        IRExpr_RdTmp(st->Ist.WrTmp.tmp), ty, NULL);
+            wet_load(sb, &ci, e->Iex.Load.addr, sizeofIRType(ty),
+                     IRExpr_RdTmp(st->Ist.WrTmp.tmp), ty, NULL);
          }
          break;
       }
@@ -670,6 +1010,7 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          IRType ty = typeOfIRExpr(sb->tyenv, data);
          instr_store(sb, &ci, st->Ist.Store.addr, sizeofIRType(ty), NULL);
          addStmtToIRSB(sb, st);
+         wet_store(sb, &ci, st->Ist.Store.addr, sizeofIRType(ty), NULL);
          break;
       }
 
@@ -678,6 +1019,7 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          IRType ty = typeOfIRExpr(sb->tyenv, sg->data);
          instr_store(sb, &ci, sg->addr, sizeofIRType(ty), sg->guard);
          addStmtToIRSB(sb, st);
+         wet_store(sb, &ci, sg->addr, sizeofIRType(ty), sg->guard);
          break;
       }
 
@@ -688,6 +1030,8 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          addStmtToIRSB(sb, st);
          instr_load(sb, &ci, lg->addr, sizeofIRType(ty),
                     IRExpr_RdTmp(lg->dst), ty_wide, lg->guard);
+         /* dst holds the converted (maybe sign-extended) value */
+         wet_load(sb, &ci, lg->addr, sizeofIRType(ty), NULL, Ity_INVALID, lg->guard);
          break;
       }
 
@@ -699,19 +1043,37 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          /* the old value (oldLo) is what was loaded */
          instr_load(sb, &ci, cas->addr, size, IRExpr_RdTmp(cas->oldLo), ty, NULL);
          instr_store(sb, &ci, cas->addr, size, NULL);
+         if (ci.wet) {
+            /* cmpxchg8b: the old value's low 8 bytes are oldHi:oldLo */
+            IRExpr* old = IRExpr_RdTmp(cas->oldLo);
+            IRType old_ty = ty;
+            if (cas->oldHi != IRTemp_INVALID && ty == Ity_I32) {
+               IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+               addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(Iop_32HLto64,
+                                IRExpr_RdTmp(cas->oldHi), old)));
+               old = IRExpr_RdTmp(t);
+               old_ty = Ity_I64;
+            }
+            /* x86 CAS always writes (the old value back when it fails) */
+            wet_load(sb, &ci, cas->addr, size, old, old_ty, NULL);
+            wet_store(sb, &ci, cas->addr, size, NULL);
+         }
          break;
       }
 
       case Ist_LLSC: {
          IRType ty = typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result);
          addStmtToIRSB(sb, st);
-         if (st->Ist.LLSC.storedata == NULL)
+         if (st->Ist.LLSC.storedata == NULL) {
             instr_load(sb, &ci, st->Ist.LLSC.addr, sizeofIRType(ty),
                        IRExpr_RdTmp(st->Ist.LLSC.result), ty, NULL);
-         else
-            instr_store(sb, &ci, st->Ist.LLSC.addr,
-                        sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata)),
-                        NULL);
+            wet_load(sb, &ci, st->Ist.LLSC.addr, sizeofIRType(ty),
+                     IRExpr_RdTmp(st->Ist.LLSC.result), ty, NULL);
+         } else {
+            Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata));
+            instr_store(sb, &ci, st->Ist.LLSC.addr, size, NULL);
+            wet_store(sb, &ci, st->Ist.LLSC.addr, size, NULL);
+         }
          break;
       }
 
@@ -729,23 +1091,31 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          if (d->mFx != Ifx_None) {
             Int size = d->mSize > 512 ? 512 : d->mSize;
             if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) {
+               /* WET: a modify's load sees the memory before the call */
+               if (d->mFx == Ifx_Modify)
+                  wet_load(sb, &ci, d->mAddr, d->mSize, NULL, Ity_INVALID, d->guard);
                addStmtToIRSB(sb, st);
+               if (d->mFx == Ifx_Read)
+                  wet_load(sb, &ci, d->mAddr, d->mSize, NULL, Ity_INVALID, d->guard);
                /* value read back after the call: correct for reads */
                add_call(sb, "h_load_mem", h_load_mem,
                         mkIRExprVec_3(mk64(ci.pc), addr64(sb, d->mAddr),
                                       mk64((ULong)size)),
                         guard_on(sb, &load_active));
-               if (d->mFx == Ifx_Modify)
+               if (d->mFx == Ifx_Modify) {
                   add_call(sb, "h_store", h_store,
                            mkIRExprVec_4(mk64(ci.pc), addr64(sb, d->mAddr),
                                          mk64((ULong)size), mk64(1)),
                            guard_on(sb, &store_active));
+                  wet_store(sb, &ci, d->mAddr, d->mSize, d->guard);
+               }
             } else {
                add_call(sb, "h_store", h_store,
                         mkIRExprVec_4(mk64(ci.pc), addr64(sb, d->mAddr),
                                       mk64((ULong)size), mk64(0)),
                         guard_on(sb, &store_active));
                addStmtToIRSB(sb, st);
+               wet_store(sb, &ci, d->mAddr, d->mSize, d->guard);
             }
             ci.last_was_load = False;
          } else {
@@ -766,6 +1136,8 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
 /* Options, init, fini                                                 */
 /* ------------------------------------------------------------------ */
 
+static const HChar* clo_wet_prefix = NULL;
+
 static Bool tr_process_cmd_line_option(const HChar* arg)
 {
    if VG_STR_CLO(arg, "--stores", outs[K_STA].path) {}
@@ -777,6 +1149,9 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--loads-max", outs[K_LDV].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--champsim-max", outs[K_CHS].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--champsim-skip", clo_champsim_skip, 0, 1LL << 50) {}
+   else if VG_STR_CLO(arg, "--wet", clo_wet_prefix) {}
+   else if VG_BINT_CLO(arg, "--wet-max", outs[K_WTE].max, 0, WET_MAX_EVENTS) {}
+   else if VG_BINT_CLO(arg, "--wet-track-mb", clo_wet_track_mb, 1, 4096) {}
    else if VG_BOOL_CLO(arg, "--exit-when-full", clo_exit_when_full) {}
    else if VG_BOOL_CLO(arg, "--fake-rdtsc", clo_fake_rdtsc) {}
    else if VG_BOOL_CLO(arg, "--fake-getrandom", clo_fake_getrandom) {}
@@ -794,21 +1169,48 @@ static void tr_print_usage(void)
 "                           64-byte lines, write-allocate)\n"
 "    --loads=FILE           load-value trace (LDV1: u32 pc, u64 value)\n"
 "    --champsim=FILE        ChampSim input_instr trace (64-byte records)\n"
-"    --KIND-max=N           stop that trace after N records [0 = no cap]\n"
+"    --wet=PREFIX           WET streams of the memory instructions: PREFIX.nodes\n"
+"                           (WTN1), PREFIX.events (WTE1), PREFIX.edges (WTD1);\n"
+"                           see docs/wet-streams.md\n"
+"    --KIND-max=N           stop that trace after N records [0 = no cap];\n"
+"                           --wet-max=N caps the WET events (at most 2^32-1)\n"
 "    --champsim-skip=N      start the ChampSim trace after N instructions [0]\n"
+"    --wet-track-mb=N       MiB of memory whose last stores the WET keeps\n"
+"                           (10 bytes of tool memory per byte) [8]\n"
 "    --exit-when-full=no|yes end the program when every trace is full [yes]\n"
 "    --fake-rdtsc=no|yes    rdtsc returns a deterministic counter [yes]\n"
 "    --fake-getrandom=no|yes getrandom(2) returns fixed pseudo-random bytes [yes]\n"
 "    --fake-time=no|yes     clock_gettime/gettimeofday/time: fake clock [yes]\n"
 "    --tracer-verbose=no|yes report the determinism fixes applied [no]\n"
-"    FILE paths should be absolute.\n");
+"    FILE and PREFIX paths should be absolute.\n");
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
 
+static HChar* path_with_suffix(const HChar* prefix, const HChar* suffix)
+{
+   HChar* p = VG_(malloc)("tcgen-tracer.path", VG_(strlen)(prefix) + VG_(strlen)(suffix) + 1);
+   VG_(strcpy)(p, prefix);
+   VG_(strcat)(p, suffix);
+   return p;
+}
+
 static void tr_post_clo_init(void)
 {
    Int k, any = 0;
+   if (clo_wet_prefix) {
+      outs[K_WTN].path = path_with_suffix(clo_wet_prefix, ".nodes");
+      outs[K_WTE].path = path_with_suffix(clo_wet_prefix, ".events");
+      outs[K_WTD].path = path_with_suffix(clo_wet_prefix, ".edges");
+      if (!outs[K_WTE].max) outs[K_WTE].max = WET_MAX_EVENTS;
+      wet_table_init();
+      VG_(track_post_mem_write)(wet_post_mem_write);
+      VG_(track_new_mem_mmap)(wet_new_mem_mmap);
+      VG_(track_new_mem_brk)(wet_new_mem_brk);
+      VG_(track_die_mem_munmap)(wet_die_mem);
+      VG_(track_die_mem_brk)(wet_die_mem);
+      VG_(track_copy_mem_remap)(wet_copy_mem_remap);
+   }
    for (k = 0; k < N_KINDS; k++) {
       Out* o = &outs[k];
       SysRes r;
@@ -830,7 +1232,7 @@ static void tr_post_clo_init(void)
    }
    if (!any)
       VG_(umsg)("tcgen-tracer: no output requested (--stores=, --misses=, "
-                "--loads=, --champsim=)\n");
+                "--loads=, --champsim=, --wet=)\n");
    recompute_active();
    init_regmap();
    VG_(memset)(cache_tag, 0, sizeof cache_tag);
@@ -857,6 +1259,13 @@ static void finish_all(void)
       if (outs[k].path)
          VG_(umsg)("tcgen-tracer: %s: %lld records -> %s\n", outs[k].name,
                    outs[k].n, outs[k].path);
+   if (clo_wet_prefix)
+      VG_(umsg)("tcgen-tracer: wet: %llu loads (%llu without a known last store), "
+                "%llu stores; last-store table %llu MiB for %lld MiB, "
+                "%llu granules evicted, %llu bytes forgotten\n",
+                wet_loads, wet_no_def, wet_stores,
+                wet_sets * WET_WAYS * (ULong)sizeof(Granule) >> 20, clo_wet_track_mb,
+                wet_evicted, wet_forgotten);
 }
 
 static void tr_fini(Int exitcode)

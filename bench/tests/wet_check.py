@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""wet_check.py: check the invariants of tcgen-tracer's WET files (a test helper).
+
+    wet_check.py PREFIX [--loads=LDV1_FILE] [--split=DIR --nodes=K --edges=K]
+
+Reads PREFIX.nodes, PREFIX.events and PREFIX.edges with its own parser (not
+wet-split's) and replays the traced stores byte by byte, without any bound,
+to check the tool's edges against the rule of docs/wet-streams.md:
+
+- nodes: ids dense from 0 in file order, access 'L' or 'S', size > 0, no
+  two nodes with the same (pc, slot, access, size);
+- events: node ids known, timestamp = 1-based position (so timestamps are
+  unique and increase within every node), values fit the access size;
+- edges: one at most per load, in t_use order; the use node is a load and
+  the def node a store; t_def < t_use; the events at t_use and t_def are of
+  those nodes; the def is the last traced store of the load's first byte;
+- values: a load whose def has its address and size, and whose first
+  min(size, 8) bytes were all last written by that store, loaded the value
+  the store stored;
+- --loads: the WET load events and the same run's LDV1 trace (one record per
+  load, in the same order) agree on pc and value;
+- --split: wet-split's files are the streams of the hottest nodes and edges
+  (ties: smaller id), byte for byte, with the right sizes.
+
+Prints a summary; exit status 1 and the first problems on failure.
+"""
+
+import collections
+import os
+import struct
+import sys
+
+
+def fail(message):
+    print(f"wet_check: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def records(path, magic, fmt):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != magic:
+        fail(f"{path}: magic {data[:4]!r}, expected {magic!r}")
+    size = struct.calcsize(fmt)
+    if (len(data) - 4) % size:
+        fail(f"{path}: {len(data)} bytes is not 4 + {size}k")
+    return list(struct.iter_unpack(fmt, data[4:]))
+
+
+def main(argv):
+    opts = dict(a[2:].split("=", 1) for a in argv if a.startswith("--"))
+    args = [a for a in argv if not a.startswith("--")]
+    if len(args) != 1:
+        fail("usage: wet_check.py PREFIX [--loads=FILE] [--split=DIR --nodes=K --edges=K]")
+    prefix = args[0]
+    nodes = records(prefix + ".nodes", b"WTN1", "<IBBHQ")
+    events = records(prefix + ".events", b"WTE1", "<IIQQ")
+    edges = records(prefix + ".edges", b"WTD1", "<IIII")
+    problems = []
+
+    def problem(message):
+        problems.append(message)
+        if len(problems) >= 20:
+            report_and_exit()
+
+    def report_and_exit():
+        for p in problems:
+            print(f"wet_check: {p}", file=sys.stderr)
+        fail(f"{len(problems)} problem(s)")
+
+    keys = set()
+    for i, (nid, kind, slot, size, pc) in enumerate(nodes):
+        if nid != i:
+            problem(f"node record {i} has id {nid}")
+        if kind not in (ord("L"), ord("S")) or size == 0:
+            problem(f"node {i}: access {kind}, size {size}")
+        if (pc, slot, kind, size) in keys:
+            problem(f"node {i}: (pc, slot, access, size) seen before")
+        keys.add((pc, slot, kind, size))
+    is_load = [kind == ord("L") for _, kind, _, _, _ in nodes]
+    node_size = [size for _, _, _, size, _ in nodes]
+
+    edge_at = {}
+    previous = 0
+    for use, dfn, t_use, t_def in edges:
+        if t_use <= previous:
+            problem(f"edge ({use}, {dfn}, {t_use}, {t_def}): t_use not increasing")
+        previous = t_use
+        edge_at[t_use] = (use, dfn, t_def)
+
+    last = {}                 # byte address -> (t, node) of its last store
+    loads = stores = exact = lost = 0
+    for i, (node, t, addr, value) in enumerate(events):
+        if t != i + 1:
+            problem(f"event {i}: timestamp {t}, expected {i + 1}")
+        if node >= len(nodes):
+            problem(f"event {i}: unknown node {node}")
+            continue
+        size = node_size[node]
+        if size < 8 and value >> (8 * size):
+            problem(f"event {i}: value {value:#x} wider than {size} bytes")
+        if not is_load[node]:
+            stores += 1
+            for b in range(addr, addr + size):
+                last[b] = (t, node)
+            continue
+        loads += 1
+        replay = last.get(addr)
+        edge = edge_at.pop(t, None)
+        if edge is None:
+            lost += replay is not None   # forgotten by the bounded table or a kernel write
+            continue
+        use, dfn, t_def = edge
+        if use != node:
+            problem(f"edge at t_use {t}: use node {use}, but the event is node {node}")
+        if dfn >= len(nodes) or is_load[dfn] or not 0 < t_def < t:
+            problem(f"edge at t_use {t}: def node {dfn} at {t_def} is not an earlier store")
+            continue
+        if events[t_def - 1][0] != dfn:
+            problem(f"edge at t_use {t}: the event at t_def {t_def} is node "
+                    f"{events[t_def - 1][0]}, not {dfn}")
+        if replay != (t_def, dfn):
+            problem(f"edge at t_use {t}: def ({dfn}, {t_def}), but the last store of "
+                    f"{addr:#x} is {replay}")
+            continue
+        d_addr, d_value = events[t_def - 1][2], events[t_def - 1][3]
+        n = min(size, 8)
+        if (d_addr == addr and node_size[dfn] == size
+                and all(last.get(b, (0,))[0] == t_def for b in range(addr, addr + n))):
+            exact += 1
+            if d_value != value:
+                problem(f"load at {t} (node {node}, {addr:#x}, {size} bytes) got {value:#x}, "
+                        f"its def at {t_def} stored {d_value:#x}")
+    if edge_at:
+        problem(f"{len(edge_at)} edge(s) whose t_use is not a load event, first "
+                f"{min(edge_at)}")
+    if not edges or not exact:
+        problem(f"too little to check: {len(edges)} edges, {exact} exact defs")
+
+    if "loads" in opts:
+        ldv = records(opts["loads"], b"LDV1", "<IQ")
+        wet = [(nodes[node][4] & 0xFFFFFFFF, value) for node, _, _, value in events
+               if is_load[node]]
+        if len(ldv) != len(wet):
+            problem(f"{len(wet)} WET loads, {len(ldv)} LDV1 records")
+        for i, (a, b) in enumerate(zip(ldv, wet)):
+            if a != b:
+                problem(f"load {i}: LDV1 (pc {a[0]:#x}, value {a[1]:#x}), "
+                        f"WET (pc {b[0]:#x}, value {b[1]:#x})")
+                break
+
+    if "split" in opts:
+        check_split(opts["split"], int(opts.get("nodes", 10)), int(opts.get("edges", 10)),
+                    nodes, events, edges, problem)
+
+    if problems:
+        report_and_exit()
+    print(f"wet_check: ok: {len(nodes)} nodes, {len(events)} events ({loads} loads, "
+          f"{stores} stores), {len(edges)} edges, {exact} loads with an exact def "
+          f"(same value), {lost} loads whose last store was forgotten")
+
+
+def check_split(out, k_nodes, k_edges, nodes, events, edges, problem):
+    def hottest(counter, k):
+        return sorted(counter, key=lambda key: (-counter[key], key))[:k]
+
+    per_node = collections.defaultdict(list)
+    for node, t, _, value in events:
+        per_node[node].append((t, value))
+    per_edge = collections.defaultdict(list)
+    for use, dfn, t_use, t_def in edges:
+        per_edge[(use, dfn)].append((t_use, t_def))
+    expected = {}
+    for n in hottest({k: len(v) for k, v in per_node.items()}, k_nodes):
+        expected[f"{n}.timestamps"] = struct.pack(f"<{len(per_node[n])}I",
+                                                  *(t for t, _ in per_node[n]))
+        expected[f"{n}.values"] = struct.pack(f"<{len(per_node[n])}Q",
+                                              *(v for _, v in per_node[n]))
+    for u, d in hottest({k: len(v) for k, v in per_edge.items()}, k_edges):
+        expected[f"{u}-{d}.pairs"] = b"".join(struct.pack("<II", *p) for p in per_edge[(u, d)])
+
+    with open(os.path.join(out, "index.tsv"), encoding="utf-8") as f:
+        rows = [line.split("\t") for line in f.read().splitlines()]
+    if rows[0][:3] != ["file", "stream", "records"]:
+        problem(f"{out}/index.tsv: header {rows[0]}")
+    listed = {row[0]: row for row in rows[1:]}
+    if sorted(listed) != sorted(expected):
+        problem(f"{out}: files {sorted(listed)}, expected {sorted(expected)}")
+        return
+    record_bytes = {"timestamps": 4, "values": 8, "pairs": 8}
+    for name, want in expected.items():
+        with open(os.path.join(out, name), "rb") as f:
+            got = f.read()
+        row = listed[name]
+        if len(got) != int(row[2]) * record_bytes[row[1]]:
+            problem(f"{out}/{name}: {len(got)} bytes for {row[2]} {row[1]} records")
+        if got != want:
+            problem(f"{out}/{name}: not the stream of the WET files")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
