@@ -15,10 +15,12 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <bzlib.h>
 
+#include "decode_growing.hpp"
 #include "error.hpp"
 
 namespace tcgen_runtime {
@@ -101,86 +103,64 @@ inline std::vector<std::uint8_t> bz2_compress(const std::uint8_t* data, std::siz
     return compressed;
 }
 
+// One bzip2 stream being decoded, for decode_growing.
+class Bz2Decoder {
+public:
+    Bz2Decoder(const std::uint8_t* input, std::size_t input_size, std::string name) : name_(std::move(name)) {
+        const int result = BZ2_bzDecompressInit(&stream_, 0, 0);
+        if (result == BZ_MEM_ERROR) {
+            throw std::bad_alloc();
+        }
+        if (result != BZ_OK) {
+            fail("internal error: bzip2 initialisation failed (" + bz2_error_name(result) + ")");
+        }
+        // libbz2 predates const: it never writes through the input pointer.
+        stream_.next_in = reinterpret_cast<char*>(const_cast<std::uint8_t*>(input));
+        stream_.avail_in = static_cast<unsigned int>(input_size);
+    }
+    Bz2Decoder(const Bz2Decoder&) = delete;
+    Bz2Decoder& operator=(const Bz2Decoder&) = delete;
+    ~Bz2Decoder() { BZ2_bzDecompressEnd(&stream_); }
+
+    bool step(std::uint8_t* output, std::size_t room, std::size_t& written) {
+        stream_.next_out = reinterpret_cast<char*>(output);
+        stream_.avail_out = static_cast<unsigned int>(room);
+        const int result = BZ2_bzDecompress(&stream_);
+        written = room - stream_.avail_out;
+        if (result == BZ_MEM_ERROR) {
+            throw std::bad_alloc();
+        }
+        if (result != BZ_OK && result != BZ_STREAM_END) {
+            fail("corrupt input: " + name_ + " is not valid bzip2 data (" + bz2_error_name(result) + ")");
+        }
+        return result == BZ_STREAM_END;
+    }
+
+    std::size_t input_left() const { return stream_.avail_in; }
+
+private:
+    std::string name_;
+    bz_stream stream_{};
+};
+
 // Decompresses exactly one bzip2 stream into `out` (replacing its contents),
 // which must come to exactly expected_size bytes, with no bytes left over on
 // either side. `what` names the data in messages ("stream 'codes' of block
 // 3"). The expected size comes from an untrusted file, so `out` grows as
-// output arrives (doubling, never beyond the expected size): memory follows
-// what the data really holds, not what a header claims.
+// output arrives (decode_growing): memory follows what the data really
+// holds, not what a header claims.
 inline void bz2_decompress(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
                            std::size_t expected_size, std::string_view what = "bzip2 data") {
     const std::string name(what);
     out.clear();
-    if (input_size == 0 || expected_size == 0) {
-        if (input_size == 0 && expected_size == 0) {
-            return;
-        }
-        if (input_size == 0) {
-            fail("corrupt input: " + name + " is empty but should hold " + std::to_string(expected_size) + " bytes");
-        }
-        fail("corrupt input: " + name + " should be empty but has " + std::to_string(input_size) + " compressed bytes");
+    if (check_empty_buffers(input_size, expected_size, name)) {
+        return;
     }
     if (input_size > bz2_max_buffer_bytes || expected_size > bz2_max_buffer_bytes) {
         fail("corrupt input: " + name + " is too large for bzip2");
     }
-    bz_stream stream{};
-    const int init_result = BZ2_bzDecompressInit(&stream, 0, 0);
-    if (init_result == BZ_MEM_ERROR) {
-        throw std::bad_alloc();
-    }
-    if (init_result != BZ_OK) {
-        fail("internal error: bzip2 initialisation failed (" + bz2_error_name(init_result) + ")");
-    }
-    stream.next_in = reinterpret_cast<char*>(const_cast<std::uint8_t*>(input));
-    stream.avail_in = static_cast<unsigned int>(input_size);
-    constexpr std::size_t first_size = std::size_t{1} << 16;
-    std::size_t produced = 0;
-    bool output_overflows = false;
-    int result = BZ_OK;
-    while (result == BZ_OK) {
-        if (produced == expected_size) {
-            // The output is full but the stream has not ended: either more
-            // output follows or the input stops short. One spare byte tells.
-            char spare = 0;
-            stream.next_out = &spare;
-            stream.avail_out = 1;
-            result = BZ2_bzDecompress(&stream);
-            output_overflows = stream.avail_out == 0;
-            break;
-        }
-        if (produced == out.size()) {
-            out.resize(std::min(expected_size, std::max(first_size, 2 * out.size())));
-        }
-        stream.next_out = reinterpret_cast<char*>(out.data() + produced);
-        stream.avail_out = static_cast<unsigned int>(out.size() - produced);
-        result = BZ2_bzDecompress(&stream);
-        produced = out.size() - stream.avail_out;
-        if (result == BZ_OK && stream.avail_out > 0) {
-            break;  // all input consumed, output not full: the stream stops short
-        }
-    }
-    const unsigned int input_left = stream.avail_in;
-    BZ2_bzDecompressEnd(&stream);
-    if (result == BZ_MEM_ERROR) {
-        throw std::bad_alloc();
-    }
-    if (output_overflows) {
-        fail("corrupt input: " + name + " decompresses to more than " + std::to_string(expected_size) + " bytes");
-    }
-    if (result == BZ_OK) {
-        fail("corrupt input: " + name + " ends in the middle of the bzip2 stream");
-    }
-    if (result != BZ_STREAM_END) {
-        fail("corrupt input: " + name + " is not valid bzip2 data (" + bz2_error_name(result) + ")");
-    }
-    if (produced != expected_size) {
-        fail("corrupt input: " + name + " decompresses to " + std::to_string(produced) + " bytes instead of " +
-             std::to_string(expected_size));
-    }
-    if (input_left != 0) {
-        fail("corrupt input: " + name + " has " + std::to_string(input_left) +
-             " bytes after the end of its bzip2 stream");
-    }
+    Bz2Decoder decoder(input, input_size, name);
+    decode_growing(decoder, out, expected_size, name, "bzip2");
 }
 
 }  // namespace tcgen_runtime

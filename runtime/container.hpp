@@ -17,13 +17,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "byte_order.hpp"
-#include "bzip2_codec.hpp"
+#include "backends.hpp"
 #include "checksum.hpp"
 #include "error.hpp"
 #include "format_limits.hpp"
@@ -35,7 +36,7 @@ namespace tcgen_runtime {
 // Like PNG's signature: a high-bit byte catches 7-bit transfers, CR LF and the
 // lone LF catch line-ending conversion, 0x1A stops `type` on DOS.
 inline constexpr std::array<std::uint8_t, 8> tcz_magic = {0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A};
-inline constexpr std::uint16_t tcz_format_version = 2;
+inline constexpr std::uint16_t tcz_format_version = 3;
 
 constexpr std::uint32_t make_tag(char first, char second, char third, char fourth) {
     return static_cast<std::uint32_t>(static_cast<std::uint8_t>(first)) |
@@ -109,9 +110,10 @@ struct TczHeaderSectionLayout {
     static constexpr TczField<std::uint32_t> tag{0};
     static constexpr TczField<std::uint64_t> raw_size{4};
     static constexpr TczField<std::uint64_t> compressed_size{12};
+    static constexpr TczField<std::uint8_t> backend{20};
     // Of the fields before it.
-    static constexpr TczField<std::uint64_t> fields_check{20};
-    static constexpr std::size_t data = 28;
+    static constexpr TczField<std::uint64_t> fields_check{21};
+    static constexpr std::size_t data = 29;
     struct AfterData {
         // Of the compressed header, then of the header itself.
         static constexpr TczField<std::uint64_t> data_check{0};
@@ -124,14 +126,18 @@ struct TczHeaderSectionLayout {
 struct TczBlockLayout {
     static constexpr TczField<std::uint32_t> tag{0};
     static constexpr TczField<std::uint64_t> record_count{4};
-    // A raw and a compressed size per stream, 16 bytes a stream.
+    // A raw size, a compressed size and a back-end per stream, 17 bytes a
+    // stream.
     static constexpr std::size_t stream_sizes = 12;
-    static constexpr std::size_t stream_sizes_stride = 16;
+    static constexpr std::size_t stream_sizes_stride = 17;
     static constexpr TczField<std::uint64_t> raw_size(std::size_t stream) {
         return {stream_sizes + stream_sizes_stride * stream};
     }
     static constexpr TczField<std::uint64_t> compressed_size(std::size_t stream) {
         return {raw_size(stream).end()};
+    }
+    static constexpr TczField<std::uint8_t> backend(std::size_t stream) {
+        return {compressed_size(stream).end()};
     }
     // Of the fields before it.
     static constexpr TczField<std::uint64_t> fields_check(std::size_t stream_count) {
@@ -170,7 +176,7 @@ static_assert(tcz_packed_end(0, TczPreambleLayout::magic, TczPreambleLayout::ver
 static_assert(tcz_packed_end(0, TczPreambleLayout::AfterSpec::check) == TczPreambleLayout::AfterSpec::size,
               "the check must fill the bytes after the spec text");
 static_assert(tcz_packed_end(0, TczHeaderSectionLayout::tag, TczHeaderSectionLayout::raw_size,
-                             TczHeaderSectionLayout::compressed_size,
+                             TczHeaderSectionLayout::compressed_size, TczHeaderSectionLayout::backend,
                              TczHeaderSectionLayout::fields_check) == TczHeaderSectionLayout::data,
               "the header section's fields must fill the bytes before its data");
 static_assert(tcz_packed_end(0, TczHeaderSectionLayout::AfterData::data_check,
@@ -180,8 +186,9 @@ static_assert(tcz_packed_end(0, TczHeaderSectionLayout::AfterData::data_check,
 static_assert(tcz_packed_end(0, TczBlockLayout::tag, TczBlockLayout::record_count) == TczBlockLayout::stream_sizes,
               "the stream sizes must follow the record count");
 static_assert(tcz_packed_end(TczBlockLayout::stream_sizes, TczBlockLayout::raw_size(0),
-                             TczBlockLayout::compressed_size(0), TczBlockLayout::raw_size(1),
-                             TczBlockLayout::compressed_size(1),
+                             TczBlockLayout::compressed_size(0), TczBlockLayout::backend(0),
+                             TczBlockLayout::raw_size(1), TczBlockLayout::compressed_size(1),
+                             TczBlockLayout::backend(1),
                              TczBlockLayout::fields_check(2)) == TczBlockLayout::data(2),
               "a block's stream sizes and check must fill the bytes before its data");
 static_assert(tcz_packed_end(0, TczBlockLayout::AfterData::data_check, TczBlockLayout::AfterData::records_check) ==
@@ -333,7 +340,8 @@ private:
 
 class ContainerWriter {
 public:
-    explicit ContainerWriter(ByteSink& sink) : sink_(sink) {}
+    // Every buffer is compressed with `backend`.
+    explicit ContainerWriter(ByteSink& sink, Backend backend = default_backend) : sink_(sink), backend_(backend) {}
 
     void write_preamble(const Preamble& preamble) {
         using Layout = TczPreambleLayout;
@@ -367,11 +375,12 @@ public:
                  size_text(preamble_.header_bytes));
         }
         std::vector<std::uint8_t>& compressed = compressed_[0];
-        bz2_compress(header, size, compressed);
+        backend_compress(backend_, header, size, compressed);
         section_.assign(Layout::data, 0);
         Layout::tag.store(section_.data(), tcz_header_tag);
         Layout::raw_size.store(section_.data(), size);
         Layout::compressed_size.store(section_.data(), compressed.size());
+        Layout::backend.store(section_.data(), static_cast<std::uint8_t>(backend_));
         Layout::fields_check.store(section_.data(), chain_.next(section_.data(), Layout::fields_check.offset));
         emit(section_.data(), section_.size());
         emit(compressed.data(), compressed.size());
@@ -404,9 +413,10 @@ public:
         Layout::tag.store(section_.data(), tcz_block_tag);
         Layout::record_count.store(section_.data(), record_count);
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            bz2_compress(streams[stream].data(), streams[stream].size(), compressed_[stream]);
+            backend_compress(backend_, streams[stream].data(), streams[stream].size(), compressed_[stream]);
             Layout::raw_size(stream).store(section_.data(), streams[stream].size());
             Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
+            Layout::backend(stream).store(section_.data(), static_cast<std::uint8_t>(backend_));
         }
         const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
         fields_check.store(section_.data(), chain_.next(section_.data(), fields_check.offset));
@@ -451,6 +461,7 @@ private:
     }
 
     ByteSink& sink_;
+    Backend backend_;
     Preamble preamble_;
     CheckChain chain_;
     // The fixed fields of the section being written (and, for the preamble
@@ -538,7 +549,8 @@ public:
             fail("corrupt input: header section holds " + size_text(raw_size) + " bytes, more than the " +
                  size_text(preamble_.header_bytes) + "-byte header");
         }
-        check_compressed_size(raw_size, compressed_size, "header");
+        const Backend backend = read_backend(Layout::backend.load(fields_.data()), "header");
+        check_compressed_size(raw_size, compressed_size, backend, "header");
         header_size_ = raw_size;
         extend_section(compressed_size);
         read_growing(compressed_, compressed_size);
@@ -548,7 +560,8 @@ public:
                             Layout::AfterData::data_check.load(after_data.data()))) {
             fail("checksum mismatch in header section (compressed data)");
         }
-        bz2_decompress(compressed_.data(), compressed_.size(), header, static_cast<std::size_t>(raw_size), "header");
+        backend_decompress(backend, compressed_.data(), compressed_.size(), header, static_cast<std::size_t>(raw_size),
+                           "header");
         if (!chain_verifies(header.data(), header.size(), Layout::AfterData::header_check.load(after_data.data()))) {
             fail("checksum mismatch in header");
         }
@@ -655,6 +668,7 @@ private:
         }
         raw_sizes_.resize(stream_count);
         compressed_sizes_.resize(stream_count);
+        backends_.resize(stream_count);
         std::uint64_t raw_total = 0;
         std::uint64_t compressed_total = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
@@ -663,7 +677,9 @@ private:
             if (raw_sizes_[stream] > tcz_max_stream_bytes(record_count, preamble_.record_bytes)) {
                 fail("corrupt input: " + stream_label(number, stream, stream_names) + " is too long");
             }
-            check_compressed_size(raw_sizes_[stream], compressed_sizes_[stream],
+            backends_[stream] = read_backend(Layout::backend(stream).load(fields_.data()),
+                                             stream_label(number, stream, stream_names));
+            check_compressed_size(raw_sizes_[stream], compressed_sizes_[stream], backends_[stream],
                                   stream_label(number, stream, stream_names));
             raw_total += raw_sizes_[stream];
             compressed_total += compressed_sizes_[stream];
@@ -688,8 +704,9 @@ private:
         std::size_t offset = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             const std::size_t compressed_size = static_cast<std::size_t>(compressed_sizes_[stream]);
-            bz2_decompress(compressed_.data() + offset, compressed_size, block.streams[stream],
-                           static_cast<std::size_t>(raw_sizes_[stream]), stream_label(number, stream, stream_names));
+            backend_decompress(backends_[stream], compressed_.data() + offset, compressed_size, block.streams[stream],
+                               static_cast<std::size_t>(raw_sizes_[stream]),
+                               stream_label(number, stream, stream_names));
             offset += compressed_size;
         }
         if (record_count < preamble_.records_per_block) {
@@ -739,12 +756,21 @@ private:
         }
     }
 
-    void check_compressed_size(std::uint64_t raw_size, std::uint64_t compressed_size, const std::string& what) {
+    static Backend read_backend(std::uint8_t id, const std::string& what) {
+        const std::optional<Backend> backend = backend_from_id(id);
+        if (!backend) {
+            fail("corrupt input: " + what + " names unknown back-end " + size_text(id));
+        }
+        return *backend;
+    }
+
+    void check_compressed_size(std::uint64_t raw_size, std::uint64_t compressed_size, Backend backend,
+                               const std::string& what) {
         if ((raw_size == 0) != (compressed_size == 0)) {
             fail("corrupt input: " + what + " has " + size_text(raw_size) + " bytes stored in " +
                  size_text(compressed_size));
         }
-        if (compressed_size > bz2_compress_bound(raw_size)) {
+        if (compressed_size > backend_compress_bound(backend, raw_size)) {
             fail("corrupt input: " + what + " has " + size_text(compressed_size) + " compressed bytes for " +
                  size_text(raw_size));
         }
@@ -826,6 +852,7 @@ private:
     std::vector<std::uint8_t> compressed_;
     std::vector<std::uint64_t> raw_sizes_;
     std::vector<std::uint64_t> compressed_sizes_;
+    std::vector<Backend> backends_;
 };
 
 }  // namespace tcgen_runtime

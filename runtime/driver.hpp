@@ -34,6 +34,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,10 +89,10 @@ Preamble codec_preamble() {
 // Compresses all of `input` into a .tcz on `output` (flushed). Memory: one
 // block of records plus the streams of one block, whatever the input length.
 template <class Codec>
-RunTotals compress(Codec& codec, ByteSource& input, ByteSink& output) {
+RunTotals compress(Codec& codec, ByteSource& input, ByteSink& output, Backend backend = default_backend) {
     static_assert(check_codec<Codec>());
     constexpr std::size_t block_bytes = Codec::records_per_block * Codec::record_bytes;
-    ContainerWriter writer(output);
+    ContainerWriter writer(output, backend);
     writer.write_preamble(codec_preamble<Codec>());
     RunTotals totals;
     std::vector<std::uint8_t> header(Codec::header_bytes);
@@ -210,11 +211,13 @@ inline void write_text(ByteSink& sink, const std::string& text) {
 template <class Codec>
 std::string usage_text(const std::string& name) {
     return "usage: " + name +
-           " [-d] [-f] < input > output\n"
+           " [-d] [-f] [--backend=NAME] < input > output\n"
            "Compresses a trace on standard input into a .tcz on standard output,\n"
            "printing the predictor usage report and a summary on standard error.\n"
            "  -d          decompress a .tcz on standard input instead\n"
            "  -f          write the output even to a terminal\n"
+           "  --backend=NAME  compress the streams with lzma (the default: smallest),\n"
+           "              zstd (fastest to decompress) or bzip2 (the TCgen paper's)\n"
            "  --spec      print the trace specification this program was made from\n"
            "  -h, --help  print this help\n";
 }
@@ -239,6 +242,7 @@ int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std:
     const std::string name = program_basename(argc > 0 ? argv[0] : nullptr, Codec::program_name);
     bool decompressing = false;
     bool forced = false;
+    Backend backend = default_backend;
     try {
         for (int index = 1; index < argc; ++index) {
             const std::string argument = argv[index];
@@ -249,6 +253,13 @@ int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std:
             } else if (argument == "-h" || argument == "--help") {
                 write_text(output, usage_text<Codec>(name));
                 return 0;
+            } else if (argument.rfind("--backend=", 0) == 0) {
+                const std::string requested = argument.substr(std::string("--backend=").size());
+                const std::optional<Backend> chosen = backend_from_name(requested);
+                if (!chosen) {
+                    fail("unknown back-end '" + requested + "' (bzip2, lzma or zstd)");
+                }
+                backend = *chosen;
             } else if (argument == "--spec") {
                 write_text(output, std::string(Codec::spec_text));
                 return 0;
@@ -269,7 +280,7 @@ int run_command(int argc, char** argv, ByteSource& input, ByteSink& output, std:
             decompress(*codec, input, output);
             return 0;
         }
-        const RunTotals totals = compress(*codec, input, output);
+        const RunTotals totals = compress(*codec, input, output, backend);
         codec->write_report(messages);
         const double ratio = totals.output_bytes == 0
                                  ? 0.0

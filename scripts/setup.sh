@@ -9,7 +9,8 @@ build=${1:-$root/build}
 packages=(
     cmake g++ make                      # toolchain
     antlr4 libantlr4-runtime-dev        # the spec grammar
-    libbz2-dev bzip2                    # stream compression, and the baseline
+    libbz2-dev liblzma-dev libzstd-dev  # the stream back-ends
+    bzip2                               # the baseline
     libxxhash-dev                       # tests: the runtime's XXH64 checked against libxxhash
     libgtest-dev clang                  # tests (clang: the generated code under a second compiler)
     libcli11-dev                        # tcgen's command line

@@ -18,7 +18,8 @@ head -c 5000 /dev/urandom >"$work/input"
 # Writes one crafted file per (section, field, value) to $work/crafted/, using
 # the layout of docs/format.md: the header section follows the preamble
 # (44 + spec length + 8 bytes); the first block follows the header section
-# (28 + its compressed size + 16 bytes). A section's first check is seeded
+# (29 + its compressed size + 16 bytes); a block's streams take 17 bytes each
+# (raw size, compressed size, back-end). A section's first check is seeded
 # with the 8 bytes before the section (the previous section's last check).
 mkdir "$work/crafted"
 python3 - "$work/valid.tcz" "$work/crafted" <<'PY'
@@ -67,16 +68,16 @@ out = sys.argv[2]
 spec = struct.unpack_from('<I', data, 40)[0]
 streams = struct.unpack_from('<I', data, 28)[0]
 header = 44 + spec + 8
-block = header + 28 + struct.unpack_from('<Q', data, header + 12)[0] + 16
+block = header + 29 + struct.unpack_from('<Q', data, header + 12)[0] + 16
 # The untouched file must verify under this script's checks.
-for section, check_at in ((header, 20), (block, 12 + 16 * streams)):
+for section, check_at in ((header, 21), (block, 12 + 17 * streams)):
     check = struct.unpack_from('<Q', data, section + check_at)[0]
     assert xxh64(bytes(data[section:section + check_at]), struct.unpack_from('<Q', data, section - 8)[0]) == check
-fields = {'header_raw_size': (header, 4, 20), 'header_compressed_size': (header, 12, 20),
-          'block_record_count': (block, 4, 12 + 16 * streams)}
+fields = {'header_raw_size': (header, 4, 21), 'header_compressed_size': (header, 12, 21),
+          'block_record_count': (block, 4, 12 + 17 * streams)}
 for s in range(streams):
-    fields['block_stream_%d_raw_size' % s] = (block, 12 + 16 * s, 12 + 16 * streams)
-    fields['block_stream_%d_compressed_size' % s] = (block, 20 + 16 * s, 12 + 16 * streams)
+    fields['block_stream_%d_raw_size' % s] = (block, 12 + 17 * s, 12 + 17 * streams)
+    fields['block_stream_%d_compressed_size' % s] = (block, 20 + 17 * s, 12 + 17 * streams)
 for name, (section, offset, check_at) in fields.items():
     for value in (2**32, 2**63, 2**64 - 1):
         crafted = bytearray(data)
@@ -86,10 +87,10 @@ for name, (section, offset, check_at) in fields.items():
 # Within every limit: a full block whose first stream claims 16 bytes a
 # record, compressed and raw, and a file that ends right after the claim.
 records = struct.unpack_from('<Q', data, 32)[0]
-crafted = bytearray(data[:block + 20 + 16 * streams])
+crafted = bytearray(data[:block + 20 + 17 * streams])
 struct.pack_into('<Q', crafted, block + 4, records)
 struct.pack_into('<QQ', crafted, block + 12, 16 * records, 16 * records)
-reseal(crafted, block, 12 + 16 * streams)
+reseal(crafted, block, 12 + 17 * streams)
 open('%s/full_block_claimed_then_truncated.tcz' % out, 'wb').write(crafted)
 PY
 

@@ -98,9 +98,9 @@ Contents typical_contents() {
     return with_totals(contents);
 }
 
-Bytes write_file(const Contents& contents) {
+Bytes write_file(const Contents& contents, Backend backend = default_backend) {
     MemorySink sink;
-    ContainerWriter writer(sink);
+    ContainerWriter writer(sink, backend);
     writer.write_preamble(contents.preamble);
     writer.write_header(contents.header.data(), contents.header.size());
     for (std::size_t index = 0; index < contents.blocks.size(); ++index) {
@@ -166,6 +166,13 @@ void expect_same_contents(const Contents& found, const Contents& expected) {
 
 using Sections = TczSections;
 
+// What the writer stores for `data` with the default back-end.
+Bytes compressed(const Bytes& data) {
+    Bytes out;
+    backend_compress(default_backend, data.data(), data.size(), out);
+    return out;
+}
+
 Bytes cut(const Bytes& file, std::size_t size) {
     return Bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(size));
 }
@@ -198,6 +205,17 @@ TEST(Container, ReadsBackWhatItWrote) {
     const Bytes file = write_file(contents);
     expect_same_contents(read_file(file), contents);
     expect_same_contents(read_file(file, test_stream_names), contents);
+}
+
+TEST(Container, ReadsBackEveryBackend) {
+    const Contents contents = typical_contents();
+    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd}) {
+        const Bytes file = write_file(contents, backend);
+        const Sections sections = find_sections(file);
+        EXPECT_EQ(HeaderLayout::backend.load(file.data() + sections.header_section), static_cast<int>(backend));
+        EXPECT_EQ(BlockLayout::backend(1).load(file.data() + sections.blocks[2]), static_cast<int>(backend));
+        expect_same_contents(read_file(file), contents);
+    }
 }
 
 TEST(Container, ReadsBackAFileWithoutBlocks) {
@@ -269,22 +287,25 @@ TEST(ContainerLayout, FieldsAreAtTheDocumentedOffsets) {
     EXPECT_EQ(HeaderLayout::tag.offset, 0u);
     EXPECT_EQ(HeaderLayout::raw_size.offset, 4u);
     EXPECT_EQ(HeaderLayout::compressed_size.offset, 12u);
-    EXPECT_EQ(HeaderLayout::fields_check.offset, 20u);
-    EXPECT_EQ(HeaderLayout::data, 28u);
+    EXPECT_EQ(HeaderLayout::backend.offset, 20u);
+    EXPECT_EQ(HeaderLayout::fields_check.offset, 21u);
+    EXPECT_EQ(HeaderLayout::data, 29u);
     EXPECT_EQ(HeaderLayout::AfterData::data_check.offset, 0u);
     EXPECT_EQ(HeaderLayout::AfterData::header_check.offset, 8u);
-    EXPECT_EQ(HeaderLayout::fixed_bytes, 44u);
+    EXPECT_EQ(HeaderLayout::fixed_bytes, 45u);
 
     EXPECT_EQ(BlockLayout::tag.offset, 0u);
     EXPECT_EQ(BlockLayout::record_count.offset, 4u);
     EXPECT_EQ(BlockLayout::raw_size(0).offset, 12u);
     EXPECT_EQ(BlockLayout::compressed_size(0).offset, 20u);
-    EXPECT_EQ(BlockLayout::raw_size(3).offset, 60u);
-    EXPECT_EQ(BlockLayout::compressed_size(3).offset, 68u);
+    EXPECT_EQ(BlockLayout::backend(0).offset, 28u);
+    EXPECT_EQ(BlockLayout::raw_size(3).offset, 63u);
+    EXPECT_EQ(BlockLayout::compressed_size(3).offset, 71u);
+    EXPECT_EQ(BlockLayout::backend(3).offset, 79u);
     EXPECT_EQ(BlockLayout::fields_check(0).offset, 12u);
-    EXPECT_EQ(BlockLayout::fields_check(4).offset, 76u);
+    EXPECT_EQ(BlockLayout::fields_check(4).offset, 80u);
     EXPECT_EQ(BlockLayout::data(0), 20u);
-    EXPECT_EQ(BlockLayout::data(4), 84u);
+    EXPECT_EQ(BlockLayout::data(4), 88u);
     EXPECT_EQ(BlockLayout::AfterData::data_check.offset, 0u);
     EXPECT_EQ(BlockLayout::AfterData::records_check.offset, 8u);
     EXPECT_EQ(BlockLayout::AfterData::size, 16u);
@@ -307,7 +328,7 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     const std::size_t spec_size = contents.preamble.spec_text.size();
     EXPECT_EQ(Bytes(bytes, bytes + PreambleLayout::magic.size),
               Bytes({0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A}));
-    EXPECT_EQ(PreambleLayout::version.load(bytes), 2u);
+    EXPECT_EQ(PreambleLayout::version.load(bytes), 3u);
     EXPECT_EQ(PreambleLayout::flags.load(bytes), 0u);
     EXPECT_EQ(PreambleLayout::fingerprint.load(bytes), 0x0123456789ABCDEFu);
     EXPECT_EQ(PreambleLayout::record_bytes.load(bytes), 6u);
@@ -324,11 +345,12 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     EXPECT_EQ(sections.header_section, spec_end + PreambleLayout::AfterSpec::size);
 
     const std::uint8_t* const header = bytes + sections.header_section;
-    const Bytes header_data = bz2_compress(contents.header.data(), contents.header.size());
+    const Bytes header_data = compressed(contents.header);
     EXPECT_EQ(Bytes(header, header + 4), text_bytes("TCZH"));
     EXPECT_EQ(HeaderLayout::tag.load(header), tcz_header_tag);
     EXPECT_EQ(HeaderLayout::raw_size.load(header), 4u);
     EXPECT_EQ(HeaderLayout::compressed_size.load(header), header_data.size());
+    EXPECT_EQ(HeaderLayout::backend.load(header), 2u);
     chain = xxh64(header, HeaderLayout::fields_check.offset, chain);
     EXPECT_EQ(HeaderLayout::fields_check.load(header), chain);
     EXPECT_EQ(Bytes(header + HeaderLayout::data, header + HeaderLayout::data + header_data.size()), header_data);
@@ -349,10 +371,11 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
         EXPECT_EQ(BlockLayout::record_count.load(block), written.record_count);
         Bytes data;
         for (std::size_t stream = 0; stream < 2; ++stream) {
-            const Bytes compressed = bz2_compress(written.streams[stream].data(), written.streams[stream].size());
+            const Bytes stream_data = compressed(written.streams[stream]);
             EXPECT_EQ(BlockLayout::raw_size(stream).load(block), written.streams[stream].size());
-            EXPECT_EQ(BlockLayout::compressed_size(stream).load(block), compressed.size());
-            data.insert(data.end(), compressed.begin(), compressed.end());
+            EXPECT_EQ(BlockLayout::compressed_size(stream).load(block), stream_data.size());
+            EXPECT_EQ(BlockLayout::backend(stream).load(block), 2u);
+            data.insert(data.end(), stream_data.begin(), stream_data.end());
         }
         const TczField<std::uint64_t> fields_check = BlockLayout::fields_check(2);
         chain = xxh64(block, fields_check.offset, chain);
@@ -434,6 +457,7 @@ std::vector<Row> code_rows(const std::string& section) {
         return {field_row("tag", Layout::tag),
                 field_row("raw_size", Layout::raw_size),
                 field_row("compressed_size", Layout::compressed_size),
+                field_row("backend", Layout::backend),
                 field_row("fields_check", Layout::fields_check),
                 {"data", Layout::data, header_data},
                 field_row("AfterData::data_check", Layout::AfterData::data_check, Layout::data + header_data),
@@ -446,6 +470,7 @@ std::vector<Row> code_rows(const std::string& section) {
             rows.push_back(field_row("raw_size(" + std::to_string(stream) + ")", Layout::raw_size(stream)));
             rows.push_back(
                 field_row("compressed_size(" + std::to_string(stream) + ")", Layout::compressed_size(stream)));
+            rows.push_back(field_row("backend(" + std::to_string(stream) + ")", Layout::backend(stream)));
         }
         const std::size_t data = Layout::data(stream_count);
         rows.push_back(field_row("fields_check(S)", Layout::fields_check(stream_count)));
@@ -493,7 +518,7 @@ std::size_t evaluate(const std::string& expression, const std::map<char, std::si
 }
 
 std::size_t type_size(const std::string& type, const std::map<char, std::size_t>& values) {
-    const std::map<std::string, std::size_t> integers = {{"u16", 2}, {"u32", 4}, {"u64", 8}};
+    const std::map<std::string, std::size_t> integers = {{"u8", 1}, {"u16", 2}, {"u32", 4}, {"u64", 8}};
     if (integers.count(type) == 1) {
         return integers.at(type);
     }
@@ -599,9 +624,9 @@ TEST(ContainerErrors, Preamble) {
     EXPECT_EQ(read_error(flip(file, 0)),
               "not a .tcz file (bad magic: the file looks mangled, e.g. by a text-mode transfer)");
 
-    Bytes version_1 = file;
-    PreambleLayout::version.store(version_1.data(), 1);
-    EXPECT_EQ(read_error(version_1), "unsupported .tcz format version 1 (this program reads version 2)");
+    Bytes version_2 = file;
+    PreambleLayout::version.store(version_2.data(), 2);
+    EXPECT_EQ(read_error(version_2), "unsupported .tcz format version 2 (this program reads version 3)");
 
     Bytes long_spec = file;
     PreambleLayout::spec_size.store(long_spec.data(), (1u << 20) + 1);
@@ -655,8 +680,12 @@ TEST(ContainerErrors, HeaderSection) {
     EXPECT_EQ(with(HeaderLayout::raw_size, 5),
               "corrupt input: header section holds 5 bytes, more than the 4-byte header");
     EXPECT_EQ(with(HeaderLayout::compressed_size, 0), "corrupt input: header has 4 bytes stored in 0");
-    EXPECT_EQ(with(HeaderLayout::compressed_size, bz2_compress_bound(4) + 1),
-              "corrupt input: header has 605 compressed bytes for 4");
+    EXPECT_EQ(with(HeaderLayout::compressed_size, lzma_compress_bound(4) + 1),
+              "corrupt input: header has 69 compressed bytes for 4");
+    Bytes unknown_backend = file;
+    HeaderLayout::backend.store(unknown_backend.data() + section, 9);
+    reseal(unknown_backend, section, HeaderLayout::fields_check.offset);
+    EXPECT_EQ(read_error(unknown_backend), "corrupt input: header names unknown back-end 9");
     EXPECT_EQ(read_error(flip(file, section + HeaderLayout::data)),
               "checksum mismatch in header section (compressed data)");
     const std::size_t after_data = section + HeaderLayout::data + data_size;
@@ -696,9 +725,14 @@ TEST(ContainerErrors, Block) {
 
     EXPECT_EQ(read_error(with(BlockLayout::compressed_size(0), 0)),
               "corrupt input: stream 0 of block 1 has " + std::to_string(raw_size_0) + " bytes stored in 0");
-    EXPECT_EQ(read_error(with(BlockLayout::compressed_size(1), bz2_compress_bound(raw_size_1) + 1),
+    Bytes unknown_backend = file;
+    BlockLayout::backend(1).store(unknown_backend.data() + block, 0);
+    reseal(unknown_backend, block, BlockLayout::fields_check(2).offset);
+    EXPECT_EQ(read_error(unknown_backend, test_stream_names),
+              "corrupt input: stream 'values' of block 1 names unknown back-end 0");
+    EXPECT_EQ(read_error(with(BlockLayout::compressed_size(1), lzma_compress_bound(raw_size_1) + 1),
                          test_stream_names),
-              "corrupt input: stream 'values' of block 1 has " + std::to_string(bz2_compress_bound(raw_size_1) + 1) +
+              "corrupt input: stream 'values' of block 1 has " + std::to_string(lzma_compress_bound(raw_size_1) + 1) +
                   " compressed bytes for " + std::to_string(raw_size_1));
 
     const std::size_t data = block + BlockLayout::data(2);
@@ -878,9 +912,9 @@ TEST(ContainerErrors, TruncationInsideEachSection) {
 
     const std::size_t header = sections.header_section;
     const std::string header_size = std::to_string(sections.blocks[0] - header);
-    EXPECT_EQ(read_error(cut(file, header + 2)), ends_after("header section", 2, "at least 44"));
-    EXPECT_EQ(read_error(cut(file, header + 27)), ends_after("header section", 27, "at least 44"));
-    EXPECT_EQ(read_error(cut(file, header + 28)), ends_after("header section", 28, header_size));
+    EXPECT_EQ(read_error(cut(file, header + 2)), ends_after("header section", 2, "at least 45"));
+    EXPECT_EQ(read_error(cut(file, header + 28)), ends_after("header section", 28, "at least 45"));
+    EXPECT_EQ(read_error(cut(file, header + 29)), ends_after("header section", 29, header_size));
     EXPECT_EQ(read_error(cut(file, sections.blocks[0] - 1)),
               ends_after("header section", sections.blocks[0] - 1 - header, header_size));
 
@@ -890,9 +924,9 @@ TEST(ContainerErrors, TruncationInsideEachSection) {
     const std::size_t block = sections.blocks[1];
     const std::string block_size = std::to_string(sections.blocks[2] - block);
     EXPECT_EQ(read_error(cut(file, block + 3)), ends_after("section after block 1", 3, "4"));
-    EXPECT_EQ(read_error(cut(file, block + 4)), ends_after("block 2", 4, "at least 52"));
-    EXPECT_EQ(read_error(cut(file, block + 51)), ends_after("block 2", 51, "at least 52"));
-    EXPECT_EQ(read_error(cut(file, block + 52)), ends_after("block 2", 52, block_size));
+    EXPECT_EQ(read_error(cut(file, block + 4)), ends_after("block 2", 4, "at least 54"));
+    EXPECT_EQ(read_error(cut(file, block + 53)), ends_after("block 2", 53, "at least 54"));
+    EXPECT_EQ(read_error(cut(file, block + 54)), ends_after("block 2", 54, block_size));
     EXPECT_EQ(read_error(cut(file, sections.blocks[2] - 1)),
               ends_after("block 2", sections.blocks[2] - 1 - block, block_size));
 

@@ -191,12 +191,12 @@ TEST(Driver, NamesTheDamagedPart) {
     EXPECT_EQ(flip(layout.header_section + 40), "checksum mismatch in header section (compressed data)");
     EXPECT_EQ(flip(layout.trailer + 6), "checksum mismatch in trailer");
     EXPECT_EQ(flip(20), "checksum mismatch in preamble");
-    EXPECT_EQ(flip(8), "unsupported .tcz format version 3 (this program reads version 2)");
+    EXPECT_EQ(flip(8), "unsupported .tcz format version 2 (this program reads version 3)");
     EXPECT_EQ(flip(0), "not a .tcz file (bad magic: the file looks mangled, e.g. by a text-mode transfer)");
     EXPECT_EQ(flip(1), "not a .tcz file (bad magic)");
     const Bytes cut_in_lengths(compressed.begin(),
                                compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 30));
-    EXPECT_EQ(decompress_error(cut_in_lengths), "truncated input: block 3 ends after 30 of at least 52 bytes");
+    EXPECT_EQ(decompress_error(cut_in_lengths), "truncated input: block 3 ends after 30 of at least 54 bytes");
     const Bytes cut_in_data(compressed.begin(),
                             compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2] + 60));
     EXPECT_EQ(decompress_error(cut_in_data), "truncated input: block 3 ends after 60 of " +
@@ -333,6 +333,25 @@ TEST(Command, CompressesAndDecompresses) {
     EXPECT_EQ(restored.status, 0);
     EXPECT_EQ(restored.messages, "");
     EXPECT_EQ(restored.output, input);
+}
+
+TEST(Command, EveryBackendRoundTripsAndIsRecorded) {
+    const Bytes input = structured_trace(3000, 2);
+    for (const std::string name : {"bzip2", "lzma", "zstd"}) {
+        const CommandResult compressed = run({"--backend=" + name}, input);
+        ASSERT_EQ(compressed.status, 0) << compressed.messages;
+        const TczSections sections = find_sections(compressed.output);
+        const std::uint8_t id = TczBlockLayout::backend(0).load(compressed.output.data() + sections.blocks[0]);
+        EXPECT_EQ(backend_name(*backend_from_id(id)), name);
+        // The decompressor needs no option: the file says.
+        const CommandResult restored = run({"-d"}, compressed.output);
+        EXPECT_EQ(restored.status, 0) << restored.messages;
+        EXPECT_EQ(restored.output, input) << name;
+    }
+    const CommandResult unknown = run({"--backend=gzip"}, input);
+    EXPECT_EQ(unknown.status, 1);
+    EXPECT_EQ(unknown.messages, "comp: error: unknown back-end 'gzip' (bzip2, lzma or zstd)\n");
+    EXPECT_TRUE(unknown.output.empty());
 }
 
 TEST(Command, HelpAndBadArguments) {

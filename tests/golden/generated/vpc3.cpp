@@ -12,16 +12,16 @@
 // PC = Field 1;
 // # Memory estimate: 42,642,094 bytes (40.7 MiB): 20,971,532 bytes of tables + 21,670,562 bytes of buffers
 //
-// Build:      c++ -std=c++17 -O3 -o comp comp.cpp -lbz2
+// Build:      c++ -std=c++17 -O3 -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 401, a class per field and the
-// TraceCodec that ties them together; main() at line 723; then the rest of
-// the runtime (part 2: checksums, block I/O, bzip2, the .tcz container and
-// the command line). The runtime is the same in every file this version of
-// tcgen generates.
+// of this spec is written in); from line 405, a class per field and the
+// TraceCodec that ties them together; main() at line 727; then the rest of
+// the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
+// and zstd, the .tcz container and the command line). The runtime is the
+// same in every file this version of tcgen generates.
 
 #include <algorithm>
 #include <array>
@@ -36,8 +36,10 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <lzma.h>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -45,6 +47,8 @@
 #include <unistd.h>
 #include <utility>
 #include <vector>
+#include <zstd.h>
+#include <zstd_errors.h>
 
 // ===== tcgen runtime 0.1.0, part 1 of 2: the primitives the compressor below is written in =====
 // (the runtime's code is elided from golden files)

@@ -1,0 +1,126 @@
+#pragma once
+// Zstandard (libzstd) on whole in-memory buffers, the back-end for users who
+// want the fastest decoding (`--backend=zstd`).
+//
+// Format rule: one zstd frame at level 19 with a window of at most 8 MiB
+// (2^23), its content size recorded, no checksum (the container has its
+// own); an empty buffer is stored as zero bytes. A decoder refuses windows
+// above 8 MiB, which caps what it allocates whatever a damaged file claims.
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "decode_growing.hpp"
+#include "error.hpp"
+
+namespace tcgen_runtime {
+
+inline constexpr int zstd_level = 19;
+inline constexpr int zstd_window_log = 23;
+
+// ZSTD_compressBound's formula (zstd.h's ZSTD_COMPRESSBOUND), as a constant
+// expression.
+constexpr std::uint64_t zstd_compress_bound(std::uint64_t size) {
+    return size + (size >> 8) + (size < (std::uint64_t{128} << 10) ? ((std::uint64_t{128} << 10) - size) >> 11 : 0);
+}
+
+inline std::string zstd_error_text(std::size_t code) {
+    return ZSTD_getErrorName(code);
+}
+
+// Compresses data[0..size) into `compressed` (replacing its contents).
+inline void zstd_compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed) {
+    compressed.clear();
+    if (size == 0) {
+        return;
+    }
+    ZSTD_CCtx* const context = ZSTD_createCCtx();
+    if (context == nullptr) {
+        throw std::bad_alloc();
+    }
+    std::size_t result = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, zstd_level);
+    if (!ZSTD_isError(result)) {
+        result = ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstd_window_log);
+    }
+    if (!ZSTD_isError(result)) {
+        compressed.resize(static_cast<std::size_t>(zstd_compress_bound(size)));
+        result = ZSTD_compress2(context, compressed.data(), compressed.size(), data, size);
+    }
+    ZSTD_freeCCtx(context);
+    if (ZSTD_isError(result)) {
+        fail("internal error: zstd compression failed (" + zstd_error_text(result) + ")");
+    }
+    compressed.resize(result);
+}
+
+// One zstd frame being decoded, for decode_growing.
+class ZstdDecoder {
+public:
+    ZstdDecoder(const std::uint8_t* input, std::size_t input_size, std::string name)
+        : name_(std::move(name)), context_(ZSTD_createDCtx()), input_{input, input_size, 0} {
+        if (context_ == nullptr) {
+            throw std::bad_alloc();
+        }
+        const std::size_t result = ZSTD_DCtx_setParameter(context_, ZSTD_d_windowLogMax, zstd_window_log);
+        if (ZSTD_isError(result)) {
+            ZSTD_freeDCtx(context_);
+            fail("internal error: zstd initialisation failed (" + zstd_error_text(result) + ")");
+        }
+    }
+    ZstdDecoder(const ZstdDecoder&) = delete;
+    ZstdDecoder& operator=(const ZstdDecoder&) = delete;
+    ~ZstdDecoder() { ZSTD_freeDCtx(context_); }
+
+    bool step(std::uint8_t* output, std::size_t room, std::size_t& written) {
+        ZSTD_outBuffer out{output, room, 0};
+        // Until the output is full, the frame ends or nothing moves (the
+        // input is used up and nothing is left to flush).
+        while (true) {
+            const std::size_t input_before = input_.pos;
+            const std::size_t output_before = out.pos;
+            const std::size_t result = ZSTD_decompressStream(context_, &out, &input_);
+            written = out.pos;
+            if (ZSTD_isError(result)) {
+                if (ZSTD_getErrorCode(result) == ZSTD_error_memory_allocation) {
+                    throw std::bad_alloc();
+                }
+                fail("corrupt input: " + name_ + " is not valid zstd data (" + zstd_error_text(result) + ")");
+            }
+            if (result == 0) {
+                return true;
+            }
+            if (out.pos == room || (input_.pos == input_before && out.pos == output_before)) {
+                return false;
+            }
+        }
+    }
+
+    std::size_t input_left() const { return input_.size - input_.pos; }
+
+private:
+    std::string name_;
+    ZSTD_DCtx* context_;
+    ZSTD_inBuffer input_;
+};
+
+// Decompresses exactly one zstd frame into `out`, like bz2_decompress.
+inline void zstd_decompress(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
+                            std::size_t expected_size, std::string_view what = "zstd data") {
+    const std::string name(what);
+    out.clear();
+    if (check_empty_buffers(input_size, expected_size, name)) {
+        return;
+    }
+    ZstdDecoder decoder(input, input_size, name);
+    decode_growing(decoder, out, expected_size, name, "zstd");
+}
+
+}  // namespace tcgen_runtime

@@ -1,0 +1,124 @@
+// Every stream back-end on its own: round trips of every kind of buffer, the
+// size bounds the reader enforces, and the errors on damaged data, which must
+// be the same for all (decode_growing).
+
+#include "runtime/backends.hpp"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace tcgen_runtime {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+const Backend all_backends[] = {Backend::bzip2, Backend::lzma, Backend::zstd};
+
+Bytes random_bytes(std::size_t size, std::uint32_t seed) {
+    std::mt19937 random(seed);
+    Bytes bytes(size);
+    for (std::uint8_t& byte : bytes) {
+        byte = static_cast<std::uint8_t>(random());
+    }
+    return bytes;
+}
+
+// Compressible: a few values in runs.
+Bytes patterned_bytes(std::size_t size) {
+    Bytes bytes(size);
+    for (std::size_t index = 0; index < size; ++index) {
+        bytes[index] = static_cast<std::uint8_t>((index / 7) % 5);
+    }
+    return bytes;
+}
+
+Bytes compress(Backend backend, const Bytes& data) {
+    Bytes out;
+    backend_compress(backend, data.data(), data.size(), out);
+    return out;
+}
+
+std::string decompress_error(Backend backend, const Bytes& compressed, std::size_t expected_size) {
+    Bytes out;
+    try {
+        backend_decompress(backend, compressed.data(), compressed.size(), out, expected_size, "stream 'x'");
+    } catch (const Error& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+TEST(Backends, NamesAndIdentifiersAreTheFormats) {
+    EXPECT_EQ(static_cast<int>(Backend::bzip2), 1);
+    EXPECT_EQ(static_cast<int>(Backend::lzma), 2);
+    EXPECT_EQ(static_cast<int>(Backend::zstd), 3);
+    EXPECT_EQ(default_backend, Backend::lzma);
+    for (const Backend backend : all_backends) {
+        EXPECT_EQ(backend_from_name(backend_name(backend)), backend);
+        EXPECT_EQ(backend_from_id(static_cast<std::uint8_t>(backend)), backend);
+    }
+    EXPECT_FALSE(backend_from_id(0));
+    EXPECT_FALSE(backend_from_id(4));
+    EXPECT_FALSE(backend_from_name("xz"));
+}
+
+TEST(Backends, RoundTripEveryKindOfBuffer) {
+    for (const Backend backend : all_backends) {
+        for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{4097},
+                                       std::size_t{70000}, std::size_t{1} << 20}) {
+            for (const Bytes& data : {random_bytes(size, 3), patterned_bytes(size)}) {
+                const Bytes compressed = compress(backend, data);
+                EXPECT_EQ(compressed.empty(), data.empty()) << backend_name(backend) << " " << size;
+                EXPECT_LE(compressed.size(), backend_compress_bound(backend, size)) << backend_name(backend);
+                Bytes restored;
+                backend_decompress(backend, compressed.data(), compressed.size(), restored, size, "stream 'x'");
+                EXPECT_EQ(restored, data) << backend_name(backend) << " " << size;
+            }
+        }
+    }
+}
+
+TEST(Backends, DamagedDataIsRefusedAlike) {
+    const Bytes data = patterned_bytes(50000);
+    for (const Backend backend : all_backends) {
+        const std::string format = backend == Backend::bzip2 ? "bzip2" : backend == Backend::lzma ? "LZMA" : "zstd";
+        const Bytes compressed = compress(backend, data);
+        EXPECT_EQ(decompress_error(backend, compressed, data.size()), "no error");
+        EXPECT_EQ(decompress_error(backend, compressed, data.size() - 1),
+                  "corrupt input: stream 'x' decompresses to more than 49999 bytes");
+        EXPECT_EQ(decompress_error(backend, compressed, data.size() + 1),
+                  "corrupt input: stream 'x' decompresses to 50000 bytes instead of 50001");
+        const Bytes cut(compressed.begin(), compressed.end() - 1);
+        const std::string truncated = decompress_error(backend, cut, data.size());
+        EXPECT_NE(truncated, "no error") << format;
+        Bytes longer = compressed;
+        longer.push_back(0);
+        EXPECT_EQ(decompress_error(backend, longer, data.size()),
+                  "corrupt input: stream 'x' has 1 bytes after the end of its " + format + " stream");
+        EXPECT_EQ(decompress_error(backend, Bytes(), 5), "corrupt input: stream 'x' is empty but should hold 5 bytes");
+        EXPECT_EQ(decompress_error(backend, compressed, 0),
+                  "corrupt input: stream 'x' should be empty but has " + std::to_string(compressed.size()) +
+                      " compressed bytes");
+        const std::string garbage = decompress_error(backend, random_bytes(300, 9), data.size());
+        EXPECT_EQ(garbage.rfind("corrupt input: stream 'x' ", 0), 0u) << garbage;
+        // Every flipped byte is an error or the same data (the container's
+        // checks catch the rest); never a crash.
+        for (std::size_t position = 0; position < compressed.size(); position += 3) {
+            Bytes damaged = compressed;
+            damaged[position] ^= 0x55;
+            Bytes out;
+            try {
+                backend_decompress(backend, damaged.data(), damaged.size(), out, data.size(), "stream 'x'");
+                EXPECT_EQ(out.size(), data.size());
+            } catch (const Error&) {
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace tcgen_runtime
