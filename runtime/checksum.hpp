@@ -13,6 +13,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "byte_order.hpp"
@@ -158,6 +160,13 @@ constexpr std::uint64_t fingerprint64(std::string_view text) {
         hash *= fingerprint64_prime;
     }
     return hash;
+}
+
+// How messages print a fingerprint or a check: "0x" and 16 hex digits.
+inline std::string hex64(std::uint64_t value) {
+    char text[19];
+    std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
+    return text;
 }
 
 }  // namespace tcgen_runtime

@@ -234,12 +234,6 @@ private:
     std::string spec_text_;
 };
 
-inline std::string hex64(std::uint64_t value) {
-    char text[19];
-    std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
-    return text;
-}
-
 inline std::string hex32(std::uint32_t value) {
     char text[11];
     std::snprintf(text, sizeof text, "0x%08lx", static_cast<unsigned long>(value));

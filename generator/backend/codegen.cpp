@@ -9,6 +9,8 @@
 #include "generator/backend/embedded_files.hpp"
 #include "generator/backend/encoding.hpp"
 #include "generator/backend/field_names.hpp"
+#include "generator/backend/code_text.hpp"
+#include "generator/backend/runtime_source.hpp"
 #include "generator/backend/template_renderer.hpp"
 #include "generator/version.hpp"
 #include "generator/plan/number_text.hpp"
@@ -30,10 +32,6 @@ std::string hex(std::uint64_t value) {
     char text[32];
     std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
     return text;
-}
-
-std::string unsigned_type(unsigned bits) {
-    return "std::uint" + std::to_string(bits) + "_t";
 }
 
 std::string code_summary(const PlanField& field, const FieldNames& names) {
@@ -279,63 +277,32 @@ private:
     FieldNames names_;
 };
 
-struct RuntimeSource {
-    std::set<std::string> system_includes;
-    std::string primitives;
-    std::string machinery;
-};
-
 bool is_primitive(std::string_view path) {
     return std::find(std::begin(runtime_primitives), std::end(runtime_primitives), path) !=
            std::end(runtime_primitives);
 }
 
-// The runtime headers in dependency order, with their own include lines and
-// include guards removed: what remains is ordinary C++ that follows the
-// system includes the generated file gathers at its top.
-RuntimeSource embedded_runtime() {
-    RuntimeSource runtime;
-    runtime.primitives = "// ===== tcgen runtime " + std::string(version) +
-                         ", part 1 of 2: the primitives the compressor below is written in =====\n\n";
-    runtime.machinery = "// ===== tcgen runtime " + std::string(version) +
-                        ", part 2 of 2: checksums, block I/O, bzip2, the .tcz container, the command line =====\n\n";
+// The compressor's runtime in dependency order, cut in two: the primitives
+// the code of the spec is written in, and the machinery after main(). The
+// bidirectional streams' runtime is not part of it.
+struct CompressorRuntime {
+    RuntimeSource primitives;
+    RuntimeSource machinery;
+};
+
+CompressorRuntime embedded_runtime() {
+    CompressorRuntime runtime;
+    runtime.primitives.code = "// ===== tcgen runtime " + std::string(version) +
+                              ", part 1 of 2: the primitives the compressor below is written in =====\n\n";
+    runtime.machinery.code = "// ===== tcgen runtime " + std::string(version) +
+                             ", part 2 of 2: checksums, block I/O, bzip2, the .tcz container, the command line =====\n\n";
     for (const EmbeddedFile& file : embedded_files()) {
-        if (file.path.rfind("runtime/", 0) != 0) {
+        if (file.path.rfind("runtime/", 0) != 0 || file.path.rfind("runtime/bidirectional/", 0) == 0) {
             continue;
         }
-        std::string& code = is_primitive(file.path) ? runtime.primitives : runtime.machinery;
-        code += "// ----- " + std::string(file.path) + " -----\n";
-        std::istringstream lines{std::string(file.content)};
-        std::string line;
-        while (std::getline(lines, line)) {
-            if (line.rfind("#pragma once", 0) == 0 || line.rfind("#include \"", 0) == 0) {
-                continue;
-            }
-            if (line.rfind("#include <", 0) == 0) {
-                std::size_t end = line.find('>');
-                runtime.system_includes.insert(line.substr(10, end - 10));
-                continue;
-            }
-            code += line + "\n";
-        }
+        append_runtime_header(file.path, is_primitive(file.path) ? runtime.primitives : runtime.machinery);
     }
     return runtime;
-}
-
-TemplateData text_lines(const std::string& text) {
-    TemplateData lines = template_list();
-    std::istringstream stream(text);
-    std::string line;
-    while (std::getline(stream, line)) {
-        lines.push_back(TemplateData("text", line));
-    }
-    return lines;
-}
-
-// The 1-based number of the first line that starts with `prefix`.
-std::size_t line_of(const std::string& text, const std::string& prefix) {
-    std::size_t at = text.find("\n" + prefix);
-    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at + 1), '\n')) + 1;
 }
 
 std::string stream_name(const PlanStream& stream) {
@@ -360,17 +327,13 @@ std::string generate_compressor(const CodePlan& plan) {
     data.set("has_disabled_passes", !skipped.is_empty_list());
     data.set("disabled_passes", skipped);
 
-    RuntimeSource runtime = embedded_runtime();
-    for (const char* header : generated_code_includes) {
-        runtime.system_includes.insert(header);
-    }
-    std::string includes;
-    for (const std::string& header : runtime.system_includes) {
-        includes += (includes.empty() ? "" : "\n") + ("#include <" + header + ">");
-    }
-    data.set("system_includes", includes);
-    data.set("runtime_primitives", runtime.primitives);
-    data.set("runtime_machinery", runtime.machinery);
+    CompressorRuntime runtime = embedded_runtime();
+    std::set<std::string> includes = runtime.primitives.system_includes;
+    includes.insert(runtime.machinery.system_includes.begin(), runtime.machinery.system_includes.end());
+    includes.insert(std::begin(generated_code_includes), std::end(generated_code_includes));
+    data.set("system_includes", include_lines(includes));
+    data.set("runtime_primitives", runtime.primitives.code);
+    data.set("runtime_machinery", runtime.machinery.code);
 
     data.set("header_bytes", std::to_string(plan.header_bytes));
     data.set("record_bytes", std::to_string(plan.record_bytes));

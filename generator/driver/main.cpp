@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "generator/backend/bidirectional_codegen.hpp"
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/codegen.hpp"
 #include "generator/driver/output_file.hpp"
@@ -34,7 +35,18 @@ struct Options {
     bool canonical = false;
     bool dump_ir = false;
     std::vector<std::string> disabled_passes;
+    std::string emit = "compressor";  // or bidirectional-header, bidirectional-source
+    std::string name;                 // the stem of a bidirectional stream's names; default: the spec's file name
+    std::string cpp_namespace = "tcgen_streams";
 };
+
+// The file name of `path` without folders and extension: "specs/wet/a.tcg" -> "a".
+std::string file_stem(const std::string& path) {
+    std::size_t slash = path.find_last_of('/');
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::size_t dot = name.find('.');
+    return dot == std::string::npos ? name : name.substr(0, dot);
+}
 
 std::string pass_names() {
     std::string names;
@@ -110,9 +122,26 @@ int run(const Options& options) {
                   << "type-minimisation and smart-update)\n";
         return exit_user_error;
     }
-    std::string text = options.canonical ? tcgen::canonical_text(*plan)
-                       : options.dump_ir ? tcgen::dump_code_plan(*plan)
-                                         : tcgen::generate_compressor(*plan);
+    std::string text;
+    if (options.emit == "compressor") {
+        text = options.canonical ? tcgen::canonical_text(*plan)
+               : options.dump_ir ? tcgen::dump_code_plan(*plan)
+                                 : tcgen::generate_compressor(*plan);
+    } else {
+        if (!tcgen::check_bidirectional(plan->spec, sink)) {
+            sink.print(std::cerr);
+            return exit_user_error;
+        }
+        std::string stem = options.name.empty() ? file_stem(options.spec_path) : options.name;
+        if (!tcgen::is_identifier(stem)) {
+            std::cerr << "tcgen: error: '" << stem << "' cannot name a C++ stream type; give --name=NAME "
+                      << "(letters, digits and '_')\n";
+            return exit_user_error;
+        }
+        tcgen::BidirectionalNames names = tcgen::bidirectional_names(stem, options.cpp_namespace);
+        text = options.emit == "bidirectional-header" ? tcgen::generate_bidirectional_header(*plan, names)
+                                                      : tcgen::generate_bidirectional_source(*plan, names);
+    }
     if (!tcgen::write_output(options.output_path, text, options.spec_path, error)) {
         std::cerr << "tcgen: error: " << error << "\n";
         return exit_user_error;
@@ -143,6 +172,16 @@ int main(int argc, char** argv) {
             ->expected(1)
             ->allow_extra_args(false)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        app.add_option("--emit", options.emit,
+                       "What to write: compressor (a standalone compressor program, the default), "
+                       "bidirectional-header or bidirectional-source (a stream type whose cursor walks the "
+                       "compressed records both ways; see docs/bidirectional.md)")
+            ->check(CLI::IsMember({"compressor", "bidirectional-header", "bidirectional-source"}));
+        app.add_option("--name", options.name,
+                       "The stem of a bidirectional stream's names: NAME.hpp, NAME.cpp, class Name (default: the "
+                       "spec's file name)");
+        app.add_option("--namespace", options.cpp_namespace,
+                       "The C++ namespace of a bidirectional stream (default: tcgen_streams)");
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
         try {
             app.parse(argc, argv);

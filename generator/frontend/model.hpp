@@ -33,6 +33,7 @@ struct Field {
     std::uint64_t l2 = 65536;
     std::vector<Predictor> predictors;  // in spec order, which is slot order
     SourceSpan span;                    // where the spec declares it, for later diagnostics
+    SourceSpan l1_span;                 // its "L1 = N", or `span` when L1 is left out
 
     unsigned bytes() const { return bits / 8; }
     // The number of predictions (code slots); the miss code equals it.
@@ -54,6 +55,7 @@ struct EncodingLine {
 
 struct Spec {
     unsigned header_bits = 0;
+    SourceSpan header_span;  // when there is a header
     std::vector<Field> fields;  // fields[i].number == i + 1
     unsigned pc_field = 1;      // a field number
     std::optional<EncodingLine> encoding;

@@ -24,6 +24,7 @@ public:
         check_header_placement(syntax.headers);
         if (!syntax.headers.empty()) {
             spec.header_bits = check_header(syntax.headers.front());
+            spec.header_span = syntax.headers.front().span;
         }
         if (syntax.fields.empty()) {
             SourceSpan where = syntax.pc ? syntax.pc->span : sink_.file().end_span();
@@ -104,6 +105,7 @@ private:
     Field check_field(const ast::Field& syntax) {
         Field field;
         field.span = syntax.span;
+        field.l1_span = syntax.span;
         field.number = static_cast<unsigned>(std::min<std::uint64_t>(syntax.number.value, 1u << 30));
         std::uint64_t bits = syntax.bits.value;
         if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
@@ -152,6 +154,9 @@ private:
                 continue;
             }
             (is_l1 ? field.l1 : field.l2) = value;
+            if (is_l1) {
+                field.l1_span = size.span;
+            }
         }
     }
 

@@ -10,6 +10,7 @@ namespace {
 class DfcmKind : public ContextKind {
 public:
     std::string_view keyword() const override { return "DFCM"; }
+    std::string_view bidirectional_kind() const override { return "dfcm"; }
     Sequence sequence() const override { return Sequence::strides; }
 };
 

@@ -9,6 +9,7 @@ namespace {
 class FcmKind : public ContextKind {
 public:
     std::string_view keyword() const override { return "FCM"; }
+    std::string_view bidirectional_kind() const override { return "fcm"; }
     Sequence sequence() const override { return Sequence::values; }
 };
 

@@ -9,6 +9,7 @@ class LastValueKind : public SequenceKind {
 public:
     std::string_view keyword() const override { return "LV"; }
     bool has_order() const override { return false; }
+    std::string_view bidirectional_kind() const override { return "last_value"; }
     Sequence sequence() const override { return Sequence::values; }
     bool uses_context() const override { return false; }
 

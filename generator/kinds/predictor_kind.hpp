@@ -55,6 +55,10 @@ public:
                                    unsigned entry) const = 0;
     virtual std::string update_operand(const PlanField& field, const PlanPredictor& predictor,
                                        const FieldNames& names) const = 0;
+
+    // Its bidirectional form (runtime/bidirectional/predictor.hpp): the
+    // enumerator of tcgen_runtime::bidirectional::Kind that implements it.
+    virtual std::string_view bidirectional_kind() const = 0;
 };
 
 // Every kind tcgen knows, in the order diagnostics list them.

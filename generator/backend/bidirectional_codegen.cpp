@@ -1,0 +1,167 @@
+#include "generator/backend/bidirectional_codegen.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "generator/backend/canonical_printer.hpp"
+#include "generator/backend/encoding.hpp"
+#include "generator/backend/code_text.hpp"
+#include "generator/backend/runtime_source.hpp"
+#include "generator/backend/template_renderer.hpp"
+#include "generator/version.hpp"
+#include "runtime/checksum.hpp"
+
+namespace tcgen {
+namespace {
+
+// The version of the saved form (runtime/bidirectional/saved_stream.hpp),
+// part of every fingerprint.
+constexpr unsigned format_version = 1;
+
+// The runtime of bidirectional streams in dependency order.
+const char* const bidirectional_runtime[] = {
+    "runtime/error.hpp",
+    "runtime/byte_order.hpp",
+    "runtime/checksum.hpp",
+    "runtime/bidirectional/bit_stacks.hpp",
+    "runtime/bidirectional/prefix_code.hpp",
+    "runtime/bidirectional/predictor.hpp",
+    "runtime/bidirectional/symbol_coder.hpp",
+    "runtime/bidirectional/saved_form.hpp",
+    "runtime/bidirectional/field_stream.hpp",
+    "runtime/bidirectional/field_choice.hpp",
+    "runtime/bidirectional/saved_stream.hpp",
+};
+
+// Standard headers the generated source itself uses.
+const char* const generated_source_includes[] = {"cstddef", "cstdint", "memory", "string", "utility", "vector"};
+
+unsigned log2_of(std::uint64_t power_of_two) {
+    unsigned bits = 0;
+    while ((std::uint64_t{1} << bits) < power_of_two) {
+        ++bits;
+    }
+    return bits;
+}
+
+TemplateData field_data(const PlanField& field, bool first) {
+    TemplateData data;
+    data.set("number", std::to_string(field.number));
+    data.set("first", first);
+    data.set("bits", std::to_string(field.bits));
+    data.set("offset", std::to_string(field.offset));
+    data.set("l2", std::to_string(field.l2));
+    data.set("table_bits", std::to_string(log2_of(field.l2)));
+    data.set("value_type", unsigned_type(field.bits));
+    TemplateData candidates = template_list();
+    std::string summary;
+    for (std::size_t i = 0; i < field.predictors.size(); ++i) {
+        const Predictor& predictor = field.predictors[i].spec;
+        TemplateData candidate;
+        candidate.set("kind", std::string(predictor.kind->bidirectional_kind()));
+        candidate.set("order", std::to_string(predictor.order));
+        candidate.set("entries", std::to_string(predictor.entries));
+        candidate.set("last", i + 1 == field.predictors.size());
+        candidates.push_back(candidate);
+        summary += (summary.empty() ? "" : ", ") + predictor_name(predictor);
+    }
+    data.set("candidates", candidates);
+    data.set("candidate_summary", summary);
+    return data;
+}
+
+TemplateData stream_data(const CodePlan& plan, const BidirectionalNames& names) {
+    TemplateData data;
+    data.set("tcgen_version", std::string(version));
+    data.set("format_version", std::to_string(format_version));
+    data.set("fingerprint", fingerprint_text(bidirectional_fingerprint(plan)));
+    data.set("spec_lines", text_lines(spec_text(plan.spec)));
+    data.set("spec_name", names.stem);
+    data.set("class_name", names.class_name);
+    data.set("namespace", names.cpp_namespace);
+    data.set("header_file", names.stem + ".hpp");
+    data.set("source_file", names.stem + ".cpp");
+    data.set("record_bytes", std::to_string(plan.record_bytes));
+    data.set("field_count", std::to_string(plan.fields.size()));
+    TemplateData fields = template_list();
+    for (const PlanField& field : plan.fields) {
+        fields.push_back(field_data(field, &field == &plan.fields.front()));
+    }
+    data.set("fields", fields);
+    return data;
+}
+
+}  // namespace
+
+bool is_identifier(const std::string& text) {
+    if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) {
+        return false;
+    }
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); });
+}
+
+BidirectionalNames bidirectional_names(const std::string& stem, const std::string& cpp_namespace) {
+    BidirectionalNames names;
+    names.stem = stem;
+    names.cpp_namespace = cpp_namespace;
+    bool upper = true;
+    for (char c : stem) {
+        if (c == '_') {
+            upper = true;
+            continue;
+        }
+        names.class_name += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+    }
+    if (names.class_name.empty() || std::isdigit(static_cast<unsigned char>(names.class_name[0]))) {
+        names.class_name = "Stream" + names.class_name;
+    }
+    return names;
+}
+
+bool check_bidirectional(const Spec& spec, DiagnosticSink& sink) {
+    int before = sink.error_count();
+    if (spec.header_bits > 0) {
+        sink.error(spec.header_span,
+                   "a bidirectional stream holds records only; it cannot keep a " + std::to_string(spec.header_bits) +
+                       "-bit header");
+    }
+    for (const Field& field : spec.fields) {
+        if (field.l1 > 1) {
+            sink.error(field.l1_span, "L1 = " + std::to_string(field.l1) + " in field " + std::to_string(field.number) +
+                                          ": a bidirectional stream is one sequence per field with no PC to index "
+                                          "its tables; use L1 = 1");
+        }
+    }
+    return sink.error_count() == before;
+}
+
+std::uint64_t bidirectional_fingerprint(const CodePlan& plan) {
+    return tcgen_runtime::fingerprint64("bidirectional stream format " + std::to_string(format_version) + "\n" +
+                                        spec_text(plan.spec));
+}
+
+std::string generate_bidirectional_header(const CodePlan& plan, const BidirectionalNames& names) {
+    return render_template("bidirectional.hpp", stream_data(plan, names));
+}
+
+std::string generate_bidirectional_source(const CodePlan& plan, const BidirectionalNames& names) {
+    TemplateData data = stream_data(plan, names);
+    RuntimeSource runtime;
+    runtime.code = "// ===== tcgen runtime " + std::string(version) + ": bidirectional streams =====\n\n";
+    for (const char* header : bidirectional_runtime) {
+        append_runtime_header(header, runtime);
+    }
+    runtime.system_includes.insert(std::begin(generated_source_includes), std::end(generated_source_includes));
+    data.set("system_includes", include_lines(runtime.system_includes));
+    data.set("runtime", runtime.code);
+    // Render once to learn where the spec's code starts, then with it.
+    data.set("spec_code_line", "0");
+    std::string code = render_template("bidirectional.cpp", data);
+    data.set("spec_code_line", std::to_string(line_of(code, "// ===== the stream of this spec")));
+    return render_template("bidirectional.cpp", data);
+}
+
+}  // namespace tcgen

@@ -1,0 +1,28 @@
+#include "generator/backend/code_text.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tcgen {
+
+std::string unsigned_type(unsigned bits) {
+    return "std::uint" + std::to_string(bits) + "_t";
+}
+
+TemplateData text_lines(const std::string& text) {
+    TemplateData lines = template_list();
+    std::istringstream stream(text);
+    std::string line;
+    while (std::getline(stream, line)) {
+        lines.push_back(TemplateData("text", line));
+    }
+    return lines;
+}
+
+std::size_t line_of(const std::string& text, const std::string& prefix) {
+    std::size_t at = text.find("\n" + prefix);
+    return static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at + 1), '\n')) +
+           1;
+}
+
+}  // namespace tcgen

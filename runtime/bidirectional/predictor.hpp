@@ -1,0 +1,155 @@
+#pragma once
+// The bidirectional form of each predictor kind of the spec language (WET
+// paper §4.1, §4.3): one half of a stream, predicting a value from its
+// context on one side, n values nearest first. Each half has its own table
+// (FRTB or BLTB in the paper).
+//
+// Coding a value (encode) and its exact undoing (decode) are one pair: decode
+// takes the table back to the state it had before the matching encode, so a
+// walk that turns round finds the tables as they were. The paper's Fig. 9
+// loses that property: a miss overwrites the table entry and nothing keeps
+// the entry it overwrote. Here a miss keeps the *displaced* entry in the
+// stream instead of the value, and the value is the one now in the table;
+// decoding puts the displaced entry back. A hit moves the matching entry to
+// the front of its line, which its slot number undoes.
+//
+// Symbols: 0..entries-1 a hit on that slot, then miss (a payload follows),
+// miss with a zero payload, and a run of slot-0 hits (symbol_coder.hpp).
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace tcgen_runtime::bidirectional {
+
+enum class Kind : std::uint8_t { last_value, fcm, dfcm };
+
+// A predictor of a spec: LV[entries], FCMorder[entries], DFCMorder[entries].
+template <Kind kind_, unsigned order_, unsigned entries_>
+struct Candidate {
+    static constexpr Kind kind = kind_;
+    static constexpr unsigned order = order_;
+    static constexpr unsigned entries = entries_;
+    // How many neighbours a prediction reads: LV[n] the n nearest; FCMx the x
+    // nearest; DFCMx the x strides between the x+1 nearest.
+    static constexpr unsigned window = kind == Kind::last_value ? entries : kind == Kind::fcm ? order : order + 1;
+    static constexpr bool has_table = kind != Kind::last_value;
+    static_assert(entries >= 1 && window >= 1, "a predictor predicts");
+};
+
+struct Symbols {
+    explicit constexpr Symbols(unsigned entries)
+        : miss(entries), miss_zero(entries + 1), run(entries + 2), count(entries + 3) {}
+    unsigned miss, miss_zero, run, count;
+};
+
+template <class Value, class C>
+class Predictor {
+    static_assert(std::is_unsigned_v<Value>, "fields are unsigned");
+
+public:
+    static constexpr Symbols symbols{C::entries};
+
+    Predictor() = default;
+    explicit Predictor(unsigned table_bits) : table_bits_(C::has_table ? table_bits : 0) {
+        if constexpr (C::has_table) {
+            const std::size_t size = line_count() * C::entries;
+            table_.reset(static_cast<Value*>(std::calloc(size, sizeof(Value))));
+            if (table_ == nullptr) {
+                throw std::bad_alloc();
+            }
+        }
+    }
+
+    unsigned table_bits() const { return table_bits_; }
+    std::size_t line_count() const { return C::has_table ? std::size_t{1} << table_bits_ : 0; }
+    std::size_t table_bytes() const { return line_count() * C::entries * sizeof(Value); }
+    Value* line(std::size_t index) { return table_.get() + index * C::entries; }
+    const Value* line(std::size_t index) const { return table_.get() + index * C::entries; }
+
+    // The symbol of `value` given its context; `payload` is set for a miss.
+    unsigned encode(Value value, const Value* context, Value& payload) {
+        if constexpr (!C::has_table) {
+            for (unsigned slot = 0; slot < C::entries; ++slot) {
+                if (context[slot] == value) {
+                    return slot;
+                }
+            }
+            payload = value;
+            return value == 0 ? symbols.miss_zero : symbols.miss;
+        } else {
+            const Value target = C::kind == Kind::dfcm ? static_cast<Value>(value - context[0]) : value;
+            Value* entries = line(line_index(context));
+            for (unsigned slot = 0; slot < C::entries; ++slot) {
+                if (entries[slot] == target) {
+                    for (unsigned i = slot; i > 0; --i) {
+                        entries[i] = entries[i - 1];
+                    }
+                    entries[0] = target;
+                    return slot;
+                }
+            }
+            payload = entries[C::entries - 1];
+            for (unsigned i = C::entries - 1; i > 0; --i) {
+                entries[i] = entries[i - 1];
+            }
+            entries[0] = target;
+            return payload == 0 ? symbols.miss_zero : symbols.miss;
+        }
+    }
+
+    // The value whose encode gave `symbol` (and `payload`), undoing it.
+    Value decode(unsigned symbol, Value payload, const Value* context) {
+        if constexpr (!C::has_table) {
+            return symbol < C::entries ? context[symbol] : symbol == symbols.miss ? payload : Value{0};
+        } else {
+            Value* entries = line(line_index(context));
+            const Value target = entries[0];
+            if (symbol < C::entries) {
+                for (unsigned i = 0; i < symbol; ++i) {
+                    entries[i] = entries[i + 1];
+                }
+                entries[symbol] = target;
+            } else {
+                for (unsigned i = 0; i + 1 < C::entries; ++i) {
+                    entries[i] = entries[i + 1];
+                }
+                entries[C::entries - 1] = symbol == symbols.miss ? payload : Value{0};
+            }
+            return C::kind == Kind::dfcm ? static_cast<Value>(context[0] + target) : target;
+        }
+    }
+
+    // Asks for the line the next value with this context will use, so that a
+    // walk which keeps its direction finds it in cache.
+    void prefetch(const Value* context) const {
+        if constexpr (C::has_table) {
+            __builtin_prefetch(line(line_index(context)));
+        }
+    }
+
+private:
+    // A multiplicative hash of the context (values for FCM, strides for
+    // DFCM) to a line; the top bits of the product are the best mixed.
+    std::size_t line_index(const Value* context) const {
+        std::uint64_t hash = 0;
+        for (unsigned i = 0; i < C::order; ++i) {
+            const Value element = C::kind == Kind::dfcm ? static_cast<Value>(context[i] - context[i + 1]) : context[i];
+            hash = (hash ^ element) * 0x9E3779B97F4A7C15u;
+            hash ^= hash >> 29;
+        }
+        hash *= 0xBF58476D1CE4E5B9u;
+        return table_bits_ == 0 ? 0 : static_cast<std::size_t>(hash >> (64 - table_bits_));
+    }
+
+    struct Free {
+        void operator()(Value* table) const { std::free(table); }
+    };
+
+    unsigned table_bits_ = 0;
+    std::unique_ptr<Value, Free> table_;  // zeroed lazily by calloc: untouched lines cost no memory
+};
+
+}  // namespace tcgen_runtime::bidirectional

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `cmake --install` of the build, then a user's CMake project that finds
+# libtcgen_wet with find_package(tcgen_wet), links tcgen::tcgen_wet, builds a
+# stream from records and walks it both ways; tcgen and wet-walk installed
+# beside it run.
+# Usage: install_test.sh BUILD_DIR [CXXFLAGS...]  (the build's sanitizer flags)
+set -euo pipefail
+build=$(realpath "$1")
+shift
+flags="$*"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
+for file in bin/tcgen bin/wet-walk include/tcgen/wet.hpp include/tcgen/wet/node_values.hpp; do
+    [[ -e "$work/prefix/$file" ]] || { echo "FAIL: $file not installed"; exit 1; }
+done
+"$work/prefix/bin/tcgen" --version >/dev/null
+
+mkdir -p "$work/user"
+cat >"$work/user/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(user_of_tcgen_wet CXX)
+find_package(tcgen_wet REQUIRED)
+add_executable(user main.cpp)
+target_link_libraries(user PRIVATE tcgen::tcgen_wet)
+CMAKE
+cat >"$work/user/main.cpp" <<'CPP'
+#include <cstdio>
+#include <vector>
+#include <tcgen/wet.hpp>
+
+int main() {
+    std::vector<tcgen::wet::EdgeTimestamps::Record> records;
+    for (std::uint32_t t = 1; t <= 1000; ++t) {
+        records.push_back({10 * t, 10 * t - 3});
+    }
+    auto stream = tcgen::wet::EdgeTimestamps::build(records.data(), records.size());
+    tcgen::wet::EdgeTimestamps::Record record{};
+    std::size_t index = 0;
+    while (stream.next(record)) {
+        if (record.field1 != records[index].field1 || record.field2 != records[index].field2) return 1;
+        ++index;
+    }
+    while (stream.prev(record)) {
+        --index;
+        if (record.field1 != records[index].field1 || record.field2 != records[index].field2) return 1;
+    }
+    std::printf("walked %zu records both ways: %s\n", records.size(), stream.description().c_str());
+    return index == 0 ? 0 : 1;
+}
+CPP
+cmake -S "$work/user" -B "$work/user/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/user/build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
+"$work/user/build/user"
