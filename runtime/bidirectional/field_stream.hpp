@@ -83,7 +83,7 @@ public:
     // The estimated bits of coding `count` values one way with a fresh table
     // of 2^table_bits lines: what the choice among candidates compares.
     static std::uint64_t estimate_bits(const Value* values, std::uint64_t count, unsigned table_bits) {
-        SymbolCounter counter(symbols, width);
+        SymbolCounter counter(symbols);
         Predictor<Value, C> predictor(table_bits);
         Value context[window];
         for (std::uint64_t j = 0; j < count; ++j) {
@@ -236,8 +236,8 @@ private:
         return size;
     }();
     static constexpr std::uint64_t ring_mask = ring_size - 1;
-    using Before = SymbolCoder<End::low, width>;
-    using After = SymbolCoder<End::high, width>;
+    using Before = SymbolCoder<End::low>;
+    using After = SymbolCoder<End::high>;
 
     static std::uint64_t words_for(std::uint64_t bits) { return (bits + 63) / 64; }
 
@@ -254,7 +254,7 @@ private:
     }
 
     static std::vector<std::uint64_t> count_after(const Value* values, std::uint64_t count, unsigned table_bits) {
-        SymbolCounter counter(symbols, width);
+        SymbolCounter counter(symbols);
         Predictor<Value, C> predictor(table_bits);
         Value context[window];
         for (std::uint64_t j = count; j-- > 0;) {
@@ -266,7 +266,7 @@ private:
     }
 
     static std::vector<std::uint64_t> count_before(const Value* values, std::uint64_t count, unsigned table_bits) {
-        SymbolCounter counter(symbols, width);
+        SymbolCounter counter(symbols);
         Predictor<Value, C> predictor(table_bits);
         Value context[window];
         for (std::uint64_t j = 0; j + window < count; ++j) {

@@ -13,8 +13,15 @@
 // decoding puts the displaced entry back. A hit moves the matching entry to
 // the front of its line, which its slot number undoes.
 //
-// Symbols: 0..entries-1 a hit on that slot, then miss (a payload follows),
-// miss with a zero payload, and a run of slot-0 hits (symbol_coder.hpp).
+// A miss's payload is a difference, zigzag-coded so that small ones of either
+// sign have few significant bits: for FCM and DFCM the displaced entry minus
+// the entry that replaced it (neighbours in one line tend to be close: nearby
+// addresses, similar strides), for LV the value minus its nearest neighbour.
+//
+// Symbols: 0..entries-1 a hit on that slot; then a miss for each payload
+// size, in 4-bit steps (class c: a payload of 4c bits; class 0, a zero
+// payload, has none), so that the prefix code learns the sizes; then a run
+// of slot-0 hits (symbol_coder.hpp).
 
 #include <cstdint>
 #include <cstdlib>
@@ -40,17 +47,38 @@ struct Candidate {
 };
 
 struct Symbols {
-    explicit constexpr Symbols(unsigned entries)
-        : miss(entries), miss_zero(entries + 1), run(entries + 2), count(entries + 3) {}
-    unsigned miss, miss_zero, run, count;
+    constexpr Symbols(unsigned entries_, unsigned width)
+        : entries(entries_), run(entries_ + width / 4 + 1), count(entries_ + width / 4 + 2) {}
+    unsigned entries, run, count;
+
+    constexpr bool is_miss(unsigned symbol) const { return symbol >= entries && symbol < run; }
+    // The bits of a miss symbol's payload.
+    constexpr unsigned payload_bits(unsigned symbol) const { return 4 * (symbol - entries); }
+    // The miss symbol of a payload.
+    constexpr unsigned miss(std::uint64_t payload) const {
+        const unsigned bits = payload == 0 ? 0 : 64 - static_cast<unsigned>(__builtin_clzll(payload));
+        return entries + (bits + 3) / 4;
+    }
 };
+
+// Two's complement differences as small unsigned numbers: 0, -1, 1, -2, ...
+template <class Value>
+Value zigzag(Value difference) {
+    constexpr unsigned top = sizeof(Value) * 8 - 1;
+    return static_cast<Value>(static_cast<Value>(difference << 1) ^ static_cast<Value>(0 - (difference >> top)));
+}
+
+template <class Value>
+Value unzigzag(Value coded) {
+    return static_cast<Value>(static_cast<Value>(coded >> 1) ^ static_cast<Value>(0 - (coded & 1)));
+}
 
 template <class Value, class C>
 class Predictor {
     static_assert(std::is_unsigned_v<Value>, "fields are unsigned");
 
 public:
-    static constexpr Symbols symbols{C::entries};
+    static constexpr Symbols symbols{C::entries, sizeof(Value) * 8};
 
     Predictor() = default;
     explicit Predictor(unsigned table_bits) : table_bits_(C::has_table ? table_bits : 0) {
@@ -69,7 +97,8 @@ public:
     Value* line(std::size_t index) { return table_.get() + index * C::entries; }
     const Value* line(std::size_t index) const { return table_.get() + index * C::entries; }
 
-    // The symbol of `value` given its context; `payload` is set for a miss.
+    // The symbol of `value` given its context; `payload` is set for a miss
+    // (and is 0 for a miss of class 0).
     unsigned encode(Value value, const Value* context, Value& payload) {
         if constexpr (!C::has_table) {
             for (unsigned slot = 0; slot < C::entries; ++slot) {
@@ -77,8 +106,8 @@ public:
                     return slot;
                 }
             }
-            payload = value;
-            return value == 0 ? symbols.miss_zero : symbols.miss;
+            payload = zigzag(static_cast<Value>(value - context[0]));
+            return symbols.miss(payload);
         } else {
             const Value target = C::kind == Kind::dfcm ? static_cast<Value>(value - context[0]) : value;
             Value* entries = line(line_index(context));
@@ -91,19 +120,20 @@ public:
                     return slot;
                 }
             }
-            payload = entries[C::entries - 1];
+            payload = zigzag(static_cast<Value>(entries[C::entries - 1] - target));
             for (unsigned i = C::entries - 1; i > 0; --i) {
                 entries[i] = entries[i - 1];
             }
             entries[0] = target;
-            return payload == 0 ? symbols.miss_zero : symbols.miss;
+            return symbols.miss(payload);
         }
     }
 
-    // The value whose encode gave `symbol` (and `payload`), undoing it.
+    // The value whose encode gave `symbol` (and `payload`, 0 for a miss of
+    // class 0), undoing it.
     Value decode(unsigned symbol, Value payload, const Value* context) {
         if constexpr (!C::has_table) {
-            return symbol < C::entries ? context[symbol] : symbol == symbols.miss ? payload : Value{0};
+            return symbol < C::entries ? context[symbol] : static_cast<Value>(context[0] + unzigzag(payload));
         } else {
             Value* entries = line(line_index(context));
             const Value target = entries[0];
@@ -116,7 +146,7 @@ public:
                 for (unsigned i = 0; i + 1 < C::entries; ++i) {
                     entries[i] = entries[i + 1];
                 }
-                entries[C::entries - 1] = symbol == symbols.miss ? payload : Value{0};
+                entries[C::entries - 1] = static_cast<Value>(target + unzigzag(payload));
             }
             return C::kind == Kind::dfcm ? static_cast<Value>(context[0] + target) : target;
         }

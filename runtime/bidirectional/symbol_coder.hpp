@@ -20,8 +20,7 @@ namespace tcgen_runtime::bidirectional {
 // the prefix code; and the bits they take, for choosing among candidates.
 class SymbolCounter {
 public:
-    explicit SymbolCounter(Symbols symbols, unsigned payload_bits)
-        : symbols_(symbols), payload_bits_(payload_bits), counts_(symbols.count, 0) {}
+    explicit SymbolCounter(Symbols symbols) : symbols_(symbols), counts_(symbols.count, 0) {}
 
     void add(unsigned symbol) {
         if (symbol == 0) {
@@ -30,8 +29,8 @@ public:
         }
         flush();
         counts_[symbol] += 1;
-        if (symbol == symbols_.miss) {
-            extra_bits_ += payload_bits_;
+        if (symbols_.is_miss(symbol)) {
+            extra_bits_ += symbols_.payload_bits(symbol);
         }
     }
 
@@ -71,7 +70,6 @@ private:
     }
 
     Symbols symbols_;
-    unsigned payload_bits_;
     std::vector<std::uint64_t> counts_;
     std::uint64_t run_ = 0;
     std::uint64_t extra_bits_ = 0;
@@ -82,7 +80,7 @@ private:
 // costs no bit operations. They are written as one run symbol (or a lone
 // hit) when another symbol goes on top, and taken back out of the stack
 // when a slot-0 hit goes onto a run that was written.
-template <End end, unsigned payload_bits>
+template <End end>
 class SymbolCoder {
 public:
     SymbolCoder() = default;
@@ -116,8 +114,8 @@ public:
             return;
         }
         write_pending(stacks);
-        if (symbol == symbols_.miss) {
-            stacks.push<end>(payload, payload_bits);
+        if (symbols_.is_miss(symbol) && symbol > symbols_.entries) {
+            stacks.push<end>(payload, symbols_.payload_bits(symbol));
         }
         put(stacks, symbol);
     }
@@ -133,8 +131,9 @@ public:
             pending_ = pop_run_length(stacks) - 1;
             return 0;
         }
-        if (symbol == symbols_.miss) {
-            payload = stacks.pop<end>(payload_bits);
+        payload = 0;
+        if (symbols_.is_miss(symbol) && symbol > symbols_.entries) {
+            payload = stacks.pop<end>(symbols_.payload_bits(symbol));
         }
         return symbol;
     }
@@ -182,7 +181,7 @@ private:
         return value + 1;
     }
 
-    Symbols symbols_{1};
+    Symbols symbols_{1, 8};
     PrefixCode code_;
     std::uint64_t pending_ = 0;  // slot-0 hits on top, not yet in the stack
 };
