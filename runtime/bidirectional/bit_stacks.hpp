@@ -26,6 +26,10 @@ public:
     BitStacks() = default;
     explicit BitStacks(std::size_t capacity_words) : words_(capacity_words, 0) {}
 
+    // The words `bits` bits take; without overflow, whatever a forged stream
+    // claims.
+    static constexpr std::uint64_t words_for(std::uint64_t bits) { return bits / 64 + (bits % 64 != 0); }
+
     template <End end>
     std::uint64_t size_bits() const {
         return top_[index(end)];
@@ -99,7 +103,6 @@ public:
 
 private:
     static constexpr int index(End end) { return end == End::low ? 0 : 1; }
-    static constexpr std::uint64_t words_for(std::uint64_t bits) { return (bits + 63) / 64; }
     static constexpr std::uint64_t low_mask(unsigned bits) { return (std::uint64_t{1} << bits) - 1; }  // bits < 64
     static constexpr std::uint64_t tail_mask(std::uint64_t top) {
         return top % 64 == 0 ? ~std::uint64_t{0} : low_mask(static_cast<unsigned>(top % 64));

@@ -239,7 +239,7 @@ private:
     using Before = SymbolCoder<End::low>;
     using After = SymbolCoder<End::high>;
 
-    static std::uint64_t words_for(std::uint64_t bits) { return (bits + 63) / 64; }
+    static std::uint64_t words_for(std::uint64_t bits) { return BitStacks::words_for(bits); }
 
     static void left_context(const Value* values, std::uint64_t j, Value (&context)[window]) {
         for (unsigned i = 0; i < window; ++i) {
