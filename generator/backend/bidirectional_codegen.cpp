@@ -76,7 +76,14 @@ TemplateData stream_data(const CodePlan& plan, const BidirectionalNames& names) 
     data.set("tcgen_version", std::string(version));
     data.set("format_version", std::to_string(format_version));
     data.set("fingerprint", fingerprint_text(bidirectional_fingerprint(plan)));
-    data.set("spec_lines", text_lines(spec_text(plan.spec)));
+    // The statements, as fingerprinted; without the "0-Bit Header;" that
+    // spec_text() writes for a spec without one, which is every spec here.
+    std::string statements = spec_text(plan.spec);
+    const std::string no_header = "0-Bit Header;\n";
+    if (std::size_t at = statements.find(no_header); at != std::string::npos) {
+        statements.erase(at, no_header.size());
+    }
+    data.set("spec_lines", text_lines(statements));
     data.set("spec_name", names.stem);
     data.set("class_name", names.class_name);
     data.set("namespace", names.cpp_namespace);
@@ -100,6 +107,20 @@ bool is_identifier(const std::string& text) {
     }
     return std::all_of(text.begin(), text.end(),
                        [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); });
+}
+
+bool is_namespace_name(const std::string& text) {
+    std::size_t begin = 0;
+    for (;;) {
+        const std::size_t end = text.find("::", begin);
+        if (!is_identifier(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin))) {
+            return false;
+        }
+        if (end == std::string::npos) {
+            return true;
+        }
+        begin = end + 2;
+    }
 }
 
 BidirectionalNames bidirectional_names(const std::string& stem, const std::string& cpp_namespace) {

@@ -20,10 +20,11 @@ struct BidirectionalNames {
     std::string cpp_namespace; // "tcgen::wet"
 };
 
-// The names for a stem, which must be a C++ identifier; nullopt-like empty
-// class name when it is not.
+// The names for a stem, which must be a C++ identifier (is_identifier).
 BidirectionalNames bidirectional_names(const std::string& stem, const std::string& cpp_namespace);
 bool is_identifier(const std::string& text);
+// "a", "a::b": identifiers joined by "::".
+bool is_namespace_name(const std::string& text);
 
 // Reports, at the spec's places, what a bidirectional stream cannot honour
 // (a header; L1 > 1, which needs a PC that a walk in either direction does

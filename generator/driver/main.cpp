@@ -138,6 +138,11 @@ int run(const Options& options) {
                       << "(letters, digits and '_')\n";
             return exit_user_error;
         }
+        if (!tcgen::is_namespace_name(options.cpp_namespace)) {
+            std::cerr << "tcgen: error: --namespace='" << options.cpp_namespace
+                      << "' is not a C++ namespace name (identifiers joined by '::')\n";
+            return exit_user_error;
+        }
         tcgen::BidirectionalNames names = tcgen::bidirectional_names(stem, options.cpp_namespace);
         text = options.emit == "bidirectional-header" ? tcgen::generate_bidirectional_header(*plan, names)
                                                       : tcgen::generate_bidirectional_source(*plan, names);

@@ -51,6 +51,21 @@ if [[ $status -ne 1 || "$(cat "$work/err")" != "tcgen: error: '9lives' cannot na
     fail=1
 fi
 
+for namespace in "a::" "::a" "a b" "a::1b"; do
+    status=0
+    "$tcgen" --emit=bidirectional-header --namespace="$namespace" "$source_dir/specs/wet/node_values.tcg" \
+        >/dev/null 2>"$work/err" || status=$?
+    expected="tcgen: error: --namespace='$namespace' is not a C++ namespace name (identifiers joined by '::')"
+    if [[ $status -ne 1 || "$(cat "$work/err")" != "$expected" ]]; then
+        echo "FAIL: --namespace=$namespace: exit $status, $(cat "$work/err")"
+        fail=1
+    fi
+done
+if "$tcgen" --emit=bidirectional-header "$source_dir/specs/wet/node_values.tcg" | grep -q "0-Bit Header"; then
+    echo "FAIL: the generated header shows a header the spec does not have"
+    fail=1
+fi
+
 # --- determinism -------------------------------------------------------------
 "$tcgen" --emit=bidirectional-source "$source_dir/specs/wet/edge_timestamps.tcg" >"$work/a.cpp"
 "$tcgen" --emit=bidirectional-source "$source_dir/specs/wet/edge_timestamps.tcg" >"$work/b.cpp"
