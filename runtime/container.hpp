@@ -403,6 +403,8 @@ public:
         if (compressed_.size() < stream_count) {
             compressed_.resize(stream_count);
         }
+        stream_bytes_.resize(stream_count);
+        stream_raw_bytes_.resize(stream_count);
         section_.assign(Layout::data(stream_count), 0);
         Layout::tag.store(section_.data(), tcz_block_tag);
         Layout::record_count.store(section_.data(), record_count);
@@ -410,6 +412,8 @@ public:
             backend_compress(backend_, streams[stream].data(), streams[stream].size(), compressed_[stream]);
             Layout::raw_size(stream).store(section_.data(), streams[stream].size());
             Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
+            stream_bytes_[stream] += compressed_[stream].size();
+            stream_raw_bytes_[stream] += streams[stream].size();
             Layout::backend(stream).store(section_.data(), static_cast<std::uint8_t>(backend_));
         }
         const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
@@ -448,6 +452,11 @@ public:
 
     std::uint64_t bytes_written() const { return bytes_written_; }
 
+    // The compressed and the raw bytes of each stream so far, over all
+    // blocks (empty before the first block).
+    const std::vector<std::uint64_t>& stream_bytes() const { return stream_bytes_; }
+    const std::vector<std::uint64_t>& stream_raw_bytes() const { return stream_raw_bytes_; }
+
 private:
     void emit(const std::uint8_t* data, std::size_t size) {
         sink_.write(data, size);
@@ -462,6 +471,8 @@ private:
     // and trailer, all of it).
     std::vector<std::uint8_t> section_;
     std::vector<std::vector<std::uint8_t>> compressed_ = std::vector<std::vector<std::uint8_t>>(1);
+    std::vector<std::uint64_t> stream_bytes_;
+    std::vector<std::uint64_t> stream_raw_bytes_;
     std::uint64_t bytes_written_ = 0;
 };
 
@@ -472,6 +483,9 @@ struct BlockData {
     std::uint64_t number = 0;
     std::uint64_t record_count = 0;
     std::vector<std::vector<std::uint8_t>> streams;
+    // Per stream, as the block's section header gives them.
+    std::vector<std::uint64_t> raw_sizes;
+    std::vector<std::uint64_t> compressed_sizes;
     std::uint64_t records_seed = 0;
     std::uint64_t records_check = 0;
 };
@@ -562,10 +576,12 @@ public:
     }
 
     // Reads the next section. Returns true with `block` filled (streams
-    // decompressed; records not yet verified: the caller decodes them and
-    // passes them to verify_records) or false once the trailer was read into `trailer` and
-    // checked, including that nothing follows it.
-    bool read_next(BlockData& block, Trailer& trailer, const std::string_view* stream_names = nullptr) {
+    // decompressed unless `decompress_streams` is false; records not yet
+    // verified: the caller decodes them and passes them to verify_records) or
+    // false once the trailer was read into `trailer` and checked, including
+    // that nothing but another .tcz (next_member) follows it.
+    bool read_next(BlockData& block, Trailer& trailer, const std::string_view* stream_names = nullptr,
+                   bool decompress_streams = true) {
         const std::uint64_t next_number = blocks_read_ + 1;
         begin_section("section after " + (blocks_read_ == 0 ? std::string("the header") : block_name(blocks_read_)),
                       TczBlockLayout::tag.size, true);
@@ -580,7 +596,7 @@ public:
         }
         const std::uint32_t tag = TczBlockLayout::tag.load(tag_bytes.data());
         if (tag == tcz_block_tag) {
-            read_block(next_number, tag_bytes, block, stream_names);
+            read_block(next_number, tag_bytes, block, stream_names, decompress_streams);
             return true;
         }
         if (tag == tcz_end_tag) {
@@ -598,6 +614,21 @@ public:
         if (xxh64(records, record_area, block.records_seed) != block.records_check) {
             fail("checksum mismatch in " + block_name(block.number));
         }
+    }
+
+    // After read_next returned false: whether another .tcz follows the
+    // trailer. If so, the reader starts over on it; read_preamble comes next.
+    bool next_member() {
+        if (!member_follows_) {
+            return false;
+        }
+        member_follows_ = false;
+        chain_ = CheckChain();
+        header_size_ = 0;
+        blocks_read_ = 0;
+        records_read_ = 0;
+        saw_partial_block_ = false;
+        return true;
     }
 
     std::uint64_t bytes_read() const { return bytes_read_; }
@@ -631,7 +662,7 @@ private:
     }
 
     void read_block(std::uint64_t number, const TagBytes& tag_bytes, BlockData& block,
-                    const std::string_view* stream_names) {
+                    const std::string_view* stream_names, bool decompress_streams) {
         using Layout = TczBlockLayout;
         const std::size_t stream_count = preamble_.stream_count;
         const std::size_t data = Layout::data(stream_count);
@@ -660,23 +691,25 @@ private:
         if (block.streams.size() != stream_count) {
             block.streams.resize(stream_count);
         }
-        raw_sizes_.resize(stream_count);
-        compressed_sizes_.resize(stream_count);
+        std::vector<std::uint64_t>& raw_sizes = block.raw_sizes;
+        std::vector<std::uint64_t>& compressed_sizes = block.compressed_sizes;
+        raw_sizes.resize(stream_count);
+        compressed_sizes.resize(stream_count);
         backends_.resize(stream_count);
         std::uint64_t raw_total = 0;
         std::uint64_t compressed_total = 0;
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            raw_sizes_[stream] = Layout::raw_size(stream).load(fields_.data());
-            compressed_sizes_[stream] = Layout::compressed_size(stream).load(fields_.data());
-            if (raw_sizes_[stream] > tcz_max_stream_bytes(record_count, preamble_.record_bytes)) {
+            raw_sizes[stream] = Layout::raw_size(stream).load(fields_.data());
+            compressed_sizes[stream] = Layout::compressed_size(stream).load(fields_.data());
+            if (raw_sizes[stream] > tcz_max_stream_bytes(record_count, preamble_.record_bytes)) {
                 fail("corrupt input: " + stream_label(number, stream, stream_names) + " is too long");
             }
             backends_[stream] = read_backend(Layout::backend(stream).load(fields_.data()),
                                              stream_label(number, stream, stream_names));
-            check_compressed_size(raw_sizes_[stream], compressed_sizes_[stream], backends_[stream],
+            check_compressed_size(raw_sizes[stream], compressed_sizes[stream], backends_[stream],
                                   stream_label(number, stream, stream_names));
-            raw_total += raw_sizes_[stream];
-            compressed_total += compressed_sizes_[stream];
+            raw_total += raw_sizes[stream];
+            compressed_total += compressed_sizes[stream];
         }
         if (raw_total > tcz_max_stream_bytes(record_count, preamble_.record_bytes)) {
             fail("corrupt input: the streams of " + block_name(number) + " are too long for " +
@@ -696,10 +729,10 @@ private:
         block.records_check = Layout::AfterData::records_check.load(after_data.data());
         chain_.advance(block.records_check);
         std::size_t offset = 0;
-        for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            const std::size_t compressed_size = static_cast<std::size_t>(compressed_sizes_[stream]);
+        for (std::size_t stream = 0; stream < stream_count && decompress_streams; ++stream) {
+            const std::size_t compressed_size = static_cast<std::size_t>(compressed_sizes[stream]);
             backend_decompress(backends_[stream], compressed_.data() + offset, compressed_size, block.streams[stream],
-                               static_cast<std::size_t>(raw_sizes_[stream]),
+                               static_cast<std::size_t>(raw_sizes[stream]),
                                stream_label(number, stream, stream_names));
             offset += compressed_size;
         }
@@ -744,10 +777,16 @@ private:
             fail("corrupt input: trailer counts " + size_text(trailer.total_bytes) + " bytes, the file holds " +
                  size_text(expected_bytes));
         }
-        std::uint8_t extra = 0;
-        if (source_.read_up_to(&extra, 1) != 0) {
+        // Like gzip, xz and zstd, the concatenation of .tcz files is one file
+        // that decompresses to the concatenation of their traces; anything
+        // else after a trailer is an error.
+        std::array<std::uint8_t, tcz_magic.size()> next{};
+        const std::size_t next_size = source_.read_up_to(next.data(), next.size());
+        if (next_size > 0 && !std::equal(next.data(), next.data() + next_size, tcz_magic.data())) {
             fail("trailing garbage after the trailer");
         }
+        lookahead_.assign(next.data(), next.data() + next_size);
+        member_follows_ = next_size > 0;
     }
 
     static Backend read_backend(std::uint8_t id, const std::string& what) {
@@ -798,7 +837,11 @@ private:
     }
 
     std::size_t read_available(std::uint8_t* buffer, std::size_t size) {
-        const std::size_t got = source_.read_up_to(buffer, size);
+        const std::size_t held = std::min(size, lookahead_.size());
+        const auto held_end = lookahead_.begin() + static_cast<std::ptrdiff_t>(held);
+        std::copy(lookahead_.begin(), held_end, buffer);
+        lookahead_.erase(lookahead_.begin(), held_end);
+        const std::size_t got = held + (size > held ? source_.read_up_to(buffer + held, size - held) : 0);
         section_read_ += got;
         bytes_read_ += got;
         return got;
@@ -844,9 +887,10 @@ private:
     std::uint64_t section_read_ = 0;
     std::vector<std::uint8_t> fields_;
     std::vector<std::uint8_t> compressed_;
-    std::vector<std::uint64_t> raw_sizes_;
-    std::vector<std::uint64_t> compressed_sizes_;
     std::vector<Backend> backends_;
+    // Bytes read past a trailer to see whether another .tcz follows.
+    std::vector<std::uint8_t> lookahead_;
+    bool member_follows_ = false;
 };
 
 }  // namespace tcgen_runtime

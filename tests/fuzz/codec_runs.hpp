@@ -9,26 +9,23 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace tcgen_fuzz {
 
 template <class Codec>
 std::vector<std::uint8_t> compress_bytes(const std::uint8_t* data, std::size_t size) {
-    const auto codec = std::make_unique<Codec>();
     tcgen_runtime::MemorySource input(data, size);
     tcgen_runtime::MemorySink output;
-    tcgen_runtime::compress(*codec, input, output);
+    tcgen_runtime::compress<Codec>(input, output);
     return output.bytes();
 }
 
 template <class Codec>
 std::vector<std::uint8_t> decompress_bytes(const std::uint8_t* data, std::size_t size) {
-    const auto codec = std::make_unique<Codec>();
     tcgen_runtime::MemorySource input(data, size);
     tcgen_runtime::MemorySink output;
-    tcgen_runtime::decompress(*codec, input, output);
+    tcgen_runtime::decompress<Codec>(input, output);
     return output.bytes();
 }
 

@@ -20,10 +20,9 @@ std::vector<std::uint8_t> read_bytes(const std::string& path) {
 }
 
 std::vector<std::uint8_t> compress_once(const std::vector<std::uint8_t>& trace) {
-    TraceCodec codec;
     tcgen_runtime::MemorySource input(trace);
     tcgen_runtime::MemorySink output;
-    tcgen_runtime::compress(codec, input, output);
+    tcgen_runtime::compress<TraceCodec>(input, output);
     return output.bytes();
 }
 
@@ -35,10 +34,9 @@ TEST(InProcess, TwoCompressionsShareNoState) {
     EXPECT_EQ(first, second);
     EXPECT_EQ(first, read_bytes(TCGEN_GOLDEN_DIR "/vpc3.tcz"));
 
-    TraceCodec codec;
     tcgen_runtime::MemorySource input(first);
     tcgen_runtime::MemorySink output;
-    tcgen_runtime::decompress(codec, input, output);
+    tcgen_runtime::decompress<TraceCodec>(input, output);
     EXPECT_EQ(output.bytes(), trace);
 }
 

@@ -31,10 +31,16 @@ grep -q '^usage: ' "$work/out" || fail "-h printed no usage"
 limited "$work/big" --spec >"$work/out" 2>"$work/err" || fail "--spec under a 500 MB limit: $(cat "$work/err")"
 
 head -c 800 /dev/urandom >"$work/input"
+# Without the limit the program works (the tables are zero pages until touched).
+"$work/big" <"$work/input" >"$work/input.tcz" 2>/dev/null && "$work/big" -d <"$work/input.tcz" | cmp -s - "$work/input" \
+    || fail "round trip without a limit"
+# With it, the tables are the first thing that fails (a decompressor first
+# checks that the file is of its spec).
 for mode in compress decompress; do
     option=""
-    [ "$mode" = decompress ] && option=-d
-    limited "$work/big" $option <"$work/input" >"$work/out" 2>"$work/err"
+    source="$work/input"
+    [ "$mode" = decompress ] && option=-d && source="$work/input.tcz"
+    limited "$work/big" $option <"$source" >"$work/out" 2>"$work/err"
     status=$?
     [ "$status" -eq 1 ] || fail "$mode under a 500 MB limit exited $status, not 1"
     [ "$(cat "$work/err")" = "big: error: cannot allocate $bytes bytes of predictor tables" ] \
@@ -42,9 +48,6 @@ for mode in compress decompress; do
     [ ! -s "$work/out" ] || fail "$mode under a 500 MB limit wrote output"
 done
 
-# Without the limit the same program works (the tables are zero pages until touched).
-"$work/big" <"$work/input" >"$work/input.tcz" 2>/dev/null && "$work/big" -d <"$work/input.tcz" | cmp -s - "$work/input" \
-    || fail "round trip without a limit"
 
 if [ "$failures" -ne 0 ]; then
     exit 1

@@ -1,5 +1,6 @@
 // The driver and the container, end to end in memory, with the test codec.
 
+#include "runtime/command_line.hpp"
 #include "runtime/driver.hpp"
 
 #include <cstdint>
@@ -47,10 +48,9 @@ Bytes structured_trace(std::size_t record_count, std::size_t extra_bytes) {
 
 template <class Codec = DeltaCodec>
 Bytes compress_bytes(const Bytes& input, RunTotals* totals = nullptr) {
-    Codec codec;
     MemorySource source(input);
     MemorySink sink;
-    const RunTotals result = compress(codec, source, sink);
+    const RunTotals result = compress<Codec>(source, sink);
     if (totals != nullptr) {
         *totals = result;
     }
@@ -59,10 +59,9 @@ Bytes compress_bytes(const Bytes& input, RunTotals* totals = nullptr) {
 
 template <class Codec = DeltaCodec>
 Bytes decompress_bytes(const Bytes& input) {
-    Codec codec;
     MemorySource source(input);
     MemorySink sink;
-    decompress(codec, source, sink);
+    decompress<Codec>(source, sink);
     return sink.bytes();
 }
 
@@ -209,9 +208,30 @@ TEST(Driver, RefusesTrailingGarbage) {
     Bytes compressed = compress_bytes(random_bytes(50, 1));
     compressed.push_back(0);
     EXPECT_EQ(decompress_error(compressed), "trailing garbage after the trailer");
-    Bytes doubled = compress_bytes(random_bytes(50, 1));
-    doubled.insert(doubled.end(), doubled.begin(), doubled.end());
-    EXPECT_EQ(decompress_error(doubled), "trailing garbage after the trailer");
+    Bytes garbage_after_magic = compress_bytes(random_bytes(50, 1));
+    garbage_after_magic.insert(garbage_after_magic.end(), tcz_magic.begin(), tcz_magic.begin() + 3);
+    garbage_after_magic.push_back('!');
+    EXPECT_EQ(decompress_error(garbage_after_magic), "trailing garbage after the trailer");
+}
+
+// As with gzip, xz and zstd: concatenated files decompress to the
+// concatenation of their traces, each with predictor state of its own.
+TEST(Driver, ConcatenatedFilesGiveTheConcatenatedTraces) {
+    const Bytes first = structured_trace(3000, 5);
+    const Bytes second = random_bytes(777, 3);
+    Bytes both = compress_bytes(first);
+    const Bytes second_compressed = compress_bytes(second);
+    both.insert(both.end(), second_compressed.begin(), second_compressed.end());
+    Bytes expected = first;
+    expected.insert(expected.end(), second.begin(), second.end());
+    EXPECT_EQ(decompress_bytes(both), expected);
+    // A second file cut short, or of another spec, is an error as it would be alone.
+    const Bytes cut(both.begin(), both.end() - 5);
+    EXPECT_EQ(decompress_error(cut).rfind("truncated input: ", 0), 0u) << decompress_error(cut);
+    Bytes other = compress_bytes(first);
+    const Bytes other_spec = compress_bytes<DeltaCodecTemplate<4, 5, 1>>(second);
+    other.insert(other.end(), other_spec.begin(), other_spec.end());
+    EXPECT_EQ(decompress_error(other).rfind("this .tcz was made by a different spec", 0), 0u);
 }
 
 TEST(Driver, DetectsTextModeMangling) {
@@ -307,9 +327,9 @@ CommandResult run(std::vector<std::string> arguments, const Bytes& input, bool t
     std::FILE* messages = std::tmpfile();
     MemorySource source(input);
     MemorySink sink;
+    Console console{source, sink, messages, terminal};
     CommandResult result;
-    result.status =
-        run_command<Codec>(static_cast<int>(arguments.size()), argv.data(), source, sink, messages, terminal);
+    result.status = run_command<Codec>(static_cast<int>(arguments.size()), argv.data(), console);
     result.output = sink.bytes();
     std::rewind(messages);
     int character = 0;
@@ -357,17 +377,21 @@ TEST(Command, EveryBackendRoundTripsAndIsRecorded) {
 TEST(Command, HelpAndBadArguments) {
     const CommandResult help = run({"--help"}, {});
     EXPECT_EQ(help.status, 0);
-    EXPECT_EQ(std::string(help.output.begin(), help.output.end()).rfind("usage: comp [-d]", 0), 0u);
+    EXPECT_EQ(std::string(help.output.begin(), help.output.end()).rfind("usage: comp [OPTION]... [FILE]...", 0), 0u);
     EXPECT_EQ(run({"-h"}, {}).status, 0);
     const CommandResult spec = run({"--spec"}, {});
     EXPECT_EQ(std::string(spec.output.begin(), spec.output.end()), DeltaCodec::spec_text);
     const CommandResult unknown = run({"-x"}, {});
     EXPECT_EQ(unknown.status, 1);
     EXPECT_EQ(unknown.messages, "comp: error: unknown option '-x' (try -h)\n");
-    const CommandResult argument = run({"trace.bin"}, {});
-    EXPECT_EQ(argument.status, 1);
-    EXPECT_EQ(argument.messages,
-              "comp: error: unexpected argument 'trace.bin' (the program reads standard input; try -h)\n");
+    const CommandResult missing = run({"/nonexistent/trace.bin"}, {});
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_EQ(missing.messages,
+              "comp: /nonexistent/trace.bin: error: cannot open '/nonexistent/trace.bin': No such file or directory\n");
+    EXPECT_EQ(run({"--keep=yes"}, {}).messages, "comp: error: option '--keep' takes no value\n");
+    EXPECT_EQ(run({"-o"}, {}).messages, "comp: error: option '-o' needs a file name\n");
+    EXPECT_EQ(run({"-o", "x", "a", "b"}, {}).messages,
+              "comp: error: -o names one output, but 2 input files were given\n");
 }
 
 TEST(Command, ReportsErrorsOnOneLine) {
@@ -433,8 +457,10 @@ struct UnallocatableCodec : DeltaCodec {
 TEST(Command, TablesThatDoNotFitAreAnErrorOnlyWhenWorkStarts) {
     EXPECT_EQ(run<UnallocatableCodec>({"-h"}, {}).status, 0);
     EXPECT_EQ(run<UnallocatableCodec>({"--spec"}, {}).status, 0);
+    // Decompression allocates once the file proved to be of this spec.
+    const Bytes compressed = compress_bytes(structured_trace(3, 0));
     for (const char* mode : {"-d", "-f"}) {
-        const CommandResult result = run<UnallocatableCodec>({mode}, {1, 2, 3});
+        const CommandResult result = run<UnallocatableCodec>({mode}, std::string(mode) == "-d" ? compressed : Bytes{1, 2, 3});
         EXPECT_EQ(result.status, 1);
         EXPECT_EQ(result.messages, "comp: error: cannot allocate 3298534883328 bytes of predictor tables\n");
         EXPECT_TRUE(result.output.empty());

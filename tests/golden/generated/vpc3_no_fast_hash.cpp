@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 407, a class per field and the
-// TraceCodec that ties them together; main() at line 745; then the rest of
+// of this spec is written in); from line 410, a class per field and the
+// TraceCodec that ties them together; main() at line 748; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -29,6 +29,7 @@
 #include <array>
 #include <bzlib.h>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <csignal>
 #include <cstddef>
@@ -37,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <limits>
 #include <lzma.h>
 #include <memory>
@@ -45,6 +47,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 #include <type_traits>
 #include <unistd.h>
 #include <utility>

@@ -15,8 +15,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 403, a class per field and the
-// TraceCodec that ties them together; main() at line 605; then the rest of
+// of this spec is written in); from line 406, a class per field and the
+// TraceCodec that ties them together; main() at line 608; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -25,6 +25,7 @@
 #include <array>
 #include <bzlib.h>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <csignal>
 #include <cstddef>
@@ -33,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <limits>
 #include <lzma.h>
 #include <memory>
@@ -41,6 +43,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 #include <type_traits>
 #include <unistd.h>
 #include <utility>

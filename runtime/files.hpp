@@ -1,0 +1,191 @@
+#pragma once
+// Named files for the command line and the in-process Reader and Writer: an
+// input opened by path, and an output that appears under its name only when
+// complete. A regular (or new) output file is written to a fresh temporary
+// beside it and renamed over the name on commit(); if the run fails first,
+// the temporary is removed, so no partial file is ever left behind. A device
+// or FIFO named explicitly is written straight through, never replaced.
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.hpp"
+#include "io.hpp"
+
+namespace tcgen_runtime {
+
+// Owns a file descriptor.
+class Descriptor {
+public:
+    Descriptor() = default;
+    explicit Descriptor(int descriptor) : descriptor_(descriptor) {}
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    Descriptor(Descriptor&& other) noexcept : descriptor_(std::exchange(other.descriptor_, -1)) {}
+    Descriptor& operator=(Descriptor&& other) noexcept {
+        if (this != &other) {
+            close_quietly();
+            descriptor_ = std::exchange(other.descriptor_, -1);
+        }
+        return *this;
+    }
+    ~Descriptor() { close_quietly(); }
+
+    int get() const { return descriptor_; }
+
+    // Closes, reporting the error a full disk or a network file system may
+    // only give here.
+    void close(const std::string& what) {
+        const int descriptor = std::exchange(descriptor_, -1);
+        if (descriptor >= 0 && ::close(descriptor) != 0 && errno != EINTR) {
+            fail("write error on " + what + ": " + errno_text(errno));
+        }
+    }
+
+private:
+    void close_quietly() {
+        if (descriptor_ >= 0) {
+            ::close(descriptor_);
+            descriptor_ = -1;
+        }
+    }
+
+    int descriptor_ = -1;
+};
+
+inline std::string quoted_path(const std::string& path) {
+    return "'" + path + "'";
+}
+
+// A file opened for reading by name, with what stat said of it.
+class InputPath final : public ByteSource {
+public:
+    explicit InputPath(const std::string& path) : path_(path) {
+        descriptor_ = Descriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+        if (descriptor_.get() < 0) {
+            fail("cannot open " + quoted_path(path) + ": " + errno_text(errno));
+        }
+        if (::fstat(descriptor_.get(), &status_) != 0) {
+            fail("cannot read " + quoted_path(path) + ": " + errno_text(errno));
+        }
+        if (S_ISDIR(status_.st_mode)) {
+            fail(quoted_path(path) + " is a directory");
+        }
+        reader_ = InputFile(descriptor_.get());
+    }
+
+    std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override {
+        return reader_.read_up_to(buffer, size);
+    }
+
+    const struct stat& status() const { return status_; }
+
+    bool is_regular() const { return S_ISREG(status_.st_mode); }
+
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    Descriptor descriptor_;
+    struct stat status_ {};
+    InputFile reader_;
+};
+
+// An output file by name; see the top of this file.
+class OutputPath final : public ByteSink {
+public:
+    // Whether an existing regular file or symlink of that name may be
+    // replaced (-f); and whether an existing device or FIFO may be written
+    // to (an output named with -o, such as /dev/null).
+    OutputPath(const std::string& path, bool replace_existing, bool allow_special) : path_(path) {
+        struct stat existing {};
+        if (::lstat(path.c_str(), &existing) == 0) {
+            const bool replaceable = S_ISREG(existing.st_mode) || S_ISLNK(existing.st_mode);
+            if (!replaceable) {
+                if (!allow_special || S_ISDIR(existing.st_mode)) {
+                    fail(quoted_path(path) + " exists and is not a regular file");
+                }
+                open_straight_through();
+                return;
+            }
+            if (!replace_existing) {
+                fail(quoted_path(path) + " already exists (use -f to overwrite it)");
+            }
+        } else if (errno != ENOENT) {
+            fail("cannot write " + quoted_path(path) + ": " + errno_text(errno));
+        }
+        std::string pattern = path + ".tmpXXXXXX";
+        std::vector<char> name(pattern.begin(), pattern.end());
+        name.push_back('\0');
+        descriptor_ = Descriptor(::mkstemp(name.data()));
+        if (descriptor_.get() < 0) {
+            fail("cannot create " + quoted_path(path) + ": " + errno_text(errno));
+        }
+        temporary_ = name.data();
+        writer_ = OutputFile(descriptor_.get());
+    }
+
+    OutputPath(const OutputPath&) = delete;
+    OutputPath& operator=(const OutputPath&) = delete;
+
+    ~OutputPath() override {
+        if (!temporary_.empty()) {
+            ::unlink(temporary_.c_str());
+        }
+    }
+
+    void write(const std::uint8_t* data, std::size_t size) override { writer_.write(data, size); }
+
+    void flush() override { writer_.flush(); }
+
+    // Gives the new file the permissions and modification time of `source`
+    // (as gzip and xz do); a no-op for a device written straight through.
+    void copy_metadata(const struct stat& source) {
+        if (temporary_.empty()) {
+            return;
+        }
+        ::fchmod(descriptor_.get(), source.st_mode & 07777);
+        const struct timespec times[2] = {source.st_atim, source.st_mtim};
+        ::futimens(descriptor_.get(), times);
+    }
+
+    // Completes the file: everything flushed and closed, then renamed over
+    // the name. Until this returns, the name shows no partial output.
+    void commit() {
+        writer_.flush();
+        descriptor_.close(quoted_path(path_));
+        if (temporary_.empty()) {
+            return;
+        }
+        if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
+            fail("cannot create " + quoted_path(path_) + ": " + errno_text(errno));
+        }
+        temporary_.clear();
+    }
+
+    const std::string& path() const { return path_; }
+
+private:
+    void open_straight_through() {
+        descriptor_ = Descriptor(::open(path_.c_str(), O_WRONLY | O_CLOEXEC));
+        if (descriptor_.get() < 0) {
+            fail("cannot write " + quoted_path(path_) + ": " + errno_text(errno));
+        }
+        writer_ = OutputFile(descriptor_.get());
+    }
+
+    std::string path_;
+    std::string temporary_;  // empty: writing straight through, or committed
+    Descriptor descriptor_;
+    OutputFile writer_{-1};
+};
+
+}  // namespace tcgen_runtime

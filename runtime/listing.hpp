@@ -1,0 +1,124 @@
+#pragma once
+// What `comp -l` prints of a .tcz: the spec, the records, and the bytes of
+// each stream, read from the section headers (every check of the chain
+// verified) without decompressing a single stream.
+
+#include <cinttypes>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "container.hpp"
+#include "io.hpp"
+
+namespace tcgen_runtime {
+
+struct StreamListing {
+    std::string name;
+    std::uint64_t raw_bytes = 0;
+    std::uint64_t compressed_bytes = 0;
+};
+
+// One .tcz (a file may hold several, concatenated).
+struct TczListing {
+    Preamble preamble;
+    std::uint64_t header_bytes = 0;
+    std::uint64_t blocks = 0;
+    std::uint64_t records = 0;
+    std::uint64_t trace_bytes = 0;
+    std::uint64_t file_bytes = 0;
+    std::vector<StreamListing> streams;
+};
+
+// Lists every .tcz on `source`. Stream names are `names` (stream_count of
+// them) for a file of the spec with `fingerprint`, numbers otherwise.
+inline std::vector<TczListing> list_tcz(ByteSource& source, std::uint64_t fingerprint, const std::string_view* names) {
+    std::vector<TczListing> listings;
+    ContainerReader reader(source);
+    std::vector<std::uint8_t> header;
+    BlockData block;
+    Trailer trailer;
+    do {
+        const std::uint64_t start = reader.bytes_read();
+        TczListing listing;
+        listing.preamble = reader.read_preamble();
+        reader.read_header(header);
+        listing.header_bytes = header.size();
+        const bool named = listing.preamble.fingerprint == fingerprint;
+        for (std::size_t stream = 0; stream < listing.preamble.stream_count; ++stream) {
+            listing.streams.push_back({named ? std::string(names[stream]) : "stream " + std::to_string(stream), 0, 0});
+        }
+        while (reader.read_next(block, trailer, named ? names : nullptr, false)) {
+            listing.blocks += 1;
+            listing.records += block.record_count;
+            for (std::size_t stream = 0; stream < listing.streams.size(); ++stream) {
+                listing.streams[stream].raw_bytes += block.raw_sizes[stream];
+                listing.streams[stream].compressed_bytes += block.compressed_sizes[stream];
+            }
+        }
+        listing.trace_bytes = trailer.total_bytes;
+        listing.file_bytes = reader.bytes_read() - start;
+        listings.push_back(std::move(listing));
+    } while (reader.next_member());
+    return listings;
+}
+
+// The spec comes from an untrusted file: show it, but not its control
+// characters, which could drive the terminal. Ends with a newline.
+inline std::string printable_text(const std::string& text) {
+    std::string printable;
+    printable.reserve(text.size() + 1);
+    for (const char character : text) {
+        const unsigned char code = static_cast<unsigned char>(character);
+        const bool allowed = character == '\n' || character == '\t' || (code >= 0x20 && code != 0x7F);
+        printable += allowed ? character : '?';
+    }
+    if (printable.empty() || printable.back() != '\n') {
+        printable += '\n';
+    }
+    return printable;
+}
+
+inline double ratio_of(std::uint64_t original, std::uint64_t compressed) {
+    return compressed == 0 ? 0.0 : static_cast<double>(original) / static_cast<double>(compressed);
+}
+
+inline double percent_of(std::uint64_t part, std::uint64_t whole) {
+    return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+// The per-stream table of -l and of the compression report: each stream's
+// compressed bytes and its share of the file.
+inline void print_stream_table(std::FILE* out, const std::vector<StreamListing>& streams, std::uint64_t file_bytes) {
+    std::fprintf(out, "  %-20s %14s %14s %8s\n", "stream", "raw bytes", "compressed", "share");
+    std::uint64_t stream_total = 0;
+    for (const StreamListing& stream : streams) {
+        std::fprintf(out, "  %-20s %14" PRIu64 " %14" PRIu64 " %7.2f%%\n", stream.name.c_str(), stream.raw_bytes,
+                     stream.compressed_bytes, percent_of(stream.compressed_bytes, file_bytes));
+        stream_total += stream.compressed_bytes;
+    }
+    const std::uint64_t rest = file_bytes - stream_total;
+    std::fprintf(out, "  %-20s %14s %14" PRIu64 " %7.2f%%\n", "(spec, header, checks)", "", rest,
+                 percent_of(rest, file_bytes));
+}
+
+inline void print_listing(std::FILE* out, const std::string& file_name, const TczListing& listing) {
+    std::fprintf(out, "%s: %" PRIu64 " records of %" PRIu32 " bytes in %" PRIu64 " blocks, %" PRIu64
+                      " bytes in %" PRIu64 " bytes, ratio %.3f\n",
+                 file_name.c_str(), listing.records, listing.preamble.record_bytes, listing.blocks,
+                 listing.trace_bytes, listing.file_bytes, ratio_of(listing.trace_bytes, listing.file_bytes));
+    std::fprintf(out, "  spec (fingerprint %s):\n", hex64(listing.preamble.fingerprint).c_str());
+    const std::string spec = printable_text(listing.preamble.spec_text);
+    std::size_t begin = 0;
+    while (begin < spec.size()) {
+        const std::size_t end = spec.find('\n', begin);
+        std::fprintf(out, "    %s\n", spec.substr(begin, end - begin).c_str());
+        begin = end + 1;
+    }
+    print_stream_table(out, listing.streams, listing.file_bytes);
+}
+
+}  // namespace tcgen_runtime

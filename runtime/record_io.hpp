@@ -1,0 +1,202 @@
+#pragma once
+// The in-process API of a generated codec header (tcgen --emit=header): a
+// pull-style Reader of the records of a .tcz and a Writer that appends
+// records to one, for simulators and tools that would otherwise read through
+// popen("comp -d"). Both stream with bounded memory (one block) and throw
+// tcgen_runtime::Error with the same one-line messages the command line
+// prints. A Record is the generated struct with one member per field:
+//
+//   struct Record {
+//       static constexpr std::size_t bytes = ...;       // Codec::record_bytes
+//       static Record load(const std::uint8_t* bytes);  // from the trace's byte layout
+//       void store(std::uint8_t* bytes) const;
+//   };
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends.hpp"
+#include "error.hpp"
+#include "files.hpp"
+#include "io.hpp"
+#include "trace_reader.hpp"
+#include "trace_writer.hpp"
+
+namespace tcgen_runtime {
+
+template <class Codec, class Record>
+class RecordReader {
+public:
+    static_assert(Record::bytes == Codec::record_bytes, "a Record holds one record of the codec's spec");
+
+    // Opens a .tcz by name; reads its preamble and header.
+    explicit RecordReader(const std::string& path) : path_(path) { open(); }
+
+    // Reads a .tcz from `source`, which must outlive the reader.
+    explicit RecordReader(ByteSource& source) : reader_(std::make_unique<TraceReader<Codec>>(source)) {}
+
+    // The trace's header bytes (those of the first .tcz, if several were
+    // concatenated).
+    const std::vector<std::uint8_t>& header() const { return header_or_first(); }
+
+    // The next record; false at the end of the file. Concatenated .tcz files
+    // give the records of each in turn.
+    bool next(Record& record) {
+        const std::uint8_t* bytes = next_bytes();
+        if (bytes == nullptr) {
+            return false;
+        }
+        record = Record::load(bytes);
+        return true;
+    }
+
+    // The bytes of the next record as the trace stores them (valid until the
+    // next call), or nullptr at the end of the file.
+    const std::uint8_t* next_bytes() {
+        if (index_ == reader_->record_count() && !advance()) {
+            return nullptr;
+        }
+        const std::uint8_t* bytes = reader_->records() + index_ * Codec::record_bytes;
+        index_ += 1;
+        position_ += 1;
+        return bytes;
+    }
+
+    // Skips up to `count` records; returns how many were skipped (fewer
+    // only at the end of the file). Skipped blocks are still decoded, for
+    // the predictors' state, but no record is copied out.
+    std::uint64_t skip(std::uint64_t count) {
+        std::uint64_t skipped = 0;
+        while (skipped < count) {
+            if (index_ == reader_->record_count() && !advance()) {
+                break;
+            }
+            const std::uint64_t available = reader_->record_count() - index_;
+            const std::uint64_t step = available < count - skipped ? available : count - skipped;
+            index_ += static_cast<std::size_t>(step);
+            position_ += step;
+            skipped += step;
+        }
+        return skipped;
+    }
+
+    // Moves to record `index` (0-based; the next next() returns it): forward
+    // by skipping, backward by reading the file again from its start, which
+    // needs a reader opened by name. Returns false if the file has fewer
+    // records (the reader is then at its end).
+    bool seek(std::uint64_t index) {
+        if (index < position_) {
+            if (path_.empty()) {
+                fail("cannot seek backward in a .tcz read from a stream");
+            }
+            open();
+        }
+        return skip(index - position_) == index - position_;
+    }
+
+    // Records returned or skipped so far.
+    std::uint64_t position() const { return position_; }
+
+    // The bytes after the last whole record of the trace (a partial record),
+    // once next() has returned false.
+    const std::vector<std::uint8_t>& tail() const { return reader_->tail(); }
+
+private:
+    void open() {
+        reader_.reset();
+        file_ = std::make_unique<InputPath>(path_);
+        reader_ = std::make_unique<TraceReader<Codec>>(*file_);
+        first_header_.reset();
+        index_ = 0;
+        position_ = 0;
+    }
+
+    // Decodes the next block, moving on to a concatenated .tcz if needed.
+    bool advance() {
+        while (!reader_->next_block()) {
+            if (!first_header_) {
+                first_header_ = std::make_unique<std::vector<std::uint8_t>>(reader_->header());
+            }
+            if (!reader_->next_member()) {
+                index_ = 0;
+                return false;
+            }
+        }
+        index_ = 0;
+        return true;
+    }
+
+    const std::vector<std::uint8_t>& header_or_first() const {
+        return first_header_ ? *first_header_ : reader_->header();
+    }
+
+    std::string path_;
+    std::unique_ptr<InputPath> file_;
+    std::unique_ptr<TraceReader<Codec>> reader_;
+    std::unique_ptr<std::vector<std::uint8_t>> first_header_;
+    std::size_t index_ = 0;
+    std::uint64_t position_ = 0;
+};
+
+template <class Codec, class Record>
+class RecordWriter {
+public:
+    static_assert(Record::bytes == Codec::record_bytes, "a Record holds one record of the codec's spec");
+
+    // Creates the .tcz `path` (replacing a file of that name); it appears
+    // only when close() succeeds. `header` must have the spec's header size.
+    explicit RecordWriter(const std::string& path, const std::vector<std::uint8_t>& header = {},
+                          Backend backend = default_backend)
+        : file_(std::make_unique<OutputPath>(path, true, true)),
+          writer_(std::make_unique<TraceWriter<Codec>>(*file_, backend)) {
+        write_header(header);
+    }
+
+    // Writes the .tcz to `sink`, which must outlive the writer.
+    explicit RecordWriter(ByteSink& sink, const std::vector<std::uint8_t>& header = {},
+                          Backend backend = default_backend)
+        : writer_(std::make_unique<TraceWriter<Codec>>(sink, backend)) {
+        write_header(header);
+    }
+
+    void append(const Record& record) {
+        std::uint8_t bytes[Codec::record_bytes];
+        record.store(bytes);
+        writer_->write(bytes, Codec::record_bytes);
+    }
+
+    // Appends a record given in the trace's byte layout.
+    void append_bytes(const std::uint8_t* record) { writer_->write(record, Codec::record_bytes); }
+
+    // Writes the trailer and completes the file. A writer destroyed without
+    // close() leaves no file behind (a sink gets a .tcz without a trailer,
+    // which every reader refuses).
+    void close() {
+        writer_->finish();
+        if (file_) {
+            file_->commit();
+        }
+    }
+
+    // Records appended so far.
+    std::uint64_t records() const {
+        return (writer_->totals().input_bytes - Codec::header_bytes) / Codec::record_bytes;
+    }
+
+private:
+    void write_header(const std::vector<std::uint8_t>& header) {
+        if (header.size() != Codec::header_bytes) {
+            fail("the header has " + size_text(header.size()) + " bytes, the spec's has " +
+                 size_text(Codec::header_bytes));
+        }
+        writer_->write(header.data(), header.size());
+    }
+
+    std::unique_ptr<OutputPath> file_;
+    std::unique_ptr<TraceWriter<Codec>> writer_;
+};
+
+}  // namespace tcgen_runtime

@@ -1,0 +1,140 @@
+#pragma once
+// Compression as a sink: the bytes of a trace go in, in pieces of any size
+// (the header, then whole records, perhaps a partial record at the very end),
+// and a .tcz comes out on a ByteSink one block at a time. The command line
+// and the generated in-process Writer are both built on it, so there is one
+// compressor. Memory: one block of records and its streams, whatever the
+// trace length.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends.hpp"
+#include "codec.hpp"
+#include "container.hpp"
+#include "error.hpp"
+#include "io.hpp"
+#include "streams.hpp"
+
+namespace tcgen_runtime {
+
+template <class Codec>
+class TraceWriter {
+public:
+    static constexpr std::size_t block_bytes = Codec::records_per_block * Codec::record_bytes;
+
+    // Allocates the codec's tables (an Error if they do not fit) and writes
+    // the preamble.
+    explicit TraceWriter(ByteSink& sink, Backend backend = default_backend)
+        : codec_(make_codec<Codec>()), container_(sink, backend), sink_(sink), streams_(Codec::stream_count) {
+        container_.write_preamble(codec_preamble<Codec>());
+        header_.reserve(Codec::header_bytes);
+        block_.resize(block_bytes);
+    }
+
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    // Appends the next `size` bytes of the trace.
+    void write(const std::uint8_t* data, std::size_t size) {
+        check_open();
+        totals_.input_bytes += size;
+        while (size > 0) {
+            std::size_t taken = 0;
+            if (!header_written_) {
+                taken = std::min(size, Codec::header_bytes - header_.size());
+                header_.insert(header_.end(), data, data + taken);
+                if (header_.size() == Codec::header_bytes) {
+                    write_header();
+                }
+            } else {
+                taken = std::min(size, block_bytes - block_fill_);
+                std::copy(data, data + taken, block_.data() + block_fill_);
+                block_fill_ += taken;
+                if (block_fill_ == block_bytes) {
+                    write_block(Codec::records_per_block);
+                }
+            }
+            data += taken;
+            size -= taken;
+        }
+    }
+
+    // Ends the .tcz: the last block, then the trailer with the partial record
+    // (or the partial header) kept verbatim; flushes the sink. Nothing may be
+    // written after it.
+    const RunTotals& finish() {
+        check_open();
+        if (!header_written_) {
+            write_header();
+        }
+        const std::size_t record_count = block_fill_ / Codec::record_bytes;
+        if (record_count > 0) {
+            write_block(record_count);
+        }
+        // What is left at the front of the block is the partial record.
+        container_.write_trailer(totals_.records, totals_.input_bytes, block_.data(), block_fill_);
+        sink_.flush();
+        totals_.output_bytes = container_.bytes_written();
+        finished_ = true;
+        return totals_;
+    }
+
+    // The trace bytes after the last whole record so far (0 after finish()
+    // unless the trace ended inside a record or inside its header).
+    std::size_t partial_bytes() const {
+        return header_written_ ? block_fill_ % Codec::record_bytes : header_.size();
+    }
+
+    const RunTotals& totals() const { return totals_; }
+
+    // The compressed and the raw bytes of each stream so far (empty before
+    // the first block).
+    const std::vector<std::uint64_t>& stream_bytes() const { return container_.stream_bytes(); }
+    const std::vector<std::uint64_t>& stream_raw_bytes() const { return container_.stream_raw_bytes(); }
+
+    std::uint64_t bytes_written() const { return container_.bytes_written(); }
+
+    const Codec& codec() const { return *codec_; }
+
+private:
+    void check_open() const {
+        if (finished_) {
+            fail("internal error: a trace written to after its .tcz was finished");
+        }
+    }
+
+    void write_header() {
+        container_.write_header(header_.data(), header_.size());
+        header_written_ = true;
+    }
+
+    void write_block(std::size_t record_count) {
+        for (StreamWriter& stream : streams_) {
+            stream.clear();
+        }
+        codec_->encode(block_.data(), record_count, streams_.data());
+        container_.write_block(block_.data(), record_count, streams_.data());
+        totals_.records += record_count;
+        totals_.blocks += 1;
+        const std::size_t record_area = record_count * Codec::record_bytes;
+        std::copy(block_.data() + record_area, block_.data() + block_fill_, block_.data());
+        block_fill_ -= record_area;
+    }
+
+    std::unique_ptr<Codec> codec_;
+    ContainerWriter container_;
+    ByteSink& sink_;
+    std::vector<StreamWriter> streams_;
+    std::vector<std::uint8_t> header_;
+    bool header_written_ = false;
+    std::vector<std::uint8_t> block_;
+    std::size_t block_fill_ = 0;
+    RunTotals totals_;
+    bool finished_ = false;
+};
+
+}  // namespace tcgen_runtime

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The generated program's command line, invocation by invocation, against
+# what xz and zstd users expect: file arguments and the .tcz suffix, -c -k -f
+# -o -q -v -t -l, concatenated files, refusing a terminal, output that
+# appears only when complete, errors with the file's name and exit status 1.
+# Usage: xz_cli_test.sh COMP SYNTH_TRACE
+set -u
+comp=$(realpath "$1") synth=$(realpath "$2")
+name=$(basename "$comp")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect STATUS DESCRIPTION -- COMMAND...: runs COMMAND (stdout to out,
+# stderr to err) and checks its exit status.
+expect() {
+    local status=$1 description=$2
+    shift 3
+    "$@" >out 2>err
+    local got=$?
+    [ "$got" -eq "$status" ] || fail "$description: exit $got, expected $status; stderr: $(head -3 err)"
+}
+# stderr must be exactly this text.
+expect_err() { [ "$(cat err)" = "$1" ] || fail "stderr was '$(cat err)', expected '$1'"; }
+same() { cmp -s "$1" "$2" || fail "$1 and $2 differ"; }
+exists() { [ -e "$1" ] || fail "$1 is missing"; }
+absent() { [ ! -e "$1" ] || fail "$1 should not exist"; }
+
+"$synth" --fields=32,64 --header=4 --records=20000 --pattern=mixed --seed=5 >trace.orig
+"$synth" --fields=32,64 --header=4 --records=3000 --tail=5 --pattern=stride --seed=6 >other.orig
+cp trace.orig trace
+
+# comp FILE -> FILE.tcz, the input removed; comp -d FILE.tcz -> FILE.
+expect 0 "compress a file" -- "$comp" trace
+exists trace.tcz; absent trace
+grep -q "^$name: trace -> trace.tcz: .* bytes in, .* bytes out, ratio" err || fail "no summary naming the file: $(tail -1 err)"
+grep -q "field_2_misses" err || fail "the report lacks the stream table"
+expect 0 "decompress a file" -- "$comp" -d trace.tcz
+exists trace; absent trace.tcz; same trace trace.orig
+
+# -k keeps the input; -q prints nothing; the output keeps the input's mode.
+chmod 640 trace
+expect 0 "compress -k -q" -- "$comp" -k -q trace
+exists trace; exists trace.tcz
+[ ! -s err ] || fail "-q printed: $(cat err)"
+[ "$(stat -c %a trace.tcz)" = 640 ] || fail "trace.tcz has mode $(stat -c %a trace.tcz), not the input's 640"
+
+# An existing output is never replaced without -f, and the input survives.
+expect 1 "compress onto an existing .tcz" -- "$comp" -k trace
+expect_err "$name: trace: error: 'trace.tcz' already exists (use -f to overwrite it)"
+cp trace.tcz kept.tcz
+expect 0 "compress -f onto it" -- "$comp" -kf trace
+same trace.tcz kept.tcz
+expect 1 "decompress onto an existing file" -- "$comp" -d trace.tcz
+expect_err "$name: trace.tcz: error: 'trace' already exists (use -f to overwrite it)"
+exists trace.tcz
+
+# -c writes to standard output and keeps the input; so does -o FILE.
+expect 0 "compress -c" -- "$comp" -c -q trace
+same out trace.tcz; exists trace
+expect 0 "decompress -dc" -- "$comp" -dc trace.tcz
+same out trace.orig; exists trace.tcz
+expect 0 "compress -o" -- "$comp" -q -o named.tcz trace
+same named.tcz trace.tcz; exists trace
+expect 0 "decompress -d -o" -- "$comp" -d -o restored trace.tcz
+same restored trace.orig
+expect 0 "decompress --output=" -- "$comp" -d --output=restored2 trace.tcz
+same restored2 trace.orig
+expect 1 "-o onto the input" -- "$comp" -f -o trace trace
+expect_err "$name: trace: error: the output 'trace' is the input file"
+same trace trace.orig
+expect 0 "-o a device writes through it" -- "$comp" -q -o /dev/null trace
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+
+# Standard input to standard output, and "-".
+expect 0 "filter" -- bash -c "\"$comp\" -q <trace | \"$comp\" -d >filtered"
+same filtered trace.orig
+expect 0 "- is standard input" -- bash -c "\"$comp\" -q - <trace >dash.tcz"
+same dash.tcz trace.tcz
+
+# -t verifies and writes nothing; a damaged file fails it.
+expect 0 "test a good file" -- "$comp" -t trace.tcz
+[ ! -s out ] || fail "-t wrote output"
+exists trace.tcz
+cp trace.tcz damaged.tcz
+printf '\x55' | dd of=damaged.tcz bs=1 seek=2000 conv=notrunc 2>/dev/null
+expect 1 "test a damaged file" -- "$comp" -t damaged.tcz
+grep -q "^$name: damaged.tcz: error: " err || fail "-t of a damaged file: $(cat err)"
+expect 1 "decompress a damaged file" -- "$comp" -d damaged.tcz
+absent damaged; exists damaged.tcz
+ls damaged.tmp* >/dev/null 2>&1 && fail "a temporary file was left behind"
+
+# -l: spec, records and the bytes of each stream, without decompressing.
+expect 0 "list" -- "$comp" -l trace.tcz
+grep -q "^trace.tcz: 20000 records of 12 bytes in 1 blocks, 240004 bytes in $(stat -c %s trace.tcz) bytes, ratio" err \
+    || fail "-l first line: $(head -1 err)"
+grep -q "TCgen Trace Specification;" err || fail "-l shows no spec"
+grep -q "field_1_codes" err || fail "-l shows no streams"
+
+# Concatenated files decompress to the concatenated traces.
+"$comp" -q -c other.orig >other.tcz
+cat trace.tcz other.tcz >both.tcz
+expect 0 "decompress a concatenation" -- "$comp" -dc both.tcz
+cat trace.orig other.orig >both.orig
+same out both.orig
+expect 0 "list a concatenation" -- "$comp" -l both.tcz
+[ "$(grep -c 'records of 12 bytes' err)" -eq 2 ] || fail "-l of two files listed $(grep -c 'records of' err)"
+cat trace.tcz other.tcz trace.tcz >three.tcz
+expect 0 "test three concatenated files" -- "$comp" -t three.tcz
+
+# Several files: each processed; an error in one does not stop the others.
+cp trace.orig a; cp other.orig b
+expect 1 "several files, one missing" -- "$comp" -q a missing b
+exists a.tcz; exists b.tcz; absent a; absent b
+expect_err "$name: missing: error: cannot open 'missing': No such file or directory"
+expect 0 "decompress several" -- "$comp" -d a.tcz b.tcz
+same a trace.orig; same b other.orig
+
+# Suffixes: no double .tcz, no decompressing a name without one.
+expect 1 "compress a .tcz" -- "$comp" -k trace.tcz
+expect_err "$name: trace.tcz: error: already has the .tcz suffix, skipped (use -c or -o to compress it)"
+expect 1 "decompress a name without .tcz" -- "$comp" -d trace
+expect_err "$name: trace: error: has no .tcz suffix, skipped (use -c or -o to decompress it)"
+expect 1 "a directory" -- "$comp" -c .
+expect_err "$name: .: error: '.' is a directory"
+
+# Refusing a terminal, as xz and zstd do (script(1) gives the program one).
+if command -v script >/dev/null; then
+    script -qec "\"$comp\" -c trace >/dev/null; \"$comp\" -q <trace; echo status=\$?" /dev/null >tty.out 2>&1
+    grep -q "refusing to write compressed data to a terminal" tty.out || fail "no refusal of a terminal: $(cat tty.out)"
+    grep -q "status=1" tty.out || fail "refusing a terminal does not exit 1"
+    script -qec "\"$comp\" -d; echo status=\$?" /dev/null >tty.out 2>&1 </dev/null
+    grep -q "refusing to read compressed data from a terminal" tty.out || fail "no refusal of a terminal as input: $(cat tty.out)"
+fi
+
+# Options: --version, grouped short options, --, unknown options.
+expect 0 "--version" -- "$comp" --version
+grep -q "^$name (tcgen runtime, .tcz format version [0-9]*, spec 0x[0-9a-f]*)$" out || fail "--version: $(cat out)"
+cp -- trace.orig -dash
+expect 0 "-- ends the options" -- "$comp" -q -- -dash
+exists ./-dash.tcz; absent ./-dash
+expect 1 "unknown option" -- "$comp" -Q trace
+expect_err "$name: error: unknown option '-Q' (try -h)"
+expect 1 "-o and -c" -- "$comp" -c -o x trace
+expect_err "$name: error: -o and -c both name the output; give one"
+
+[ "$failures" -eq 0 ] && echo "xz-style command line: all invocations behave"
+exit "$failures"
