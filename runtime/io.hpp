@@ -116,6 +116,8 @@ class MemorySource final : public ByteSource {
 public:
     MemorySource(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
     explicit MemorySource(const std::vector<std::uint8_t>& bytes) : data_(bytes.data()), size_(bytes.size()) {}
+    // It reads the bytes where they are: a temporary would be gone.
+    explicit MemorySource(std::vector<std::uint8_t>&& bytes) = delete;
 
     std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override {
         const std::size_t available = size_ - position_;

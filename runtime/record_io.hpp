@@ -94,7 +94,8 @@ public:
             }
             open();
         }
-        return skip(index - position_) == index - position_;
+        const std::uint64_t distance = index - position_;
+        return skip(distance) == distance;
     }
 
     // Records returned or skipped so far.

@@ -1,6 +1,7 @@
 #include "generator/backend/codegen.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -309,9 +310,9 @@ std::string stream_name(const PlanStream& stream) {
     return "field_" + std::to_string(stream.field) + (stream.role == StreamRole::codes ? "_codes" : "_misses");
 }
 
-}  // namespace
-
-std::string generate_compressor(const CodePlan& plan) {
+// The values of the codec partial (templates/codec.mustache) and of the
+// header comment, which the program and the in-process header share.
+TemplateData codec_data(const CodePlan& plan) {
     TemplateData data;
     data.set("tcgen_version", std::string(version));
     std::string identity = encoding_identity(plan);
@@ -326,14 +327,6 @@ std::string generate_compressor(const CodePlan& plan) {
     }
     data.set("has_disabled_passes", !skipped.is_empty_list());
     data.set("disabled_passes", skipped);
-
-    CompressorRuntime runtime = embedded_runtime();
-    std::set<std::string> includes = runtime.primitives.system_includes;
-    includes.insert(runtime.machinery.system_includes.begin(), runtime.machinery.system_includes.end());
-    includes.insert(std::begin(generated_code_includes), std::end(generated_code_includes));
-    data.set("system_includes", include_lines(includes));
-    data.set("runtime_primitives", runtime.primitives.code);
-    data.set("runtime_machinery", runtime.machinery.code);
 
     data.set("header_bytes", std::to_string(plan.header_bytes));
     data.set("record_bytes", std::to_string(plan.record_bytes));
@@ -365,6 +358,24 @@ std::string generate_compressor(const CodePlan& plan) {
         coding_order.push_back(step);
     }
     data.set("coding_order", coding_order);
+    return data;
+}
+
+std::set<std::string> all_includes(const CompressorRuntime& runtime) {
+    std::set<std::string> includes = runtime.primitives.system_includes;
+    includes.insert(runtime.machinery.system_includes.begin(), runtime.machinery.system_includes.end());
+    includes.insert(std::begin(generated_code_includes), std::end(generated_code_includes));
+    return includes;
+}
+
+}  // namespace
+
+std::string generate_compressor(const CodePlan& plan) {
+    TemplateData data = codec_data(plan);
+    CompressorRuntime runtime = embedded_runtime();
+    data.set("system_includes", include_lines(all_includes(runtime)));
+    data.set("runtime_primitives", runtime.primitives.code);
+    data.set("runtime_machinery", runtime.machinery.code);
 
     // The header points the reader at the code of the spec: render once to
     // learn its line numbers, then again with them (they do not move it).
@@ -374,6 +385,29 @@ std::string generate_compressor(const CodePlan& plan) {
     data.set("spec_code_line", std::to_string(line_of(code, "// ===== the compressor of this spec")));
     data.set("main_line", std::to_string(line_of(code, "int main(")));
     return render_template("compressor.cpp", data);
+}
+
+std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_namespace,
+                                  const std::string& header_name) {
+    TemplateData data = codec_data(plan);
+    CompressorRuntime runtime = embedded_runtime();
+    data.set("system_includes", include_lines(all_includes(runtime)));
+    data.set("runtime", runtime.primitives.code + "\n" + runtime.machinery.code);
+    // One copy of the runtime per program, however many headers it includes.
+    std::string guard = std::string(version);
+    std::replace_if(guard.begin(), guard.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
+                    '_');
+    data.set("runtime_guard", guard);
+    data.set("namespace", cpp_namespace);
+    data.set("header_name", header_name);
+    data.set("has_header", plan.header_bytes > 0);
+    data.set("first_member", "field" + std::to_string(plan.fields.front().number));
+    std::uint64_t table_bytes = 0;
+    for (const PlanField& field : plan.fields) {
+        table_bytes += field.table_bytes();
+    }
+    data.set("table_bytes", with_thousands_separators(table_bytes));
+    return render_template("codec.hpp", data);
 }
 
 }  // namespace tcgen

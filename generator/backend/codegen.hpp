@@ -13,4 +13,10 @@ namespace tcgen {
 
 std::string generate_compressor(const CodePlan& plan);
 
+// The in-process reader and writer of the spec's .tcz files: one header
+// (templates/codec.hpp.mustache) with the runtime, a Record struct and the
+// codec in namespace `cpp_namespace`; header_name is how users include it.
+std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_namespace,
+                                  const std::string& header_name);
+
 }  // namespace tcgen

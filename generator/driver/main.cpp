@@ -35,9 +35,9 @@ struct Options {
     bool canonical = false;
     bool dump_ir = false;
     std::vector<std::string> disabled_passes;
-    std::string emit = "compressor";  // or bidirectional-header, bidirectional-source
+    std::string emit = "compressor";  // or header, bidirectional-header, bidirectional-source
     std::string name;                 // the stem of a bidirectional stream's names; default: the spec's file name
-    std::string cpp_namespace = "tcgen_streams";
+    std::string cpp_namespace;        // default: the spec's file name (header), tcgen_streams (bidirectional)
 };
 
 // The file name of `path` without folders and extension: "specs/wet/a.tcg" -> "a".
@@ -127,6 +127,17 @@ int run(const Options& options) {
         text = options.canonical ? tcgen::canonical_text(*plan)
                : options.dump_ir ? tcgen::dump_code_plan(*plan)
                                  : tcgen::generate_compressor(*plan);
+    } else if (options.emit == "header") {
+        std::string cpp_namespace = options.cpp_namespace.empty() ? file_stem(options.spec_path) : options.cpp_namespace;
+        if (!tcgen::is_namespace_name(cpp_namespace)) {
+            std::cerr << "tcgen: error: '" << cpp_namespace << "' cannot name the codec's C++ namespace; give "
+                      << "--namespace=NAME (identifiers joined by '::')\n";
+            return exit_user_error;
+        }
+        std::string header_name = options.output_path.empty() ? file_stem(options.spec_path) + ".hpp"
+                                                               : options.output_path.substr(
+                                                                     options.output_path.find_last_of('/') + 1);
+        text = tcgen::generate_codec_header(*plan, cpp_namespace, header_name);
     } else {
         if (!tcgen::check_bidirectional(plan->spec, sink)) {
             sink.print(std::cerr);
@@ -138,12 +149,13 @@ int run(const Options& options) {
                       << "(letters, digits and '_')\n";
             return exit_user_error;
         }
-        if (!tcgen::is_namespace_name(options.cpp_namespace)) {
-            std::cerr << "tcgen: error: --namespace='" << options.cpp_namespace
+        std::string cpp_namespace = options.cpp_namespace.empty() ? "tcgen_streams" : options.cpp_namespace;
+        if (!tcgen::is_namespace_name(cpp_namespace)) {
+            std::cerr << "tcgen: error: --namespace='" << cpp_namespace
                       << "' is not a C++ namespace name (identifiers joined by '::')\n";
             return exit_user_error;
         }
-        tcgen::BidirectionalNames names = tcgen::bidirectional_names(stem, options.cpp_namespace);
+        tcgen::BidirectionalNames names = tcgen::bidirectional_names(stem, cpp_namespace);
         text = options.emit == "bidirectional-header" ? tcgen::generate_bidirectional_header(*plan, names)
                                                       : tcgen::generate_bidirectional_source(*plan, names);
     }
@@ -178,15 +190,17 @@ int main(int argc, char** argv) {
             ->allow_extra_args(false)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         app.add_option("--emit", options.emit,
-                       "What to write: compressor (a standalone compressor program, the default), "
+                       "What to write: compressor (a standalone compressor program, the default), header (a "
+                       "header for reading and writing .tcz files in-process: Reader, Writer, Record), "
                        "bidirectional-header or bidirectional-source (a stream type whose cursor walks the "
                        "compressed records both ways; see docs/bidirectional.md)")
-            ->check(CLI::IsMember({"compressor", "bidirectional-header", "bidirectional-source"}));
+            ->check(CLI::IsMember({"compressor", "header", "bidirectional-header", "bidirectional-source"}));
         app.add_option("--name", options.name,
                        "The stem of a bidirectional stream's names: NAME.hpp, NAME.cpp, class Name (default: the "
                        "spec's file name)");
         app.add_option("--namespace", options.cpp_namespace,
-                       "The C++ namespace of a bidirectional stream (default: tcgen_streams)");
+                       "The C++ namespace of a header's codec (default: the spec's file name) or of a "
+                       "bidirectional stream (default: tcgen_streams)");
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
         try {
             app.parse(argc, argv);

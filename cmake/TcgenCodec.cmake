@@ -1,0 +1,55 @@
+# tcgen_add_codec(TARGET SPEC spec.tcg [NAMESPACE ns] [HEADER name.hpp])
+#
+# Runs tcgen at build time (as protobuf_generate runs protoc) to write the
+# in-process reader and writer of a trace format, `tcgen --emit=header`, and
+# makes TARGET an INTERFACE library that a program links to include it:
+#
+#   tcgen_add_codec(champsim_codec SPEC champsim.tcg)
+#   target_link_libraries(simulator PRIVATE champsim_codec)   # #include "champsim.hpp"
+#
+# HEADER defaults to the spec's file name with .hpp, NAMESPACE to the spec's
+# file name. The header is regenerated when the spec or tcgen changes. The
+# target brings C++17 and the stream back-ends' libraries (bzip2, LZMA, zstd).
+# tcgen is the build's own `tcgen` target, or the installed tcgen::tcgen
+# (find_package(tcgen)).
+
+find_package(BZip2 REQUIRED)
+find_package(LibLZMA REQUIRED)
+find_library(TCGEN_ZSTD_LIBRARY zstd REQUIRED)
+
+function(tcgen_add_codec target)
+  cmake_parse_arguments(ARG "" "SPEC;NAMESPACE;HEADER" "" ${ARGN})
+  if(NOT ARG_SPEC)
+    message(FATAL_ERROR "tcgen_add_codec(${target}): SPEC is required")
+  endif()
+  get_filename_component(spec ${ARG_SPEC} ABSOLUTE)
+  get_filename_component(stem ${spec} NAME_WE)
+  if(NOT ARG_HEADER)
+    set(ARG_HEADER ${stem}.hpp)
+  endif()
+  if(NOT ARG_NAMESPACE)
+    set(ARG_NAMESPACE ${stem})
+  endif()
+  if(TARGET tcgen)
+    set(tcgen_program tcgen)
+  elseif(TARGET tcgen::tcgen)
+    set(tcgen_program tcgen::tcgen)
+  else()
+    message(FATAL_ERROR "tcgen_add_codec(${target}): no tcgen target; use find_package(tcgen)")
+  endif()
+  set(directory ${CMAKE_CURRENT_BINARY_DIR}/${target}_tcgen)
+  set(header ${directory}/${ARG_HEADER})
+  add_custom_command(
+    OUTPUT ${header}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${directory}
+    COMMAND ${tcgen_program} --emit=header --namespace=${ARG_NAMESPACE} -o ${header} ${spec}
+    DEPENDS ${tcgen_program} ${spec}
+    COMMENT "tcgen: in-process codec of ${stem}"
+    VERBATIM)
+  add_custom_target(${target}_header DEPENDS ${header})
+  add_library(${target} INTERFACE)
+  add_dependencies(${target} ${target}_header)
+  target_include_directories(${target} INTERFACE ${directory})
+  target_compile_features(${target} INTERFACE cxx_std_17)
+  target_link_libraries(${target} INTERFACE BZip2::BZip2 LibLZMA::LibLZMA ${TCGEN_ZSTD_LIBRARY})
+endfunction()
