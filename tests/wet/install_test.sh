@@ -54,3 +54,44 @@ cmake -S "$work/user" -B "$work/user/build" -DCMAKE_PREFIX_PATH="$work/prefix" -
     -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/user/build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
 "$work/user/build/user"
+
+# A project that generates the in-process codec of a spec at build time with
+# the installed tcgen (find_package(tcgen), tcgen_add_codec) and round-trips
+# records through a .tcz.
+mkdir -p "$work/codec_user"
+cp "$(dirname "$0")/../../examples/vpc3.tcg" "$work/codec_user/vpc3.tcg"
+cat >"$work/codec_user/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.19)
+project(user_of_tcgen CXX)
+find_package(tcgen REQUIRED)
+tcgen_add_codec(vpc3_codec SPEC vpc3.tcg)
+add_executable(codec_user main.cpp)
+target_link_libraries(codec_user PRIVATE vpc3_codec)
+CMAKE
+cat >"$work/codec_user/main.cpp" <<'CPP'
+#include <cstdio>
+#include "vpc3.hpp"
+
+int main() {
+    {
+        vpc3::Writer writer("out.tcz", {'H', 'D', 'R', '1'});
+        for (std::uint32_t i = 0; i < 100000; ++i) {
+            writer.append({0x400000u + (i % 17) * 4, 0x7fff0000ull + 8ull * i});
+        }
+        writer.close();
+    }
+    vpc3::Reader reader("out.tcz");
+    vpc3::Record record;
+    std::uint32_t i = 0;
+    while (reader.next(record)) {
+        if (record.field1 != 0x400000u + (i % 17) * 4 || record.field2 != 0x7fff0000ull + 8ull * i) return 1;
+        ++i;
+    }
+    std::printf("read back %u records\n", i);
+    return i == 100000 ? 0 : 1;
+}
+CPP
+cmake -S "$work/codec_user" -B "$work/codec_user/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/codec_user/build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
+(cd "$work/codec_user/build" && ./codec_user)
