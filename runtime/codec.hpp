@@ -18,6 +18,7 @@
 //     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams);
 //     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records);
 //     void write_report(std::FILE* out) const;
+//     bool mostly_missed() const;   // every field's predictions missed more than half the time
 //   };
 //
 // encode appends whatever it likes to streams[0..stream_count) for `count`

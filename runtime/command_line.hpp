@@ -484,8 +484,17 @@ private:
                          "%llu bytes left over, kept verbatim (is this the right spec?)\n",
                          name_.c_str(), Codec::record_bytes, static_cast<unsigned long long>(tail));
         }
+        // Below a few thousand records the tables are still filling up.
+        if (totals.records >= minimum_records_for_fit && writer.codec().mostly_missed()) {
+            std::fprintf(out,
+                         "%s: warning: every field's predictions missed more than half the time: is the input in "
+                         "this spec's format?\n",
+                         name_.c_str());
+        }
         std::fflush(out);
     }
+
+    static constexpr std::uint64_t minimum_records_for_fit = 4096;
 
     std::string name_;
     const CommandOptions& options_;

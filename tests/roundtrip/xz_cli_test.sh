@@ -135,6 +135,17 @@ if command -v script >/dev/null; then
     grep -q "refusing to read compressed data from a terminal" tty.out || fail "no refusal of a terminal as input: $(cat tty.out)"
 fi
 
+# The report warns of an input that does not fit the spec: a partial record
+# at the end, or predictions that nearly always miss (random bytes).
+expect 0 "a trace with a partial record" -- "$comp" -c other.orig
+grep -q "warning: the input is not a whole number of 12-byte records after its header: 5 bytes left over" err \
+    || fail "no warning of the partial record: $(tail -2 err)"
+grep -q "missed more than half" err && fail "a structured trace was said not to fit"
+head -c 120004 /dev/urandom >random
+expect 0 "random bytes" -- "$comp" -c random
+grep -q "^$name: warning: every field's predictions missed more than half the time: is the input in this spec's format?$" err \
+    || fail "no warning for random bytes: $(tail -2 err)"
+
 # Options: --version, grouped short options, --, unknown options.
 expect 0 "--version" -- "$comp" --version
 grep -q "^$name (tcgen runtime, .tcz format version [0-9]*, spec 0x[0-9a-f]*)$" out || fail "--version: $(cat out)"

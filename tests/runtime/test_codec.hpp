@@ -78,6 +78,9 @@ public:
                      static_cast<unsigned long long>(repeated_shorts_), static_cast<unsigned long long>(records_seen_));
     }
 
+    // The delta codec's "prediction" is a repeat of the previous short.
+    bool mostly_missed() const { return repeated_shorts_ < records_seen_ / 2; }
+
 private:
     std::uint16_t previous_short_ = 0;
     std::uint32_t previous_word_ = 0;

@@ -44,7 +44,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 434, a class per field and the
-// TraceCodec that ties them together; main() at line 2037; then the rest of
+// TraceCodec that ties them together; main() at line 2178; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -142,6 +142,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 1 (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -269,6 +278,15 @@ public:
         print_field_usage(out, "Field 2 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "LV[2] #1",
@@ -343,6 +361,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 3 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -448,6 +475,15 @@ public:
         print_field_usage(out, "Field 4 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "LV[2] #1",
@@ -522,6 +558,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 5 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -600,6 +645,15 @@ public:
         print_field_usage(out, "Field 6 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "LV[2] #1",
@@ -674,6 +728,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 7 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -752,6 +815,15 @@ public:
         print_field_usage(out, "Field 8 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "LV[2] #1",
@@ -828,6 +900,15 @@ public:
         print_field_usage(out, "Field 9 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "LV[2] #1",
@@ -902,6 +983,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 10 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -1022,6 +1112,15 @@ public:
         print_field_usage(out, "Field 11 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "DFCM1[1]",
@@ -1122,6 +1221,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 12 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -1242,6 +1350,15 @@ public:
         print_field_usage(out, "Field 13 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "DFCM1[1]",
@@ -1344,6 +1461,15 @@ public:
         print_field_usage(out, "Field 14 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
+    }
+
 private:
     static constexpr std::array<std::string_view, miss_code + 1> slot_names = {
         "DFCM1[1]",
@@ -1444,6 +1570,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 15 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -1658,6 +1793,12 @@ public:
         field_13_.write_report(out);
         field_14_.write_report(out);
         field_15_.write_report(out);
+    }
+
+    // Whether every field missed more than half of its values: the sign of
+    // an input that is not in this spec's format.
+    bool mostly_missed() const {
+        return field_1_.mostly_missed() && field_2_.mostly_missed() && field_3_.mostly_missed() && field_4_.mostly_missed() && field_5_.mostly_missed() && field_6_.mostly_missed() && field_7_.mostly_missed() && field_8_.mostly_missed() && field_9_.mostly_missed() && field_10_.mostly_missed() && field_11_.mostly_missed() && field_12_.mostly_missed() && field_13_.mostly_missed() && field_14_.mostly_missed() && field_15_.mostly_missed();
     }
 
 private:

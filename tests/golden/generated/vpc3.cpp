@@ -18,7 +18,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 408, a class per field and the
-// TraceCodec that ties them together; main() at line 730; then the rest of
+// TraceCodec that ties them together; main() at line 754; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -116,6 +116,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 1 (32-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -223,6 +232,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 2 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Whether more than half of the values so far were misses.
+    bool mostly_missed() const {
+        std::uint64_t values = 0;
+        for (std::uint64_t count : usage_) {
+            values += count;
+        }
+        return usage_[miss_code] > values / 2;
     }
 
 private:
@@ -364,6 +382,12 @@ public:
     void write_report(std::FILE* out) const {
         field_1_.write_report(out);
         field_2_.write_report(out);
+    }
+
+    // Whether every field missed more than half of its values: the sign of
+    // an input that is not in this spec's format.
+    bool mostly_missed() const {
+        return field_1_.mostly_missed() && field_2_.mostly_missed();
     }
 
 private:
