@@ -30,8 +30,10 @@ constexpr int exit_user_error = 1;
 constexpr int exit_internal_error = 2;
 
 struct Options {
+    std::vector<std::string> spec_paths;  // each run() takes one, in spec_path
     std::string spec_path;
     std::string output_path;  // empty: standard output
+    std::string output_dir;   // empty: output_path
     bool canonical = false;
     bool dump_ir = false;
     std::vector<std::string> disabled_passes;
@@ -166,6 +168,43 @@ int run(const Options& options) {
     return 0;
 }
 
+// The file run() writes for `spec` in --output-dir: the spec's file name
+// with the extension of what is emitted.
+std::string output_in_directory(const Options& options, const std::string& spec) {
+    std::string extension = options.emit == "compressor" && !options.canonical && !options.dump_ir ? ".cpp"
+                            : options.emit == "bidirectional-source"                                ? ".cpp"
+                            : options.canonical                                                     ? ".tcg"
+                            : options.dump_ir                                                       ? ".ir.txt"
+                                                                                                    : ".hpp";
+    std::string stem = options.emit.rfind("bidirectional", 0) == 0 && !options.name.empty() ? options.name
+                                                                                            : file_stem(spec);
+    return options.output_dir + "/" + stem + extension;
+}
+
+// Several specs need a directory to write into; each is compiled on its own,
+// and the exit status is the worst of them.
+int run_all(const Options& options) {
+    if (options.spec_paths.size() > 1 && options.output_dir.empty()) {
+        std::cerr << "tcgen: error: " << options.spec_paths.size()
+                  << " specs need --output-dir=DIR to write their files into\n";
+        return exit_user_error;
+    }
+    if (!options.output_dir.empty() && !options.output_path.empty()) {
+        std::cerr << "tcgen: error: -o and --output-dir both name the output; give one\n";
+        return exit_user_error;
+    }
+    int status = 0;
+    for (const std::string& spec : options.spec_paths) {
+        Options one = options;
+        one.spec_path = spec;
+        if (!options.output_dir.empty()) {
+            one.output_path = output_in_directory(options, spec);
+        }
+        status = std::max(status, run(one));
+    }
+    return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,10 +214,14 @@ int main(int argc, char** argv) {
             "tcgen: compiles a trace-format spec into a standalone C++ compressor.\n"
             "Writes the compressor's C++ source to standard output.",
             "tcgen"};
-        app.add_option("SPEC", options.spec_path,
-                       "The spec file, or a .tcz to regenerate the decompressor of, or - for standard input")
+        app.add_option("SPEC", options.spec_paths,
+                       "The spec file, or a .tcz to regenerate the decompressor of, or - for standard input; "
+                       "several with --output-dir")
             ->required();
         app.add_option("-o,--output", options.output_path, "Write to FILE instead of standard output");
+        app.add_option("--output-dir", options.output_dir,
+                       "Write each SPEC's output into DIR, named after the spec (a.tcg -> DIR/a.cpp, or a.hpp "
+                       "for a header)");
         app.add_flag("--canonical", options.canonical,
                      "Print the spec in canonical form with per-field table sizes instead of code");
         app.add_flag("--dump-ir", options.dump_ir,
@@ -214,7 +257,7 @@ int main(int argc, char** argv) {
             std::cerr << "tcgen: error: " << parse_error.what() << " (try --help)\n";
             return exit_user_error;
         }
-        return run(options);
+        return run_all(options);
     } catch (const std::exception& bug) {
         std::cerr << "tcgen: internal error: " << bug.what() << "\n";
         return exit_internal_error;
