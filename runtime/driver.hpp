@@ -17,10 +17,13 @@
 
 namespace tcgen_runtime {
 
-// The piece size in which the command line reads a trace: one block.
+// The piece size in which a trace is read: at most 1 MiB (the writer copies
+// pieces into its block, so a larger piece would only cost memory).
 template <class Codec>
 constexpr std::size_t read_piece_bytes() {
-    return Codec::records_per_block * Codec::record_bytes;
+    constexpr std::size_t block_bytes = Codec::records_per_block * Codec::record_bytes;
+    constexpr std::size_t most = std::size_t{1} << 20;
+    return block_bytes < most ? block_bytes : most;
 }
 
 // Compresses all of `input` into a .tcz on `output` (flushed), calling
