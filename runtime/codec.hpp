@@ -19,6 +19,7 @@
 //     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records);
 //     void write_report(std::FILE* out) const;
 //     bool mostly_missed() const;   // every field's predictions missed more than half the time
+//     void restart();               // tables back to zeros, as constructed (usage counts kept)
 //   };
 //
 // encode appends whatever it likes to streams[0..stream_count) for `count`
@@ -81,6 +82,11 @@ std::unique_ptr<Codec> make_codec() {
         fail("cannot allocate " + size_text(Codec::table_bytes) + " bytes of predictor tables");
     }
 }
+
+// How often the predictors restart, in blocks, unless a writer is told
+// otherwise: never, because restarts cost ratio (every 16 blocks: 0-8 % on
+// the corpus, docs/benchmarks.md); a writer whose readers seek asks for them.
+inline constexpr std::uint32_t default_restart_blocks = 0;
 
 // What one run moved: bytes of trace and of .tcz, records and blocks.
 struct RunTotals {

@@ -66,6 +66,7 @@ struct CommandOptions {
     bool verbose = false;     // -v
     std::optional<std::string> output_path;  // -o
     Backend backend = default_backend;
+    std::uint32_t restart_blocks = default_restart_blocks;
     std::vector<std::string> files;
 };
 
@@ -111,6 +112,11 @@ inline std::string usage_text(const std::string& name) {
            "  -v, --verbose      name each file and what became of it\n"
            "  --backend=NAME     compress the streams with lzma (the default: smallest),\n"
            "                     zstd (fastest to decompress) or bzip2 (the TCgen paper's)\n"
+           "  --restart-blocks=N restart the predictors every N blocks (default " +
+           std::to_string(default_restart_blocks) +
+           ", 0: never),\n"
+           "                     where an in-process Reader can seek to without decoding\n"
+           "                     the blocks before\n"
            "  --spec             print the trace specification this program was made from\n"
            "  -V, --version      print the version and the spec's fingerprint\n"
            "  -h, --help         print this help\n"
@@ -155,7 +161,7 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
             const std::string option = argument.substr(0, equals);
             const std::optional<std::string> value =
                 equals == std::string::npos ? std::nullopt : std::optional<std::string>(argument.substr(equals + 1));
-            const bool takes_value = option == "--backend" || option == "--output";
+            const bool takes_value = option == "--backend" || option == "--output" || option == "--restart-blocks";
             if (value && !takes_value) {
                 fail("option '" + option + "' takes no value");
             }
@@ -179,6 +185,19 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
                 options.verbose = true;
             } else if (option == "--backend") {
                 set_backend(value ? *value : take_value(index, option));
+            } else if (option == "--restart-blocks") {
+                const std::string text = value ? *value : take_value(index, option);
+                std::size_t used = 0;
+                unsigned long blocks = 0;
+                try {
+                    blocks = std::stoul(text, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used == 0 || used != text.size() || text[0] == '-' || blocks > 0xFFFFFFFFul) {
+                    fail("--restart-blocks needs a number of blocks (0 .. 4294967295), not '" + text + "'");
+                }
+                options.restart_blocks = static_cast<std::uint32_t>(blocks);
             } else if (option == "--output") {
                 options.output_path = value ? *value : take_value(index, option);
             } else if (option == "--spec") {
@@ -405,7 +424,7 @@ private:
         ByteSink& output = output_file ? static_cast<ByteSink&>(*output_file) : console_.output;
         const std::string target = output_file ? output_file->path() : "(stdout)";
         if (options_.operation == Operation::compress) {
-            TraceWriter<Codec> writer(output, options_.backend);
+            TraceWriter<Codec> writer(output, options_.backend, options_.restart_blocks);
             ProgressLine progress(console_.messages, progress_enabled(), shown, input_size(input_file.get()));
             compress_with(input, writer, [&](const TraceWriter<Codec>& current) {
                 progress.update(current.totals().input_bytes, current.bytes_written());

@@ -36,7 +36,7 @@ namespace tcgen_runtime {
 // Like PNG's signature: a high-bit byte catches 7-bit transfers, CR LF and the
 // lone LF catch line-ending conversion, 0x1A stops `type` on DOS.
 inline constexpr std::array<std::uint8_t, 8> tcz_magic = {0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A};
-inline constexpr std::uint16_t tcz_format_version = 3;
+inline constexpr std::uint16_t tcz_format_version = 4;
 
 constexpr std::uint32_t make_tag(char first, char second, char third, char fourth) {
     return static_cast<std::uint32_t>(static_cast<std::uint8_t>(first)) |
@@ -96,8 +96,11 @@ struct TczPreambleLayout {
     static constexpr TczField<std::uint32_t> header_bytes{24};
     static constexpr TczField<std::uint32_t> stream_count{28};
     static constexpr TczField<std::uint64_t> records_per_block{32};
-    static constexpr TczField<std::uint32_t> spec_size{40};
-    static constexpr std::size_t spec_text = 44;
+    // The predictors restart every restart_blocks blocks (0: never); see
+    // tcz_restarts_at.
+    static constexpr TczField<std::uint32_t> restart_blocks{40};
+    static constexpr TczField<std::uint32_t> spec_size{44};
+    static constexpr std::size_t spec_text = 48;
     struct AfterSpec {
         // Of all the bytes before it; the first check of the chain.
         static constexpr TczField<std::uint64_t> check{0};
@@ -158,19 +161,43 @@ struct TczTrailerLayout {
     static constexpr TczField<std::uint64_t> total_records{4};
     static constexpr TczField<std::uint64_t> total_bytes{12};
     static constexpr TczField<std::uint32_t> tail_size{20};
-    static constexpr std::size_t tail = 24;
-    struct AfterTail {
-        // Of all the bytes before it; the last check of the chain.
-        static constexpr TczField<std::uint64_t> check{0};
-        static constexpr std::size_t size = 8;
+    static constexpr TczField<std::uint64_t> restart_count{24};
+    // The tail, then the block index: a u64 offset per restart point.
+    static constexpr std::size_t tail = 32;
+    static constexpr std::size_t restart_offset_bytes = 8;
+    struct AfterIndex {
+        // Where the trailer starts in the file, so that a reader can find it
+        // from the end; then the check of all the trailer's bytes before it,
+        // the last check of the chain.
+        static constexpr TczField<std::uint64_t> trailer_offset{0};
+        static constexpr TczField<std::uint64_t> check{8};
+        static constexpr std::size_t size = 16;
     };
-    static constexpr std::size_t fixed_bytes = tail + AfterTail::size;
+    static constexpr std::size_t fixed_bytes = tail + AfterIndex::size;
 };
+
+// Whether the predictors start from zeroed tables at block `block` (1-based):
+// at the first block, and every `restart_blocks` blocks after it, so that a
+// reader with random access can start decoding there (the trailer's block
+// index gives where those blocks are).
+constexpr bool tcz_restarts_at(std::uint64_t block, std::uint32_t restart_blocks) {
+    return block == 1 || (restart_blocks > 0 && (block - 1) % restart_blocks == 0);
+}
+
+// The latest restart point at or before `block`.
+constexpr std::uint64_t tcz_restart_before(std::uint64_t block, std::uint32_t restart_blocks) {
+    return restart_blocks == 0 ? 1 : (block - 1) / restart_blocks * restart_blocks + 1;
+}
+
+// How many of blocks 1..blocks are restart points.
+constexpr std::uint64_t tcz_restart_count(std::uint64_t blocks, std::uint32_t restart_blocks) {
+    return blocks == 0 ? 0 : restart_blocks == 0 ? 1 : (blocks - 1) / restart_blocks + 1;
+}
 
 static_assert(tcz_packed_end(0, TczPreambleLayout::magic, TczPreambleLayout::version, TczPreambleLayout::flags,
                              TczPreambleLayout::fingerprint, TczPreambleLayout::record_bytes,
                              TczPreambleLayout::header_bytes, TczPreambleLayout::stream_count,
-                             TczPreambleLayout::records_per_block,
+                             TczPreambleLayout::records_per_block, TczPreambleLayout::restart_blocks,
                              TczPreambleLayout::spec_size) == TczPreambleLayout::spec_text,
               "the preamble's fields must fill the bytes before the spec text");
 static_assert(tcz_packed_end(0, TczPreambleLayout::AfterSpec::check) == TczPreambleLayout::AfterSpec::size,
@@ -195,9 +222,10 @@ static_assert(tcz_packed_end(0, TczBlockLayout::AfterData::data_check, TczBlockL
                   TczBlockLayout::AfterData::size,
               "the checks must fill the bytes after a block's data");
 static_assert(tcz_packed_end(0, TczTrailerLayout::tag, TczTrailerLayout::total_records, TczTrailerLayout::total_bytes,
-                             TczTrailerLayout::tail_size) == TczTrailerLayout::tail,
+                             TczTrailerLayout::tail_size, TczTrailerLayout::restart_count) == TczTrailerLayout::tail,
               "the trailer's fields must fill the bytes before the tail");
-static_assert(tcz_packed_end(0, TczTrailerLayout::AfterTail::check) == TczTrailerLayout::AfterTail::size,
+static_assert(tcz_packed_end(0, TczTrailerLayout::AfterIndex::trailer_offset, TczTrailerLayout::AfterIndex::check) ==
+                  TczTrailerLayout::AfterIndex::size,
               "the check must fill the bytes after the tail");
 // The reader reads a section's tag before it knows whether a block or the
 // trailer follows.
@@ -213,12 +241,16 @@ struct Preamble {
     std::uint32_t header_bytes = 0;
     std::uint32_t stream_count = 0;
     std::uint64_t records_per_block = 0;
+    std::uint32_t restart_blocks = 0;  // not part of a codec's identity: a writer's choice
 };
 
 struct Trailer {
     std::uint64_t total_records = 0;
     std::uint64_t total_bytes = 0;
     std::vector<std::uint8_t> tail;
+    // The block index: where each restart point's block starts, counted
+    // from the start of the file (of this .tcz, if several are concatenated).
+    std::vector<std::uint64_t> restart_offsets;
 };
 
 // The file was written by another spec. The message is the one-line error;
@@ -352,6 +384,7 @@ public:
         Layout::header_bytes.store(fields, preamble.header_bytes);
         Layout::stream_count.store(fields, preamble.stream_count);
         Layout::records_per_block.store(fields, preamble.records_per_block);
+        Layout::restart_blocks.store(fields, preamble.restart_blocks);
         Layout::spec_size.store(fields, static_cast<std::uint32_t>(spec_size));
         const std::uint8_t* const spec = reinterpret_cast<const std::uint8_t*>(preamble.spec_text.data());
         std::copy(spec, spec + spec_size, fields + Layout::spec_text);
@@ -405,6 +438,10 @@ public:
         }
         stream_bytes_.resize(stream_count);
         stream_raw_bytes_.resize(stream_count);
+        blocks_written_ += 1;
+        if (tcz_restarts_at(blocks_written_, preamble_.restart_blocks)) {
+            restart_offsets_.push_back(bytes_written_);
+        }
         section_.assign(Layout::data(stream_count), 0);
         Layout::tag.store(section_.data(), tcz_block_tag);
         Layout::record_count.store(section_.data(), record_count);
@@ -438,15 +475,24 @@ public:
         if (tail_size >= preamble_.record_bytes) {
             fail("internal error: tail of " + size_text(tail_size) + " bytes is a whole record");
         }
-        section_.assign(Layout::fixed_bytes + tail_size, 0);
+        const std::size_t index_bytes = restart_offsets_.size() * Layout::restart_offset_bytes;
+        section_.assign(Layout::fixed_bytes + tail_size + index_bytes, 0);
         std::uint8_t* const fields = section_.data();
         Layout::tag.store(fields, tcz_end_tag);
         Layout::total_records.store(fields, total_records);
         Layout::total_bytes.store(fields, total_bytes);
         Layout::tail_size.store(fields, static_cast<std::uint32_t>(tail_size));
+        Layout::restart_count.store(fields, restart_offsets_.size());
         std::copy(tail, tail + tail_size, fields + Layout::tail);
-        const std::size_t tail_end = Layout::tail + tail_size;
-        Layout::AfterTail::check.store(fields + tail_end, chain_.next(fields, tail_end));
+        std::uint8_t* index = fields + Layout::tail + tail_size;
+        for (const std::uint64_t offset : restart_offsets_) {
+            store_le<std::uint64_t>(index, offset);
+            index += Layout::restart_offset_bytes;
+        }
+        const std::size_t index_end = Layout::tail + tail_size + index_bytes;
+        Layout::AfterIndex::trailer_offset.store(fields + index_end, bytes_written_);
+        const std::size_t check_offset = index_end + Layout::AfterIndex::check.offset;
+        Layout::AfterIndex::check.store(fields + index_end, chain_.next(fields, check_offset));
         emit(section_.data(), section_.size());
     }
 
@@ -473,6 +519,9 @@ private:
     std::vector<std::vector<std::uint8_t>> compressed_ = std::vector<std::vector<std::uint8_t>>(1);
     std::vector<std::uint64_t> stream_bytes_;
     std::vector<std::uint64_t> stream_raw_bytes_;
+    std::uint64_t blocks_written_ = 0;
+    // Where each block at which the predictors restart begins.
+    std::vector<std::uint64_t> restart_offsets_;
     std::uint64_t bytes_written_ = 0;
 };
 
@@ -497,6 +546,9 @@ public:
     // Reads and checks the preamble: magic, version, limits, check.
     Preamble read_preamble() {
         using Layout = TczPreambleLayout;
+        member_start_ = bytes_read_;
+        observed_restarts_.clear();
+        known_restarts_.clear();
         begin_section("preamble", Layout::spec_text);
         fields_.assign(Layout::spec_text, 0);
         const std::size_t magic_size = read_available(fields_.data() + Layout::magic.offset, Layout::magic.size);
@@ -532,6 +584,7 @@ public:
         preamble.header_bytes = Layout::header_bytes.load(fields_.data());
         preamble.stream_count = Layout::stream_count.load(fields_.data());
         preamble.records_per_block = Layout::records_per_block.load(fields_.data());
+        preamble.restart_blocks = Layout::restart_blocks.load(fields_.data());
         preamble.spec_text.assign(reinterpret_cast<const char*>(fields_.data() + Layout::spec_text), spec_size);
         check_preamble_limits(preamble, "corrupt input: ");
         preamble_ = preamble;
@@ -595,7 +648,14 @@ public:
             fail_truncated();
         }
         const std::uint32_t tag = TczBlockLayout::tag.load(tag_bytes.data());
+        section_offset_ = bytes_read_ - tag_size - member_start_;
         if (tag == tcz_block_tag) {
+            if (tcz_restarts_at(next_number, preamble_.restart_blocks)) {
+                observed_restarts_.push_back({next_number, section_offset_});
+                if (known_restarts_.empty() || known_restarts_.back().block < next_number) {
+                    known_restarts_.push_back({next_number, section_offset_});
+                }
+            }
             read_block(next_number, tag_bytes, block, stream_names, decompress_streams);
             return true;
         }
@@ -614,6 +674,64 @@ public:
         if (xxh64(records, record_area, block.records_seed) != block.records_check) {
             fail("checksum mismatch in " + block_name(block.number));
         }
+    }
+
+    // Random access (a source with a size, reading its first .tcz): the
+    // block index, read from the trailer at the end of the file and verified
+    // there. Nothing if the source is a stream or the trailer at its end does
+    // not verify as this file's (a concatenation of files, say); the reader
+    // then reads on sequentially, where every check is made as usual. The
+    // read position is kept.
+    std::optional<std::vector<std::uint64_t>> read_block_index() {
+        using Layout = TczTrailerLayout;
+        const std::optional<std::uint64_t> size = source_.size();
+        if (!size || member_start_ != 0 || *size < Layout::fixed_bytes + 8) {
+            return std::nullopt;
+        }
+        const std::uint64_t resume_at = bytes_read_ + lookahead_.size();
+        std::optional<std::vector<std::uint64_t>> index = index_at_end(*size);
+        source_.seek(resume_at);
+        return index;
+    }
+
+    // With random access: the latest restart point at or before `block` of
+    // this .tcz that has been read past already (where the block index is
+    // not available), as {block, offset}; {0, 0} if none.
+    std::pair<std::uint64_t, std::uint64_t> known_restart_before(std::uint64_t block) const {
+        std::pair<std::uint64_t, std::uint64_t> found{0, 0};
+        if (!source_.size()) {
+            return found;
+        }
+        for (const ObservedRestart& known : known_restarts_) {
+            if (known.block <= block) {
+                found = {known.block, known.offset};
+            }
+        }
+        return found;
+    }
+
+    // Continues reading at block `block`, a restart point, which starts
+    // `offset` bytes into the file (an entry of the block index), as if the
+    // blocks before it had been read: the chain goes on from the check
+    // stored just before the block.
+    void resume_at_block(std::uint64_t block, std::uint64_t offset) {
+        if (!tcz_restarts_at(block, preamble_.restart_blocks) || offset < 8) {
+            fail("internal error: cannot resume at block " + size_text(block));
+        }
+        lookahead_.clear();
+        member_follows_ = false;
+        source_.seek(member_start_ + offset - 8);
+        std::array<std::uint8_t, 8> seed{};
+        if (source_.read_up_to(seed.data(), seed.size()) != seed.size()) {
+            fail("truncated input: the block index points past the end of the file");
+        }
+        chain_.advance(load_le<std::uint64_t>(seed.data()));
+        bytes_read_ = member_start_ + offset;
+        blocks_read_ = block - 1;
+        records_read_ = (block - 1) * preamble_.records_per_block;
+        header_size_ = preamble_.header_bytes;
+        saw_partial_block_ = false;
+        observed_restarts_.clear();
     }
 
     // After read_next returned false: whether another .tcz follows the
@@ -755,12 +873,36 @@ private:
             fail("corrupt input: trailer gives a " + size_text(tail_size) + "-byte partial record, records are " +
                  size_text(preamble_.record_bytes) + " bytes");
         }
-        extend_section(tail_size);
-        const std::size_t tail_end = Layout::tail + tail_size;
-        fields_.resize(tail_end + Layout::AfterTail::size);
-        read_exact(fields_.data() + Layout::tail, tail_size + Layout::AfterTail::size);
-        if (!chain_verifies(fields_.data(), tail_end, Layout::AfterTail::check.load(fields_.data() + tail_end))) {
+        const std::uint64_t restart_count = Layout::restart_count.load(fields_.data());
+        const std::uint64_t expected_restarts = tcz_restart_count(blocks_read_, preamble_.restart_blocks);
+        if (restart_count != expected_restarts) {
+            fail("corrupt input: trailer indexes " + size_text(restart_count) + " restart points, the blocks have " +
+                 size_text(expected_restarts));
+        }
+        const std::size_t index_bytes = static_cast<std::size_t>(restart_count) * Layout::restart_offset_bytes;
+        const std::size_t index_end = Layout::tail + tail_size + index_bytes;
+        extend_section(tail_size + index_bytes);
+        read_growing_after(fields_, Layout::tail, tail_size + index_bytes + Layout::AfterIndex::size);
+        const std::uint8_t* const after_index = fields_.data() + index_end;
+        if (!chain_verifies(fields_.data(), index_end + Layout::AfterIndex::check.offset,
+                            Layout::AfterIndex::check.load(after_index))) {
             fail("checksum mismatch in trailer");
+        }
+        if (Layout::AfterIndex::trailer_offset.load(after_index) != section_offset_) {
+            fail("corrupt input: the trailer gives its offset as " +
+                 size_text(Layout::AfterIndex::trailer_offset.load(after_index)) + ", it is at " +
+                 size_text(section_offset_));
+        }
+        const std::size_t tail_end = Layout::tail + tail_size;
+        trailer.restart_offsets.resize(static_cast<std::size_t>(restart_count));
+        for (std::size_t point = 0; point < trailer.restart_offsets.size(); ++point) {
+            trailer.restart_offsets[point] = load_le<std::uint64_t>(fields_.data() + tail_end + point * 8);
+        }
+        for (const ObservedRestart& observed : observed_restarts_) {
+            const std::size_t point = restart_point(observed.block);
+            if (trailer.restart_offsets[point] != observed.offset) {
+                fail("corrupt input: the trailer's block index misplaces " + block_name(observed.block));
+            }
         }
         trailer.total_records = Layout::total_records.load(fields_.data());
         trailer.total_bytes = Layout::total_bytes.load(fields_.data());
@@ -867,6 +1009,25 @@ private:
         }
     }
 
+    // Like read_growing, for `size` bytes placed after the first `keep`
+    // bytes of `buffer`.
+    void read_growing_after(std::vector<std::uint8_t>& buffer, std::size_t keep, std::uint64_t size) {
+        constexpr std::uint64_t chunk = std::uint64_t{1} << 20;
+        buffer.resize(keep);
+        std::uint64_t done = 0;
+        while (done < size) {
+            const std::size_t more = static_cast<std::size_t>(std::min(chunk, size - done));
+            buffer.resize(buffer.size() + more);
+            read_exact(buffer.data() + buffer.size() - more, more);
+            done += more;
+        }
+    }
+
+    // Which entry of the block index a restart block has.
+    std::size_t restart_point(std::uint64_t block) const {
+        return preamble_.restart_blocks == 0 ? 0 : static_cast<std::size_t>((block - 1) / preamble_.restart_blocks);
+    }
+
     [[noreturn]] void fail_truncated() const {
         const std::string expected = (section_size_is_final_ ? "" : "at least ") + size_text(section_size_);
         fail("truncated input: " + section_name_ + " ends after " + size_text(section_read_) + " of " + expected +
@@ -888,6 +1049,65 @@ private:
     std::vector<std::uint8_t> fields_;
     std::vector<std::uint8_t> compressed_;
     std::vector<Backend> backends_;
+    // The trailer at the end of a file of `size` bytes, if it verifies as
+    // the trailer of this file: its block index.
+    std::optional<std::vector<std::uint64_t>> index_at_end(std::uint64_t size) {
+        using Layout = TczTrailerLayout;
+        std::array<std::uint8_t, Layout::AfterIndex::size> end{};
+        source_.seek(size - end.size());
+        if (source_.read_up_to(end.data(), end.size()) != end.size()) {
+            return std::nullopt;
+        }
+        const std::uint64_t start = Layout::AfterIndex::trailer_offset.load(end.data());
+        if (start < 8 || start > size - Layout::fixed_bytes) {
+            return std::nullopt;
+        }
+        const std::uint64_t length = size - start;
+        std::array<std::uint8_t, Layout::tail + 8> fixed{};  // the seed, then the fixed fields
+        source_.seek(start - 8);
+        if (source_.read_up_to(fixed.data(), fixed.size()) != fixed.size()) {
+            return std::nullopt;
+        }
+        const std::uint8_t* const fields = fixed.data() + 8;
+        const std::uint64_t tail_size = Layout::tail_size.load(fields);
+        const std::uint64_t restart_count = Layout::restart_count.load(fields);
+        if (Layout::tag.load(fields) != tcz_end_tag || tail_size >= preamble_.record_bytes ||
+            restart_count > length / Layout::restart_offset_bytes ||
+            Layout::fixed_bytes + tail_size + restart_count * Layout::restart_offset_bytes != length) {
+            return std::nullopt;
+        }
+        // The length is what the file really holds past `start`, so this
+        // allocates no more than the file's size.
+        std::vector<std::uint8_t> trailer(static_cast<std::size_t>(length));
+        source_.seek(start);
+        if (source_.read_up_to(trailer.data(), trailer.size()) != trailer.size()) {
+            return std::nullopt;
+        }
+        const std::size_t check_offset = trailer.size() - Layout::AfterIndex::size + Layout::AfterIndex::check.offset;
+        if (xxh64(trailer.data(), check_offset, load_le<std::uint64_t>(fixed.data())) !=
+            load_le<std::uint64_t>(trailer.data() + check_offset)) {
+            return std::nullopt;
+        }
+        std::vector<std::uint64_t> index(static_cast<std::size_t>(restart_count));
+        const std::uint8_t* entry = trailer.data() + Layout::tail + tail_size;
+        for (std::uint64_t& offset : index) {
+            offset = load_le<std::uint64_t>(entry);
+            entry += Layout::restart_offset_bytes;
+        }
+        return index;
+    }
+
+    struct ObservedRestart {
+        std::uint64_t block;
+        std::uint64_t offset;
+    };
+    // Where each restart block was found since the last resume, checked
+    // against the trailer's index; and every one found in this .tcz.
+    std::vector<ObservedRestart> observed_restarts_;
+    std::vector<ObservedRestart> known_restarts_;
+    std::uint64_t member_start_ = 0;
+    std::uint64_t section_offset_ = 0;  // of the section being read, from member_start_
+
     // Bytes read past a trailer to see whether another .tcz follows.
     std::vector<std::uint8_t> lookahead_;
     bool member_follows_ = false;

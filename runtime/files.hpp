@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +86,10 @@ public:
     std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override {
         return reader_.read_up_to(buffer, size);
     }
+
+    std::optional<std::uint64_t> size() const override { return reader_.size(); }
+
+    void seek(std::uint64_t offset) override { reader_.seek(offset); }
 
     const struct stat& status() const { return status_; }
 

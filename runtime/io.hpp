@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.hpp"
@@ -22,6 +24,13 @@ public:
     // Reads until `size` bytes or end of input; returns how many were read, so a
     // result below `size` means the input is exhausted.
     virtual std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) = 0;
+
+    // Random access, for sources that have it (a regular file, memory): the
+    // size of the whole input, or nothing for a stream.
+    virtual std::optional<std::uint64_t> size() const { return std::nullopt; }
+
+    // Reads on from `offset` bytes into the input; only when size() has a value.
+    virtual void seek(std::uint64_t /*offset*/) { fail("internal error: seek in a stream"); }
 };
 
 class ByteSink {
@@ -59,6 +68,21 @@ public:
             total += static_cast<std::size_t>(result);
         }
         return total;
+    }
+
+    std::optional<std::uint64_t> size() const override {
+        struct stat status {};
+        if (::fstat(descriptor_, &status) != 0 || !S_ISREG(status.st_mode)) {
+            return std::nullopt;
+        }
+        return static_cast<std::uint64_t>(status.st_size);
+    }
+
+    void seek(std::uint64_t offset) override {
+        if (::lseek(descriptor_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+            fail("read error: " + errno_text(errno));
+        }
+        at_eof_ = false;
     }
 
 private:
@@ -128,6 +152,10 @@ public:
         position_ += count;
         return count;
     }
+
+    std::optional<std::uint64_t> size() const override { return size_; }
+
+    void seek(std::uint64_t offset) override { position_ = offset < size_ ? static_cast<std::size_t>(offset) : size_; }
 
 private:
     const std::uint8_t* data_;

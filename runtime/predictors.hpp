@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace tcgen_runtime {
@@ -16,7 +17,7 @@ namespace tcgen_runtime {
 template <class T>
 class ZeroedTable {
 public:
-    explicit ZeroedTable(std::size_t size) : entries_(static_cast<T*>(std::calloc(size, sizeof(T)))) {
+    explicit ZeroedTable(std::size_t size) : entries_(static_cast<T*>(std::calloc(size, sizeof(T)))), size_(size) {
         if (entries_ == nullptr && size > 0) {
             throw std::bad_alloc();
         }
@@ -27,8 +28,16 @@ public:
 
     T* line(std::size_t index, std::size_t entries_per_line) { return entries_ + index * entries_per_line; }
 
+    // Back to all zeros, as when the predictors restart.
+    void clear() {
+        if (size_ > 0) {
+            std::memset(entries_, 0, size_ * sizeof(T));
+        }
+    }
+
 private:
     T* entries_;
+    std::size_t size_;
 };
 
 // Field arithmetic wraps at the field's width, like the hardware it models;

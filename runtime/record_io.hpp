@@ -83,11 +83,27 @@ public:
         return skipped;
     }
 
-    // Moves to record `index` (0-based; the next next() returns it): forward
-    // by skipping, backward by reading the file again from its start, which
-    // needs a reader opened by name. Returns false if the file has fewer
-    // records (the reader is then at its end).
+    // Moves to record `index` (0-based; the next next() returns it). With
+    // random access (a file, memory) it starts decoding at the latest point
+    // before the record where the writer restarted the predictors, found in
+    // the file's block index; otherwise it goes forward by skipping, and
+    // backward by reading the file again from its start (which needs a
+    // reader opened by name). Returns false if the file has fewer than
+    // `index` records (the reader is then at its end).
     bool seek(std::uint64_t index) {
+        // Blocks are numbered within each .tcz of a concatenation.
+        if (index >= member_first_record_) {
+            const std::uint64_t block = (index - member_first_record_) / Codec::records_per_block + 1;
+            const std::uint64_t next_block = (position_ - member_first_record_) / Codec::records_per_block + 1;
+            const bool restart_ahead = tcz_restart_before(block, reader_->restart_blocks()) > next_block;
+            if (index < position_ || restart_ahead) {
+                const std::uint64_t start = reader_->resume_before(block);
+                if (start > 0) {
+                    index_ = 0;
+                    position_ = member_first_record_ + (start - 1) * Codec::records_per_block;
+                }
+            }
+        }
         if (index < position_) {
             if (path_.empty()) {
                 fail("cannot seek backward in a .tcz read from a stream");
@@ -113,6 +129,7 @@ private:
         first_header_.reset();
         index_ = 0;
         position_ = 0;
+        member_first_record_ = 0;
     }
 
     // Decodes the next block, moving on to a concatenated .tcz if needed.
@@ -125,6 +142,7 @@ private:
                 index_ = 0;
                 return false;
             }
+            member_first_record_ = position_;
         }
         index_ = 0;
         return true;
@@ -140,6 +158,7 @@ private:
     std::unique_ptr<std::vector<std::uint8_t>> first_header_;
     std::size_t index_ = 0;
     std::uint64_t position_ = 0;
+    std::uint64_t member_first_record_ = 0;  // of the .tcz being read
 };
 
 template <class Codec, class Record>
@@ -149,17 +168,19 @@ public:
 
     // Creates the .tcz `path` (replacing a file of that name); it appears
     // only when close() succeeds. `header` must have the spec's header size.
+    // The predictors restart every `restart_blocks` blocks (0: never), the
+    // points a Reader can seek to without decoding the blocks before.
     explicit RecordWriter(const std::string& path, const std::vector<std::uint8_t>& header = {},
-                          Backend backend = default_backend)
+                          Backend backend = default_backend, std::uint32_t restart_blocks = default_restart_blocks)
         : file_(std::make_unique<OutputPath>(path, true, true)),
-          writer_(std::make_unique<TraceWriter<Codec>>(*file_, backend)) {
+          writer_(std::make_unique<TraceWriter<Codec>>(*file_, backend, restart_blocks)) {
         write_header(header);
     }
 
     // Writes the .tcz to `sink`, which must outlive the writer.
     explicit RecordWriter(ByteSink& sink, const std::vector<std::uint8_t>& header = {},
-                          Backend backend = default_backend)
-        : writer_(std::make_unique<TraceWriter<Codec>>(sink, backend)) {
+                          Backend backend = default_backend, std::uint32_t restart_blocks = default_restart_blocks)
+        : writer_(std::make_unique<TraceWriter<Codec>>(sink, backend, restart_blocks)) {
         write_header(header);
     }
 

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "codec.hpp"
@@ -44,6 +46,9 @@ public:
             at_trailer_ = true;
             records_.clear();
             return false;
+        }
+        if (block_.number > 1 && tcz_restarts_at(block_.number, preamble_.restart_blocks)) {
+            codec_->restart();
         }
         const std::size_t record_count = static_cast<std::size_t>(block_.record_count);
         records_.resize(record_count * Codec::record_bytes);
@@ -84,15 +89,54 @@ public:
     // Bytes of .tcz read so far.
     std::uint64_t bytes_read() const { return container_.bytes_read(); }
 
+    // How often the writer restarted the predictors, in blocks (0: never).
+    std::uint32_t restart_blocks() const { return preamble_.restart_blocks; }
+
+    // Random access: positions the reader so that next_block() decodes the
+    // latest restart point at or before block `block` (1-based), with the
+    // predictors restarted, using the block index at the end of the file.
+    // Returns that block's number, or 0 if the source has no random access
+    // or the block is behind what this .tcz has known restart points for.
+    std::uint64_t resume_before(std::uint64_t block) {
+        if (!index_loaded_ && member_number_ == 1) {
+            index_ = container_.read_block_index();
+            index_loaded_ = true;
+        }
+        std::uint64_t start = tcz_restart_before(block, preamble_.restart_blocks);
+        const std::uint64_t point = preamble_.restart_blocks == 0 ? 0 : (start - 1) / preamble_.restart_blocks;
+        std::uint64_t offset = 0;
+        if (index_ && point < index_->size()) {
+            offset = (*index_)[static_cast<std::size_t>(point)];
+        } else {
+            // No index (a later .tcz of a concatenation, say): a restart
+            // point already read past will do.
+            std::tie(start, offset) = container_.known_restart_before(block);
+            if (start == 0) {
+                return 0;
+            }
+        }
+        container_.resume_at_block(start, offset);
+        codec_->restart();
+        records_.clear();
+        at_trailer_ = false;
+        return start;
+    }
+
 private:
     void begin_member() {
-        check_preamble_matches(container_.read_preamble(), codec_preamble<Codec>());
+        preamble_ = container_.read_preamble();
+        check_preamble_matches(preamble_, codec_preamble<Codec>());
         container_.read_header(header_);
         codec_ = make_codec<Codec>();
         at_trailer_ = false;
+        member_number_ += 1;
     }
 
     ContainerReader container_;
+    Preamble preamble_;
+    std::uint64_t member_number_ = 0;
+    bool index_loaded_ = false;
+    std::optional<std::vector<std::uint64_t>> index_;
     std::unique_ptr<Codec> codec_;
     std::vector<StreamReader> streams_;
     std::vector<std::uint8_t> header_;

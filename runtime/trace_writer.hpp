@@ -27,10 +27,15 @@ public:
     static constexpr std::size_t block_bytes = Codec::records_per_block * Codec::record_bytes;
 
     // Allocates the codec's tables (an Error if they do not fit) and writes
-    // the preamble.
-    explicit TraceWriter(ByteSink& sink, Backend backend = default_backend)
-        : codec_(make_codec<Codec>()), container_(sink, backend), sink_(sink), streams_(Codec::stream_count) {
-        container_.write_preamble(codec_preamble<Codec>());
+    // the preamble. The predictors restart every `restart_blocks` blocks (0:
+    // never), where a reader with random access can start decoding.
+    explicit TraceWriter(ByteSink& sink, Backend backend = default_backend,
+                         std::uint32_t restart_blocks = default_restart_blocks)
+        : codec_(make_codec<Codec>()), container_(sink, backend), sink_(sink), streams_(Codec::stream_count),
+          restart_blocks_(restart_blocks) {
+        Preamble preamble = codec_preamble<Codec>();
+        preamble.restart_blocks = restart_blocks;
+        container_.write_preamble(preamble);
         header_.reserve(Codec::header_bytes);
         block_.resize(block_bytes);
     }
@@ -116,6 +121,9 @@ private:
         for (StreamWriter& stream : streams_) {
             stream.clear();
         }
+        if (totals_.blocks > 0 && tcz_restarts_at(totals_.blocks + 1, restart_blocks_)) {
+            codec_->restart();
+        }
         codec_->encode(block_.data(), record_count, streams_.data());
         container_.write_block(block_.data(), record_count, streams_.data());
         totals_.records += record_count;
@@ -134,6 +142,7 @@ private:
     std::vector<std::uint8_t> block_;
     std::size_t block_fill_ = 0;
     RunTotals totals_;
+    std::uint32_t restart_blocks_;
     bool finished_ = false;
 };
 

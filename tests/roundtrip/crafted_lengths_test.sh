@@ -17,7 +17,7 @@ head -c 5000 /dev/urandom >"$work/input"
 
 # Writes one crafted file per (section, field, value) to $work/crafted/, using
 # the layout of docs/format.md: the header section follows the preamble
-# (44 + spec length + 8 bytes); the first block follows the header section
+# (48 + spec length + 8 bytes); the first block follows the header section
 # (29 + its compressed size + 16 bytes); a block's streams take 17 bytes each
 # (raw size, compressed size, back-end). A section's first check is seeded
 # with the 8 bytes before the section (the previous section's last check).
@@ -65,9 +65,9 @@ def reseal(data, section, check_at):
 
 data = bytearray(open(sys.argv[1], 'rb').read())
 out = sys.argv[2]
-spec = struct.unpack_from('<I', data, 40)[0]
+spec = struct.unpack_from('<I', data, 44)[0]
 streams = struct.unpack_from('<I', data, 28)[0]
-header = 44 + spec + 8
+header = 48 + spec + 8
 block = header + 29 + struct.unpack_from('<Q', data, header + 12)[0] + 16
 # The untouched file must verify under this script's checks.
 for section, check_at in ((header, 21), (block, 12 + 17 * streams)):

@@ -99,6 +99,20 @@ grep -q "^trace.tcz: 20000 records of 12 bytes in 1 blocks, 240004 bytes in $(st
 grep -q "TCgen Trace Specification;" err || fail "-l shows no spec"
 grep -q "field_1_codes" err || fail "-l shows no streams"
 
+# Restart points for seeking: a trace of several blocks round-trips whatever
+# the interval, and -l shows it; bad intervals are refused.
+"$synth" --fields=32,64 --header=4 --records=800000 --pattern=mixed --seed=8 >long.orig
+for restart in 0 1 2; do
+    expect 0 "--restart-blocks=$restart" -- "$comp" -q -c --restart-blocks=$restart long.orig
+    mv out long.tcz
+    expect 0 "decompress --restart-blocks=$restart" -- "$comp" -dc long.tcz
+    same out long.orig
+done
+expect 0 "list a file with restarts" -- "$comp" -l long.tcz
+grep -q "predictors restart every 2 blocks of 349525 records (seekable)" err || fail "-l shows no restarts: $(head -3 err)"
+expect 1 "a bad restart interval" -- "$comp" --restart-blocks=-1 long.orig
+expect_err "$name: error: --restart-blocks needs a number of blocks (0 .. 4294967295), not '-1'"
+
 # Concatenated files decompress to the concatenated traces.
 "$comp" -q -c other.orig >other.tcz
 cat trace.tcz other.tcz >both.tcz

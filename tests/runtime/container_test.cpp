@@ -50,6 +50,7 @@ Preamble test_preamble() {
     preamble.header_bytes = 4;
     preamble.stream_count = 2;
     preamble.records_per_block = 3;
+    preamble.restart_blocks = 2;
     return preamble;
 }
 
@@ -290,10 +291,11 @@ TEST(ContainerLayout, FieldsAreAtTheDocumentedOffsets) {
     EXPECT_EQ(PreambleLayout::header_bytes.offset, 24u);
     EXPECT_EQ(PreambleLayout::stream_count.offset, 28u);
     EXPECT_EQ(PreambleLayout::records_per_block.offset, 32u);
-    EXPECT_EQ(PreambleLayout::spec_size.offset, 40u);
-    EXPECT_EQ(PreambleLayout::spec_text, 44u);
+    EXPECT_EQ(PreambleLayout::restart_blocks.offset, 40u);
+    EXPECT_EQ(PreambleLayout::spec_size.offset, 44u);
+    EXPECT_EQ(PreambleLayout::spec_text, 48u);
     EXPECT_EQ(PreambleLayout::AfterSpec::check.offset, 0u);
-    EXPECT_EQ(PreambleLayout::fixed_bytes, 52u);
+    EXPECT_EQ(PreambleLayout::fixed_bytes, 56u);
 
     EXPECT_EQ(HeaderLayout::tag.offset, 0u);
     EXPECT_EQ(HeaderLayout::raw_size.offset, 4u);
@@ -325,9 +327,12 @@ TEST(ContainerLayout, FieldsAreAtTheDocumentedOffsets) {
     EXPECT_EQ(TrailerLayout::total_records.offset, 4u);
     EXPECT_EQ(TrailerLayout::total_bytes.offset, 12u);
     EXPECT_EQ(TrailerLayout::tail_size.offset, 20u);
-    EXPECT_EQ(TrailerLayout::tail, 24u);
-    EXPECT_EQ(TrailerLayout::AfterTail::check.offset, 0u);
-    EXPECT_EQ(TrailerLayout::fixed_bytes, 32u);
+    EXPECT_EQ(TrailerLayout::restart_count.offset, 24u);
+    EXPECT_EQ(TrailerLayout::tail, 32u);
+    EXPECT_EQ(TrailerLayout::restart_offset_bytes, 8u);
+    EXPECT_EQ(TrailerLayout::AfterIndex::trailer_offset.offset, 0u);
+    EXPECT_EQ(TrailerLayout::AfterIndex::check.offset, 8u);
+    EXPECT_EQ(TrailerLayout::fixed_bytes, 48u);
 }
 
 TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
@@ -339,13 +344,14 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     const std::size_t spec_size = contents.preamble.spec_text.size();
     EXPECT_EQ(Bytes(bytes, bytes + PreambleLayout::magic.size),
               Bytes({0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A}));
-    EXPECT_EQ(PreambleLayout::version.load(bytes), 3u);
+    EXPECT_EQ(PreambleLayout::version.load(bytes), 4u);
     EXPECT_EQ(PreambleLayout::flags.load(bytes), 0u);
     EXPECT_EQ(PreambleLayout::fingerprint.load(bytes), 0x0123456789ABCDEFu);
     EXPECT_EQ(PreambleLayout::record_bytes.load(bytes), 6u);
     EXPECT_EQ(PreambleLayout::header_bytes.load(bytes), 4u);
     EXPECT_EQ(PreambleLayout::stream_count.load(bytes), 2u);
     EXPECT_EQ(PreambleLayout::records_per_block.load(bytes), 3u);
+    EXPECT_EQ(PreambleLayout::restart_blocks.load(bytes), 2u);
     EXPECT_EQ(PreambleLayout::spec_size.load(bytes), spec_size);
     EXPECT_EQ(std::string(bytes + PreambleLayout::spec_text, bytes + PreambleLayout::spec_text + spec_size),
               contents.preamble.spec_text);
@@ -409,9 +415,15 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     EXPECT_EQ(TrailerLayout::total_bytes.load(trailer), 4u + 8u * 6u + 5u);
     EXPECT_EQ(TrailerLayout::tail_size.load(trailer), 5u);
     EXPECT_EQ(Bytes(trailer + TrailerLayout::tail, trailer + TrailerLayout::tail + 5), text_bytes("tail!"));
+    // Restarts every 2 blocks: blocks 1 and 3 are in the index.
+    EXPECT_EQ(TrailerLayout::restart_count.load(trailer), 2u);
     const std::size_t tail_end = TrailerLayout::tail + 5;
-    EXPECT_EQ(TrailerLayout::AfterTail::check.load(trailer + tail_end), xxh64(trailer, tail_end, chain));
-    EXPECT_EQ(sections.trailer + tail_end + TrailerLayout::AfterTail::size, file.size());
+    EXPECT_EQ(load_le<std::uint64_t>(trailer + tail_end), sections.blocks[0]);
+    EXPECT_EQ(load_le<std::uint64_t>(trailer + tail_end + 8), sections.blocks[2]);
+    const std::size_t index_end = tail_end + 16;
+    EXPECT_EQ(TrailerLayout::AfterIndex::trailer_offset.load(trailer + index_end), sections.trailer);
+    EXPECT_EQ(TrailerLayout::AfterIndex::check.load(trailer + index_end), xxh64(trailer, index_end + 8, chain));
+    EXPECT_EQ(sections.trailer + index_end + TrailerLayout::AfterIndex::size, file.size());
 }
 
 // One row of a layout table: a field's name in the code, its offset from the
@@ -441,7 +453,7 @@ Row field_row(std::string name, Field field, std::size_t part = 0) {
 
 // The lengths docs/format.md names with letters, chosen all different so
 // that a wrong letter shows.
-const std::map<char, std::size_t> doc_lengths = {{'L', 5}, {'C', 7}, {'S', 2}, {'D', 11}, {'T', 3}};
+const std::map<char, std::size_t> doc_lengths = {{'L', 5}, {'C', 7}, {'S', 2}, {'D', 11}, {'T', 3}, {'K', 4}};
 
 std::vector<Row> code_rows(const std::string& section) {
     const std::size_t spec_size = doc_lengths.at('L');
@@ -449,6 +461,7 @@ std::vector<Row> code_rows(const std::string& section) {
     const std::size_t stream_count = doc_lengths.at('S');
     const std::size_t block_data = doc_lengths.at('D');
     const std::size_t tail_size = doc_lengths.at('T');
+    const std::size_t index_bytes = doc_lengths.at('K') * TrailerLayout::restart_offset_bytes;
     if (section == "Preamble") {
         using Layout = PreambleLayout;
         return {field_row("magic", Layout::magic),
@@ -459,6 +472,7 @@ std::vector<Row> code_rows(const std::string& section) {
                 field_row("header_bytes", Layout::header_bytes),
                 field_row("stream_count", Layout::stream_count),
                 field_row("records_per_block", Layout::records_per_block),
+                field_row("restart_blocks", Layout::restart_blocks),
                 field_row("spec_size", Layout::spec_size),
                 {"spec_text", Layout::spec_text, spec_size},
                 field_row("AfterSpec::check", Layout::AfterSpec::check, Layout::spec_text + spec_size)};
@@ -495,8 +509,12 @@ std::vector<Row> code_rows(const std::string& section) {
             field_row("total_records", Layout::total_records),
             field_row("total_bytes", Layout::total_bytes),
             field_row("tail_size", Layout::tail_size),
+            field_row("restart_count", Layout::restart_count),
             {"tail", Layout::tail, tail_size},
-            field_row("AfterTail::check", Layout::AfterTail::check, Layout::tail + tail_size)};
+            {"restart_offsets", Layout::tail + tail_size, index_bytes},
+            field_row("AfterIndex::trailer_offset", Layout::AfterIndex::trailer_offset,
+                      Layout::tail + tail_size + index_bytes),
+            field_row("AfterIndex::check", Layout::AfterIndex::check, Layout::tail + tail_size + index_bytes)};
 }
 
 // A sum of terms as the tables write offsets and lengths: "44+L", "20 + 16i",
@@ -637,7 +655,7 @@ TEST(ContainerErrors, Preamble) {
 
     Bytes version_2 = file;
     PreambleLayout::version.store(version_2.data(), 2);
-    EXPECT_EQ(read_error(version_2), "unsupported .tcz format version 2 (this program reads version 3)");
+    EXPECT_EQ(read_error(version_2), "unsupported .tcz format version 2 (this program reads version 4)");
 
     Bytes long_spec = file;
     PreambleLayout::spec_size.store(long_spec.data(), (1u << 20) + 1);
@@ -934,10 +952,10 @@ TEST(ContainerErrors, TruncationInsideEachSection) {
         return "truncated input: " + section + " ends after " + std::to_string(read) + " of " + of + " bytes";
     };
 
-    EXPECT_EQ(read_error(cut(file, 5)), ends_after("preamble", 5, "at least 44"));
-    EXPECT_EQ(read_error(cut(file, 9)), ends_after("preamble", 9, "at least 44"));
-    EXPECT_EQ(read_error(cut(file, 43)), ends_after("preamble", 43, "at least 44"));
-    EXPECT_EQ(read_error(cut(file, 44)), ends_after("preamble", 44, preamble_size));
+    EXPECT_EQ(read_error(cut(file, 5)), ends_after("preamble", 5, "at least 48"));
+    EXPECT_EQ(read_error(cut(file, 9)), ends_after("preamble", 9, "at least 48"));
+    EXPECT_EQ(read_error(cut(file, 47)), ends_after("preamble", 47, "at least 48"));
+    EXPECT_EQ(read_error(cut(file, 48)), ends_after("preamble", 48, preamble_size));
     EXPECT_EQ(read_error(cut(file, sections.header_section - 1)),
               ends_after("preamble", sections.header_section - 1, preamble_size));
 
@@ -964,10 +982,11 @@ TEST(ContainerErrors, TruncationInsideEachSection) {
     const std::size_t trailer = sections.trailer;
     EXPECT_EQ(read_error(cut(file, trailer)), "truncated input: the file ends after block 3 without a trailer");
     EXPECT_EQ(read_error(cut(file, trailer + 1)), ends_after("section after block 3", 1, "4"));
-    EXPECT_EQ(read_error(cut(file, trailer + 4)), ends_after("trailer", 4, "at least 32"));
-    EXPECT_EQ(read_error(cut(file, trailer + 23)), ends_after("trailer", 23, "at least 32"));
-    EXPECT_EQ(read_error(cut(file, trailer + 24)), ends_after("trailer", 24, "37"));
-    EXPECT_EQ(read_error(cut(file, file.size() - 1)), ends_after("trailer", 36, "37"));
+    // 48 fixed bytes, a 5-byte tail and an index of 2 restart points.
+    EXPECT_EQ(read_error(cut(file, trailer + 4)), ends_after("trailer", 4, "at least 48"));
+    EXPECT_EQ(read_error(cut(file, trailer + 31)), ends_after("trailer", 31, "at least 48"));
+    EXPECT_EQ(read_error(cut(file, trailer + 32)), ends_after("trailer", 32, "69"));
+    EXPECT_EQ(read_error(cut(file, file.size() - 1)), ends_after("trailer", 68, "69"));
 
     for (std::size_t size = 1; size < file.size(); ++size) {
         const std::string message = read_error(cut(file, size));

@@ -78,6 +78,11 @@ public:
                      static_cast<unsigned long long>(repeated_shorts_), static_cast<unsigned long long>(records_seen_));
     }
 
+    void restart() {
+        previous_short_ = 0;
+        previous_word_ = 0;
+    }
+
     // The delta codec's "prediction" is a repeat of the previous short.
     bool mostly_missed() const { return repeated_shorts_ < records_seen_ / 2; }
 

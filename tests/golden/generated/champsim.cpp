@@ -43,8 +43,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 434, a class per field and the
-// TraceCodec that ties them together; main() at line 2178; then the rest of
+// of this spec is written in); from line 443, a class per field and the
+// TraceCodec that ties them together; main() at line 2305; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -72,6 +72,7 @@
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
+#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <utility>
@@ -142,6 +143,16 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 1 (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        fcm3_table_.clear();
+        fcm1_table_.clear();
+        dfcm1_table_.clear();
+        last_value_table_.clear();
+        value_history_table_.clear();
+        stride_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -278,6 +289,11 @@ public:
         print_field_usage(out, "Field 2 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -361,6 +377,13 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 3 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        fcm2_table_.clear();
+        lv_table_.clear();
+        value_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -475,6 +498,11 @@ public:
         print_field_usage(out, "Field 4 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -558,6 +586,11 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 5 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -645,6 +678,11 @@ public:
         print_field_usage(out, "Field 6 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -728,6 +766,11 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 7 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -815,6 +858,11 @@ public:
         print_field_usage(out, "Field 8 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -900,6 +948,11 @@ public:
         print_field_usage(out, "Field 9 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        lv_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -983,6 +1036,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 10 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm2_table_.clear();
+        fcm1_table_.clear();
+        lv_table_.clear();
+        value_history_table_.clear();
+        stride_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -1112,6 +1174,13 @@ public:
         print_field_usage(out, "Field 11 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm1_table_.clear();
+        lv_table_.clear();
+        stride_history_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -1221,6 +1290,15 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 12 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm2_table_.clear();
+        fcm1_table_.clear();
+        lv_table_.clear();
+        value_history_table_.clear();
+        stride_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -1350,6 +1428,13 @@ public:
         print_field_usage(out, "Field 13 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm1_table_.clear();
+        lv_table_.clear();
+        stride_history_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -1461,6 +1546,13 @@ public:
         print_field_usage(out, "Field 14 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm1_table_.clear();
+        lv_table_.clear();
+        stride_history_table_.clear();
+    }
+
     // Whether more than half of the values so far were misses.
     bool mostly_missed() const {
         std::uint64_t values = 0;
@@ -1570,6 +1662,13 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 15 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm1_table_.clear();
+        lv_table_.clear();
+        stride_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -1793,6 +1892,26 @@ public:
         field_13_.write_report(out);
         field_14_.write_report(out);
         field_15_.write_report(out);
+    }
+
+    // Empties every table, as at the start: a reader can begin decoding at
+    // a block where the writer did the same.
+    void restart() {
+        field_1_.restart();
+        field_2_.restart();
+        field_3_.restart();
+        field_4_.restart();
+        field_5_.restart();
+        field_6_.restart();
+        field_7_.restart();
+        field_8_.restart();
+        field_9_.restart();
+        field_10_.restart();
+        field_11_.restart();
+        field_12_.restart();
+        field_13_.restart();
+        field_14_.restart();
+        field_15_.restart();
     }
 
     // Whether every field missed more than half of its values: the sign of

@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 408, a class per field and the
-// TraceCodec that ties them together; main() at line 770; then the rest of
+// of this spec is written in); from line 417, a class per field and the
+// TraceCodec that ties them together; main() at line 803; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -46,6 +46,7 @@
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
+#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <utility>
@@ -116,6 +117,13 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 1 (32-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        fcm3_table_.clear();
+        fcm1_table_.clear();
+        value_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -240,6 +248,16 @@ public:
 
     void write_report(std::FILE* out) const {
         print_field_usage(out, "Field 2 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+    }
+
+    // Empties the tables, as at the start (the usage counts stay).
+    void restart() {
+        dfcm3_table_.clear();
+        dfcm1_table_.clear();
+        fcm1_table_.clear();
+        lv_table_.clear();
+        value_history_table_.clear();
+        stride_history_table_.clear();
     }
 
     // Whether more than half of the values so far were misses.
@@ -398,6 +416,13 @@ public:
     void write_report(std::FILE* out) const {
         field_1_.write_report(out);
         field_2_.write_report(out);
+    }
+
+    // Empties every table, as at the start: a reader can begin decoding at
+    // a block where the writer did the same.
+    void restart() {
+        field_1_.restart();
+        field_2_.restart();
     }
 
     // Whether every field missed more than half of its values: the sign of
