@@ -550,6 +550,7 @@ int run_main(int argc, char** argv) {
     // A closed pipe must give "write error: Broken pipe" and exit status 1,
     // not a silent death by SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
+    remove_temporaries_on_signals();
     InputFile input(STDIN_FILENO);
     OutputFile output(STDOUT_FILENO);
     Console console{input, output, stderr, ::isatty(STDOUT_FILENO) == 1, ::isatty(STDIN_FILENO) == 1,

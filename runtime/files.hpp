@@ -6,7 +6,9 @@
 // the temporary is removed, so no partial file is ever left behind. A device
 // or FIFO named explicitly is written straight through, never replaced.
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -61,6 +63,38 @@ private:
 
     int descriptor_ = -1;
 };
+
+// The temporary file being written, for a signal handler to remove: a
+// program killed by ^C must not leave it behind either. A fixed buffer,
+// because a handler may only read memory that stays put.
+struct PendingTemporary {
+    static constexpr std::size_t capacity = 4096;
+    char path[capacity] = {};
+    volatile std::sig_atomic_t set = 0;
+};
+
+inline PendingTemporary& pending_temporary() {
+    static PendingTemporary pending;
+    return pending;
+}
+
+// Removes the pending temporary, then dies of the signal as if unhandled.
+extern "C" inline void remove_pending_temporary_and_die(int signal_number) {
+    PendingTemporary& pending = pending_temporary();
+    if (pending.set != 0) {
+        ::unlink(pending.path);
+    }
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+}
+
+// For programs (not libraries, whose host owns its signals): ^C, a hangup
+// or a kill while an output file is being written removes its temporary.
+inline void remove_temporaries_on_signals() {
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+        std::signal(signal_number, remove_pending_temporary_and_die);
+    }
+}
 
 inline std::string quoted_path(const std::string& path) {
     return "'" + path + "'";
@@ -136,12 +170,20 @@ public:
         }
         temporary_ = name.data();
         writer_ = OutputFile(descriptor_.get());
+        PendingTemporary& pending = pending_temporary();
+        if (temporary_.size() < PendingTemporary::capacity && pending.set == 0) {
+            std::copy(temporary_.begin(), temporary_.end(), pending.path);
+            pending.path[temporary_.size()] = '\0';
+            pending.set = 1;
+            registered_ = true;
+        }
     }
 
     OutputPath(const OutputPath&) = delete;
     OutputPath& operator=(const OutputPath&) = delete;
 
     ~OutputPath() override {
+        unregister();
         if (!temporary_.empty()) {
             ::unlink(temporary_.c_str());
         }
@@ -173,6 +215,7 @@ public:
         if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
             fail("cannot create " + quoted_path(path_) + ": " + errno_text(errno));
         }
+        unregister();
         temporary_.clear();
     }
 
@@ -187,8 +230,16 @@ private:
         writer_ = OutputFile(descriptor_.get());
     }
 
+    void unregister() {
+        if (registered_) {
+            pending_temporary().set = 0;
+            registered_ = false;
+        }
+    }
+
     std::string path_;
     std::string temporary_;  // empty: writing straight through, or committed
+    bool registered_ = false;
     Descriptor descriptor_;
     OutputFile writer_{-1};
 };

@@ -92,6 +92,20 @@ expect 1 "decompress a damaged file" -- "$comp" -d damaged.tcz
 absent damaged; exists damaged.tcz
 ls damaged.tmp* >/dev/null 2>&1 && fail "a temporary file was left behind"
 
+# Killed while writing (^C, kill): neither the output nor its temporary is
+# left behind, and the input stays.
+mkfifo slow
+("$comp" -k -q slow >/dev/null 2>&1 &
+ echo $! >pid)
+exec 3>slow
+head -c 3000004 trace.orig >&3
+sleep 1
+kill -INT "$(cat pid)"
+exec 3>&-
+sleep 1
+ls slow.tcz* >/dev/null 2>&1 && fail "a killed compression left $(ls slow.tcz*)"
+rm -f slow
+
 # -l: spec, records and the bytes of each stream, without decompressing.
 expect 0 "list" -- "$comp" -l trace.tcz
 grep -q "^trace.tcz: 20000 records of 12 bytes in 1 blocks, 240004 bytes in $(stat -c %s trace.tcz) bytes, ratio" err \
