@@ -22,6 +22,7 @@
 #include "generator/driver/spec_input.hpp"
 #include "generator/plan/passes/pass.hpp"
 #include "generator/plan/planner.hpp"
+#include "generator/tune/tune_command.hpp"
 #include "generator/version.hpp"
 
 namespace {
@@ -157,6 +158,9 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "tune") {
+        return tcgen::tune::tune_main(argc - 1, argv + 1);
+    }
     try {
         Options options;
         CLI::App app{
