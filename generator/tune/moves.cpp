@@ -113,7 +113,8 @@ bool shrink_tables(Candidate& candidate) {
     return shrunk;
 }
 
-std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& usage, Phase first) {
+std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& usage, const Candidate& floor,
+                                  Phase first) {
     std::vector<RankedMove> prune, grow, reorder;
     std::vector<Move> sizes;
     for (std::size_t index = 0; index < current.fields.size(); ++index) {
@@ -181,13 +182,14 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
             sizes.push_back(changed(change, resized));
             sizes.back().phase = Phase::sizes;
         };
-        if (field.l2 > min_l2) {
+        const FieldChoice& least = floor.fields[index];
+        if (field.l2 > min_l2 && field.l2 / 2 >= least.l2) {
             sized("L2 = " + std::to_string(field.l2 / 2), field.l1, field.l2 / 2);
         }
         if (field.l2 < max_l2) {
             sized("L2 = " + std::to_string(field.l2 * 2), field.l1, field.l2 * 2);
         }
-        if (!is_pc && field.l1 > 1) {
+        if (!is_pc && field.l1 > 1 && field.l1 / 4 >= least.l1) {
             sized("L1 = " + std::to_string(field.l1 / 4 > 0 ? field.l1 / 4 : 1), field.l1 / 4 > 0 ? field.l1 / 4 : 1,
                   field.l2);
         }

@@ -34,7 +34,9 @@ bool shrink_tables(Candidate& candidate);
 // The changes of `current` in the order the search tries them:
 //  1. drop a predictor (least used first), or its last slot when that slot
 //     is rarely written;
-//  2. halve or double L2, divide or multiply L1 by 4;
+//  2. halve or double L2, divide or multiply L1 by 4, never below the sizes
+//     of `floor` (the start): a sample of a few MB of one program cannot
+//     tell what a longer trace of a larger program needs;
 //  3. one more slot for a predictor whose last slot is well used, a
 //     neighbouring order (x - 1, x + 1) of a context predictor, a kind the
 //     field lacks;
@@ -42,6 +44,7 @@ bool shrink_tables(Candidate& candidate);
 // Without usage counts, every predictor counts as equally used. The list
 // starts at group `first` and wraps around, so that a search that resumes
 // after the group it last moved in tries every kind of change in turn.
-std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& usage, Phase first = Phase::prune);
+std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& usage, const Candidate& floor,
+                                  Phase first = Phase::prune);
 
 }  // namespace tcgen::tune

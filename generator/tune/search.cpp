@@ -145,11 +145,12 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         return std::nullopt;
     }
 
+    const Candidate floor = *current;
     bool moved = true;
     Phase first = Phase::prune;
     while (moved && stop.empty()) {
         moved = false;
-        for (const Move& move : neighbour_moves(*current, current_measured.usage, first)) {
+        for (const Move& move : neighbour_moves(*current, current_measured.usage, floor, first)) {
             Measurement measured;
             if (!try_candidate(move.candidate, move.change, measured, false)) {
                 if (!stop.empty()) {

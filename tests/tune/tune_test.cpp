@@ -113,12 +113,13 @@ TEST(Moves, LeastUsedPredictorIsDroppedFirstAndEveryMoveIsASpec) {
     // Field 2's slots: DFCM3 x4, DFCM1 x2, FCM3 x2, FCM1 x4, LV x4, miss.
     UsageCounts usage = {{50, 10, 5, 1, 20, 1, 1, 1, 12},
                          {40, 5, 3, 1, 20, 2, 9, 0, 10, 1, 1, 0, 0, 0, 0, 0, 8}};
-    std::vector<Move> moves = neighbour_moves(wide, usage);
+    std::vector<Move> moves = neighbour_moves(wide, usage, wide);
     ASSERT_FALSE(moves.empty());
     EXPECT_EQ(moves.front().change, "field 2: drop LV[4]");
     EXPECT_EQ(moves[1].change, "field 2: FCM3[2] -> FCM3[1]");  // its last slot is never written
-    EXPECT_EQ(neighbour_moves(wide, usage).size(), moves.size());  // deterministic
+    EXPECT_EQ(neighbour_moves(wide, usage, wide).size(), moves.size());  // deterministic
     for (const Move& move : moves) {
+        EXPECT_EQ(move.change.find("L2 = 65536"), std::string::npos) << "below the floor: " << move.change;
         SourceFile file("move.tcg", spec_text(move.candidate));
         DiagnosticSink sink(file);
         EXPECT_TRUE(compile_to_plan(file, sink)) << move.change;
