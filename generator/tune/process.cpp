@@ -1,8 +1,10 @@
 #include "generator/tune/process.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sstream>
 #include <sys/resource.h>
@@ -15,11 +17,31 @@ namespace tcgen::tune {
 
 namespace {
 
+volatile std::sig_atomic_t interruption = 0;
+
+void note_interruption(int) {
+    interruption = 1;
+}
+
 double seconds(const timeval& time) {
     return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
 }
 
 }  // namespace
+
+void catch_interruptions() {
+    struct sigaction action {};
+    action.sa_handler = note_interruption;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: wait4 returns EINTR
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+        sigaction(signal_number, &action, nullptr);
+    }
+}
+
+bool interrupted() {
+    return interruption != 0;
+}
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& stdin_path,
                           const std::string& stdout_path, const std::string& stderr_path) {
@@ -48,6 +70,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     int status = 0;
     rusage usage{};
     while (wait4(pid, &status, 0, &usage) < 0) {
+        if (errno == EINTR && interrupted()) {
+            kill(pid, SIGTERM);
+            while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+            }
+            result.error = "interrupted";
+            return result;
+        }
         if (errno != EINTR) {
             result.error = std::strerror(errno);
             return result;

@@ -22,6 +22,12 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& stdin_path,
                           const std::string& stdout_path, const std::string& stderr_path);
 
+// After this, SIGINT, SIGTERM and SIGHUP no longer end tcgen at once: the
+// program running is stopped and run_process reports "interrupted", so that
+// the caller can clean up (the tuner removes its work directory).
+void catch_interruptions();
+bool interrupted();
+
 // Splits a command such as $CXX ("ccache g++ -m64") on blanks.
 std::vector<std::string> split_command(const std::string& command);
 

@@ -32,6 +32,11 @@ bool simpler(const Candidate& a, const Measurement& a_measured, const Candidate&
     return total_predictions(a) < total_predictions(b) && a_measured.table_bytes <= b_measured.table_bytes;
 }
 
+// More predictions or larger tables: slower, and more to learn.
+bool larger(const Candidate& a, const Measurement& a_measured, const Candidate& b, const Measurement& b_measured) {
+    return total_predictions(a) > total_predictions(b) || a_measured.table_bytes > b_measured.table_bytes;
+}
+
 void print_step(std::ostream& log, const Step& step, const SearchSettings& settings) {
     const Measurement& m = step.measurement;
     const double ratio = m.compressed_bytes == 0 ? 0.0
@@ -158,9 +163,14 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
                 }
                 continue;
             }
-            const bool better = measured.compressed_bytes < current_measured.compressed_bytes;
-            const bool close = static_cast<double>(measured.compressed_bytes) <=
-                               static_cast<double>(smallest) * (1.0 + settings.tolerance);
+            const double size = static_cast<double>(measured.compressed_bytes);
+            const double current_size = static_cast<double>(current_measured.compressed_bytes);
+            // A larger spec must pay for itself by more than the tolerance; a
+            // simpler one may cost up to the tolerance.
+            const bool better = larger(move.candidate, measured, *current, current_measured)
+                                    ? size < current_size * (1.0 - settings.tolerance)
+                                    : size < current_size;
+            const bool close = size <= static_cast<double>(smallest) * (1.0 + settings.tolerance);
             const bool take = better || (close && simpler(move.candidate, measured, *current, current_measured));
             result.steps.back().taken = take;
             print_step(log, result.steps.back(), settings);

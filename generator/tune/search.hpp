@@ -6,9 +6,10 @@
 // sizes, grow, reorder; moves.hpp), so that a long run of small prunings
 // does not starve the table sizes and orders of the budget.
 //
-// Better means a smaller output on the sample; a simpler candidate (fewer
-// predictions, no larger tables: faster) is also taken when its output is
-// within `tolerance` of the smallest seen. A candidate measured once is not
+// Better means a smaller output on the sample, by more than `tolerance` for
+// a larger candidate (more predictions or larger tables); a simpler one
+// (fewer predictions, no larger tables: faster) is also taken when its
+// output is within `tolerance` of the smallest seen. A candidate measured once is not
 // measured again, so the search cannot cycle. The order of the trials
 // depends only on the sample and the settings other than the budget: a
 // larger budget continues the same sequence further.

@@ -92,6 +92,10 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
         command.emplace_back(argument);
     }
     ProcessResult compiled = run_process(command, "", log, log);
+    if (interrupted()) {
+        error = {true, "interrupted"};
+        return std::nullopt;
+    }
     if (!compiled.started) {
         error = {true, "cannot run the C++ compiler '" + settings_.compiler.front() + "': " + compiled.error +
                            " (set CXX or --cxx)"};
@@ -109,6 +113,10 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
     const std::string packed = path(fingerprint, ".tcz");
     const std::string report = path(fingerprint, ".report");
     ProcessResult ran = run_process(run, settings_.sample_path, packed, report);
+    if (interrupted()) {
+        error = {true, "interrupted"};
+        return std::nullopt;
+    }
     if (!ran.started || ran.exit_status != 0) {
         error = {false, "its compressor failed on the sample (" +
                             (ran.started ? failure_text(ran) : ran.error) + "): " + first_line(report)};

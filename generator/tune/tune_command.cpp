@@ -91,6 +91,9 @@ int run(const Options& options) {
     if (options.sample_bytes == 0) {
         return fail("--sample-bytes must be positive");
     }
+    if (options.max_table_mb == 0 || options.max_table_mb > 16384) {
+        return fail("--max-table-mb must be from 1 to 16384 (16 GiB, the most tcgen accepts)");
+    }
     if (!(options.tolerance_percent >= 0 && options.tolerance_percent <= 100)) {
         return fail("--tolerance must be a percentage from 0 to 100");
     }
@@ -117,6 +120,7 @@ int run(const Options& options) {
     if (compiler.empty()) {
         return fail("--cxx names no compiler");
     }
+    catch_interruptions();
     WorkDir work;
     if (work.path().empty()) {
         return fail("cannot make a temporary directory for the candidates (TMPDIR)");
@@ -193,7 +197,7 @@ int tune_main(int argc, char** argv) {
     app.add_option("--max-candidates", options.max_candidates, "Measure at most N candidates (default: no limit)");
     app.add_option("--tolerance", options.tolerance_percent,
                    "Take a simpler spec (fewer predictions, no larger tables) whose output is at most this many "
-                   "percent larger than the smallest (default 0.1)");
+                   "percent larger than the smallest, and a larger one only if it gains more (default 0.1)");
     app.add_option("--max-table-mb", options.max_table_mb,
                    "Largest predictor tables of a candidate, in MiB (default 512)");
     app.add_option("--backend", options.backend, "The compressors' stream back-end: lzma (default), zstd or bzip2")

@@ -68,6 +68,8 @@ check_error "tcgen: error: cannot run the C++ compiler '$work/no-c++': No such f
 check_error "tcgen: error: the C++ compiler 'false' failed on a generated compressor (exit status 1): no messages" \
     "$sample" --record=h32,pc32,64 --cxx=false
 check_error "tcgen: error: --budget must be a positive number of seconds" "$sample" --record=h32,pc32,64 --budget=0
+check_error "tcgen: error: --max-table-mb must be from 1 to 16384 (16 GiB, the most tcgen accepts)" \
+    "$sample" --record=h32,pc32,64 --max-table-mb=0
 check_error "tcgen: error: tune: The following argument was not expected: --bogus (try tcgen tune --help)" \
     "$sample" --record=h32,pc32,64 --bogus
 check_error "tcgen: error: cannot read '$work/none.tcg': No such file or directory" "$sample" --spec="$work/none.tcg"
