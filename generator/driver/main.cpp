@@ -22,6 +22,7 @@
 #include "generator/driver/spec_input.hpp"
 #include "generator/plan/passes/pass.hpp"
 #include "generator/plan/planner.hpp"
+#include "generator/tune/tune_command.hpp"
 #include "generator/version.hpp"
 
 namespace {
@@ -208,11 +209,16 @@ int run_all(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "tune") {
+        return tcgen::tune::tune_main(argc - 1, argv + 1);
+    }
     try {
         Options options;
         CLI::App app{
             "tcgen: compiles a trace-format spec into a standalone C++ compressor.\n"
-            "Writes the compressor's C++ source to standard output.",
+            "Writes the compressor's C++ source to standard output.\n"
+            "tcgen tune SAMPLE --record=LAYOUT suggests the predictors of a spec for a sample "
+            "trace (tcgen tune --help).",
             "tcgen"};
         app.add_option("SPEC", options.spec_paths,
                        "The spec file, or a .tcz to regenerate the decompressor of, or - for standard input; "

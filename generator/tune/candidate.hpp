@@ -1,0 +1,54 @@
+#pragma once
+// A point of the tuner's search space: the record layout the user gave,
+// with predictors and table sizes chosen for every field, and its spec text.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcgen::tune {
+
+enum class Kind { dfcm, fcm, lv };
+
+struct PredictorChoice {
+    Kind kind = Kind::fcm;
+    unsigned order = 1;    // 0 for LV
+    unsigned entries = 1;  // the [n] of the spec: predictions it makes
+};
+
+bool operator==(const PredictorChoice& a, const PredictorChoice& b);
+
+struct FieldChoice {
+    unsigned bits = 64;
+    std::uint64_t l1 = 1;
+    std::uint64_t l2 = 65536;
+    std::vector<PredictorChoice> predictors;  // slot order: see sort_predictors
+
+    unsigned prediction_count() const;
+};
+
+bool operator==(const FieldChoice& a, const FieldChoice& b);
+
+struct Candidate {
+    unsigned header_bits = 0;
+    unsigned pc_field = 1;  // 1-based
+    std::vector<FieldChoice> fields;
+
+    unsigned record_bytes() const;
+};
+
+// "FCM3[2]", "LV[4]".
+std::string predictor_text(const PredictorChoice& predictor);
+
+// The spec of a candidate, in the spec language (not yet canonical: tcgen
+// parses it and prints its canonical form).
+std::string spec_text(const Candidate& candidate);
+
+// Puts a field's predictors in the tuner's slot order, the one the paper's
+// specs use: for the PC field FCMs before DFCMs, for other fields DFCMs
+// before FCMs, higher orders first, LV last; so that the longest context
+// that is right is the one written. Merges duplicates of one kind and order.
+void sort_predictors(FieldChoice& field, bool is_pc);
+
+}  // namespace tcgen::tune

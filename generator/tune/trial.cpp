@@ -1,0 +1,157 @@
+#include "generator/tune/trial.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "generator/backend/canonical_printer.hpp"
+#include "generator/backend/codegen.hpp"
+#include "generator/backend/encoding.hpp"
+#include "generator/frontend/diagnostics.hpp"
+#include "generator/plan/planner.hpp"
+#include "generator/tune/process.hpp"
+
+namespace tcgen::tune {
+
+namespace {
+
+std::optional<std::string> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return std::nullopt;
+    }
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The first line of a tool's messages, for a one-line error.
+std::string first_line(const std::string& path) {
+    std::optional<std::string> text = read_file(path);
+    if (!text || text->empty()) {
+        return "no messages";
+    }
+    std::string line = text->substr(0, text->find('\n'));
+    return line.size() > 200 ? line.substr(0, 200) + "..." : line;
+}
+
+std::string failure_text(const ProcessResult& result) {
+    return result.signal != 0 ? "killed by signal " + std::to_string(result.signal)
+                              : "exit status " + std::to_string(result.exit_status);
+}
+
+}  // namespace
+
+std::string Trials::path(std::uint64_t fingerprint, const std::string& suffix) const {
+    std::string hex = fingerprint_text(fingerprint);
+    return settings_.work_dir + "/" + hex.substr(2) + suffix;
+}
+
+std::optional<Measurement> Trials::plan(const Candidate& candidate, TrialError& error) const {
+    SourceFile file("candidate.tcg", spec_text(candidate));
+    DiagnosticSink sink(file);
+    std::optional<CodePlan> code_plan = compile_to_plan(file, sink);
+    if (!code_plan) {
+        std::vector<Diagnostic> diagnostics = sink.diagnostics();
+        error = {false, diagnostics.empty() ? "refused" : diagnostics.front().message};
+        return std::nullopt;
+    }
+    Measurement measurement;
+    measurement.spec = tcgen::spec_text(code_plan->spec);
+    measurement.fingerprint = encoding_fingerprint(*code_plan);
+    measurement.table_bytes = code_plan->table_bytes();
+    return measurement;
+}
+
+std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fresh, TrialError& error) {
+    fresh = false;
+    std::optional<Measurement> measurement = plan(candidate, error);
+    if (!measurement) {
+        return std::nullopt;
+    }
+    auto known = measured_.find(measurement->fingerprint);
+    if (known != measured_.end()) {
+        return known->second;
+    }
+    fresh = true;
+    const std::uint64_t fingerprint = measurement->fingerprint;
+    const std::string source = path(fingerprint, ".cpp");
+    const std::string binary = path(fingerprint, "");
+    const std::string log = path(fingerprint, ".log");
+    {
+        SourceFile file("candidate.tcg", spec_text(candidate));
+        DiagnosticSink sink(file);
+        std::ofstream out(source, std::ios::binary);
+        out << generate_compressor(*compile_to_plan(file, sink));
+        if (!out.flush()) {
+            error = {true, "cannot write '" + source + "'"};
+            return std::nullopt;
+        }
+    }
+    std::vector<std::string> command = settings_.compiler;
+    command.insert(command.end(), settings_.compiler_flags.begin(), settings_.compiler_flags.end());
+    for (const char* argument : {"-o", binary.c_str(), source.c_str(), "-lbz2", "-llzma", "-lzstd"}) {
+        command.emplace_back(argument);
+    }
+    ProcessResult compiled = run_process(command, "", log, log);
+    if (interrupted()) {
+        error = {true, "interrupted"};
+        return std::nullopt;
+    }
+    if (!compiled.started) {
+        error = {true, "cannot run the C++ compiler '" + settings_.compiler.front() + "': " + compiled.error +
+                           " (set CXX or --cxx)"};
+        return std::nullopt;
+    }
+    if (compiled.exit_status != 0) {
+        error = {true, "the C++ compiler '" + settings_.compiler.front() + "' failed on a generated compressor (" +
+                           failure_text(compiled) + "): " + first_line(log)};
+        return std::nullopt;
+    }
+    std::vector<std::string> run = {binary};
+    if (!settings_.backend.empty()) {
+        run.push_back("--backend=" + settings_.backend);
+    }
+    const std::string packed = path(fingerprint, ".tcz");
+    const std::string report = path(fingerprint, ".report");
+    ProcessResult ran = run_process(run, settings_.sample_path, packed, report);
+    if (interrupted()) {
+        error = {true, "interrupted"};
+        return std::nullopt;
+    }
+    if (!ran.started || ran.exit_status != 0) {
+        error = {false, "its compressor failed on the sample (" +
+                            (ran.started ? failure_text(ran) : ran.error) + "): " + first_line(report)};
+        return std::nullopt;
+    }
+    std::optional<std::string> packed_bytes = read_file(packed);
+    std::optional<std::string> report_text = read_file(report);
+    if (!packed_bytes || !report_text) {
+        error = {true, "cannot read the output of a candidate in '" + settings_.work_dir + "'"};
+        return std::nullopt;
+    }
+    measurement->compressed_bytes = packed_bytes->size();
+    measurement->cpu_seconds = ran.cpu_seconds;
+    measurement->usage = parse_usage_report(*report_text, candidate.fields.size());
+    measured_[fingerprint] = *measurement;
+    return measurement;
+}
+
+bool Trials::round_trips(const Measurement& measurement, TrialError& error) const {
+    const std::string unpacked = path(measurement.fingerprint, ".out");
+    const std::string log = path(measurement.fingerprint, ".dlog");
+    ProcessResult ran =
+        run_process({path(measurement.fingerprint, ""), "-d"}, path(measurement.fingerprint, ".tcz"), unpacked, log);
+    if (!ran.started || ran.exit_status != 0) {
+        error = {true, "the best candidate's decompressor failed (" + (ran.started ? failure_text(ran) : ran.error) +
+                           "): " + first_line(log)};
+        return false;
+    }
+    std::optional<std::string> original = read_file(settings_.sample_path);
+    std::optional<std::string> back = read_file(unpacked);
+    if (!original || !back || *original != *back) {
+        error = {true, "the best candidate's decompressor did not give the sample back byte for byte"};
+        return false;
+    }
+    return true;
+}
+
+}  // namespace tcgen::tune

@@ -1,0 +1,68 @@
+#pragma once
+// One candidate measured for real: its spec compiled in-process into the
+// compressor tcgen would generate, that C++ built with the user's compiler,
+// run on the sample; the compressed size, the CPU time and the usage report
+// are what the search sees. Binaries, outputs and results are kept per
+// encoding fingerprint in the work directory, so a candidate reached twice
+// is measured once.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generator/tune/candidate.hpp"
+#include "generator/tune/usage_report.hpp"
+
+namespace tcgen::tune {
+
+struct Measurement {
+    std::string spec;  // canonical statements (tcgen's spec_text)
+    std::uint64_t fingerprint = 0;
+    std::uint64_t table_bytes = 0;
+    std::uint64_t compressed_bytes = 0;
+    double cpu_seconds = 0;  // compressing the sample
+    UsageCounts usage;
+};
+
+struct TrialSettings {
+    std::string work_dir;                // exists; the trials' files go there
+    std::vector<std::string> compiler;   // $CXX split into words
+    std::vector<std::string> compiler_flags = {"-std=c++17", "-O2"};
+    std::string backend;                 // empty: the compressor's default
+    std::string sample_path;
+};
+
+// Why a trial failed. `fatal` errors end the tuning (the compiler is missing
+// or rejects generated code); others only rule the candidate out (the
+// planner refuses it, its tables do not fit in memory).
+struct TrialError {
+    bool fatal = false;
+    std::string message;  // one line
+};
+
+class Trials {
+public:
+    explicit Trials(TrialSettings settings) : settings_(std::move(settings)) {}
+
+    // The canonical spec and fingerprint of a candidate, or nothing (and
+    // `error`) when tcgen refuses it.
+    std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const;
+
+    // Measures the candidate, or returns the earlier measurement of the same
+    // encoding. `fresh` tells which.
+    std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error);
+
+    // Decompresses the measured candidate's output and compares it with the
+    // sample byte for byte.
+    bool round_trips(const Measurement& measurement, TrialError& error) const;
+
+private:
+    std::string path(std::uint64_t fingerprint, const std::string& suffix) const;
+
+    TrialSettings settings_;
+    std::map<std::uint64_t, Measurement> measured_;
+};
+
+}  // namespace tcgen::tune

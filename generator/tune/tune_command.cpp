@@ -1,0 +1,222 @@
+#include "generator/tune/tune_command.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "generator/driver/output_file.hpp"
+#include "generator/driver/spec_input.hpp"
+#include "generator/tune/candidate.hpp"
+#include "generator/tune/layout.hpp"
+#include "generator/tune/process.hpp"
+#include "generator/tune/sample.hpp"
+#include "generator/tune/search.hpp"
+#include "generator/tune/trial.hpp"
+
+namespace tcgen::tune {
+
+namespace {
+
+constexpr int exit_user_error = 1;
+constexpr int exit_internal_error = 2;
+
+struct Options {
+    std::string sample_path;
+    std::string record;
+    std::string spec_path;
+    std::string output_path;
+    double budget_seconds = 300;
+    std::uint64_t sample_bytes = 4000000;
+    unsigned max_candidates = 0;
+    double tolerance_percent = 0.1;
+    std::uint64_t max_table_mb = 512;
+    std::string backend;
+    std::string cxx;
+};
+
+int fail(const std::string& message) {
+    std::cerr << "tcgen: error: " << message << "\n";
+    return exit_user_error;
+}
+
+// A directory of our own for the trials, removed when the run ends.
+class WorkDir {
+public:
+    WorkDir() {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/tcgen-tune-XXXXXX";
+        std::vector<char> name(pattern.begin(), pattern.end());
+        name.push_back('\0');
+        if (mkdtemp(name.data()) != nullptr) {
+            path_ = name.data();
+        }
+    }
+    ~WorkDir() {
+        if (!path_.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove_all(path_, ignored);
+        }
+    }
+    WorkDir(const WorkDir&) = delete;
+    WorkDir& operator=(const WorkDir&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+double ratio(std::uint64_t in, std::uint64_t out) {
+    return out == 0 ? 0.0 : static_cast<double>(in) / static_cast<double>(out);
+}
+
+int run(const Options& options) {
+    if (options.record.empty() == options.spec_path.empty()) {
+        return fail("tune needs the record layout: give --record=LAYOUT (e.g. h32,pc32,64) or --spec=FILE");
+    }
+    if (!(options.budget_seconds > 0)) {
+        return fail("--budget must be a positive number of seconds");
+    }
+    if (options.sample_bytes == 0) {
+        return fail("--sample-bytes must be positive");
+    }
+    if (options.max_table_mb == 0 || options.max_table_mb > 16384) {
+        return fail("--max-table-mb must be from 1 to 16384 (16 GiB, the most tcgen accepts)");
+    }
+    if (!(options.tolerance_percent >= 0 && options.tolerance_percent <= 100)) {
+        return fail("--tolerance must be a percentage from 0 to 100");
+    }
+    std::string error;
+    std::optional<Candidate> layout;
+    std::optional<Candidate> user_spec;
+    if (!options.record.empty()) {
+        layout = parse_record_layout(options.record, error);
+    } else {
+        std::optional<SpecInput> input = read_spec_input(options.spec_path, error);
+        if (!input) {
+            return fail(error);
+        }
+        user_spec = spec_candidate(input->file, std::cerr);
+        layout = user_spec;
+    }
+    if (!layout) {
+        return error.empty() ? exit_user_error : fail(error);
+    }
+    const std::string cxx = !options.cxx.empty()                            ? options.cxx
+                            : std::getenv("CXX") && *std::getenv("CXX") ? std::getenv("CXX")
+                                                                          : "c++";
+    std::vector<std::string> compiler = split_command(cxx);
+    if (compiler.empty()) {
+        return fail("--cxx names no compiler");
+    }
+    catch_interruptions();
+    WorkDir work;
+    if (work.path().empty()) {
+        return fail("cannot make a temporary directory for the candidates (TMPDIR)");
+    }
+    const std::string sample_path = work.path() + "/sample";
+    std::optional<SampleInfo> sample = make_sample(options.sample_path, layout->header_bits / 8,
+                                                   layout->record_bytes(), options.sample_bytes, sample_path, error);
+    if (!sample) {
+        return fail(error);
+    }
+    std::cerr << "tcgen tune: record " << layout_text(*layout) << "; sample of " << sample->sample_bytes
+              << " bytes ("
+              << (sample->whole_file ? "the whole file"
+                                     : "header and " + std::to_string(sample_chunk_count) +
+                                           " evenly spaced runs of records of the " +
+                                           std::to_string(sample->file_bytes) + "-byte file")
+              << "), budget " << options.budget_seconds << " s, compiler " << cxx << "\n";
+
+    Trials trials({work.path(), compiler, {"-std=c++17", "-O2"}, options.backend, sample_path});
+    SearchSettings settings;
+    settings.budget_seconds = options.budget_seconds;
+    settings.max_candidates = options.max_candidates;
+    settings.tolerance = options.tolerance_percent / 100.0;
+    settings.max_table_bytes = options.max_table_mb << 20;
+    settings.sample_bytes = sample->sample_bytes;
+    TrialError trial_error;
+    std::optional<SearchResult> result = run_search(*layout, user_spec, trials, settings, std::cerr, trial_error);
+    if (!result) {
+        return fail(trial_error.message);
+    }
+    if (!trials.round_trips(result->best_measurement, trial_error)) {
+        std::cerr << "tcgen: internal error: " << trial_error.message << "\n";
+        return exit_internal_error;
+    }
+    const Measurement& best = result->best_measurement;
+    const Measurement& start = result->steps.front().measurement;
+    const double best_ratio = ratio(sample->sample_bytes, best.compressed_bytes);
+    const double speed = static_cast<double>(sample->sample_bytes) / 1e6 / std::max(best.cpu_seconds, 1e-6);
+    std::string text = "# tcgen tune: ratio " + fixed(best_ratio, 3) + " on a " +
+                       std::to_string(sample->sample_bytes) + "-byte sample (" + result->steps.front().change +
+                       ": " + fixed(ratio(sample->sample_bytes, start.compressed_bytes), 3) + "), compressing at " +
+                       fixed(speed, 1) + " MB/s;\n# " + std::to_string(result->steps.size()) +
+                       " candidates measured in " + fixed(result->seconds, 0) + " s (" + result->stop_reason +
+                       "), tables " + fixed(static_cast<double>(best.table_bytes) / 1e6, 1) + " MB.\n" + best.spec;
+    std::cerr << "tcgen tune: best: ratio " << fixed(best_ratio, 3) << ", " << fixed(speed, 1) << " MB/s; "
+              << result->steps.size() << " candidates in " << fixed(result->seconds, 0) << " s ("
+              << result->stop_reason << ")\n";
+    if (!write_output(options.output_path, text, options.sample_path, error)) {
+        return fail(error);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int tune_main(int argc, char** argv) {
+    Options options;
+    CLI::App app{
+        "tcgen tune: suggests predictors for a trace format by compiling and measuring candidate specs on a\n"
+        "sample of a trace. Prints every candidate measured on standard error, the best spec on standard output.",
+        "tcgen tune"};
+    app.add_option("SAMPLE", options.sample_path, "A sample of the trace (a file)")->required();
+    app.add_option("--record", options.record,
+                   "The record layout: [hN,]F,F,... with F = N or pcN (the PC field), N = 8, 16, 32 or 64 bits; "
+                   "hN an N-bit header. The paper's VPC format: h32,pc32,64");
+    app.add_option("--spec", options.spec_path,
+                   "Take the layout from this spec (its predictors are measured too, as a candidate)");
+    app.add_option("-o,--output", options.output_path, "Write the best spec to FILE instead of standard output");
+    app.add_option("--budget", options.budget_seconds,
+                   "Seconds to spend; no candidate starts that would end past it (default 300)");
+    app.add_option("--sample-bytes", options.sample_bytes,
+                   "Compress at most this many bytes of the sample: a larger file is cut to its header and 8 "
+                   "evenly spaced runs of whole records (default 4000000)");
+    app.add_option("--max-candidates", options.max_candidates, "Measure at most N candidates (default: no limit)");
+    app.add_option("--tolerance", options.tolerance_percent,
+                   "Take a simpler spec (fewer predictions, no larger tables) whose output is at most this many "
+                   "percent larger than the smallest, and a larger one only if it gains more (default 0.1)");
+    app.add_option("--max-table-mb", options.max_table_mb,
+                   "Largest predictor tables of a candidate, in MiB (default 512)");
+    app.add_option("--backend", options.backend, "The compressors' stream back-end: lzma (default), zstd or bzip2")
+        ->check(CLI::IsMember({"lzma", "zstd", "bzip2"}));
+    app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::ParseError& parse_error) {
+        std::cerr << "tcgen: error: tune: " << parse_error.what() << " (try tcgen tune --help)\n";
+        return exit_user_error;
+    }
+    try {
+        return run(options);
+    } catch (const std::exception& bug) {
+        std::cerr << "tcgen: internal error: " << bug.what() << "\n";
+        return exit_internal_error;
+    }
+}
+
+}  // namespace tcgen::tune

@@ -1,0 +1,165 @@
+// The tuner's parts that need no compiler: the --record syntax, reading a
+// usage report, candidate spec text (accepted by tcgen), the order of the
+// moves the usage report suggests, and the sample cut from a large file.
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "generator/frontend/diagnostics.hpp"
+#include "generator/plan/planner.hpp"
+#include "generator/tune/candidate.hpp"
+#include "generator/tune/layout.hpp"
+#include "generator/tune/moves.hpp"
+#include "generator/tune/sample.hpp"
+#include "generator/tune/usage_report.hpp"
+
+namespace tcgen::tune {
+namespace {
+
+TEST(RecordLayout, ReadsHeaderFieldsAndPc) {
+    std::string error;
+    std::optional<Candidate> layout = parse_record_layout("h32,pc32,64", error);
+    ASSERT_TRUE(layout) << error;
+    EXPECT_EQ(layout->header_bits, 32u);
+    EXPECT_EQ(layout->pc_field, 1u);
+    ASSERT_EQ(layout->fields.size(), 2u);
+    EXPECT_EQ(layout->fields[1].bits, 64u);
+    EXPECT_EQ(layout->record_bytes(), 12u);
+    EXPECT_EQ(layout_text(*layout), "h32,pc32,64");
+
+    layout = parse_record_layout("8,16,pc64", error);
+    ASSERT_TRUE(layout) << error;
+    EXPECT_EQ(layout->header_bits, 0u);
+    EXPECT_EQ(layout->pc_field, 3u);
+    EXPECT_EQ(layout_text(*layout), "8,16,pc64");
+}
+
+TEST(RecordLayout, RefusesWithOneLineReasons) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"", "--record: '' is not a field: N or pcN with N = 8, 16, 32 or 64 (e.g. --record=h32,pc32,64)"},
+        {"h32,32,64", "--record: no PC field; mark one field pcN (e.g. --record=h32,pc32,64)"},
+        {"h12,pc32", "--record: 'h12': a header is hN with N a multiple of 8 (h32: a 4-byte header)"},
+        {"pc32,h32", "--record: 'h32': the header (hN) can only be the first item"},
+        {"pc32,pc64", "--record: 'pc64': only one field can be the PC"},
+        {"pc32,12", "--record: '12' is not a field: N or pcN with N = 8, 16, 32 or 64 (e.g. --record=h32,pc32,64)"},
+        {"pc32,,64", "--record: '' is not a field: N or pcN with N = 8, 16, 32 or 64 (e.g. --record=h32,pc32,64)"},
+        {"pc99999999999999999999", "--record: 'pc99999999999999999999' is not a field: N or pcN with N = 8, 16, 32 "
+                                   "or 64 (e.g. --record=h32,pc32,64)"},
+        {"h32", "--record: no fields (e.g. --record=h32,pc32,64)"},
+    };
+    for (const auto& [text, expected] : cases) {
+        std::string error;
+        EXPECT_FALSE(parse_record_layout(text, error)) << text;
+        EXPECT_EQ(error, expected) << text;
+    }
+}
+
+TEST(UsageReport, ReadsHitsPerSlotAndIgnoresTheRest) {
+    const std::string report =
+        "Field 1 (32-bit PC): 5 values\n"
+        "  code  predictor                  hits    share\n"
+        "     0  FCM3[2] #1                    3   60.00%\n"
+        "     1  FCM3[2] #2                    0    0.00%\n"
+        "     2  miss                          2   40.00%\n"
+        "Field 2 (64-bit): 5 values   123 bytes\n"
+        "  code  predictor                  hits    share\n"
+        "     0  LV[1]                         1   20.00%\n"
+        "     1  miss                          4   80.00%\n"
+        "comp: 64 bytes in, 40 bytes out, ratio 1.600 (5 records in 1 blocks)\n";
+    UsageCounts counts = parse_usage_report(report, 2);
+    ASSERT_EQ(counts.size(), 2u);
+    EXPECT_EQ(counts[0], (std::vector<std::uint64_t>{3, 0, 2}));
+    EXPECT_EQ(counts[1], (std::vector<std::uint64_t>{1, 4}));
+    EXPECT_EQ(parse_usage_report("garbage\n   7 x 9%\n", 2), UsageCounts(2));
+}
+
+Candidate vpc_layout() {
+    std::string error;
+    return *parse_record_layout("h32,pc32,64", error);
+}
+
+TEST(Candidates, WideStartIsASpecTcgenAccepts) {
+    Candidate wide = wide_candidate(vpc_layout());
+    const std::string text = spec_text(wide);
+    EXPECT_EQ(text,
+              "TCgen Trace Specification;\n32-Bit Header;\n"
+              "32-Bit Field 1 = {L1 = 1, L2 = 131072: FCM3[4], FCM1[4]};\n"
+              "64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[4], DFCM1[2], FCM3[2], FCM1[4], LV[4]};\n"
+              "PC = Field 1;\n");
+    SourceFile file("wide.tcg", text);
+    DiagnosticSink sink(file);
+    EXPECT_TRUE(compile_to_plan(file, sink));
+}
+
+TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
+    FieldChoice field;
+    field.predictors = {{Kind::lv, 0, 2}, {Kind::fcm, 1, 1}, {Kind::dfcm, 1, 1}, {Kind::fcm, 2, 1}, {Kind::fcm, 1, 3}};
+    sort_predictors(field, false);
+    std::string names;
+    for (const PredictorChoice& predictor : field.predictors) {
+        names += predictor_text(predictor) + " ";
+    }
+    EXPECT_EQ(names, "DFCM1[1] FCM2[1] FCM1[3] LV[2] ");
+    sort_predictors(field, true);
+    EXPECT_EQ(predictor_text(field.predictors.front()), "FCM2[1]");
+}
+
+TEST(Moves, LeastUsedPredictorIsDroppedFirstAndEveryMoveIsASpec) {
+    Candidate wide = wide_candidate(vpc_layout());
+    // Field 2's slots: DFCM3 x4, DFCM1 x2, FCM3 x2, FCM1 x4, LV x4, miss.
+    UsageCounts usage = {{50, 10, 5, 1, 20, 1, 1, 1, 12},
+                         {40, 5, 3, 1, 20, 2, 9, 0, 10, 1, 1, 0, 0, 0, 0, 0, 8}};
+    std::vector<Move> moves = neighbour_moves(wide, usage, wide);
+    ASSERT_FALSE(moves.empty());
+    EXPECT_EQ(moves.front().change, "field 2: drop LV[4]");
+    EXPECT_EQ(moves[1].change, "field 2: FCM3[2] -> FCM3[1]");  // its last slot is never written
+    EXPECT_EQ(neighbour_moves(wide, usage, wide).size(), moves.size());  // deterministic
+    for (const Move& move : moves) {
+        EXPECT_EQ(move.change.find("L2 = 65536"), std::string::npos) << "below the floor: " << move.change;
+        SourceFile file("move.tcg", spec_text(move.candidate));
+        DiagnosticSink sink(file);
+        EXPECT_TRUE(compile_to_plan(file, sink)) << move.change;
+    }
+}
+
+TEST(Sample, LargeFileIsCutIntoWholeRecordsAfterItsHeader) {
+    const std::string input = testing::TempDir() + "tune_sample_input";
+    const std::string output = testing::TempDir() + "tune_sample_output";
+    {
+        std::ofstream out(input, std::ios::binary);
+        out << "HEAD";
+        for (int record = 0; record < 1000; ++record) {
+            char bytes[12] = {};
+            std::snprintf(bytes, sizeof bytes, "%011d", record);
+            out.write(bytes, 12);
+        }
+    }
+    std::string error;
+    std::optional<SampleInfo> info = make_sample(input, 4, 12, 4 + 12 * 80, output, error);
+    ASSERT_TRUE(info) << error;
+    EXPECT_FALSE(info->whole_file);
+    EXPECT_EQ(info->file_bytes, 4u + 12000u);
+    EXPECT_EQ(info->sample_bytes, 4u + 12u * 80u);
+    std::ifstream in(output, std::ios::binary);
+    std::string sample((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(sample.substr(0, 4), "HEAD");
+    EXPECT_EQ(sample.substr(4, 11), "00000000000");               // the first run starts at record 0
+    EXPECT_EQ(sample.substr(sample.size() - 12, 11), "00000000999");  // the last ends at the last record
+
+    info = make_sample(input, 4, 12, 1 << 20, output, error);
+    ASSERT_TRUE(info) << error;
+    EXPECT_TRUE(info->whole_file);
+    EXPECT_EQ(info->sample_bytes, info->file_bytes);
+
+    EXPECT_FALSE(make_sample(input, 4, 20000, 1 << 20, output, error));
+    EXPECT_EQ(error, "the sample '" + input + "' has 12004 bytes, fewer than the header and one record (20004)");
+    std::remove(input.c_str());
+    std::remove(output.c_str());
+}
+
+}  // namespace
+}  // namespace tcgen::tune
