@@ -162,7 +162,7 @@ int run(const Options& options) {
         text = options.emit == "bidirectional-header" ? tcgen::generate_bidirectional_header(*plan, names)
                                                       : tcgen::generate_bidirectional_source(*plan, names);
     }
-    if (!tcgen::write_output(options.output_path, text, options.spec_path, error)) {
+    if (!tcgen::write_output(options.output_path, text, {options.spec_path}, error)) {
         std::cerr << "tcgen: error: " << error << "\n";
         return exit_user_error;
     }

@@ -167,7 +167,7 @@ bool same_file(const struct stat& a, const struct stat& b) {
 
 }  // namespace
 
-bool write_output(const std::string& path, const std::string& text, const std::string& input_path,
+bool write_output(const std::string& path, const std::string& text, const std::vector<std::string>& input_paths,
                   std::string& error) {
     if (path.empty() || path == "-") {
         return write_standard_output(text, error);
@@ -181,10 +181,12 @@ bool write_output(const std::string& path, const std::string& text, const std::s
         error = cannot_write(path, errno);
         return false;
     }
-    struct stat input;
-    if (exists && input_path != "-" && ::stat(input_path.c_str(), &input) == 0 && same_file(existing, input)) {
-        error = "refusing to overwrite the input '" + path + "' with the output";
-        return false;
+    for (const std::string& input_path : input_paths) {
+        struct stat input;
+        if (exists && input_path != "-" && ::stat(input_path.c_str(), &input) == 0 && same_file(existing, input)) {
+            error = "refusing to overwrite the input '" + path + "' with the output";
+            return false;
+        }
     }
     // A device, FIFO or socket cannot be replaced, only written to, and a file
     // with other hard links must stay one file with them. Neither needs the

@@ -16,14 +16,16 @@
 //   may not be written is refused, as open() would refuse it.
 
 #include <string>
+#include <vector>
 
 namespace tcgen {
 
-// Writes `text` to `path`. `input_path` is the spec that was read ("-" for
-// standard input, which never collides with the output). On failure returns
+// Writes `text` to `path`, refusing to replace any of `input_paths`, the
+// files that were read ("-" for standard input, which never collides with
+// the output). On failure returns
 // false and sets `error` to a one-line reason such as
 // "cannot write 'out.cpp': No space left on device".
-bool write_output(const std::string& path, const std::string& text, const std::string& input_path,
+bool write_output(const std::string& path, const std::string& text, const std::vector<std::string>& input_paths,
                   std::string& error);
 
 }  // namespace tcgen

@@ -29,7 +29,7 @@ struct SearchSettings {
     double budget_seconds = 300;
     unsigned max_candidates = 0;  // 0: no limit
     double tolerance = 0.001;     // 0.1%
-    std::uint64_t max_table_bytes = std::uint64_t{512} << 20;
+    std::uint64_t max_table_bytes = std::uint64_t{64} << 20;
     std::uint64_t sample_bytes = 0;  // for the speeds printed
 };
 

@@ -33,6 +33,22 @@ std::string first_line(const std::string& path) {
     return line.size() > 200 ? line.substr(0, 200) + "..." : line;
 }
 
+// Adds one sample's usage counts to the sum over the samples.
+void add_usage(UsageCounts& total, const UsageCounts& sample) {
+    if (total.size() < sample.size()) {
+        total.resize(sample.size());
+    }
+    for (std::size_t field = 0; field < sample.size(); ++field) {
+        std::vector<std::uint64_t>& hits = total[field];
+        if (hits.size() < sample[field].size()) {
+            hits.resize(sample[field].size(), 0);
+        }
+        for (std::size_t code = 0; code < sample[field].size(); ++code) {
+            hits[code] += sample[field][code];
+        }
+    }
+}
+
 std::string failure_text(const ProcessResult& result) {
     return result.signal != 0 ? "killed by signal " + std::to_string(result.signal)
                               : "exit status " + std::to_string(result.exit_status);
@@ -43,6 +59,10 @@ std::string failure_text(const ProcessResult& result) {
 std::string Trials::path(std::uint64_t fingerprint, const std::string& suffix) const {
     std::string hex = fingerprint_text(fingerprint);
     return settings_.work_dir + "/" + hex.substr(2) + suffix;
+}
+
+std::string Trials::run_path(std::uint64_t fingerprint, std::size_t sample, const std::string& suffix) const {
+    return path(fingerprint, "." + std::to_string(sample + 1) + "." + suffix);
 }
 
 std::optional<Measurement> Trials::plan(const Candidate& candidate, TrialError& error) const {
@@ -110,46 +130,51 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
     if (!settings_.backend.empty()) {
         run.push_back("--backend=" + settings_.backend);
     }
-    const std::string packed = path(fingerprint, ".tcz");
-    const std::string report = path(fingerprint, ".report");
-    ProcessResult ran = run_process(run, settings_.sample_path, packed, report);
-    if (interrupted()) {
-        error = {true, "interrupted"};
-        return std::nullopt;
+    for (std::size_t sample = 0; sample < settings_.sample_paths.size(); ++sample) {
+        const std::string packed = run_path(fingerprint, sample, "tcz");
+        const std::string report = run_path(fingerprint, sample, "report");
+        ProcessResult ran = run_process(run, settings_.sample_paths[sample], packed, report);
+        if (interrupted()) {
+            error = {true, "interrupted"};
+            return std::nullopt;
+        }
+        if (!ran.started || ran.exit_status != 0) {
+            error = {false, "its compressor failed on the sample '" + settings_.sample_paths[sample] + "' (" +
+                                (ran.started ? failure_text(ran) : ran.error) + "): " + first_line(report)};
+            return std::nullopt;
+        }
+        std::optional<std::string> packed_bytes = read_file(packed);
+        std::optional<std::string> report_text = read_file(report);
+        if (!packed_bytes || !report_text) {
+            error = {true, "cannot read the output of a candidate in '" + settings_.work_dir + "'"};
+            return std::nullopt;
+        }
+        measurement->compressed_bytes += packed_bytes->size();
+        measurement->cpu_seconds += ran.cpu_seconds;
+        add_usage(measurement->usage, parse_usage_report(*report_text, candidate.fields.size()));
     }
-    if (!ran.started || ran.exit_status != 0) {
-        error = {false, "its compressor failed on the sample (" +
-                            (ran.started ? failure_text(ran) : ran.error) + "): " + first_line(report)};
-        return std::nullopt;
-    }
-    std::optional<std::string> packed_bytes = read_file(packed);
-    std::optional<std::string> report_text = read_file(report);
-    if (!packed_bytes || !report_text) {
-        error = {true, "cannot read the output of a candidate in '" + settings_.work_dir + "'"};
-        return std::nullopt;
-    }
-    measurement->compressed_bytes = packed_bytes->size();
-    measurement->cpu_seconds = ran.cpu_seconds;
-    measurement->usage = parse_usage_report(*report_text, candidate.fields.size());
     measured_[fingerprint] = *measurement;
     return measurement;
 }
 
 bool Trials::round_trips(const Measurement& measurement, TrialError& error) const {
-    const std::string unpacked = path(measurement.fingerprint, ".out");
-    const std::string log = path(measurement.fingerprint, ".dlog");
-    ProcessResult ran =
-        run_process({path(measurement.fingerprint, ""), "-d"}, path(measurement.fingerprint, ".tcz"), unpacked, log);
-    if (!ran.started || ran.exit_status != 0) {
-        error = {true, "the best candidate's decompressor failed (" + (ran.started ? failure_text(ran) : ran.error) +
-                           "): " + first_line(log)};
-        return false;
-    }
-    std::optional<std::string> original = read_file(settings_.sample_path);
-    std::optional<std::string> back = read_file(unpacked);
-    if (!original || !back || *original != *back) {
-        error = {true, "the best candidate's decompressor did not give the sample back byte for byte"};
-        return false;
+    for (std::size_t sample = 0; sample < settings_.sample_paths.size(); ++sample) {
+        const std::string unpacked = run_path(measurement.fingerprint, sample, "out");
+        const std::string log = run_path(measurement.fingerprint, sample, "dlog");
+        ProcessResult ran = run_process({path(measurement.fingerprint, ""), "-d"},
+                                        run_path(measurement.fingerprint, sample, "tcz"), unpacked, log);
+        if (!ran.started || ran.exit_status != 0) {
+            error = {true, "the best candidate's decompressor failed (" +
+                               (ran.started ? failure_text(ran) : ran.error) + "): " + first_line(log)};
+            return false;
+        }
+        std::optional<std::string> original = read_file(settings_.sample_paths[sample]);
+        std::optional<std::string> back = read_file(unpacked);
+        if (!original || !back || *original != *back) {
+            error = {true, "the best candidate's decompressor did not give the sample '" +
+                               settings_.sample_paths[sample] + "' back byte for byte"};
+            return false;
+        }
     }
     return true;
 }

@@ -1,8 +1,11 @@
 #pragma once
 // One candidate measured for real: its spec compiled in-process into the
 // compressor tcgen would generate, that C++ built with the user's compiler,
-// run on the sample; the compressed size, the CPU time and the usage report
-// are what the search sees. Binaries, outputs and results are kept per
+// run on each sample; the compressed sizes, the CPU times and the usage
+// reports, summed over the samples, are what the search sees. With samples
+// of equal size, the smallest total is the best harmonic mean of the
+// ratios, the paper's average: a change must help on the samples together,
+// not on one program alone. Binaries, outputs and results are kept per
 // encoding fingerprint in the work directory, so a candidate reached twice
 // is measured once.
 
@@ -21,9 +24,9 @@ struct Measurement {
     std::string spec;  // canonical statements (tcgen's spec_text)
     std::uint64_t fingerprint = 0;
     std::uint64_t table_bytes = 0;
-    std::uint64_t compressed_bytes = 0;
-    double cpu_seconds = 0;  // compressing the sample
-    UsageCounts usage;
+    std::uint64_t compressed_bytes = 0;  // all samples
+    double cpu_seconds = 0;              // compressing all samples
+    UsageCounts usage;                   // summed over the samples
 };
 
 struct TrialSettings {
@@ -31,7 +34,7 @@ struct TrialSettings {
     std::vector<std::string> compiler;   // $CXX split into words
     std::vector<std::string> compiler_flags = {"-std=c++17", "-O2"};
     std::string backend;                 // empty: the compressor's default
-    std::string sample_path;
+    std::vector<std::string> sample_paths;  // one or more
 };
 
 // Why a trial failed. `fatal` errors end the tuning (the compiler is missing
@@ -54,12 +57,14 @@ public:
     // encoding. `fresh` tells which.
     std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error);
 
-    // Decompresses the measured candidate's output and compares it with the
-    // sample byte for byte.
+    // Decompresses the measured candidate's outputs and compares them with
+    // the samples byte for byte.
     bool round_trips(const Measurement& measurement, TrialError& error) const;
 
 private:
     std::string path(std::uint64_t fingerprint, const std::string& suffix) const;
+    // The file of one sample's run: "<fingerprint>.<sample>.<suffix>".
+    std::string run_path(std::uint64_t fingerprint, std::size_t sample, const std::string& suffix) const;
 
     TrialSettings settings_;
     std::map<std::uint64_t, Measurement> measured_;

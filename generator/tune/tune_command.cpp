@@ -27,7 +27,7 @@ constexpr int exit_user_error = 1;
 constexpr int exit_internal_error = 2;
 
 struct Options {
-    std::string sample_path;
+    std::vector<std::string> sample_paths;
     std::string record;
     std::string spec_path;
     std::string output_path;
@@ -35,7 +35,7 @@ struct Options {
     std::uint64_t sample_bytes = 4000000;
     unsigned max_candidates = 0;
     double tolerance_percent = 0.1;
-    std::uint64_t max_table_mb = 512;
+    std::uint64_t max_table_mb = 64;
     std::string backend;
     std::string cxx;
 };
@@ -75,6 +75,12 @@ std::string fixed(double value, int decimals) {
     char text[64];
     std::snprintf(text, sizeof text, "%.*f", decimals, value);
     return text;
+}
+
+// "a 4000000-byte sample" or "3 samples, 12000000 bytes in all".
+std::string samples_text(std::size_t count, std::uint64_t bytes) {
+    return count == 1 ? "a " + std::to_string(bytes) + "-byte sample"
+                      : std::to_string(count) + " samples, " + std::to_string(bytes) + " bytes in all";
 }
 
 double ratio(std::uint64_t in, std::uint64_t out) {
@@ -125,27 +131,35 @@ int run(const Options& options) {
     if (work.path().empty()) {
         return fail("cannot make a temporary directory for the candidates (TMPDIR)");
     }
-    const std::string sample_path = work.path() + "/sample";
-    std::optional<SampleInfo> sample = make_sample(options.sample_path, layout->header_bits / 8,
-                                                   layout->record_bytes(), options.sample_bytes, sample_path, error);
-    if (!sample) {
-        return fail(error);
+    // Each file is cut to a sample of its own; the candidates run on all.
+    std::vector<std::string> samples;
+    std::uint64_t sample_bytes = 0;
+    for (const std::string& file : options.sample_paths) {
+        const std::string sample_path = work.path() + "/sample" + std::to_string(samples.size() + 1);
+        std::optional<SampleInfo> sample = make_sample(file, layout->header_bits / 8, layout->record_bytes(),
+                                                       options.sample_bytes, sample_path, error);
+        if (!sample) {
+            return fail(error);
+        }
+        std::cerr << "tcgen tune: sample '" << file << "': " << sample->sample_bytes << " bytes ("
+                  << (sample->whole_file ? "the whole file"
+                                         : "header and " + std::to_string(sample_chunk_count) +
+                                               " evenly spaced runs of records of the " +
+                                               std::to_string(sample->file_bytes) + "-byte file")
+                  << ")\n";
+        samples.push_back(sample_path);
+        sample_bytes += sample->sample_bytes;
     }
-    std::cerr << "tcgen tune: record " << layout_text(*layout) << "; sample of " << sample->sample_bytes
-              << " bytes ("
-              << (sample->whole_file ? "the whole file"
-                                     : "header and " + std::to_string(sample_chunk_count) +
-                                           " evenly spaced runs of records of the " +
-                                           std::to_string(sample->file_bytes) + "-byte file")
-              << "), budget " << options.budget_seconds << " s, compiler " << cxx << "\n";
+    std::cerr << "tcgen tune: record " << layout_text(*layout) << "; " << samples_text(samples.size(), sample_bytes)
+              << ", budget " << options.budget_seconds << " s, compiler " << cxx << "\n";
 
-    Trials trials({work.path(), compiler, {"-std=c++17", "-O2"}, options.backend, sample_path});
+    Trials trials({work.path(), compiler, {"-std=c++17", "-O2"}, options.backend, samples});
     SearchSettings settings;
     settings.budget_seconds = options.budget_seconds;
     settings.max_candidates = options.max_candidates;
     settings.tolerance = options.tolerance_percent / 100.0;
     settings.max_table_bytes = options.max_table_mb << 20;
-    settings.sample_bytes = sample->sample_bytes;
+    settings.sample_bytes = sample_bytes;
     TrialError trial_error;
     std::optional<SearchResult> result = run_search(*layout, user_spec, trials, settings, std::cerr, trial_error);
     if (!result) {
@@ -157,18 +171,18 @@ int run(const Options& options) {
     }
     const Measurement& best = result->best_measurement;
     const Measurement& start = result->steps.front().measurement;
-    const double best_ratio = ratio(sample->sample_bytes, best.compressed_bytes);
-    const double speed = static_cast<double>(sample->sample_bytes) / 1e6 / std::max(best.cpu_seconds, 1e-6);
-    std::string text = "# tcgen tune: ratio " + fixed(best_ratio, 3) + " on a " +
-                       std::to_string(sample->sample_bytes) + "-byte sample (" + result->steps.front().change +
-                       ": " + fixed(ratio(sample->sample_bytes, start.compressed_bytes), 3) + "), compressing at " +
+    const double best_ratio = ratio(sample_bytes, best.compressed_bytes);
+    const double speed = static_cast<double>(sample_bytes) / 1e6 / std::max(best.cpu_seconds, 1e-6);
+    std::string text = "# tcgen tune: ratio " + fixed(best_ratio, 3) + " on " +
+                       samples_text(samples.size(), sample_bytes) + " (" + result->steps.front().change + ": " +
+                       fixed(ratio(sample_bytes, start.compressed_bytes), 3) + "), compressing at " +
                        fixed(speed, 1) + " MB/s;\n# " + std::to_string(result->steps.size()) +
                        " candidates measured in " + fixed(result->seconds, 0) + " s (" + result->stop_reason +
                        "), tables " + fixed(static_cast<double>(best.table_bytes) / 1e6, 1) + " MB.\n" + best.spec;
     std::cerr << "tcgen tune: best: ratio " << fixed(best_ratio, 3) << ", " << fixed(speed, 1) << " MB/s; "
               << result->steps.size() << " candidates in " << fixed(result->seconds, 0) << " s ("
               << result->stop_reason << ")\n";
-    if (!write_output(options.output_path, text, options.sample_path, error)) {
+    if (!write_output(options.output_path, text, options.sample_paths, error)) {
         return fail(error);
     }
     return 0;
@@ -182,7 +196,10 @@ int tune_main(int argc, char** argv) {
         "tcgen tune: suggests predictors for a trace format by compiling and measuring candidate specs on a\n"
         "sample of a trace. Prints every candidate measured on standard error, the best spec on standard output.",
         "tcgen tune"};
-    app.add_option("SAMPLE", options.sample_path, "A sample of the trace (a file)")->required();
+    app.add_option("SAMPLE", options.sample_paths,
+                   "Samples of the trace (files): with several, of different programs, the spec must do well "
+                   "on all of them together (the smallest total output)")
+        ->required();
     app.add_option("--record", options.record,
                    "The record layout: [hN,]F,F,... with F = N or pcN (the PC field), N = 8, 16, 32 or 64 bits; "
                    "hN an N-bit header. The paper's VPC format: h32,pc32,64");
@@ -192,14 +209,14 @@ int tune_main(int argc, char** argv) {
     app.add_option("--budget", options.budget_seconds,
                    "Seconds to spend; no candidate starts that would end past it (default 300)");
     app.add_option("--sample-bytes", options.sample_bytes,
-                   "Compress at most this many bytes of the sample: a larger file is cut to its header and 8 "
+                   "Compress at most this many bytes of each sample: a larger file is cut to its header and 8 "
                    "evenly spaced runs of whole records (default 4000000)");
     app.add_option("--max-candidates", options.max_candidates, "Measure at most N candidates (default: no limit)");
     app.add_option("--tolerance", options.tolerance_percent,
                    "Take a simpler spec (fewer predictions, no larger tables) whose output is at most this many "
                    "percent larger than the smallest, and a larger one only if it gains more (default 0.1)");
     app.add_option("--max-table-mb", options.max_table_mb,
-                   "Largest predictor tables of a candidate, in MiB (default 512)");
+                   "Largest predictor tables of a candidate, in MiB (default 64: three times TCgen(A)'s; tables far beyond the last-level cache slow every record)");
     app.add_option("--backend", options.backend, "The compressors' stream back-end: lzma (default), zstd or bzip2")
         ->check(CLI::IsMember({"lzma", "zstd", "bzip2"}));
     app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");

@@ -42,6 +42,30 @@ grep -v '^#' "$work/tuned.tcg" | diff -u - "$work/canonical" || { echo "tuned sp
 grep -q '  the given spec$' "$work/log" || { echo "--spec: the given spec was not measured:"; cat "$work/log"; fail=1; }
 "$tcgen" --canonical "$work/from_spec.tcg" >/dev/null || { echo "--spec: output refused"; fail=1; }
 
+# Several samples: each is cut and compressed on its own, and the ratio the
+# tuner prints is that of the totals (here: the second half of the trace
+# under the header, and the whole trace).
+head -c 4 "$sample" >"$work/second_half.trace"
+tail -c +$((4 + 12 * 1500 + 1)) "$sample" >>"$work/second_half.trace"
+"$tcgen" tune "$work/second_half.trace" "$sample" --record=h32,pc32,64 --max-candidates=2 -o "$work/both.tcg" \
+    2>"$work/log"
+for file in "$work/second_half.trace" "$sample"; do
+    grep -q "^tcgen tune: sample '$file': $(stat -c %s "$file") bytes (the whole file)$" "$work/log" ||
+        { echo "several samples: no line for $file:"; cat "$work/log"; fail=1; }
+done
+"$tcgen" "$work/both.tcg" -o "$work/both.cpp"
+"${cxx[@]}" -o "$work/both" "$work/both.cpp" -lbz2 -llzma -lzstd
+total_in=0 total_out=0
+for file in "$work/second_half.trace" "$sample"; do
+    "$work/both" <"$file" >"$work/both.tcz" 2>/dev/null
+    "$work/both" -d <"$work/both.tcz" | cmp "$file" - || { echo "several samples: round trip of $file differs"; fail=1; }
+    total_in=$((total_in + $(stat -c %s "$file")))
+    total_out=$((total_out + $(stat -c %s "$work/both.tcz")))
+done
+expected=$(awk -v i="$total_in" -v o="$total_out" 'BEGIN { printf "%.3f", i / o }')
+grep -q "^# tcgen tune: ratio $expected on 2 samples, $total_in bytes in all (" "$work/both.tcg" ||
+    { echo "several samples: not the ratio of the totals ($expected):"; head -2 "$work/both.tcg"; fail=1; }
+
 # --- errors ------------------------------------------------------------------
 head -c 15 "$sample" >"$work/short.trace"
 check_error() {  # EXPECTED-MESSAGE ARGUMENTS...
@@ -73,6 +97,8 @@ check_error "tcgen: error: --max-table-mb must be from 1 to 16384 (16 GiB, the m
 check_error "tcgen: error: tune: The following argument was not expected: --bogus (try tcgen tune --help)" \
     "$sample" --record=h32,pc32,64 --bogus
 check_error "tcgen: error: cannot read '$work/none.tcg': No such file or directory" "$sample" --spec="$work/none.tcg"
+check_error "tcgen: error: refusing to overwrite the input '$work/second_half.trace' with the output" \
+    "$sample" "$work/second_half.trace" --record=h32,pc32,64 --max-candidates=1 -o "$work/second_half.trace"
 "$tcgen" tune --help | grep -q -- '--record' || { echo "tune --help"; fail=1; }
 # The work directories are gone.
 if compgen -G "$work/tcgen-tune-*" >/dev/null; then echo "work directory left behind"; fail=1; fi
