@@ -16,7 +16,7 @@ packages=(
     libcli11-dev                        # tcgen's command line
     libkainjow-mustache-dev             # the templates of the generated code
     valgrind                            # real traces (lackey; the tcgen-tracer tool SDK)
-    xz-utils zstd                       # baselines in benchmarks
+    xz-utils zstd zpaq                  # baselines in benchmarks (zpaq -m5: the ratio ceiling)
     python3 time gnuplot-nox            # bench/run, bench/ablation: timing, chart
     sqlite3                             # one of the corpus's traced programs
 )
