@@ -153,7 +153,7 @@ int run(const Options& options) {
     std::cerr << "tcgen tune: record " << layout_text(*layout) << "; " << samples_text(samples.size(), sample_bytes)
               << ", budget " << options.budget_seconds << " s, compiler " << cxx << "\n";
 
-    Trials trials({work.path(), compiler, {"-std=c++17", "-O2"}, options.backend, samples});
+    Trials trials({work.path(), compiler, candidate_compiler_flags(), options.backend, samples});
     SearchSettings settings;
     settings.budget_seconds = options.budget_seconds;
     settings.max_candidates = options.max_candidates;
