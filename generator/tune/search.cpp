@@ -51,6 +51,24 @@ void print_step(std::ostream& log, const Step& step, const SearchSettings& setti
 
 }  // namespace
 
+bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vector<std::uint64_t>& current,
+                     std::uint64_t smallest_total, bool larger, bool simpler, double tolerance) {
+    double size = 0;
+    double current_size = 0;
+    for (std::size_t sample = 0; sample < neighbour.size() && sample < current.size(); ++sample) {
+        if (static_cast<double>(neighbour[sample]) > static_cast<double>(current[sample]) * (1.0 + tolerance)) {
+            return false;
+        }
+        size += static_cast<double>(neighbour[sample]);
+        current_size += static_cast<double>(current[sample]);
+    }
+    // A larger spec must pay for itself by more than the tolerance; a
+    // simpler one may cost up to the tolerance.
+    const bool better = larger ? size < current_size * (1.0 - tolerance) : size < current_size;
+    const bool close = size <= static_cast<double>(smallest_total) * (1.0 + tolerance);
+    return better || (close && simpler);
+}
+
 std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<Candidate>& user_spec,
                                        Trials& trials, const SearchSettings& settings, std::ostream& log,
                                        TrialError& error) {
@@ -163,15 +181,11 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
                 }
                 continue;
             }
-            const double size = static_cast<double>(measured.compressed_bytes);
-            const double current_size = static_cast<double>(current_measured.compressed_bytes);
-            // A larger spec must pay for itself by more than the tolerance; a
-            // simpler one may cost up to the tolerance.
-            const bool better = larger(move.candidate, measured, *current, current_measured)
-                                    ? size < current_size * (1.0 - settings.tolerance)
-                                    : size < current_size;
-            const bool close = size <= static_cast<double>(smallest) * (1.0 + settings.tolerance);
-            const bool take = better || (close && simpler(move.candidate, measured, *current, current_measured));
+            const bool take = takes_neighbour(measured.sample_compressed_bytes,
+                                              current_measured.sample_compressed_bytes, smallest,
+                                              larger(move.candidate, measured, *current, current_measured),
+                                              simpler(move.candidate, measured, *current, current_measured),
+                                              settings.tolerance);
             result.steps.back().taken = take;
             print_step(log, result.steps.back(), settings);
             if (take) {

@@ -6,10 +6,13 @@
 // sizes, grow, reorder; moves.hpp), so that a long run of small prunings
 // does not starve the table sizes and orders of the budget.
 //
-// Better means a smaller output on the sample, by more than `tolerance` for
-// a larger candidate (more predictions or larger tables); a simpler one
-// (fewer predictions, no larger tables: faster) is also taken when its
-// output is within `tolerance` of the smallest seen. A candidate measured once is not
+// Better means a smaller total output on the samples, by more than
+// `tolerance` for a larger candidate (more predictions or larger tables); a
+// simpler one (fewer predictions, no larger tables: faster) is also taken
+// when its total is within `tolerance` of the smallest seen. With several
+// samples, no move may make any one of them more than `tolerance` larger:
+// a change that helps one program at another's expense is one that a
+// program the tuner never saw may pay for. A candidate measured once is not
 // measured again, so the search cannot cycle. The order of the trials
 // depends only on the sample and the settings other than the budget: a
 // larger budget continues the same sequence further.
@@ -47,6 +50,12 @@ struct SearchResult {
     std::string stop_reason;  // "no change helps", "budget spent", ...
     double seconds = 0;
 };
+
+// The rule above for one neighbour: its and the current spec's output per
+// sample, the smallest total seen, whether the neighbour is larger or
+// simpler than the current spec.
+bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vector<std::uint64_t>& current,
+                     std::uint64_t smallest_total, bool larger, bool simpler, double tolerance);
 
 // Prints each step on `log` as it is measured. Returns nothing with `error`
 // set when a fatal error ends the search (or no start could be measured).

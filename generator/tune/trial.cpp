@@ -150,6 +150,7 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
             return std::nullopt;
         }
         measurement->compressed_bytes += packed_bytes->size();
+        measurement->sample_compressed_bytes.push_back(packed_bytes->size());
         measurement->cpu_seconds += ran.cpu_seconds;
         add_usage(measurement->usage, parse_usage_report(*report_text, candidate.fields.size()));
     }

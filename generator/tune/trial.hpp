@@ -25,6 +25,7 @@ struct Measurement {
     std::uint64_t fingerprint = 0;
     std::uint64_t table_bytes = 0;
     std::uint64_t compressed_bytes = 0;  // all samples
+    std::vector<std::uint64_t> sample_compressed_bytes;  // each sample's
     double cpu_seconds = 0;              // compressing all samples
     UsageCounts usage;                   // summed over the samples
 };

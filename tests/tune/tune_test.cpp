@@ -15,6 +15,7 @@
 #include "generator/tune/layout.hpp"
 #include "generator/tune/moves.hpp"
 #include "generator/tune/sample.hpp"
+#include "generator/tune/search.hpp"
 #include "generator/tune/usage_report.hpp"
 
 namespace tcgen::tune {
@@ -124,6 +125,30 @@ TEST(Moves, LeastUsedPredictorIsDroppedFirstAndEveryMoveIsASpec) {
         DiagnosticSink sink(file);
         EXPECT_TRUE(compile_to_plan(file, sink)) << move.change;
     }
+}
+
+TEST(Search, LargerSpecMustPayForItselfSimplerMayCostTheTolerance) {
+    const double tolerance = 0.01;  // 1 %
+    // One sample: a larger spec needs more than 1 % less output.
+    EXPECT_TRUE(takes_neighbour({980}, {1000}, 1000, true, false, tolerance));
+    EXPECT_FALSE(takes_neighbour({995}, {1000}, 1000, true, false, tolerance));
+    // Neither larger nor simpler: any gain.
+    EXPECT_TRUE(takes_neighbour({999}, {1000}, 1000, false, false, tolerance));
+    EXPECT_FALSE(takes_neighbour({1001}, {1000}, 1000, false, false, tolerance));
+    // Simpler: up to 1 % above the smallest total seen.
+    EXPECT_TRUE(takes_neighbour({1009}, {1000}, 1000, false, true, tolerance));
+    EXPECT_FALSE(takes_neighbour({1009}, {1000}, 990, false, true, tolerance));
+}
+
+TEST(Search, NoSampleMayLoseMoreThanTheToleranceWhateverTheTotal) {
+    const double tolerance = 0.01;
+    // The total falls by 10 %, but the second program's output grows 2 %.
+    EXPECT_FALSE(takes_neighbour({700, 204}, {800, 200}, 1000, false, false, tolerance));
+    // Within the tolerance on each, smaller in total: taken.
+    EXPECT_TRUE(takes_neighbour({700, 201}, {800, 200}, 1000, false, false, tolerance));
+    // A simpler spec may not shift its cost onto one program either.
+    EXPECT_FALSE(takes_neighbour({795, 206}, {800, 200}, 1000, false, true, tolerance));
+    EXPECT_TRUE(takes_neighbour({805, 201}, {800, 200}, 1000, false, true, tolerance));
 }
 
 TEST(Sample, LargeFileIsCutIntoWholeRecordsAfterItsHeader) {
