@@ -50,11 +50,13 @@ ZPAQ = Compressor("zpaq-m5", [os.path.join(os.path.dirname(os.path.abspath(__fil
                   [os.path.join(os.path.dirname(os.path.abspath(__file__)), "zpaq-filter"), "-d"])
 
 # tcgen specs by trace kind: ChampSim traces (64-byte input_instr records, no
-# header) get the ChampSim spec; every other kind is in the VPC format of the
-# paper (4-byte header, 32-bit PC + 64-bit value), measured with TCgen(A)
-# (Figure 5) and TCgen(B) (Figure 9) as in the paper's Table 3.
+# header) get the ChampSim spec; branch traces (BRA1: 4-byte header, 64-bit
+# PC, 64-bit target, 8-bit taken) the branch spec; every other kind is in the
+# VPC format of the paper (4-byte header, 32-bit PC + 64-bit value), measured
+# with TCgen(A) (Figure 5) and TCgen(B) (Figure 9) as in the paper's Table 3.
 VPC_SPECS = [("tcgen-a", "examples/vpc3.tcg"), ("tcgen-b", "examples/tcgen_b.tcg")]
 CHAMPSIM_SPECS = [("tcgen-champsim", "examples/champsim.tcg")]
+BRANCH_SPECS = [("tcgen-branches", "examples/x86_branches.tcg")]
 # tcgen's best configuration for today's traces: the specs bench/tune chose
 # for x86-64 traces of each kind on half of the corpus (docs/benchmarks.md,
 # "Specs for x86-64 traces"), measured beside the paper's.
@@ -68,13 +70,26 @@ def is_champsim_kind(kind):
     return "champsim" in kind.lower()
 
 
+def is_branch_kind(kind):
+    return "branch" in kind.lower()
+
+
+def reference_specs_for_kind(kind):
+    """The specs that define KIND's record layout: the paper's TCgen(A) and
+    (B) for the VPC format, else the kind's own spec."""
+    if is_champsim_kind(kind):
+        return CHAMPSIM_SPECS
+    if is_branch_kind(kind):
+        return BRANCH_SPECS
+    return VPC_SPECS
+
+
 def tcgen_specs_for_kind(kind):
-    paper = CHAMPSIM_SPECS if is_champsim_kind(kind) else VPC_SPECS
-    return paper + ([X86_SPECS[kind]] if kind in X86_SPECS else [])
+    return reference_specs_for_kind(kind) + ([X86_SPECS[kind]] if kind in X86_SPECS else [])
 
 
 def all_names():
-    return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + list(X86_SPECS.values())]
+    return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())]
             + [c.name for c in GENERAL] + [ZPAQ.name])
 
 

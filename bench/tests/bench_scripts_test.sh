@@ -18,7 +18,7 @@ fail() { echo "bench_scripts_test: FAIL: $*" >&2; exit 1; }
 "$repo/bench/corpus" --quick --dir="$work/corpus" --programs=gzip,sort --tool-dir="$tracer_dir" \
     >"$work/corpus.out" 2>&1 || { cat "$work/corpus.out"; fail "bench/corpus failed"; }
 manifest=$work/corpus/quick/manifest.tsv
-[[ $(wc -l <"$manifest") -eq 9 ]] || fail "manifest: expected 8 traces, got $(($(wc -l <"$manifest") - 1))"
+[[ $(wc -l <"$manifest") -eq 11 ]] || fail "manifest: expected 10 traces (5 kinds × 2 programs), got $(($(wc -l <"$manifest") - 1))"
 
 doc=$work/doc/benchmarks.md
 mkdir -p "$work/doc"
@@ -37,7 +37,8 @@ vpc = ["store-addresses", "cache-miss-addresses", "load-values"]
 programs = ["gzip", "sort"]
 expected_run = {(k, p, c) for k in vpc for p in programs for c in ["tcgen-a", "tcgen-b"] + general}
 expected_run |= {("champsim", p, c) for p in programs for c in ["tcgen-champsim"] + general}
-expected_run |= {(k, "sort", "zpaq-m5") for k in vpc + ["champsim"]}  # --zpaq=sort
+expected_run |= {("branches", p, c) for p in programs for c in ["tcgen-branches"] + general}
+expected_run |= {(k, "sort", "zpaq-m5") for k in vpc + ["champsim", "branches"]}  # --zpaq=sort
 expected_run |= {("cache-miss-addresses", p, "tcgen-x86-misses") for p in programs}
 expected_run |= {("load-values", p, "tcgen-x86-loads") for p in programs}
 variants = ["no smart update", "no type minimisation", "no shared tables", "no fast hash function",
@@ -60,7 +61,7 @@ for path, key, expected in ((sys.argv[1], "compressor", expected_run),
 sys.exit(0 if ok else 1)
 EOF
 
-for kind in store-addresses cache-miss-addresses load-values champsim; do
+for kind in store-addresses cache-miss-addresses load-values champsim branches; do
     grep -q "^== $kind:" "$work/run.out" || fail "bench/run printed no table for $kind"
     grep -q "^### $kind" "$doc" || fail "no $kind table in the document"
 done

@@ -2,8 +2,9 @@
 # tracer_test.sh TOOL_DIR: smoke test of the tcgen-tracer valgrind tool.
 # Runs `sort` on 10 fixed lines under the tool with every kind requested and
 # checks the files' structure: header bytes, sizes a whole number of records,
-# non-empty, caps obeyed, ChampSim ips nonzero; then runs it again and checks
-# the store-address trace is the same bytes (determinism).
+# non-empty, caps obeyed, ChampSim ips nonzero, branches agreeing with the
+# ChampSim records (branch_check.py); then runs it again and checks the
+# traces are the same bytes (determinism).
 # The WET streams (--wet) of the same runs are checked by wet_check.py
 # (timestamps, edges against an unbounded replay of the stores, values along
 # exact edges, load values against the LDV1 trace), then cut by bench/wet-split,
@@ -41,7 +42,7 @@ run() {  # suffix, extra options...
     ( exec 9<"$tool_dir"
       exec "${wrap[@]}" env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
         valgrind --tool=tcgen-tracer --stores="$tmp/s$s" --misses="$tmp/m$s" \
-        --loads="$tmp/l$s" --champsim="$tmp/c$s" --wet="$tmp/w$s" "$@" /usr/bin/sort ) \
+        --loads="$tmp/l$s" --champsim="$tmp/c$s" --branches="$tmp/b$s" --wet="$tmp/w$s" "$@" /usr/bin/sort ) \
         < "$tmp/in" > "$tmp/out$s" 2> "$tmp/log$s" || { cat "$tmp/log$s" >&2; fail "valgrind run $s failed"; }
 }
 
@@ -69,6 +70,9 @@ od -An -v -tu1 -w64 -j8 -N$((n - 8)) "$tmp/c1" | awk 'NR % 1 == 0 { if ($1 > 1 |
 branches=$(od -An -v -tu1 -w64 -j8 "$tmp/c1" | awk '$1 == 1 { b++ } END { print b + 0 }')
 (( branches > 0 )) || fail "champsim: no branches"
 echo "ok: champsim $(( n / 64 )) records, $branches branches"
+[[ "$(head -c 4 "$tmp/b1")" == BRA1 ]] || fail "branches: header is not BRA1"
+n=$(stat -c %s "$tmp/b1")
+(( n > 4 && (n - 4) % 17 == 0 )) || fail "branches: size $n is not 4 + 17k, k > 0"
 
 # WET streams: structure and invariants, then wet-split.
 [[ "$(head -c 4 "$tmp/w1.nodes")$(head -c 4 "$tmp/w1.events")$(head -c 4 "$tmp/w1.edges")" == WTN1WTE1WTD1 ]] \
@@ -99,6 +103,7 @@ if [[ -n $python ]]; then
         || fail "wet-split on a foreign file: exit status $rc, $(cat "$tmp/err")"
     [[ ! -e "$tmp/badsplit" ]] || fail "wet-split wrote output for bad input"
     echo "ok: wet-split errors"
+    "$python" "$here/branch_check.py" "$tmp/b1" "$tmp/c1" || fail "branch trace"
 fi
 
 # determinism and caps
@@ -110,14 +115,17 @@ else
     echo "note: no setarch -R / pid namespace here; load values not compared"
 fi
 cmp -s "$tmp/c1" "$tmp/c2" || fail "champsim trace differs between two identical runs"
+cmp -s "$tmp/b1" "$tmp/b2" || fail "branch trace differs between two identical runs"
 for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
     cmp -s "$tmp/w1.$f" "$tmp/w2.$f" || fail "WET $f differ between two identical runs"
 done
-run 3 --stores-max=100 --misses-max=50 --loads-max=70 --champsim-max=30 --wet-max=500
+run 3 --stores-max=100 --misses-max=50 --loads-max=70 --champsim-max=30 --wet-max=500 --branches-max=40
 [[ $(stat -c %s "$tmp/s3") == $((4 + 12 * 100)) ]] || fail "--stores-max not obeyed"
 [[ $(stat -c %s "$tmp/m3") == $((4 + 12 * 50)) ]] || fail "--misses-max not obeyed"
 [[ $(stat -c %s "$tmp/l3") == $((4 + 12 * 70)) ]] || fail "--loads-max not obeyed"
 [[ $(stat -c %s "$tmp/c3") == $((64 * 30)) ]] || fail "--champsim-max not obeyed"
+[[ $(stat -c %s "$tmp/b3") == $((4 + 17 * 40)) ]] || fail "--branches-max not obeyed"
+cmp -s "$tmp/b3" <(head -c $((4 + 17 * 40)) "$tmp/b1") || fail "capped branch trace is not a prefix of the full one"
 cmp -s "$tmp/s3" <(head -c $((4 + 12 * 100)) "$tmp/s1") || fail "capped store trace is not a prefix of the full one"
 [[ $(stat -c %s "$tmp/w3.events") == $((4 + 24 * 500)) ]] || fail "--wet-max not obeyed"
 for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
@@ -126,4 +134,9 @@ for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
 done
 [[ -z $python ]] || "$python" "$here/wet_check.py" "$tmp/w3" >/dev/null || fail "capped WET invariants"
 echo "ok: determinism and caps"
+# Skipping start-up: both instruction-level traces start after the same
+# instruction, so they still agree, and the branches are a slice of run 1's.
+run 4 --champsim-skip=100000 --branches-skip=100000
+[[ -z $python ]] || "$python" "$here/branch_check.py" "$tmp/b4" "$tmp/c4" --part-of="$tmp/b1" \
+    || fail "branch trace after --branches-skip"
 echo PASS

@@ -5,6 +5,7 @@
      --misses=FILE     CMA1 + (u32 pc, u64 access address)   per cache miss
      --loads=FILE      LDV1 + (u32 pc, u64 loaded value)     per load
      --champsim=FILE   ChampSim input_instr (64 bytes)       per instruction
+     --branches=FILE   BRA1 + (u64 pc, u64 target, u8 taken) per branch
      --wet=PREFIX      the streams of a Whole Execution Trace restricted to
                        memory instructions: PREFIX.nodes (WTN1, one record
                        per static access), PREFIX.events (WTE1, timestamp,
@@ -38,7 +39,7 @@
 
 /* The three WET files are one kind for the user (one option, one cap on
    the events); they get separate buffers here. */
-enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_WTN, K_WTE, K_WTD, N_KINDS };
+enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_BRA, K_WTN, K_WTE, K_WTD, N_KINDS };
 
 #define OUT_BUF_BYTES (4u << 20)
 
@@ -58,6 +59,7 @@ static Out outs[N_KINDS] = {
    { NULL, "CMA1", "misses",   0, 0, -1, 0, NULL },
    { NULL, "LDV1", "loads",    0, 0, -1, 0, NULL },
    { NULL, NULL,   "champsim", 0, 0, -1, 0, NULL },
+   { NULL, "BRA1", "branches", 0, 0, -1, 0, NULL },
    { NULL, "WTN1", "wet nodes",  0, 0, -1, 0, NULL },
    { NULL, "WTE1", "wet events", 0, 0, -1, 0, NULL },
    { NULL, "WTD1", "wet edges",  0, 0, -1, 0, NULL },
@@ -69,12 +71,14 @@ static Out outs[N_KINDS] = {
 static UInt active[N_KINDS];
 static UInt load_active;    /* any of misses, loads, champsim */
 static UInt store_active;   /* any of stores, misses, champsim */
+static UInt instr_active;   /* any of champsim, branches: a call per instruction */
 static Bool clo_exit_when_full = True;
 
 static void recompute_active(void)
 {
    load_active = active[K_CMA] | active[K_LDV] | active[K_CHS];
    store_active = active[K_STA] | active[K_CMA] | active[K_CHS];
+   instr_active = active[K_CHS] | active[K_BRA];
 }
 
 static void out_flush(Out* o)
@@ -179,6 +183,8 @@ typedef struct {
    Addr ip;
    UInt len;
    UChar is_branch;
+   Addr target;        /* where the branch goes when taken, if known
+                          statically (0: indirect) */
    UChar dst[2];
    UChar src[4];
 } InstrDesc;
@@ -209,8 +215,39 @@ static void champsim_write_pending(Addr next_ip)
 
 static Long clo_champsim_skip = 0;   /* instructions to skip first */
 
+/* Branch records: like ChampSim's, a branch is completed when the next
+   instruction starts. The target is where the branch went when taken and
+   where it would have gone when not (a conditional branch's static target),
+   as branch-predictor traces record it. */
+static const InstrDesc* branch_pend = NULL;
+static Long clo_branches_skip = 0;   /* instructions to skip first */
+
+static void branch_write(const InstrDesc* d, Addr next_ip)
+{
+   Out* o = &outs[K_BRA];
+   UChar* p = o->buf + o->used;
+   Bool taken = next_ip != d->ip + d->len;
+   put_le64(p, d->ip);
+   put_le64(p + 8, taken ? next_ip : d->target);
+   p[16] = taken ? 1 : 0;
+   out_commit(K_BRA, 17);
+}
+
+static void branch_instr(const InstrDesc* d)
+{
+   if (branch_pend) {
+      const InstrDesc* b = branch_pend;
+      branch_pend = NULL;
+      branch_write(b, d->ip);
+      if (!active[K_BRA]) return;
+   }
+   if (clo_branches_skip > 0) { clo_branches_skip--; return; }
+   if (d->is_branch) branch_pend = d;
+}
+
 static void h_instr(const InstrDesc* d)
 {
+   if (active[K_BRA]) branch_instr(d);
    if (!active[K_CHS]) return;
    if (clo_champsim_skip > 0) { clo_champsim_skip--; return; }
    if (pend_valid) {
@@ -844,7 +881,8 @@ static void instr_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Int size,
    ci->last_was_load = False;
 }
 
-static Bool want_champsim(void) { return outs[K_CHS].path != NULL; }
+/* ChampSim records and branch records need a call per instruction. */
+static Bool want_instr_calls(void) { return outs[K_CHS].path != NULL || outs[K_BRA].path != NULL; }
 
 /* WET calls go after the access, so that a faulting access gets no event
    and a store's value can be read back (a modify's load goes before it).
@@ -897,7 +935,10 @@ static InstrDesc* make_desc(IRSB* sb_in, Int i)
       if (!s) continue;
       if (s->tag == Ist_IMark) {
          last = False;
-         if ((Addr)s->Ist.IMark.addr != ip + len) is_branch = True;  /* chased */
+         if ((Addr)s->Ist.IMark.addr != ip + len) {   /* chased */
+            is_branch = True;
+            if (!d->target) d->target = (Addr)s->Ist.IMark.addr;
+         }
          break;
       }
       switch (s->tag) {
@@ -924,7 +965,11 @@ static InstrDesc* make_desc(IRSB* sb_in, Int i)
          if ((jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret)
              && s->Ist.Exit.dst->tag == Ico_U64) {
             Addr t = (Addr)s->Ist.Exit.dst->Ico.U64;
-            if (t != ip && t != ip + len) { is_branch = True; cond = True; }
+            if (t != ip && t != ip + len) {
+               is_branch = True;
+               cond = True;
+               d->target = t;
+            }
          }
          break;
       }
@@ -942,6 +987,9 @@ static InstrDesc* make_desc(IRSB* sb_in, Int i)
                  && (Addr)nx->Iex.Const.con->Ico.U64 != ip))
             is_branch = True;
       }
+      if (sb_in->next->tag == Iex_Const && sb_in->next->Iex.Const.con->tag == Ico_U64
+          && !d->target)
+         d->target = (Addr)sb_in->next->Iex.Const.con->Ico.U64;
    }
    if (is_branch) {
       d->is_branch = 1;
@@ -960,7 +1008,7 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
    IRSB* sb;
    Int i;
    CurInstr ci;
-   Bool chs = want_champsim();
+   Bool chs = want_instr_calls();
 
    if (!fixed_at_random) fix_at_random();
    if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
@@ -988,7 +1036,7 @@ static IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
             ci.desc = make_desc(sb_in, i);
             add_call(sb, "h_instr", h_instr,
                      mkIRExprVec_1(mk64((ULong)(Addr)ci.desc)),
-                     guard_on(sb, &active[K_CHS]));
+                     guard_on(sb, &instr_active));
          }
          break;
 
@@ -1149,6 +1197,9 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--loads-max", outs[K_LDV].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--champsim-max", outs[K_CHS].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--champsim-skip", clo_champsim_skip, 0, 1LL << 50) {}
+   else if VG_STR_CLO(arg, "--branches", outs[K_BRA].path) {}
+   else if VG_BINT_CLO(arg, "--branches-max", outs[K_BRA].max, 0, 1LL << 40) {}
+   else if VG_BINT_CLO(arg, "--branches-skip", clo_branches_skip, 0, 1LL << 50) {}
    else if VG_STR_CLO(arg, "--wet", clo_wet_prefix) {}
    else if VG_BINT_CLO(arg, "--wet-max", outs[K_WTE].max, 0, WET_MAX_EVENTS) {}
    else if VG_BINT_CLO(arg, "--wet-track-mb", clo_wet_track_mb, 1, 4096) {}
@@ -1169,12 +1220,14 @@ static void tr_print_usage(void)
 "                           64-byte lines, write-allocate)\n"
 "    --loads=FILE           load-value trace (LDV1: u32 pc, u64 value)\n"
 "    --champsim=FILE        ChampSim input_instr trace (64-byte records)\n"
+"    --branches=FILE        branch trace (BRA1: u64 pc, u64 target, u8 taken)\n"
 "    --wet=PREFIX           WET streams of the memory instructions: PREFIX.nodes\n"
 "                           (WTN1), PREFIX.events (WTE1), PREFIX.edges (WTD1);\n"
 "                           see docs/wet-streams.md\n"
 "    --KIND-max=N           stop that trace after N records [0 = no cap];\n"
 "                           --wet-max=N caps the WET events (at most 2^32-1)\n"
 "    --champsim-skip=N      start the ChampSim trace after N instructions [0]\n"
+"    --branches-skip=N      start the branch trace after N instructions [0]\n"
 "    --wet-track-mb=N       MiB of memory whose last stores the WET keeps\n"
 "                           (10 bytes of tool memory per byte) [8]\n"
 "    --exit-when-full=no|yes end the program when every trace is full [yes]\n"
@@ -1232,7 +1285,7 @@ static void tr_post_clo_init(void)
    }
    if (!any)
       VG_(umsg)("tcgen-tracer: no output requested (--stores=, --misses=, "
-                "--loads=, --champsim=, --wet=)\n");
+                "--loads=, --champsim=, --branches=, --wet=)\n");
    recompute_active();
    init_regmap();
    VG_(memset)(cache_tag, 0, sizeof cache_tag);
@@ -1246,6 +1299,7 @@ static void finish_all(void)
    if (finished) return;
    finished = True;
    if (pend_valid && active[K_CHS]) champsim_write_pending(0);
+   /* A branch still pending at exit has no outcome: it is left out. */
    for (k = 0; k < N_KINDS; k++) {
       Out* o = &outs[k];
       if (o->fd < 0) continue;
@@ -1277,7 +1331,7 @@ static void tr_pre_clo_init(void)
 {
    VG_(details_name)("tcgen-tracer");
    VG_(details_version)("1");
-   VG_(details_description)("binary memory/value/ChampSim traces for tcgen");
+   VG_(details_description)("binary memory/value/branch/ChampSim traces for tcgen");
    VG_(details_copyright_author)("tcgen project");
    VG_(details_bug_reports_to)("the tcgen project");
    VG_(details_avg_translation_sizeB)(400);

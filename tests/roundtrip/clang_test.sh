@@ -16,8 +16,8 @@ for name in vpc3 tcgen_b champsim any_file; do
         "$work/$name.cpp" -lbz2 -llzma -lzstd 2>"$work/err"; then
         echo "FAIL: clang++ $name:"; head -20 "$work/err"; failures=$((failures + 1)); continue
     fi
-    input=$root/tests/golden/tcz/inputs/load_values.trace
-    [ "$name" = champsim ] && input=$root/tests/golden/tcz/inputs/champsim.trace
+    input=$root/tests/golden/tcz/inputs/$name.trace   # a trace of its own format, else load values
+    [ -f "$input" ] || input=$root/tests/golden/tcz/inputs/load_values.trace
     "$work/$name" <"$input" 2>/dev/null | cmp -s - "$root/tests/golden/tcz/$name.tcz" \
         || { echo "FAIL: the clang++ build of $name writes another .tcz"; failures=$((failures + 1)); }
     "$work/$name" -d <"$root/tests/golden/tcz/$name.tcz" | cmp -s - "$input" \
