@@ -1,7 +1,9 @@
 #pragma once
 // The stream back-ends a .tcz can use, one per compressed buffer, recorded
-// beside it (docs/format.md): bzip2 (the TCgen paper's), LZMA (the default)
-// and zstd. Every one stores an empty buffer as zero bytes.
+// beside it (docs/format.md): bzip2 (the TCgen paper's), LZMA and zstd.
+// Every one stores an empty buffer as zero bytes. A writer picks each
+// buffer's back-end (BackendChoice): by default the smaller output of LZMA
+// and bzip2.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +22,8 @@ namespace tcgen_runtime {
 // The values are the format's back-end identifiers.
 enum class Backend : std::uint8_t { bzip2 = 1, lzma = 2, zstd = 3 };
 
+// The back-end of a buffer that no choice has to be made for (tests, and
+// the ties of BackendChoice).
 inline constexpr Backend default_backend = Backend::lzma;
 
 inline constexpr std::string_view backend_name(Backend backend) {
@@ -91,5 +95,43 @@ inline void backend_decompress(Backend backend, const std::uint8_t* input, std::
             return zstd_decompress(input, input_size, out, expected_size, what);
     }
 }
+
+// What a writer compresses each buffer with: one back-end for every buffer
+// (`--backend=NAME`), or by default, per buffer, whichever of LZMA and bzip2
+// writes fewer bytes (LZMA on a tie: it decodes faster). Neither wins
+// everywhere: bzip2's block sorting is ahead on the code streams of regular
+// traces (up to a third smaller on sqlite3's store addresses), LZMA on the
+// rest. zstd is not tried: it was never the smallest on the corpus
+// (docs/benchmarks.md, "Choosing the back-end per stream").
+class BackendChoice {
+public:
+    constexpr BackendChoice() = default;
+    // A Backend converts to the choice of that back-end alone.
+    constexpr BackendChoice(Backend only) : only_(only) {}  // NOLINT(google-explicit-constructor)
+
+    // The one back-end chosen, or none for the smaller of two.
+    constexpr std::optional<Backend> only() const { return only_; }
+
+    // Compresses `size` bytes at `data` into `compressed` (`scratch` is the
+    // caller's buffer for the candidate that loses) and returns the
+    // back-end used.
+    Backend compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
+                     std::vector<std::uint8_t>& scratch) const {
+        if (only_) {
+            backend_compress(*only_, data, size, compressed);
+            return *only_;
+        }
+        backend_compress(Backend::lzma, data, size, compressed);
+        backend_compress(Backend::bzip2, data, size, scratch);
+        if (scratch.size() < compressed.size()) {
+            compressed.swap(scratch);
+            return Backend::bzip2;
+        }
+        return Backend::lzma;
+    }
+
+private:
+    std::optional<Backend> only_;
+};
 
 }  // namespace tcgen_runtime

@@ -65,7 +65,7 @@ struct CommandOptions {
     bool quiet = false;       // -q
     bool verbose = false;     // -v
     std::optional<std::string> output_path;  // -o
-    Backend backend = default_backend;
+    BackendChoice backend;  // --backend: one for every stream
     std::uint32_t restart_blocks = default_restart_blocks;
     std::vector<std::string> files;
 };
@@ -110,8 +110,9 @@ inline std::string usage_text(const std::string& name) {
            "  -f, --force        overwrite output files, write to a terminal\n"
            "  -q, --quiet        print no report, only errors\n"
            "  -v, --verbose      name each file and what became of it\n"
-           "  --backend=NAME     compress the streams with lzma (the default: smallest),\n"
-           "                     zstd (fastest to decompress) or bzip2 (the TCgen paper's)\n"
+           "  --backend=NAME     compress every stream with lzma, zstd (fastest to\n"
+           "                     decompress) or bzip2 (the TCgen paper's); by default each\n"
+           "                     stream of each block gets the smaller of lzma and bzip2\n"
            "  --restart-blocks=N restart the predictors every N blocks (default " +
            std::to_string(default_restart_blocks) +
            ", 0: never),\n"

@@ -366,8 +366,8 @@ private:
 
 class ContainerWriter {
 public:
-    // Every buffer is compressed with `backend`.
-    explicit ContainerWriter(ByteSink& sink, Backend backend = default_backend) : sink_(sink), backend_(backend) {}
+    // Every buffer is compressed with the back-end `backend` picks for it.
+    explicit ContainerWriter(ByteSink& sink, BackendChoice backend = {}) : sink_(sink), backend_(backend) {}
 
     void write_preamble(const Preamble& preamble) {
         using Layout = TczPreambleLayout;
@@ -402,12 +402,12 @@ public:
                  size_text(preamble_.header_bytes));
         }
         std::vector<std::uint8_t>& compressed = compressed_[0];
-        backend_compress(backend_, header, size, compressed);
+        const Backend backend = backend_.compress(header, size, compressed, scratch_);
         section_.assign(Layout::data, 0);
         Layout::tag.store(section_.data(), tcz_header_tag);
         Layout::raw_size.store(section_.data(), size);
         Layout::compressed_size.store(section_.data(), compressed.size());
-        Layout::backend.store(section_.data(), static_cast<std::uint8_t>(backend_));
+        Layout::backend.store(section_.data(), static_cast<std::uint8_t>(backend));
         Layout::fields_check.store(section_.data(), chain_.next(section_.data(), Layout::fields_check.offset));
         emit(section_.data(), section_.size());
         emit(compressed.data(), compressed.size());
@@ -446,12 +446,13 @@ public:
         Layout::tag.store(section_.data(), tcz_block_tag);
         Layout::record_count.store(section_.data(), record_count);
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            backend_compress(backend_, streams[stream].data(), streams[stream].size(), compressed_[stream]);
+            const Backend backend =
+                backend_.compress(streams[stream].data(), streams[stream].size(), compressed_[stream], scratch_);
             Layout::raw_size(stream).store(section_.data(), streams[stream].size());
             Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
             stream_bytes_[stream] += compressed_[stream].size();
             stream_raw_bytes_[stream] += streams[stream].size();
-            Layout::backend(stream).store(section_.data(), static_cast<std::uint8_t>(backend_));
+            Layout::backend(stream).store(section_.data(), static_cast<std::uint8_t>(backend));
         }
         const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
         fields_check.store(section_.data(), chain_.next(section_.data(), fields_check.offset));
@@ -510,13 +511,14 @@ private:
     }
 
     ByteSink& sink_;
-    Backend backend_;
+    BackendChoice backend_;
     Preamble preamble_;
     CheckChain chain_;
     // The fixed fields of the section being written (and, for the preamble
     // and trailer, all of it).
     std::vector<std::uint8_t> section_;
     std::vector<std::vector<std::uint8_t>> compressed_ = std::vector<std::vector<std::uint8_t>>(1);
+    std::vector<std::uint8_t> scratch_;  // the output BackendChoice did not keep
     std::vector<std::uint64_t> stream_bytes_;
     std::vector<std::uint64_t> stream_raw_bytes_;
     std::uint64_t blocks_written_ = 0;

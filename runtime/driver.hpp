@@ -44,7 +44,7 @@ RunTotals compress_with(ByteSource& input, TraceWriter<Codec>& writer, Progress&
 }
 
 template <class Codec>
-RunTotals compress(ByteSource& input, ByteSink& output, Backend backend = default_backend) {
+RunTotals compress(ByteSource& input, ByteSink& output, BackendChoice backend = {}) {
     TraceWriter<Codec> writer(output, backend);
     return compress_with(input, writer, [](const TraceWriter<Codec>&) {});
 }

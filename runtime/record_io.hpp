@@ -171,7 +171,7 @@ public:
     // The predictors restart every `restart_blocks` blocks (0: never), the
     // points a Reader can seek to without decoding the blocks before.
     explicit RecordWriter(const std::string& path, const std::vector<std::uint8_t>& header = {},
-                          Backend backend = default_backend, std::uint32_t restart_blocks = default_restart_blocks)
+                          BackendChoice backend = {}, std::uint32_t restart_blocks = default_restart_blocks)
         : file_(std::make_unique<OutputPath>(path, true, true)),
           writer_(std::make_unique<TraceWriter<Codec>>(*file_, backend, restart_blocks)) {
         write_header(header);
@@ -179,7 +179,7 @@ public:
 
     // Writes the .tcz to `sink`, which must outlive the writer.
     explicit RecordWriter(ByteSink& sink, const std::vector<std::uint8_t>& header = {},
-                          Backend backend = default_backend, std::uint32_t restart_blocks = default_restart_blocks)
+                          BackendChoice backend = {}, std::uint32_t restart_blocks = default_restart_blocks)
         : writer_(std::make_unique<TraceWriter<Codec>>(sink, backend, restart_blocks)) {
         write_header(header);
     }

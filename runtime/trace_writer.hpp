@@ -29,7 +29,7 @@ public:
     // Allocates the codec's tables (an Error if they do not fit) and writes
     // the preamble. The predictors restart every `restart_blocks` blocks (0:
     // never), where a reader with random access can start decoding.
-    explicit TraceWriter(ByteSink& sink, Backend backend = default_backend,
+    explicit TraceWriter(ByteSink& sink, BackendChoice backend = {},
                          std::uint32_t restart_blocks = default_restart_blocks)
         : codec_(make_codec<Codec>()), container_(sink, backend), sink_(sink), streams_(Codec::stream_count),
           restart_blocks_(restart_blocks) {

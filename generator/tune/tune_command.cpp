@@ -217,7 +217,7 @@ int tune_main(int argc, char** argv) {
                    "percent larger than the smallest, and a larger one only if it gains more (default 0.1)");
     app.add_option("--max-table-mb", options.max_table_mb,
                    "Largest predictor tables of a candidate, in MiB (default 64: three times TCgen(A)'s; tables far beyond the last-level cache slow every record)");
-    app.add_option("--backend", options.backend, "The compressors' stream back-end: lzma (default), zstd or bzip2")
+    app.add_option("--backend", options.backend, "Force the compressors' stream back-end: lzma, zstd or bzip2 (default: theirs, the smaller of lzma and bzip2 per stream)")
         ->check(CLI::IsMember({"lzma", "zstd", "bzip2"}));
     app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");
     try {

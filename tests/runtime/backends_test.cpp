@@ -120,5 +120,67 @@ TEST(Backends, DamagedDataIsRefusedAlike) {
     }
 }
 
+// Words from a small vocabulary with skewed frequencies, as in text: the
+// kind of data on which bzip2's block sorting beats LZMA.
+Bytes wordy_bytes(std::size_t size) {
+    const char* const words[] = {"the ", "of ", "and ", "to ", "a ", "in ", "trace ", "value ", "miss ", "store "};
+    std::mt19937 random(11);
+    Bytes bytes;
+    while (bytes.size() < size) {
+        const auto pick = static_cast<std::uint32_t>(random() % 100);
+        const char* word = words[pick * pick / 1000];
+        for (; *word != '\0' && bytes.size() < size; ++word) {
+            bytes.push_back(static_cast<std::uint8_t>(*word));
+        }
+    }
+    return bytes;
+}
+
+// Random bytes, then the same again further back than bzip2's 900 kB
+// block reaches: LZMA's dictionary finds the repeat, bzip2 cannot.
+Bytes far_repeat_bytes() {
+    Bytes bytes = random_bytes(1200000, 5);
+    bytes.insert(bytes.end(), bytes.begin(), bytes.end());
+    return bytes;
+}
+
+TEST(BackendChoice, OneBackendIsUsedForEveryBuffer) {
+    for (const Backend backend : all_backends) {
+        const BackendChoice choice(backend);
+        EXPECT_EQ(choice.only(), backend);
+        for (const Bytes& data : {wordy_bytes(50000), far_repeat_bytes(), Bytes{}}) {
+            Bytes compressed;
+            Bytes scratch;
+            EXPECT_EQ(choice.compress(data.data(), data.size(), compressed, scratch), backend);
+            EXPECT_EQ(compressed, compress(backend, data));
+        }
+    }
+}
+
+TEST(BackendChoice, TheDefaultKeepsTheSmallerOfLzmaAndBzip2) {
+    const BackendChoice choice;
+    EXPECT_FALSE(choice.only());
+    struct Case {
+        const char* name;
+        Bytes data;
+        Backend smaller;
+    };
+    const Case cases[] = {{"words", wordy_bytes(200000), Backend::bzip2},
+                          {"far repeat", far_repeat_bytes(), Backend::lzma},
+                          {"empty (a tie)", Bytes{}, Backend::lzma}};
+    Bytes scratch;
+    for (const Case& test : cases) {
+        const Bytes lzma = compress(Backend::lzma, test.data);
+        const Bytes bzip2 = compress(Backend::bzip2, test.data);
+        Bytes compressed;
+        const Backend chosen = choice.compress(test.data.data(), test.data.size(), compressed, scratch);
+        EXPECT_EQ(chosen, test.smaller) << test.name << ": lzma " << lzma.size() << ", bzip2 " << bzip2.size();
+        EXPECT_EQ(compressed, chosen == Backend::lzma ? lzma : bzip2) << test.name;
+        Bytes restored;
+        backend_decompress(chosen, compressed.data(), compressed.size(), restored, test.data.size(), "stream 'x'");
+        EXPECT_EQ(restored, test.data) << test.name;
+    }
+}
+
 }  // namespace
 }  // namespace tcgen_runtime
