@@ -396,5 +396,57 @@ TEST(ReadAhead, ThreadsOption) {
     }
 }
 
+struct CommandResult {
+    int status = 0;
+    Bytes output;
+    std::string messages;
+};
+
+CommandResult run(std::vector<std::string> arguments, const Bytes& input) {
+    arguments.insert(arguments.begin(), "comp");
+    std::vector<char*> argv;
+    for (std::string& argument : arguments) {
+        argv.push_back(argument.data());
+    }
+    argv.push_back(nullptr);
+    std::FILE* messages = std::tmpfile();
+    MemorySource source(input);
+    MemorySink sink;
+    Console console{source, sink, messages};
+    CommandResult result;
+    result.status = run_command<DeltaCodec>(static_cast<int>(arguments.size()), argv.data(), console);
+    result.output = sink.bytes();
+    std::rewind(messages);
+    int character = 0;
+    while ((character = std::fgetc(messages)) != EOF) {
+        result.messages += static_cast<char>(character);
+    }
+    std::fclose(messages);
+    return result;
+}
+
+TEST(ReadAhead, TheCommandLineGivesTheSameOutputAndMessagesWithT1) {
+    const Bytes input = structured_trace(5 * 30 + 2, 1);
+    const Bytes compressed = compress_bytes(input);
+    const TczSections layout = find_sections(compressed);
+    Bytes damaged = compressed;
+    damaged[layout.blocks[6] + 5] ^= 4;
+    const Bytes cut(compressed.begin(), compressed.begin() + static_cast<std::ptrdiff_t>(layout.blocks[12] + 3));
+    for (const Bytes& file : {compressed, damaged, cut}) {
+        for (const char* operation : {"-d", "-t", "-dv"}) {
+            const CommandResult one = run({operation, "-T1"}, file);
+            const CommandResult two = run({operation}, file);
+            EXPECT_EQ(two.status, one.status);
+            EXPECT_EQ(two.messages, one.messages);
+            EXPECT_EQ(two.output, one.output);
+        }
+    }
+    EXPECT_EQ(run({"-d", "--threads=1"}, compressed).output, input);
+    EXPECT_EQ(run({"-d", "-T2"}, compressed).output, input);
+    EXPECT_EQ(run({"-d"}, damaged).messages, "comp: error: checksum mismatch in block 7 (section header)\n");
+    // Compression ignores -T: the same file.
+    EXPECT_EQ(run({"-T1", "-q"}, input).output, run({"-q"}, input).output);
+}
+
 }  // namespace
 }  // namespace tcgen_runtime
