@@ -17,7 +17,6 @@
 #include <exception>
 #include <mutex>
 #include <string_view>
-#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -63,8 +62,10 @@ public:
         }
         try {
             worker_ = std::thread([this] { run(); });
-        } catch (const std::system_error&) {
-            // No thread to be had: read here, as the sequential reader does.
+        } catch (...) {
+            // No thread to be had (std::system_error, or no memory for one):
+            // read here, as the sequential reader does, rather than wait for
+            // a read that no thread will make.
             read();
             reading_ = false;
         }

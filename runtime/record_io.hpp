@@ -2,7 +2,8 @@
 // The in-process API of a generated codec header (tcgen --emit=header): a
 // pull-style Reader of the records of a .tcz and a Writer that appends
 // records to one, for simulators and tools that would otherwise read through
-// popen("comp -d"). Both stream with bounded memory (one block) and throw
+// popen("comp -d"). Both stream with bounded memory (one block; the Reader
+// also holds the streams of the block it reads ahead) and throw
 // tcgen_runtime::Error with the same one-line messages the command line
 // prints. A Record is the generated struct with one member per field:
 //
