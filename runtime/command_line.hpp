@@ -67,7 +67,13 @@ struct CommandOptions {
     std::optional<std::string> output_path;  // -o
     BackendChoice backend;  // --backend: one for every stream
     std::uint32_t restart_blocks = default_restart_blocks;
+    // -T, as xz and zstd take it: 0 (the default) lets the program choose,
+    // 1 keeps to one thread. Decompression uses two threads unless it is 1
+    // (TraceReader's ReadAhead); compression uses one whatever it says.
+    std::uint32_t threads = 0;
     std::vector<std::string> files;
+
+    ReadAhead read_ahead() const { return threads == 1 ? ReadAhead::off : ReadAhead::on; }
 };
 
 // What parse_command_line found: options to run with, or text to print.
@@ -118,6 +124,9 @@ inline std::string usage_text(const std::string& name) {
            ", 0: never),\n"
            "                     where an in-process Reader can seek to without decoding\n"
            "                     the blocks before\n"
+           "  -T, --threads=N    decompress on N threads: 1 reads and decodes on one, any\n"
+           "                     other number (0, the default: choose) reads the next\n"
+           "                     block on a second thread; compression uses one\n"
            "  --spec             print the trace specification this program was made from\n"
            "  -V, --version      print the version and the spec's fingerprint\n"
            "  -h, --help         print this help\n"
@@ -131,7 +140,8 @@ std::string version_text(const std::string& name) {
 }
 
 // Parses the arguments, xz-style: short options may be grouped (-dkc), -o
-// takes the next argument or the rest of its group, "--" ends the options.
+// and -T take the next argument or the rest of their group, "--" ends the
+// options.
 template <class Codec>
 ParsedCommand parse_command_line(int argc, char** argv, const std::string& name) {
     ParsedCommand parsed;
@@ -144,12 +154,25 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
         }
         options.backend = *chosen;
     };
-    auto take_value = [&](int& index, const std::string& option) {
+    auto take_value = [&](int& index, const std::string& option, const char* what = "a file name") {
         if (index + 1 >= argc) {
-            fail("option '" + option + "' needs a file name");
+            fail("option '" + option + "' needs " + what);
         }
         index += 1;
         return std::string(argv[index]);
+    };
+    auto set_threads = [&](const std::string& text) {
+        std::size_t used = 0;
+        unsigned long threads = 0;
+        try {
+            threads = std::stoul(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size() || text[0] == '-' || threads > 0xFFFFFFFFul) {
+            fail("--threads needs a number of threads (0 .. 4294967295), not '" + text + "'");
+        }
+        options.threads = static_cast<std::uint32_t>(threads);
     };
     for (int index = 1; index < argc; ++index) {
         const std::string argument = argv[index];
@@ -162,7 +185,8 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
             const std::string option = argument.substr(0, equals);
             const std::optional<std::string> value =
                 equals == std::string::npos ? std::nullopt : std::optional<std::string>(argument.substr(equals + 1));
-            const bool takes_value = option == "--backend" || option == "--output" || option == "--restart-blocks";
+            const bool takes_value = option == "--backend" || option == "--output" || option == "--restart-blocks" ||
+                                     option == "--threads";
             if (value && !takes_value) {
                 fail("option '" + option + "' takes no value");
             }
@@ -199,6 +223,8 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
                     fail("--restart-blocks needs a number of blocks (0 .. 4294967295), not '" + text + "'");
                 }
                 options.restart_blocks = static_cast<std::uint32_t>(blocks);
+            } else if (option == "--threads") {
+                set_threads(value ? *value : take_value(index, option, "a number"));
             } else if (option == "--output") {
                 options.output_path = value ? *value : take_value(index, option);
             } else if (option == "--spec") {
@@ -231,6 +257,11 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
                     case 'o':
                         options.output_path = position + 1 < argument.size() ? argument.substr(position + 1)
                                                                               : take_value(index, "-o");
+                        position = argument.size();
+                        break;
+                    case 'T':
+                        set_threads(position + 1 < argument.size() ? argument.substr(position + 1)
+                                                                   : take_value(index, "-T", "a number"));
                         position = argument.size();
                         break;
                     default:
@@ -408,7 +439,7 @@ private:
         }
         if (options_.operation == Operation::test) {
             DiscardSink discard;
-            TraceReader<Codec> reader(input);
+            TraceReader<Codec> reader(input, options_.read_ahead());
             const RunTotals totals = decompress_with(reader, discard, progress_of<TraceReader<Codec>>(shown, input_file.get()));
             if (options_.verbose) {
                 std::fprintf(console_.messages, "%s: %s: ok, %llu records, %llu bytes\n", name_.c_str(), shown.c_str(),
@@ -436,7 +467,7 @@ private:
                 write_compression_report(writer, shown, target);
             }
         } else {
-            TraceReader<Codec> reader(input);
+            TraceReader<Codec> reader(input, options_.read_ahead());
             const RunTotals totals = decompress_with(reader, output, progress_of<TraceReader<Codec>>(shown, input_file.get()));
             finish_output(output_file.get(), input_file.get());
             if (options_.verbose) {

@@ -76,8 +76,8 @@ RunTotals decompress_with(TraceReader<Codec>& reader, ByteSink& output, Progress
 }
 
 template <class Codec>
-RunTotals decompress(ByteSource& input, ByteSink& output) {
-    TraceReader<Codec> reader(input);
+RunTotals decompress(ByteSource& input, ByteSink& output, ReadAhead read_ahead = ReadAhead::on) {
+    TraceReader<Codec> reader(input, read_ahead);
     return decompress_with(reader, output, [](const TraceReader<Codec>&, const RunTotals&) {});
 }
 

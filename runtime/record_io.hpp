@@ -2,7 +2,8 @@
 // The in-process API of a generated codec header (tcgen --emit=header): a
 // pull-style Reader of the records of a .tcz and a Writer that appends
 // records to one, for simulators and tools that would otherwise read through
-// popen("comp -d"). Both stream with bounded memory (one block) and throw
+// popen("comp -d"). Both stream with bounded memory (one block; the Reader
+// also holds the streams of the block it reads ahead) and throw
 // tcgen_runtime::Error with the same one-line messages the command line
 // prints. A Record is the generated struct with one member per field:
 //
@@ -32,11 +33,19 @@ class RecordReader {
 public:
     static_assert(Record::bytes == Codec::record_bytes, "a Record holds one record of the codec's spec");
 
-    // Opens a .tcz by name; reads its preamble and header.
-    explicit RecordReader(const std::string& path) : path_(path) { open(); }
+    // Opens a .tcz by name; reads its preamble and header. With
+    // ReadAhead::on a second thread reads and decompresses the next block
+    // while next() works through this one; ReadAhead::off keeps to the
+    // calling thread.
+    explicit RecordReader(const std::string& path, ReadAhead read_ahead = ReadAhead::on)
+        : path_(path), read_ahead_(read_ahead) {
+        open();
+    }
 
-    // Reads a .tcz from `source`, which must outlive the reader.
-    explicit RecordReader(ByteSource& source) : reader_(std::make_unique<TraceReader<Codec>>(source)) {}
+    // Reads a .tcz from `source`, which must outlive the reader (and, read
+    // ahead, is read on the reader's second thread).
+    explicit RecordReader(ByteSource& source, ReadAhead read_ahead = ReadAhead::on)
+        : read_ahead_(read_ahead), reader_(std::make_unique<TraceReader<Codec>>(source, read_ahead)) {}
 
     // The trace's header bytes (those of the first .tcz, if several were
     // concatenated).
@@ -125,7 +134,7 @@ private:
     void open() {
         reader_.reset();
         file_ = std::make_unique<InputPath>(path_);
-        reader_ = std::make_unique<TraceReader<Codec>>(*file_);
+        reader_ = std::make_unique<TraceReader<Codec>>(*file_, read_ahead_);
         first_header_.reset();
         index_ = 0;
         position_ = 0;
@@ -153,6 +162,7 @@ private:
     }
 
     std::string path_;
+    ReadAhead read_ahead_ = ReadAhead::on;
     std::unique_ptr<InputPath> file_;
     std::unique_ptr<TraceReader<Codec>> reader_;
     std::unique_ptr<std::vector<std::uint8_t>> first_header_;

@@ -3,8 +3,13 @@
 // comes out a block of verified records at a time, in the order header,
 // blocks, partial record; then the same for each .tcz concatenated after it.
 // The command line and the generated in-process Reader are both built on it,
-// so there is one decompressor. Memory: one block of records and its
-// streams, whatever the file claims.
+// so there is one decompressor. Memory: one block of records and the
+// streams of two blocks (one read ahead), whatever the file claims.
+//
+// With ReadAhead::on (the default) a second thread reads and
+// back-end-decompresses block n+1 while the calling thread runs the
+// predictors over block n (BlockPrefetcher); the output, and every error
+// and the point where it is thrown, are those of ReadAhead::off.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "block_prefetcher.hpp"
 #include "codec.hpp"
 #include "container.hpp"
 #include "error.hpp"
@@ -22,12 +28,23 @@
 
 namespace tcgen_runtime {
 
+// Whether a reader reads the next block on a second thread while the
+// predictors decode the current one (the source is then read on that
+// thread). Off: everything happens on the calling thread.
+enum class ReadAhead { off, on };
+
 template <class Codec>
 class TraceReader {
 public:
     // Reads the preamble, checks that this codec's spec made the file, and
     // reads the header; allocates the codec's tables.
-    explicit TraceReader(ByteSource& source) : container_(source), streams_(Codec::stream_count) { begin_member(); }
+    explicit TraceReader(ByteSource& source, ReadAhead read_ahead = ReadAhead::on)
+        : container_(source), streams_(Codec::stream_count) {
+        begin_member();
+        if (read_ahead == ReadAhead::on) {
+            prefetcher_ = std::make_unique<BlockPrefetcher>(container_, Codec::stream_names.data());
+        }
+    }
 
     TraceReader(const TraceReader&) = delete;
     TraceReader& operator=(const TraceReader&) = delete;
@@ -42,7 +59,7 @@ public:
         if (at_trailer_) {
             return false;
         }
-        if (!container_.read_next(block_, trailer_, Codec::stream_names.data())) {
+        if (!read_section()) {
             at_trailer_ = true;
             records_.clear();
             return false;
@@ -86,8 +103,11 @@ public:
         return true;
     }
 
-    // Bytes of .tcz read so far.
-    std::uint64_t bytes_read() const { return container_.bytes_read(); }
+    // Bytes of .tcz read so far (up to the end of the block next_block()
+    // decoded, whatever has been read ahead).
+    std::uint64_t bytes_read() const {
+        return prefetcher_ && prefetcher_->pending() ? bytes_read_ : container_.bytes_read();
+    }
 
     // How often the writer restarted the predictors, in blocks (0: never).
     std::uint32_t restart_blocks() const { return preamble_.restart_blocks; }
@@ -98,6 +118,11 @@ public:
     // Returns that block's number, or 0 if the source has no random access
     // or the block is behind what this .tcz has known restart points for.
     std::uint64_t resume_before(std::uint64_t block) {
+        if (prefetcher_) {
+            // The container is this thread's until the next start(); what
+            // was read ahead is kept in case the reader does not move.
+            prefetcher_->wait_idle();
+        }
         if (!index_loaded_ && member_number_ == 1) {
             index_ = container_.read_block_index();
             index_loaded_ = true;
@@ -115,6 +140,9 @@ public:
                 return 0;
             }
         }
+        if (prefetcher_) {
+            prefetcher_->discard();
+        }
         container_.resume_at_block(start, offset);
         codec_->restart();
         records_.clear();
@@ -123,6 +151,24 @@ public:
     }
 
 private:
+    // Reads the next section into block_ (true) or trailer_ (false). Read
+    // ahead, a block is followed at once by the start of the next read, so
+    // that it runs while this block is decoded; after the trailer nothing
+    // is started (next_member() or resume_before() uses the container).
+    bool read_section() {
+        if (!prefetcher_) {
+            return container_.read_next(block_, trailer_, Codec::stream_names.data());
+        }
+        if (!prefetcher_->pending()) {
+            prefetcher_->start();
+        }
+        const bool is_block = prefetcher_->take(block_, trailer_, bytes_read_);
+        if (is_block) {
+            prefetcher_->start();
+        }
+        return is_block;
+    }
+
     void begin_member() {
         preamble_ = container_.read_preamble();
         check_preamble_matches(preamble_, codec_preamble<Codec>());
@@ -144,6 +190,10 @@ private:
     Trailer trailer_;
     std::vector<std::uint8_t> records_;
     bool at_trailer_ = false;
+    std::uint64_t bytes_read_ = 0;  // container_.bytes_read() after the section last taken from prefetcher_
+    // Last: destroyed first, so that its thread is joined before anything it
+    // reads or writes goes.
+    std::unique_ptr<BlockPrefetcher> prefetcher_;
 };
 
 }  // namespace tcgen_runtime

@@ -12,8 +12,8 @@ mkdir -p "$demo"
 
 echo "== tcgen examples/vpc3.tcg > $demo/vpc3.cpp"
 "$build/generator/tcgen" -o "$demo/vpc3.cpp" "$root/examples/vpc3.tcg"
-echo "== c++ -std=c++17 -O3 -o $demo/vpc3 $demo/vpc3.cpp -lbz2 -llzma -lzstd"
-c++ -std=c++17 -O3 -Wall -Wextra -o "$demo/vpc3" "$demo/vpc3.cpp" -lbz2 -llzma -lzstd
+echo "== c++ -std=c++17 -O3 -o $demo/vpc3 $demo/vpc3.cpp -pthread -lbz2 -llzma -lzstd"
+c++ -std=c++17 -O3 -Wall -Wextra -o "$demo/vpc3" "$demo/vpc3.cpp" -pthread -lbz2 -llzma -lzstd
 
 trace=$demo/store-addresses.trace
 if [ ! -s "$trace" ]; then

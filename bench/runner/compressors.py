@@ -132,7 +132,7 @@ def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=()):
     source = os.path.join(bindir, name + ".cpp")
     binary = os.path.join(bindir, name)
     for argv in ([tcgen, *tcgen_options, spec_path, "-o", source],
-                 shlex.split(cxx) + ["-std=c++17", "-O3", "-o", binary, source, "-lbz2", "-llzma", "-lzstd"]):
+                 shlex.split(cxx) + ["-std=c++17", "-O3", "-o", binary, source, "-pthread", "-lbz2", "-llzma", "-lzstd"]):
         log.write("$ " + shlex.join(argv) + "\n")
         log.flush()
         subprocess.run(argv, check=True, stdout=log, stderr=log)

@@ -108,7 +108,7 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
     }
     std::vector<std::string> command = settings_.compiler;
     command.insert(command.end(), settings_.compiler_flags.begin(), settings_.compiler_flags.end());
-    for (const char* argument : {"-o", binary.c_str(), source.c_str(), "-lbz2", "-llzma", "-lzstd"}) {
+    for (const char* argument : {"-o", binary.c_str(), source.c_str(), "-pthread", "-lbz2", "-llzma", "-lzstd"}) {
         command.emplace_back(argument);
     }
     ProcessResult compiled = run_process(command, "", log, log);

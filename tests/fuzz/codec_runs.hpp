@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace tcgen_fuzz {
@@ -22,11 +23,33 @@ std::vector<std::uint8_t> compress_bytes(const std::uint8_t* data, std::size_t s
 }
 
 template <class Codec>
-std::vector<std::uint8_t> decompress_bytes(const std::uint8_t* data, std::size_t size) {
+std::vector<std::uint8_t> decompress_bytes(const std::uint8_t* data, std::size_t size,
+                                           tcgen_runtime::ReadAhead read_ahead = tcgen_runtime::ReadAhead::on) {
     tcgen_runtime::MemorySource input(data, size);
     tcgen_runtime::MemorySink output;
-    tcgen_runtime::decompress<Codec>(input, output);
+    tcgen_runtime::decompress<Codec>(input, output, read_ahead);
     return output.bytes();
+}
+
+// What decompressing gives: what was written before it stopped, and the
+// error's message ("" if none).
+struct DecompressOutcome {
+    std::vector<std::uint8_t> written;
+    std::string error;
+};
+
+template <class Codec>
+DecompressOutcome decompress_outcome(const std::uint8_t* data, std::size_t size, tcgen_runtime::ReadAhead read_ahead) {
+    tcgen_runtime::MemorySource input(data, size);
+    tcgen_runtime::MemorySink output;
+    DecompressOutcome outcome;
+    try {
+        tcgen_runtime::decompress<Codec>(input, output, read_ahead);
+    } catch (const tcgen_runtime::Error& error) {
+        outcome.error = error.what();
+    }
+    outcome.written = output.bytes();
+    return outcome;
 }
 
 }  // namespace tcgen_fuzz

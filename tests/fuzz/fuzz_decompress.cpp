@@ -1,9 +1,10 @@
 // The decompressor of one generated compressor (CMakeLists.txt names it in
 // TCGEN_GENERATED_SOURCE) on any bytes. Asserts: the input either decompresses
 // or is refused with a tcgen_runtime::Error, never a crash, a sanitizer report
-// or another exception; and whatever decompresses is a trace the codec keeps
-// exactly: compressed afresh and decompressed again, it comes back byte for
-// byte.
+// or another exception; reading ahead on a second thread (the default) and
+// on one thread write the same bytes and stop with the same error; and
+// whatever decompresses is a trace the codec keeps exactly: compressed
+// afresh and decompressed again, it comes back byte for byte.
 
 #include TCGEN_GENERATED_SOURCE
 
@@ -12,16 +13,20 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     return tcgen_fuzz::run_input([&] {
-        std::vector<std::uint8_t> trace;
-        try {
-            trace = tcgen_fuzz::decompress_bytes<TraceCodec>(data, size);
-        } catch (const tcgen_runtime::Error&) {
+        const tcgen_fuzz::DecompressOutcome outcome =
+            tcgen_fuzz::decompress_outcome<TraceCodec>(data, size, tcgen_runtime::ReadAhead::on);
+        const tcgen_fuzz::DecompressOutcome sequential =
+            tcgen_fuzz::decompress_outcome<TraceCodec>(data, size, tcgen_runtime::ReadAhead::off);
+        tcgen_fuzz::check(outcome.error == sequential.error, "reading ahead stops with another error");
+        tcgen_fuzz::check(outcome.written == sequential.written, "reading ahead writes other bytes");
+        if (!outcome.error.empty()) {
             return;
         }
+        const std::vector<std::uint8_t>& trace = outcome.written;
         const std::vector<std::uint8_t> recompressed =
             tcgen_fuzz::compress_bytes<TraceCodec>(trace.data(), trace.size());
-        const std::vector<std::uint8_t> again =
-            tcgen_fuzz::decompress_bytes<TraceCodec>(recompressed.data(), recompressed.size());
+        const std::vector<std::uint8_t> again = tcgen_fuzz::decompress_bytes<TraceCodec>(
+            recompressed.data(), recompressed.size(), tcgen_runtime::ReadAhead::off);
         tcgen_fuzz::check(again == trace, "a decompressed trace does not survive compressing and decompressing again");
     });
 }

@@ -12,8 +12,9 @@ for name in vpc3 tcgen_b champsim any_file; do
     "$tcgen" -o "$work/$name.cpp" "$root/examples/$name.tcg" || { echo "FAIL: tcgen $name"; failures=$((failures + 1)); continue; }
     build=$(sed -n 's|^// Build: *||p' "$work/$name.cpp")
     [[ "$build" == *"-std=c++17"* ]] || { echo "FAIL: $name: the header's build line lacks -std=c++17: $build"; failures=$((failures + 1)); }
+    [[ "$build" == *"-pthread"* ]] || { echo "FAIL: $name: the header's build line lacks -pthread: $build"; failures=$((failures + 1)); }
     if ! "$clangxx" -std=c++17 -O1 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror -o "$work/$name" \
-        "$work/$name.cpp" -lbz2 -llzma -lzstd 2>"$work/err"; then
+        "$work/$name.cpp" -pthread -lbz2 -llzma -lzstd 2>"$work/err"; then
         echo "FAIL: clang++ $name:"; head -20 "$work/err"; failures=$((failures + 1)); continue
     fi
     input=$root/tests/golden/tcz/inputs/$name.trace   # a trace of its own format, else load values

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compressors generated with optimisations turned off, built the way a user
-# builds them (c++ comp.cpp -lbz2 -llzma -lzstd), against the fully optimised one:
+# builds them (c++ comp.cpp -pthread -lbz2 -llzma -lzstd), against the fully optimised one:
 # - turning off table-sharing or fast-hash (or both) must not change a single
 #   byte of the .tcz, whatever else is on or off (paper Table 2: those rows
 #   keep the rate);
@@ -33,7 +33,7 @@ fi
 for mask in $masks; do
     list=$(disabled_list "$mask")
     "$tcgen" ${list:+--disable=$list} -o "$work/comp_$mask.cpp" "$spec" || { fail "tcgen --disable=$list"; continue; }
-    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -lbz2 -llzma -lzstd \
+    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -pthread -lbz2 -llzma -lzstd \
         || fail "compiling the compressor with --disable=$list"
 done
 

@@ -29,7 +29,7 @@ fingerprint() {
 }
 
 build() {
-    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -lbz2 -llzma -lzstd
+    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -pthread -lbz2 -llzma -lzstd
 }
 
 read_layout "$spec" || { echo "FAIL: tcgen --canonical $spec"; exit 1; }

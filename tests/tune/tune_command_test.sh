@@ -23,7 +23,7 @@ grep -q '^tcgen tune:   1  ratio .* taken  wide start$' "$work/log" || { echo "n
 [[ $(grep -c '^tcgen tune:  *[0-9]*  ratio' "$work/log") -eq 3 ]] || { echo "not 3 candidates:"; cat "$work/log"; fail=1; }
 for spec in tuned wide; do
     "$tcgen" "$work/$spec.tcg" -o "$work/$spec.cpp"
-    "${cxx[@]}" -o "$work/$spec" "$work/$spec.cpp" -lbz2 -llzma -lzstd
+    "${cxx[@]}" -o "$work/$spec" "$work/$spec.cpp" -pthread -lbz2 -llzma -lzstd
     "$work/$spec" <"$sample" >"$work/$spec.tcz" 2>/dev/null
     "$work/$spec" -d <"$work/$spec.tcz" >"$work/$spec.back"
     cmp "$sample" "$work/$spec.back" || { echo "$spec: round trip differs"; fail=1; }
@@ -54,7 +54,7 @@ for file in "$work/second_half.trace" "$sample"; do
         { echo "several samples: no line for $file:"; cat "$work/log"; fail=1; }
 done
 "$tcgen" "$work/both.tcg" -o "$work/both.cpp"
-"${cxx[@]}" -o "$work/both" "$work/both.cpp" -lbz2 -llzma -lzstd
+"${cxx[@]}" -o "$work/both" "$work/both.cpp" -pthread -lbz2 -llzma -lzstd
 total_in=0 total_out=0
 for file in "$work/second_half.trace" "$sample"; do
     "$work/both" <"$file" >"$work/both.tcz" 2>/dev/null

@@ -14,13 +14,13 @@
 // PC = Field 3;
 // # Memory estimate: 23,200,478 bytes (22.1 MiB): 1,330,182 bytes of tables + 21,870,296 bytes of buffers
 //
-// Build:      c++ -std=c++17 -O3 -o comp comp.cpp -lbz2 -llzma -lzstd
+// Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 419, a class per field and the
-// TraceCodec that ties them together; main() at line 886; then the rest of
+// of this spec is written in); from line 422, a class per field and the
+// TraceCodec that ties them together; main() at line 889; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -31,6 +31,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <condition_variable>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -42,12 +43,14 @@
 #include <limits>
 #include <lzma.h>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <unistd.h>
