@@ -161,19 +161,21 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
         index += 1;
         return std::string(argv[index]);
     };
-    auto set_threads = [&](const std::string& text) {
+    // A count in 0 .. 2^32 - 1, written in decimal, or a one-line error.
+    auto take_count = [](const std::string& text, const std::string& option, const std::string& unit) {
         std::size_t used = 0;
-        unsigned long threads = 0;
+        unsigned long count = 0;
         try {
-            threads = std::stoul(text, &used);
+            count = std::stoul(text, &used);
         } catch (const std::exception&) {
             used = 0;
         }
-        if (used == 0 || used != text.size() || text[0] == '-' || threads > 0xFFFFFFFFul) {
-            fail("--threads needs a number of threads (0 .. 4294967295), not '" + text + "'");
+        if (used == 0 || used != text.size() || text[0] == '-' || count > 0xFFFFFFFFul) {
+            fail(option + " needs a number of " + unit + " (0 .. 4294967295), not '" + text + "'");
         }
-        options.threads = static_cast<std::uint32_t>(threads);
+        return static_cast<std::uint32_t>(count);
     };
+    auto set_threads = [&](const std::string& text) { options.threads = take_count(text, "--threads", "threads"); };
     for (int index = 1; index < argc; ++index) {
         const std::string argument = argv[index];
         if (options_ended || argument == "-" || argument.empty() || argument[0] != '-') {
@@ -211,18 +213,7 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
             } else if (option == "--backend") {
                 set_backend(value ? *value : take_value(index, option));
             } else if (option == "--restart-blocks") {
-                const std::string text = value ? *value : take_value(index, option);
-                std::size_t used = 0;
-                unsigned long blocks = 0;
-                try {
-                    blocks = std::stoul(text, &used);
-                } catch (const std::exception&) {
-                    used = 0;
-                }
-                if (used == 0 || used != text.size() || text[0] == '-' || blocks > 0xFFFFFFFFul) {
-                    fail("--restart-blocks needs a number of blocks (0 .. 4294967295), not '" + text + "'");
-                }
-                options.restart_blocks = static_cast<std::uint32_t>(blocks);
+                options.restart_blocks = take_count(value ? *value : take_value(index, option), option, "blocks");
             } else if (option == "--threads") {
                 set_threads(value ? *value : take_value(index, option, "a number"));
             } else if (option == "--output") {

@@ -9,12 +9,14 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
+#include "tests/runtime/test_command.hpp"
 
 namespace tcgen_runtime {
 namespace {
@@ -310,34 +312,11 @@ TEST(Driver, RefusesUnusedStreamBytes) {
 }
 
 // run_command with memory input and output and a temporary file for messages.
-struct CommandResult {
-    int status = 0;
-    Bytes output;
-    std::string messages;
-};
+using tcgen_test::CommandResult;
 
 template <class Codec = DeltaCodec>
 CommandResult run(std::vector<std::string> arguments, const Bytes& input, bool terminal = false) {
-    arguments.insert(arguments.begin(), "/usr/local/bin/comp");
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) {
-        argv.push_back(argument.data());
-    }
-    argv.push_back(nullptr);
-    std::FILE* messages = std::tmpfile();
-    MemorySource source(input);
-    MemorySink sink;
-    Console console{source, sink, messages, terminal};
-    CommandResult result;
-    result.status = run_command<Codec>(static_cast<int>(arguments.size()), argv.data(), console);
-    result.output = sink.bytes();
-    std::rewind(messages);
-    int character = 0;
-    while ((character = std::fgetc(messages)) != EOF) {
-        result.messages += static_cast<char>(character);
-    }
-    std::fclose(messages);
-    return result;
+    return tcgen_test::run_in_memory<Codec>("/usr/local/bin/comp", std::move(arguments), input, terminal);
 }
 
 TEST(Command, CompressesAndDecompresses) {

@@ -20,6 +20,7 @@
 
 #include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
+#include "tests/runtime/test_command.hpp"
 
 namespace tcgen_runtime {
 namespace {
@@ -219,18 +220,7 @@ TEST(ReadAhead, ASourceErrorSurfacesInItsPlace) {
     }
 }
 
-struct TestRecord {
-    std::uint16_t counter = 0;
-    std::uint32_t word = 0;
-    static constexpr std::size_t bytes = 6;
-    static TestRecord load(const std::uint8_t* record) {
-        return {load_le<std::uint16_t>(record), load_le<std::uint32_t>(record + 2)};
-    }
-    void store(std::uint8_t* record) const {
-        store_le(record, counter);
-        store_le(record + 2, word);
-    }
-};
+using tcgen_test::TestRecord;
 
 using Reader = RecordReader<DeltaCodec, TestRecord>;
 
@@ -396,33 +386,10 @@ TEST(ReadAhead, ThreadsOption) {
     }
 }
 
-struct CommandResult {
-    int status = 0;
-    Bytes output;
-    std::string messages;
-};
+using tcgen_test::CommandResult;
 
 CommandResult run(std::vector<std::string> arguments, const Bytes& input) {
-    arguments.insert(arguments.begin(), "comp");
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) {
-        argv.push_back(argument.data());
-    }
-    argv.push_back(nullptr);
-    std::FILE* messages = std::tmpfile();
-    MemorySource source(input);
-    MemorySink sink;
-    Console console{source, sink, messages};
-    CommandResult result;
-    result.status = run_command<DeltaCodec>(static_cast<int>(arguments.size()), argv.data(), console);
-    result.output = sink.bytes();
-    std::rewind(messages);
-    int character = 0;
-    while ((character = std::fgetc(messages)) != EOF) {
-        result.messages += static_cast<char>(character);
-    }
-    std::fclose(messages);
-    return result;
+    return tcgen_test::run_in_memory<DeltaCodec>("comp", std::move(arguments), input);
 }
 
 TEST(ReadAhead, TheCommandLineGivesTheSameOutputAndMessagesWithT1) {

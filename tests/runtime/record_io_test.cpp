@@ -29,18 +29,7 @@ struct CountingCodec : tcgen_test::DeltaCodecTemplate<4, 5> {
     }
 };
 
-struct TestRecord {
-    std::uint16_t counter = 0;
-    std::uint32_t word = 0;
-    static constexpr std::size_t bytes = 6;
-    static TestRecord load(const std::uint8_t* record) {
-        return {load_le<std::uint16_t>(record), load_le<std::uint32_t>(record + 2)};
-    }
-    void store(std::uint8_t* record) const {
-        store_le(record, counter);
-        store_le(record + 2, word);
-    }
-};
+using tcgen_test::TestRecord;
 
 using Reader = RecordReader<CountingCodec, TestRecord>;
 using Writer = RecordWriter<CountingCodec, TestRecord>;

@@ -95,4 +95,18 @@ private:
 
 using DeltaCodec = DeltaCodecTemplate<4, 5>;
 
+// One record of DeltaCodec's layout, as a RecordReader/RecordWriter record.
+struct TestRecord {
+    std::uint16_t counter = 0;
+    std::uint32_t word = 0;
+    static constexpr std::size_t bytes = 6;
+    static TestRecord load(const std::uint8_t* record) {
+        return {tcgen_runtime::load_le<std::uint16_t>(record), tcgen_runtime::load_le<std::uint32_t>(record + 2)};
+    }
+    void store(std::uint8_t* record) const {
+        tcgen_runtime::store_le(record, counter);
+        tcgen_runtime::store_le(record + 2, word);
+    }
+};
+
 }  // namespace tcgen_test
