@@ -65,8 +65,7 @@ struct CommandOptions {
     bool quiet = false;       // -q
     bool verbose = false;     // -v
     std::optional<std::string> output_path;  // -o
-    BackendChoice backend;  // --backend: one for every stream
-    std::uint32_t restart_blocks = default_restart_blocks;
+    WriteOptions write;  // --restart-blocks, --block-size, --backend
     // -T, as xz and zstd take it: 0 (the default) lets the program choose,
     // 1 keeps to one thread. Decompression uses two threads unless it is 1
     // (TraceReader's ReadAhead); compression uses one whatever it says.
@@ -124,6 +123,12 @@ inline std::string usage_text(const std::string& name) {
            ", 0: never),\n"
            "                     where an in-process Reader can seek to without decoding\n"
            "                     the blocks before\n"
+           "  --block-size=SIZE  put SIZE bytes of records in each block (K, M, G suffixes;\n"
+           "                     default " + std::to_string(tcz_default_block_bytes >> 20) + "MiB, at most " +
+           std::to_string(tcz_max_block_bytes >> 20) +
+           "MiB): the back-ends find\n"
+           "                     repeats within a block, so larger blocks compress better\n"
+           "                     and take more memory\n"
            "  -T, --threads=N    decompress on N threads: 1 reads and decodes on one, any\n"
            "                     other number (0, the default: choose) reads the next\n"
            "                     block on a second thread; compression uses one\n"
@@ -152,7 +157,7 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
         if (!chosen) {
             fail("unknown back-end '" + requested + "' (bzip2, lzma or zstd)");
         }
-        options.backend = *chosen;
+        options.write.backend = *chosen;
     };
     auto take_value = [&](int& index, const std::string& option, const char* what = "a file name") {
         if (index + 1 >= argc) {
@@ -175,6 +180,33 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
         }
         return static_cast<std::uint32_t>(count);
     };
+    // A size in bytes, written in decimal with an optional binary suffix
+    // (K or KiB, M or MiB, G or GiB), as xz takes --block-size; checked
+    // against the record size when the writer is made.
+    auto take_size = [](const std::string& text, const std::string& option) {
+        const std::size_t digits = text.find_first_not_of("0123456789");
+        const std::string suffix = digits == std::string::npos ? "" : text.substr(digits);
+        int shift = -1;
+        if (suffix.empty()) {
+            shift = 0;
+        } else if (suffix == "K" || suffix == "KiB") {
+            shift = 10;
+        } else if (suffix == "M" || suffix == "MiB") {
+            shift = 20;
+        } else if (suffix == "G" || suffix == "GiB") {
+            shift = 30;
+        }
+        const std::string number = text.substr(0, digits);
+        if (shift < 0 || number.empty() || number.size() > 12) {
+            fail(option + " needs a size in bytes, with K, M or G (KiB, MiB, GiB) if wanted, not '" + text + "'");
+        }
+        const std::uint64_t count = std::stoull(number);  // at most 12 digits: no overflow
+        if (count > tcz_max_block_bytes >> shift || count << shift < Codec::record_bytes) {
+            fail(option + " needs a size from " + size_text(Codec::record_bytes) + " bytes (one record) to " +
+                 std::to_string(tcz_max_block_bytes >> 20) + "MiB, not '" + text + "'");
+        }
+        return count << shift;
+    };
     auto set_threads = [&](const std::string& text) { options.threads = take_count(text, "--threads", "threads"); };
     for (int index = 1; index < argc; ++index) {
         const std::string argument = argv[index];
@@ -188,7 +220,7 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
             const std::optional<std::string> value =
                 equals == std::string::npos ? std::nullopt : std::optional<std::string>(argument.substr(equals + 1));
             const bool takes_value = option == "--backend" || option == "--output" || option == "--restart-blocks" ||
-                                     option == "--threads";
+                                     option == "--block-size" || option == "--threads";
             if (value && !takes_value) {
                 fail("option '" + option + "' takes no value");
             }
@@ -213,7 +245,10 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
             } else if (option == "--backend") {
                 set_backend(value ? *value : take_value(index, option));
             } else if (option == "--restart-blocks") {
-                options.restart_blocks = take_count(value ? *value : take_value(index, option), option, "blocks");
+                options.write.restart_blocks =
+                    take_count(value ? *value : take_value(index, option), option, "blocks");
+            } else if (option == "--block-size") {
+                options.write.block_bytes = take_size(value ? *value : take_value(index, option, "a size"), option);
             } else if (option == "--threads") {
                 set_threads(value ? *value : take_value(index, option, "a number"));
             } else if (option == "--output") {
@@ -447,7 +482,7 @@ private:
         ByteSink& output = output_file ? static_cast<ByteSink&>(*output_file) : console_.output;
         const std::string target = output_file ? output_file->path() : "(stdout)";
         if (options_.operation == Operation::compress) {
-            TraceWriter<Codec> writer(output, options_.backend, options_.restart_blocks);
+            TraceWriter<Codec> writer(output, options_.write);
             ProgressLine progress(console_.messages, progress_enabled(), shown, input_size(input_file.get()));
             compress_with(input, writer, [&](const TraceWriter<Codec>& current) {
                 progress.update(current.totals().input_bytes, current.bytes_written());

@@ -44,8 +44,8 @@ RunTotals compress_with(ByteSource& input, TraceWriter<Codec>& writer, Progress&
 }
 
 template <class Codec>
-RunTotals compress(ByteSource& input, ByteSink& output, BackendChoice backend = {}) {
-    TraceWriter<Codec> writer(output, backend);
+RunTotals compress(ByteSource& input, ByteSink& output, const WriteOptions& options = {}) {
+    TraceWriter<Codec> writer(output, options);
     return compress_with(input, writer, [](const TraceWriter<Codec>&) {});
 }
 

@@ -110,9 +110,14 @@ inline void print_listing(std::FILE* out, const std::string& file_name, const Tc
                       " bytes in %" PRIu64 " bytes, ratio %.3f\n",
                  file_name.c_str(), listing.records, listing.preamble.record_bytes, listing.blocks,
                  listing.trace_bytes, listing.file_bytes, ratio_of(listing.trace_bytes, listing.file_bytes));
+    const std::uint64_t block_bytes = listing.preamble.records_per_block * listing.preamble.record_bytes;
+    std::fprintf(out, "  blocks of %" PRIu64 " records (%" PRIu64 " bytes); ", listing.preamble.records_per_block,
+                 block_bytes);
     if (listing.preamble.restart_blocks > 0) {
-        std::fprintf(out, "  predictors restart every %" PRIu32 " blocks of %" PRIu64 " records (seekable)\n",
-                     listing.preamble.restart_blocks, listing.preamble.records_per_block);
+        std::fprintf(out, "the predictors restart every %" PRIu32 " blocks (seekable)\n",
+                     listing.preamble.restart_blocks);
+    } else {
+        std::fprintf(out, "the predictors never restart\n");
     }
     std::fprintf(out, "  spec (fingerprint %s):\n", hex64(listing.preamble.fingerprint).c_str());
     const std::string spec = printable_text(listing.preamble.spec_text);

@@ -6,8 +6,9 @@
 // Format rule: LZMA2 at liblzma's preset 6 with the dictionary
 // lzma_dictionary_bytes(raw size), which both sides compute from the raw
 // size the block records, so no header is stored; an empty buffer is stored
-// as zero bytes. The dictionary is capped at 8 MiB (preset 6's own), which
-// also caps what a decoder allocates whatever a damaged file claims.
+// as zero bytes. The dictionary is capped at 64 MiB (xz -9's), which also
+// caps what a decoder allocates whatever a damaged file claims; a stream of
+// a default 16 MiB block never needs more than 16 MiB.
 
 #include <cstddef>
 #include <cstdint>
@@ -21,20 +22,9 @@
 
 #include "decode_growing.hpp"
 #include "error.hpp"
+#include "format_limits.hpp"
 
 namespace tcgen_runtime {
-
-inline constexpr std::uint64_t lzma_max_dictionary_bytes = std::uint64_t{1} << 23;
-
-// The raw size rounded up to a power of two, within LZMA's 4 KiB minimum and
-// the 8 MiB cap.
-constexpr std::uint32_t lzma_dictionary_bytes(std::uint64_t raw_size) {
-    std::uint64_t size = 4096;
-    while (size < raw_size && size < lzma_max_dictionary_bytes) {
-        size *= 2;
-    }
-    return static_cast<std::uint32_t>(size);
-}
 
 // LZMA2 stores what it cannot shrink in chunks of at most 64 KiB behind a
 // 3-byte header, and ends with one byte; this bound is well above that.

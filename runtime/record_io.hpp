@@ -102,14 +102,16 @@ public:
     bool seek(std::uint64_t index) {
         // Blocks are numbered within each .tcz of a concatenation.
         if (index >= member_first_record_) {
-            const std::uint64_t block = (index - member_first_record_) / Codec::records_per_block + 1;
-            const std::uint64_t next_block = (position_ - member_first_record_) / Codec::records_per_block + 1;
+            // Every block but a .tcz's last holds records_per_block records.
+            const std::uint64_t per_block = reader_->records_per_block();
+            const std::uint64_t block = (index - member_first_record_) / per_block + 1;
+            const std::uint64_t next_block = (position_ - member_first_record_) / per_block + 1;
             const bool restart_ahead = tcz_restart_before(block, reader_->restart_blocks()) > next_block;
             if (index < position_ || restart_ahead) {
                 const std::uint64_t start = reader_->resume_before(block);
                 if (start > 0) {
                     index_ = 0;
-                    position_ = member_first_record_ + (start - 1) * Codec::records_per_block;
+                    position_ = member_first_record_ + (start - 1) * per_block;
                 }
             }
         }
@@ -178,19 +180,19 @@ public:
 
     // Creates the .tcz `path` (replacing a file of that name); it appears
     // only when close() succeeds. `header` must have the spec's header size.
-    // The predictors restart every `restart_blocks` blocks (0: never), the
-    // points a Reader can seek to without decoding the blocks before.
+    // With options.restart_blocks = N the predictors restart every N blocks,
+    // the points a Reader can seek to without decoding the blocks before.
     explicit RecordWriter(const std::string& path, const std::vector<std::uint8_t>& header = {},
-                          BackendChoice backend = {}, std::uint32_t restart_blocks = default_restart_blocks)
+                          const WriteOptions& options = {})
         : file_(std::make_unique<OutputPath>(path, true, true)),
-          writer_(std::make_unique<TraceWriter<Codec>>(*file_, backend, restart_blocks)) {
+          writer_(std::make_unique<TraceWriter<Codec>>(*file_, options)) {
         write_header(header);
     }
 
     // Writes the .tcz to `sink`, which must outlive the writer.
     explicit RecordWriter(ByteSink& sink, const std::vector<std::uint8_t>& header = {},
-                          BackendChoice backend = {}, std::uint32_t restart_blocks = default_restart_blocks)
-        : writer_(std::make_unique<TraceWriter<Codec>>(sink, backend, restart_blocks)) {
+                          const WriteOptions& options = {})
+        : writer_(std::make_unique<TraceWriter<Codec>>(sink, options)) {
         write_header(header);
     }
 

@@ -112,6 +112,9 @@ public:
     // How often the writer restarted the predictors, in blocks (0: never).
     std::uint32_t restart_blocks() const { return preamble_.restart_blocks; }
 
+    // The records of every block of the current .tcz but its last.
+    std::uint64_t records_per_block() const { return preamble_.records_per_block; }
+
     // Random access: positions the reader so that next_block() decodes the
     // latest restart point at or before block `block` (1-based), with the
     // predictors restarted, using the block index at the end of the file.

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "backends.hpp"
@@ -21,23 +22,56 @@
 
 namespace tcgen_runtime {
 
+// How a writer lays out its .tcz; the defaults are the generated program's.
+struct WriteOptions {
+    // The predictors restart every this many blocks (0: never), where a
+    // reader with random access can start decoding.
+    std::uint32_t restart_blocks = default_restart_blocks;
+    // Bytes of records per block (0: the codec's records_per_block), rounded
+    // down to whole records. The back-ends see one block's streams at a time,
+    // so a larger block finds longer repeats and costs memory: about three
+    // blocks' worth to compress, four to decompress with read-ahead.
+    std::uint64_t block_bytes = 0;
+    // The back-end of each compressed buffer.
+    BackendChoice backend;
+};
+
+// The records per block `options` asks for with records of `record_bytes`
+// bytes: at least one, and at most what the format allows (an Error names
+// the sizes allowed otherwise).
+inline std::uint64_t records_per_block_for(const WriteOptions& options, std::uint64_t record_bytes,
+                                           std::uint64_t codec_default) {
+    if (options.block_bytes == 0) {
+        return codec_default;
+    }
+    if (options.block_bytes < record_bytes || options.block_bytes > tcz_max_block_bytes) {
+        fail("a block holds " + size_text(record_bytes) + " to " + size_text(tcz_max_block_bytes) +
+             " bytes (one record to the format's limit), not " + size_text(options.block_bytes));
+    }
+    return options.block_bytes / record_bytes;
+}
+
 template <class Codec>
 class TraceWriter {
 public:
-    static constexpr std::size_t block_bytes = Codec::records_per_block * Codec::record_bytes;
-
-    // Allocates the codec's tables (an Error if they do not fit) and writes
-    // the preamble. The predictors restart every `restart_blocks` blocks (0:
-    // never), where a reader with random access can start decoding.
-    explicit TraceWriter(ByteSink& sink, BackendChoice backend = {},
-                         std::uint32_t restart_blocks = default_restart_blocks)
-        : codec_(make_codec<Codec>()), container_(sink, backend), sink_(sink), streams_(Codec::stream_count),
-          restart_blocks_(restart_blocks) {
+    // Allocates the codec's tables and room for one block (an Error if they
+    // do not fit) and writes the preamble.
+    explicit TraceWriter(ByteSink& sink, const WriteOptions& options = {})
+        : records_per_block_(records_per_block_for(options, Codec::record_bytes, Codec::records_per_block)),
+          block_bytes_(records_per_block_ * Codec::record_bytes), codec_(make_codec<Codec>()),
+          container_(sink, options.backend), sink_(sink), streams_(Codec::stream_count),
+          restart_blocks_(options.restart_blocks) {
         Preamble preamble = codec_preamble<Codec>();
-        preamble.restart_blocks = restart_blocks;
+        preamble.restart_blocks = options.restart_blocks;
+        preamble.records_per_block = records_per_block_;
         container_.write_preamble(preamble);
         header_.reserve(Codec::header_bytes);
-        block_.resize(block_bytes);
+        // Reserved, not filled: a short trace touches only the pages it uses.
+        try {
+            block_.reserve(block_bytes_);
+        } catch (const std::bad_alloc&) {
+            fail("cannot allocate a block of " + size_text(block_bytes_) + " bytes");
+        }
     }
 
     TraceWriter(const TraceWriter&) = delete;
@@ -56,11 +90,10 @@ public:
                     write_header();
                 }
             } else {
-                taken = std::min(size, block_bytes - block_fill_);
-                std::copy(data, data + taken, block_.data() + block_fill_);
-                block_fill_ += taken;
-                if (block_fill_ == block_bytes) {
-                    write_block(Codec::records_per_block);
+                taken = std::min(size, block_bytes_ - block_.size());
+                block_.insert(block_.end(), data, data + taken);
+                if (block_.size() == block_bytes_) {
+                    write_block(records_per_block_);
                 }
             }
             data += taken;
@@ -76,12 +109,12 @@ public:
         if (!header_written_) {
             write_header();
         }
-        const std::size_t record_count = block_fill_ / Codec::record_bytes;
+        const std::size_t record_count = block_.size() / Codec::record_bytes;
         if (record_count > 0) {
             write_block(record_count);
         }
         // What is left at the front of the block is the partial record.
-        container_.write_trailer(totals_.records, totals_.input_bytes, block_.data(), block_fill_);
+        container_.write_trailer(totals_.records, totals_.input_bytes, block_.data(), block_.size());
         sink_.flush();
         totals_.output_bytes = container_.bytes_written();
         finished_ = true;
@@ -91,7 +124,7 @@ public:
     // The trace bytes after the last whole record so far (0 after finish()
     // unless the trace ended inside a record or inside its header).
     std::size_t partial_bytes() const {
-        return header_written_ ? block_fill_ % Codec::record_bytes : header_.size();
+        return header_written_ ? block_.size() % Codec::record_bytes : header_.size();
     }
 
     const RunTotals& totals() const { return totals_; }
@@ -129,18 +162,18 @@ private:
         totals_.records += record_count;
         totals_.blocks += 1;
         const std::size_t record_area = record_count * Codec::record_bytes;
-        std::copy(block_.data() + record_area, block_.data() + block_fill_, block_.data());
-        block_fill_ -= record_area;
+        block_.erase(block_.begin(), block_.begin() + static_cast<std::ptrdiff_t>(record_area));
     }
 
+    std::size_t records_per_block_;
+    std::size_t block_bytes_;
     std::unique_ptr<Codec> codec_;
     ContainerWriter container_;
     ByteSink& sink_;
     std::vector<StreamWriter> streams_;
     std::vector<std::uint8_t> header_;
     bool header_written_ = false;
-    std::vector<std::uint8_t> block_;
-    std::size_t block_fill_ = 0;
+    std::vector<std::uint8_t> block_;  // the records not yet written (and a partial one)
     RunTotals totals_;
     std::uint32_t restart_blocks_;
     bool finished_ = false;

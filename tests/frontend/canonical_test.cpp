@@ -61,8 +61,8 @@ TEST(Canonical, DefaultsAreExplicit) {
               "16-Bit Field 1 = {L1 = 1, L2 = 65536: LV[1]};\n"
               "# Field 1: 1 prediction, 2 bytes of tables\n"
               "PC = Field 1;\n"
-              "# Memory estimate: 23,068,674 bytes (22.0 MiB): 2 bytes of tables + "
-              "23,068,672 bytes of buffers\n");
+              "# Memory estimate: 260,046,850 bytes (248.0 MiB): 2 bytes of tables + "
+              "260,046,848 bytes of buffers\n");
 }
 
 }  // namespace

@@ -87,7 +87,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (size < prefix_bytes) {
             return;
         }
+        // The first byte picks the restart interval and the block size (1-6
+        // records: seeking must not assume the codec's own).
         const std::uint32_t restart_blocks = data[0] % 5;
+        const std::uint64_t block_records = 1 + data[0] / 5 % 6;
         const std::size_t damage_at = static_cast<std::size_t>(data[1]) | static_cast<std::size_t>(data[2]) << 8;
         const std::uint8_t damage = data[3];
         const std::uint8_t* targets = data + 4;
@@ -97,7 +100,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
         tcgen_runtime::MemorySink sink;
         {
-            tcgen_runtime::TraceWriter<XorCodec> writer(sink, tcgen_runtime::Backend::zstd, restart_blocks);
+            const tcgen_runtime::WriteOptions options{restart_blocks, block_records * XorCodec::record_bytes,
+                                                      tcgen_runtime::Backend::zstd};
+            tcgen_runtime::TraceWriter<XorCodec> writer(sink, options);
             writer.write(trace, trace_size);
             writer.finish();
         }

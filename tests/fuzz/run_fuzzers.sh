@@ -7,7 +7,7 @@
 #
 # Most targets run RUNS inputs. Those whose every input costs 30-150 ms under
 # ASan run RUNS/40, so that the whole run stays within a few minutes: the
-# round trips (each input compresses: a 4 MB block buffer, bzip2's work
+# round trips (each input compresses: block and stream buffers, bzip2's work
 # areas, the tables twice) and the decompressors of vpc3 and champsim (20
 # and 28 MB of predictor tables allocated, poisoned and freed per input);
 # the other targets take a few milliseconds or less an input. Targets run

@@ -96,7 +96,9 @@ TEST(CodecHeader, AFileAppearsOnlyWhenClosed) {
     }
     EXPECT_NE(::access(path.c_str(), F_OK), 0) << "an unclosed writer left " << path;
     {
-        vpc3::Writer writer(path, trace.header(), tcgen_runtime::Backend::zstd);
+        tcgen_runtime::WriteOptions options;
+        options.backend = tcgen_runtime::Backend::zstd;
+        vpc3::Writer writer(path, trace.header(), options);
         for (std::size_t index = 0; index < 100; ++index) {
             writer.append(trace.record(index));
         }

@@ -24,11 +24,13 @@ fail() {
     failures=$((failures + 1))
 }
 
-# round_trip NAME: compresses $work/NAME, decompresses, compares.
+# round_trip NAME [OPTION]...: compresses $work/NAME with the options,
+# decompresses, compares.
 round_trip() {
     local name=$1 input=$work/$1
+    shift
     checked=$((checked + 1))
-    if ! "$comp" <"$input" >"$work/$name.tcz" 2>"$work/$name.report"; then
+    if ! "$comp" "$@" <"$input" >"$work/$name.tcz" 2>"$work/$name.report"; then
         fail "$name" "compression failed: $(head -3 "$work/$name.report")"
         return
     fi
@@ -38,7 +40,7 @@ round_trip() {
     fi
     cmp -s "$input" "$work/$name.out" || fail "$name" "decompressed output differs from the input"
     [ ! -s "$work/$name.err" ] || fail "$name" "decompression wrote to stderr: $(head -3 "$work/$name.err")"
-    "$comp" <"$input" 2>/dev/null | cmp -s - "$work/$name.tcz" || fail "$name" "compression is not deterministic"
+    "$comp" "$@" <"$input" 2>/dev/null | cmp -s - "$work/$name.tcz" || fail "$name" "compression is not deterministic"
     check_report "$name" "$(stat -c %s "$input")"
     rm -f "$work/$name.tcz" "$work/$name.out"
 }
@@ -88,8 +90,10 @@ done
 head -c 100003 /dev/urandom >"$work/random_bytes"
 round_trip random_bytes
 if [ "$large" = --large ]; then
-    # More than two blocks of 4 MiB, so that predictor state carries across blocks.
+    # Five blocks of 2 MiB, so that predictor state carries across blocks,
+    # and one block of the default size.
     synth multi_block --records=$(((9 << 20) / record + 5)) --tail=$((record > 1 ? 1 : 0)) --seed=3
+    round_trip multi_block --block-size=2MiB
     round_trip multi_block
 fi
 

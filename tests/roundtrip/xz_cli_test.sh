@@ -117,15 +117,39 @@ grep -q "field_1_codes" err || fail "-l shows no streams"
 # the interval, and -l shows it; bad intervals are refused.
 "$synth" --fields=32,64 --header=4 --records=800000 --pattern=mixed --seed=8 >long.orig
 for restart in 0 1 2; do
-    expect 0 "--restart-blocks=$restart" -- "$comp" -q -c --restart-blocks=$restart long.orig
+    expect 0 "--restart-blocks=$restart" -- "$comp" -q -c --block-size=4MiB --restart-blocks=$restart long.orig
     mv out long.tcz
     expect 0 "decompress --restart-blocks=$restart" -- "$comp" -dc long.tcz
     same out long.orig
 done
 expect 0 "list a file with restarts" -- "$comp" -l long.tcz
-grep -q "predictors restart every 2 blocks of 349525 records (seekable)" err || fail "-l shows no restarts: $(head -3 err)"
+grep -q "^  blocks of 349525 records (4194300 bytes); the predictors restart every 2 blocks (seekable)$" err \
+    || fail "-l shows no restarts: $(head -3 err)"
 expect 1 "a bad restart interval" -- "$comp" --restart-blocks=-1 long.orig
 expect_err "$name: error: --restart-blocks needs a number of blocks (0 .. 4294967295), not '-1'"
+
+# --block-size: whole records per block (the default is 16 MiB of them), in
+# bytes or with a binary suffix; -l shows it; sizes out of range are refused.
+for size in 1000000 300K 300KiB 1M 2MiB; do
+    expect 0 "--block-size=$size" -- "$comp" -q -c "--block-size=$size" long.orig
+    mv out sized.tcz
+    expect 0 "decompress --block-size=$size" -- "$comp" -dc sized.tcz
+    same out long.orig
+done
+expect 0 "list a file of 2 MiB blocks" -- "$comp" -l sized.tcz
+grep -q "^sized.tcz: 800000 records of 12 bytes in 5 blocks" err || fail "-l block count: $(head -1 err)"
+grep -q "^  blocks of 174762 records (2097144 bytes); the predictors never restart$" err \
+    || fail "-l records per block: $(head -3 err)"
+expect 0 "one record per block" -- "$comp" -q -c --block-size 12 trace.orig
+mv out tiny.tcz
+expect 0 "decompress one record per block" -- "$comp" -dc tiny.tcz
+same out trace.orig
+for size in 11 0 257MiB 1T 1.5M -4K "" 99999999999999; do
+    expect 1 "--block-size=$size" -- "$comp" -c "--block-size=$size" long.orig
+done
+expect_err "$name: error: --block-size needs a size in bytes, with K, M or G (KiB, MiB, GiB) if wanted, not '99999999999999'"
+expect 1 "a block smaller than a record" -- "$comp" -c --block-size=11 long.orig
+expect_err "$name: error: --block-size needs a size from 12 bytes (one record) to 256MiB, not '11'"
 
 # Concatenated files decompress to the concatenated traces.
 "$comp" -q -c other.orig >other.tcz

@@ -344,7 +344,7 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     const std::size_t spec_size = contents.preamble.spec_text.size();
     EXPECT_EQ(Bytes(bytes, bytes + PreambleLayout::magic.size),
               Bytes({0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A}));
-    EXPECT_EQ(PreambleLayout::version.load(bytes), 4u);
+    EXPECT_EQ(PreambleLayout::version.load(bytes), 5u);
     EXPECT_EQ(PreambleLayout::flags.load(bytes), 0u);
     EXPECT_EQ(PreambleLayout::fingerprint.load(bytes), 0x0123456789ABCDEFu);
     EXPECT_EQ(PreambleLayout::record_bytes.load(bytes), 6u);
@@ -655,7 +655,8 @@ TEST(ContainerErrors, Preamble) {
 
     Bytes version_2 = file;
     PreambleLayout::version.store(version_2.data(), 2);
-    EXPECT_EQ(read_error(version_2), "unsupported .tcz format version 2 (this program reads version 4)");
+    EXPECT_EQ(read_error(version_2), "unsupported .tcz format version 2 (this program reads version " +
+                                         std::to_string(tcz_format_version) + ")");
 
     Bytes long_spec = file;
     PreambleLayout::spec_size.store(long_spec.data(), (1u << 20) + 1);

@@ -46,7 +46,7 @@ template <class Codec = DeltaCodec>
 Bytes compress_bytes(const Bytes& input, std::uint32_t restart_blocks = default_restart_blocks) {
     MemorySource source(input);
     MemorySink sink;
-    TraceWriter<Codec> writer(sink, Backend::zstd, restart_blocks);
+    TraceWriter<Codec> writer(sink, {restart_blocks, 0, Backend::zstd});
     compress_with(source, writer, [](const TraceWriter<Codec>&) {});
     return sink.bytes();
 }

@@ -38,9 +38,12 @@ TestRecord record_at(std::size_t index) {
     return {static_cast<std::uint16_t>(index * 7), static_cast<std::uint32_t>(0x9000 + index / 3)};
 }
 
-Bytes written(std::size_t records, std::uint32_t restart_blocks) {
+// A .tcz of `records` records in blocks of the codec's 5 records, or of
+// `block_records` records when given.
+Bytes written(std::size_t records, std::uint32_t restart_blocks, std::uint64_t block_records = 0) {
     MemorySink sink;
-    Writer writer(sink, {'H', 'D', 'R', '1'}, Backend::zstd, restart_blocks);
+    Writer writer(sink, {'H', 'D', 'R', '1'},
+                  {restart_blocks, block_records * CountingCodec::record_bytes, Backend::zstd});
     for (std::size_t index = 0; index < records; ++index) {
         writer.append(record_at(index));
     }
@@ -101,6 +104,39 @@ TEST(RecordIo, SeeksThroughTheBlockIndexWithoutDecodingWhatItSkips) {
     EXPECT_FALSE(reader.seek(1004));
     ASSERT_TRUE(reader.seek(0));
     expect_record(reader, 0);
+}
+
+TEST(RecordIo, SeeksInBlocksOfTheWritersSizeNotTheCodecs) {
+    for (const std::uint64_t block_records : {1u, 4u, 7u, 64u}) {
+        const Bytes file = written(1003, 2, block_records);
+        MemorySource source(file);
+        Reader reader(source);
+        std::mt19937 random(static_cast<unsigned>(block_records));
+        for (int step = 0; step < 100; ++step) {
+            const std::size_t index = random() % 1003;
+            ASSERT_TRUE(reader.seek(index)) << block_records << "-record blocks";
+            expect_record(reader, index);
+        }
+        CountingCodec::blocks_decoded = 0;
+        ASSERT_TRUE(reader.seek(1002));
+        expect_record(reader, 1002);
+        // From the restart point before the last block: two blocks at most.
+        EXPECT_LE(CountingCodec::blocks_decoded, 2u) << block_records << "-record blocks";
+    }
+}
+
+TEST(RecordIo, AWriterRefusesABlockSmallerThanARecordOrLargerThanTheFormatAllows) {
+    MemorySink sink;
+    const std::uint64_t record_bytes = CountingCodec::record_bytes;
+    for (const std::uint64_t block_bytes : {std::uint64_t{1}, record_bytes - 1, tcz_max_block_bytes + 1}) {
+        try {
+            Writer writer(sink, {'H', 'D', 'R', '1'}, {0, block_bytes, Backend::zstd});
+            ADD_FAILURE() << "a block of " << block_bytes << " bytes was accepted";
+        } catch (const Error& error) {
+            EXPECT_EQ(std::string(error.what()), "a block holds 6 to 268435456 bytes (one record to the format's "
+                                                 "limit), not " + std::to_string(block_bytes));
+        }
+    }
 }
 
 TEST(RecordIo, SeeksWithoutRandomAccessOrWithoutAUsableIndex) {

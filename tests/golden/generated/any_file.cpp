@@ -8,7 +8,7 @@
 // 8-Bit Field 1 = {L1 = 1, L2 = 65536: FCM3[2], FCM1[1], LV[1]};
 // # Field 1: 4 predictions, 589,837 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 25,755,661 bytes (24.6 MiB): 589,837 bytes of tables + 25,165,824 bytes of buffers
+// # Memory estimate: 269,025,293 bytes (256.6 MiB): 589,837 bytes of tables + 268,435,456 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -219,7 +219,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0x9cff94b74c0262a7;
     static constexpr std::size_t header_bytes = 0;
     static constexpr std::size_t record_bytes = 1;
-    static constexpr std::size_t records_per_block = 4194304;
+    static constexpr std::size_t records_per_block = 16777216;
     static constexpr std::size_t stream_count = 2;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

@@ -36,7 +36,7 @@
 // 64-Bit Field 15 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1]};
 // # Field 15: 2 predictions, 1,179,648 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 49,610,776 bytes (47.3 MiB): 27,656,216 bytes of tables + 21,954,560 bytes of buffers
+// # Memory estimate: 283,246,616 bytes (270.1 MiB): 27,656,216 bytes of tables + 255,590,400 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -1771,7 +1771,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0x55240fc9f49d473d;
     static constexpr std::size_t header_bytes = 0;
     static constexpr std::size_t record_bytes = 64;
-    static constexpr std::size_t records_per_block = 65536;
+    static constexpr std::size_t records_per_block = 262144;
     static constexpr std::size_t stream_count = 30;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 2048, L2 = 8192: DFCM3[1], DFCM1[2]};
 // # Field 2: 3 predictions, 421,888 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 22,157,988 bytes (21.1 MiB): 487,430 bytes of tables + 21,670,558 bytes of buffers
+// # Memory estimate: 254,941,860 bytes (243.1 MiB): 487,430 bytes of tables + 254,454,430 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -340,7 +340,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0x7d3409e38be6f21c;
     static constexpr std::size_t header_bytes = 0;
     static constexpr std::size_t record_bytes = 12;
-    static constexpr std::size_t records_per_block = 349525;
+    static constexpr std::size_t records_per_block = 1398101;
     static constexpr std::size_t stream_count = 4;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

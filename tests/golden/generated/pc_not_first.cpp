@@ -12,7 +12,7 @@
 // 32-Bit Field 3 = {L1 = 1, L2 = 16384: FCM3[2], FCM1[1]};
 // # Field 3: 3 predictions, 589,830 bytes of tables
 // PC = Field 3;
-// # Memory estimate: 23,200,478 bytes (22.1 MiB): 1,330,182 bytes of tables + 21,870,296 bytes of buffers
+// # Memory estimate: 256,583,517 bytes (244.7 MiB): 1,330,182 bytes of tables + 255,253,335 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -460,7 +460,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0xe7d01f98343f2a6a;
     static constexpr std::size_t header_bytes = 3;
     static constexpr std::size_t record_bytes = 14;
-    static constexpr std::size_t records_per_block = 299593;
+    static constexpr std::size_t records_per_block = 1198372;
     static constexpr std::size_t stream_count = 6;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

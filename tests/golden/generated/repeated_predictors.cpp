@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 256, L2 = 4096: DFCM1[1], DFCM1[1], LV[1]};
 // # Field 2: 3 predictions, 68,096 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 21,787,820 bytes (20.8 MiB): 117,262 bytes of tables + 21,670,558 bytes of buffers
+// # Memory estimate: 254,571,692 bytes (242.8 MiB): 117,262 bytes of tables + 254,454,430 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -355,7 +355,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0x8866ee741e97ab7a;
     static constexpr std::size_t header_bytes = 0;
     static constexpr std::size_t record_bytes = 12;
-    static constexpr std::size_t records_per_block = 349525;
+    static constexpr std::size_t records_per_block = 1398101;
     static constexpr std::size_t stream_count = 4;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[2], DFCM1[2], FCM1[2], LV[4]};
 // # Field 2: 10 predictions, 15,728,640 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 42,642,094 bytes (40.7 MiB): 20,971,532 bytes of tables + 21,670,562 bytes of buffers
+// # Memory estimate: 275,425,966 bytes (262.7 MiB): 20,971,532 bytes of tables + 254,454,434 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -370,7 +370,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0x21c359f2eb4ed95d;
     static constexpr std::size_t header_bytes = 4;
     static constexpr std::size_t record_bytes = 12;
-    static constexpr std::size_t records_per_block = 349525;
+    static constexpr std::size_t records_per_block = 1398101;
     static constexpr std::size_t stream_count = 4;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

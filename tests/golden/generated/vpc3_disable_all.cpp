@@ -11,7 +11,7 @@
 // # Field 2: 10 predictions, 18,350,080 bytes of tables
 // PC = Field 1;
 // # Encoding: tcgen --disable=type-minimisation,smart-update
-// # Memory estimate: 50,506,442 bytes (48.2 MiB): 28,835,880 bytes of tables + 21,670,562 bytes of buffers
+// # Memory estimate: 283,290,314 bytes (270.2 MiB): 28,835,880 bytes of tables + 254,454,434 bytes of buffers
 //
 // Optimisations turned off: dead-code table-sharing fast-hash type-minimisation smart-update 
 //
@@ -416,7 +416,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0xf27e2ff99e7ed5f4;
     static constexpr std::size_t header_bytes = 4;
     static constexpr std::size_t record_bytes = 12;
-    static constexpr std::size_t records_per_block = 349525;
+    static constexpr std::size_t records_per_block = 1398101;
     static constexpr std::size_t stream_count = 4;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

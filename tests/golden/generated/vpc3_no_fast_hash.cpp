@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[2], DFCM1[2], FCM1[2], LV[4]};
 // # Field 2: 10 predictions, 16,777,216 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 43,690,670 bytes (41.7 MiB): 22,020,108 bytes of tables + 21,670,562 bytes of buffers
+// # Memory estimate: 276,474,542 bytes (263.7 MiB): 22,020,108 bytes of tables + 254,454,434 bytes of buffers
 //
 // Optimisations turned off: fast-hash 
 //
@@ -388,7 +388,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0x21c359f2eb4ed95d;
     static constexpr std::size_t header_bytes = 4;
     static constexpr std::size_t record_bytes = 12;
-    static constexpr std::size_t records_per_block = 349525;
+    static constexpr std::size_t records_per_block = 1398101;
     static constexpr std::size_t stream_count = 4;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",

@@ -8,7 +8,7 @@
 // 8-Bit Field 1 = {L1 = 1, L2 = 4096: FCM4[2], DFCM2[2], FCM1[1], LV[2]};
 // # Field 1: 7 predictions, 86,030 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 25,251,854 bytes (24.1 MiB): 86,030 bytes of tables + 25,165,824 bytes of buffers
+// # Memory estimate: 268,521,486 bytes (256.1 MiB): 86,030 bytes of tables + 268,435,456 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
@@ -240,7 +240,7 @@ public:
     static constexpr std::uint64_t fingerprint = 0xa9d5ec982d043141;
     static constexpr std::size_t header_bytes = 0;
     static constexpr std::size_t record_bytes = 1;
-    static constexpr std::size_t records_per_block = 4194304;
+    static constexpr std::size_t records_per_block = 16777216;
     static constexpr std::size_t stream_count = 2;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "field_1_codes",
