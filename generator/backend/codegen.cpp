@@ -78,6 +78,9 @@ public:
         data.set("tables", tables());
         data.set("lines", lines());
         data.set("select", select());
+        TemplateData prefetch_lines = prefetches();
+        data.set("has_prefetches", !prefetch_lines.is_empty_list());
+        data.set("prefetches", prefetch_lines);
         data.set("predictions", predictions_list());
         data.set("strides", strides());
         data.set("updates", updates());
@@ -158,27 +161,50 @@ private:
         return list;
     }
 
-    // First-level lines first, at the PC's L1 line; then each predictor's
-    // second-level line, at the index its kind computes from them.
-    TemplateData select() const {
-        TemplateData list = template_list();
-        auto add = [&](std::size_t table, const std::string& index) {
-            TemplateData item;
-            item.set("name", names_.name(table));
-            item.set("table", names_.table(table));
-            item.set("index", index);
-            item.set("entries", std::to_string(field_.tables[table].entries));
-            list.push_back(item);
-        };
-        for (std::size_t i = 0; i < field_.tables.size(); ++i) {
-            if (field_.tables[i].first_level) {
-                add(i, "line");
-            }
-        }
+    TemplateData line_at(std::size_t table, const std::string& index) const {
+        TemplateData item;
+        item.set("name", names_.name(table));
+        item.set("table", names_.table(table));
+        item.set("index", index);
+        item.set("entries", std::to_string(field_.tables[table].entries));
+        return item;
+    }
+
+    // Each predictor's second-level line, at the index its kind computes
+    // from the first-level lines.
+    void add_second_level_lines(TemplateData& list) const {
         for (const PlanPredictor& predictor : field_.predictors) {
             if (!field_.tables[predictor.table].first_level) {
-                add(predictor.table, predictor.spec.kind->line_index(field_, predictor, names_));
+                list.push_back(line_at(predictor.table, predictor.spec.kind->line_index(field_, predictor, names_)));
             }
+        }
+    }
+
+    // First-level lines first, at the PC's L1 line; then the second-level
+    // lines.
+    TemplateData select() const {
+        TemplateData list = template_list();
+        for (std::size_t i = 0; i < field_.tables.size(); ++i) {
+            if (field_.tables[i].first_level) {
+                list.push_back(line_at(i, "line"));
+            }
+        }
+        add_second_level_lines(list);
+        return list;
+    }
+
+    // The second-level lines the next value of the same context will read,
+    // prefetched right after update() stored their hashes. Not when the
+    // hashes are computed from scratch (fast hashing off): prefetching would
+    // compute each twice, and that variant exists to measure the hashing.
+    TemplateData prefetches() const {
+        TemplateData list = template_list();
+        bool stored = true;
+        for (const PlanHistory& history : field_.histories) {
+            stored = stored && history.stores_hashes;
+        }
+        if (stored) {
+            add_second_level_lines(list);
         }
         return list;
     }

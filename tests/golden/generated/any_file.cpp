@@ -15,8 +15,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 418, a class per field and the
-// TraceCodec that ties them together; main() at line 630; then the rest of
+// of this spec is written in); from line 428, a class per field and the
+// TraceCodec that ties them together; main() at line 651; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -69,6 +69,7 @@ using tcgen_runtime::fail;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
+using tcgen_runtime::prefetch;
 using tcgen_runtime::print_field_usage;
 using tcgen_runtime::push_front;
 using tcgen_runtime::smart_update;
@@ -97,6 +98,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(StreamReader& codes, StreamReader& misses) {
@@ -113,6 +115,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 1");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -177,6 +180,14 @@ private:
         lines.fcm3 = fcm3_table_.line(lines.value_history[2], 2);
         lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
         return lines;
+    }
+
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(fcm3_table_.line(lines.value_history[2], 2));
+        prefetch(fcm1_table_.line(lines.value_history[0], 1));
     }
 
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {

@@ -43,8 +43,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 446, a class per field and the
-// TraceCodec that ties them together; main() at line 2308; then the rest of
+// of this spec is written in); from line 456, a class per field and the
+// TraceCodec that ties them together; main() at line 2395; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -97,6 +97,7 @@ using tcgen_runtime::fail;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
+using tcgen_runtime::prefetch;
 using tcgen_runtime::print_field_usage;
 using tcgen_runtime::push_front;
 using tcgen_runtime::smart_update;
@@ -125,6 +126,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(StreamReader& codes, StreamReader& misses) {
@@ -141,6 +143,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 1");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -214,6 +217,15 @@ private:
         lines.fcm1 = fcm1_table_.line(lines.value_history[0], 2);
         lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 2);
         return lines;
+    }
+
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(fcm3_table_.line(lines.value_history[2], 2));
+        prefetch(fcm1_table_.line(lines.value_history[0], 2));
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 2));
     }
 
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
@@ -359,6 +371,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -375,6 +388,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 3");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -435,6 +449,13 @@ private:
         lines.value_history = value_history_table_.line(line, 2);
         lines.fcm2 = fcm2_table_.line(lines.value_history[1], 1);
         return lines;
+    }
+
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(fcm2_table_.line(lines.value_history[1], 1));
     }
 
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
@@ -1018,6 +1039,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -1034,6 +1056,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 10");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -1105,6 +1128,14 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm2_table_.line(lines.stride_history[1], 2));
+        prefetch(fcm1_table_.line(lines.value_history[0], 1));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.lv[0], lines.dfcm2[0]);
         predictions[1] = wrapping_add(lines.lv[0], lines.dfcm2[1]);
@@ -1154,6 +1185,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -1170,6 +1202,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 11");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -1232,6 +1265,13 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 1));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.lv[0], lines.dfcm1[0]);
         predictions[1] = lines.lv[0];
@@ -1272,6 +1312,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -1288,6 +1329,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 12");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -1359,6 +1401,14 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm2_table_.line(lines.stride_history[1], 2));
+        prefetch(fcm1_table_.line(lines.value_history[0], 1));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.lv[0], lines.dfcm2[0]);
         predictions[1] = wrapping_add(lines.lv[0], lines.dfcm2[1]);
@@ -1408,6 +1458,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -1424,6 +1475,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 13");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -1486,6 +1538,13 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 1));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.lv[0], lines.dfcm1[0]);
         predictions[1] = lines.lv[0];
@@ -1526,6 +1585,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -1542,6 +1602,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 14");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -1604,6 +1665,13 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 1));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.lv[0], lines.dfcm1[0]);
         predictions[1] = lines.lv[0];
@@ -1644,6 +1712,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
@@ -1660,6 +1729,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 15");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -1720,6 +1790,13 @@ private:
         lines.stride_history = stride_history_table_.line(line, 1);
         lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 1);
         return lines;
+    }
+
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 1));
     }
 
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {

@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 420, a class per field and the
-// TraceCodec that ties them together; main() at line 760; then the rest of
+// of this spec is written in); from line 430, a class per field and the
+// TraceCodec that ties them together; main() at line 790; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -71,6 +71,7 @@ using tcgen_runtime::fail;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
+using tcgen_runtime::prefetch;
 using tcgen_runtime::print_field_usage;
 using tcgen_runtime::push_front;
 using tcgen_runtime::smart_update;
@@ -99,6 +100,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(StreamReader& codes, StreamReader& misses) {
@@ -115,6 +117,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 1");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -177,6 +180,13 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 2));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.last_value[0], lines.dfcm1[0]);
         predictions[1] = wrapping_add(lines.last_value[0], lines.dfcm1[1]);
@@ -217,6 +227,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
@@ -233,6 +244,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 2");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -297,6 +309,14 @@ private:
         lines.dfcm3 = dfcm3_table_.line(lines.stride_history[2], 1);
         lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 2);
         return lines;
+    }
+
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm3_table_.line(lines.stride_history[2], 1));
+        prefetch(dfcm1_table_.line(lines.stride_history[0], 2));
     }
 
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {

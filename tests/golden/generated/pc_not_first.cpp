@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 422, a class per field and the
-// TraceCodec that ties them together; main() at line 889; then the rest of
+// of this spec is written in); from line 432, a class per field and the
+// TraceCodec that ties them together; main() at line 928; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -73,6 +73,7 @@ using tcgen_runtime::fail;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
+using tcgen_runtime::prefetch;
 using tcgen_runtime::print_field_usage;
 using tcgen_runtime::push_front;
 using tcgen_runtime::smart_update;
@@ -101,6 +102,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
@@ -117,6 +119,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 1");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -181,6 +184,13 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(dfcm2_table_.line(lines.stride_history[1], 2));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = wrapping_add(lines.lv[0], lines.dfcm2[0]);
         predictions[1] = wrapping_add(lines.lv[0], lines.dfcm2[1]);
@@ -224,6 +234,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
@@ -240,6 +251,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 2");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -302,6 +314,13 @@ private:
         return lines;
     }
 
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(fcm1_table_.line(lines.value_history[0], 1));
+    }
+
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {
         predictions[0] = lines.lv[0];
         predictions[1] = lines.lv[1];
@@ -342,6 +361,7 @@ public:
         }
         usage_[code] += 1;
         update(lines, value);
+        prefetch_next(lines);
     }
 
     Value decode(StreamReader& codes, StreamReader& misses) {
@@ -358,6 +378,7 @@ public:
             fail("corrupt input: invalid prediction code " + std::to_string(code) + " for field 3");
         }
         update(lines, value);
+        prefetch_next(lines);
         return static_cast<Value>(value);
     }
 
@@ -419,6 +440,14 @@ private:
         lines.fcm3 = fcm3_table_.line(lines.value_history[2], 2);
         lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
         return lines;
+    }
+
+    // The second-level lines that the next value of this context (the next
+    // record for a field with one context, else the next record with this
+    // PC) will read, now that update() has stored their indexes.
+    void prefetch_next(const Lines& lines) {
+        prefetch(fcm3_table_.line(lines.value_history[2], 2));
+        prefetch(fcm1_table_.line(lines.value_history[0], 1));
     }
 
     static void predict(const Lines& lines, Work (&predictions)[miss_code]) {

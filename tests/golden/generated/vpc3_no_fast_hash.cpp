@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 422, a class per field and the
-// TraceCodec that ties them together; main() at line 808; then the rest of
+// of this spec is written in); from line 432, a class per field and the
+// TraceCodec that ties them together; main() at line 819; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -73,6 +73,7 @@ using tcgen_runtime::fail;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
+using tcgen_runtime::prefetch;
 using tcgen_runtime::print_field_usage;
 using tcgen_runtime::push_front;
 using tcgen_runtime::smart_update;
