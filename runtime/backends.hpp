@@ -72,13 +72,20 @@ constexpr std::uint64_t backend_compress_bound(Backend backend, std::uint64_t ra
     return 0;
 }
 
+// The compression levels a writer takes, as xz and zstd do (-0 .. -9).
+inline constexpr unsigned default_level = 6;
+inline constexpr unsigned max_level = 9;
+
+// Compresses at `level`: LZMA's encoder preset up to 6 (7-9 search as 6
+// does); bzip2 is always at -9 and zstd at 19, whose decoders' memory the
+// format caps.
 inline void backend_compress(Backend backend, const std::uint8_t* data, std::size_t size,
-                             std::vector<std::uint8_t>& compressed) {
+                             std::vector<std::uint8_t>& compressed, unsigned level = default_level) {
     switch (backend) {
         case Backend::bzip2:
             return bz2_compress(data, size, compressed);
         case Backend::lzma:
-            return lzma_compress(data, size, compressed);
+            return lzma_compress(data, size, compressed, level < lzma_default_preset ? level : lzma_default_preset);
         case Backend::zstd:
             return zstd_compress(data, size, compressed);
     }
@@ -112,17 +119,17 @@ public:
     // The one back-end chosen, or none for the smaller of two.
     constexpr std::optional<Backend> only() const { return only_; }
 
-    // Compresses `size` bytes at `data` into `compressed` (`scratch` is the
-    // caller's buffer for the candidate that loses) and returns the
-    // back-end used.
+    // Compresses `size` bytes at `data` into `compressed` at `level`
+    // (`scratch` is the caller's buffer for the candidate that loses) and
+    // returns the back-end used.
     Backend compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
-                     std::vector<std::uint8_t>& scratch) const {
+                     std::vector<std::uint8_t>& scratch, unsigned level = default_level) const {
         if (only_) {
-            backend_compress(*only_, data, size, compressed);
+            backend_compress(*only_, data, size, compressed, level);
             return *only_;
         }
-        backend_compress(Backend::lzma, data, size, compressed);
-        backend_compress(Backend::bzip2, data, size, scratch);
+        backend_compress(Backend::lzma, data, size, compressed, level);
+        backend_compress(Backend::bzip2, data, size, scratch, level);
         if (scratch.size() < compressed.size()) {
             compressed.swap(scratch);
             return Backend::bzip2;

@@ -366,8 +366,10 @@ private:
 
 class ContainerWriter {
 public:
-    // Every buffer is compressed with the back-end `backend` picks for it.
-    explicit ContainerWriter(ByteSink& sink, BackendChoice backend = {}) : sink_(sink), backend_(backend) {}
+    // Every buffer is compressed with the back-end `backend` picks for it,
+    // at `level`.
+    explicit ContainerWriter(ByteSink& sink, BackendChoice backend = {}, unsigned level = default_level)
+        : sink_(sink), backend_(backend), level_(level) {}
 
     void write_preamble(const Preamble& preamble) {
         using Layout = TczPreambleLayout;
@@ -402,7 +404,7 @@ public:
                  size_text(preamble_.header_bytes));
         }
         std::vector<std::uint8_t>& compressed = compressed_[0];
-        const Backend backend = backend_.compress(header, size, compressed, scratch_);
+        const Backend backend = backend_.compress(header, size, compressed, scratch_, level_);
         section_.assign(Layout::data, 0);
         Layout::tag.store(section_.data(), tcz_header_tag);
         Layout::raw_size.store(section_.data(), size);
@@ -447,7 +449,8 @@ public:
         Layout::record_count.store(section_.data(), record_count);
         for (std::size_t stream = 0; stream < stream_count; ++stream) {
             const Backend backend =
-                backend_.compress(streams[stream].data(), streams[stream].size(), compressed_[stream], scratch_);
+                backend_.compress(streams[stream].data(), streams[stream].size(), compressed_[stream], scratch_,
+                                  level_);
             Layout::raw_size(stream).store(section_.data(), streams[stream].size());
             Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
             stream_bytes_[stream] += compressed_[stream].size();
@@ -512,6 +515,7 @@ private:
 
     ByteSink& sink_;
     BackendChoice backend_;
+    unsigned level_;
     Preamble preamble_;
     CheckChain chain_;
     // The fixed fields of the section being written (and, for the preamble

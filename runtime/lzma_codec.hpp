@@ -3,9 +3,12 @@
 // the default stream back-end: on the streams of real traces it compresses
 // 13-26 % better than bzip2 and decodes faster (docs/benchmarks.md).
 //
-// Format rule: LZMA2 at liblzma's preset 6 with the dictionary
+// Format rule: LZMA2 with liblzma's literal and position settings (lc = 3,
+// lp = 0, pb = 2, those of every preset) and the dictionary
 // lzma_dictionary_bytes(raw size), which both sides compute from the raw
-// size the block records, so no header is stored; an empty buffer is stored
+// size the block records, so no header is stored. How hard the encoder
+// searches for matches is the writer's choice (a preset, 6 by default)
+// that the decoder does not need to know; an empty buffer is stored
 // as zero bytes. The dictionary is capped at 64 MiB (xz -9's), which also
 // caps what a decoder allocates whatever a damaged file claims; a stream of
 // a default 16 MiB block never needs more than 16 MiB.
@@ -53,12 +56,17 @@ inline std::string lzma_error_name(lzma_ret code) {
     }
 }
 
-// The filter chain both sides use for a buffer of raw_size bytes.
+// The encoder preset unless a writer asks for another (0-9; 7-9 search as
+// 6 does, as the dictionary is the format's, not the preset's).
+inline constexpr std::uint32_t lzma_default_preset = 6;
+
+// The filter chain for a buffer of raw_size bytes: the decoder's, or the
+// encoder's at `preset`.
 class LzmaFilters {
 public:
-    explicit LzmaFilters(std::uint64_t raw_size) {
-        if (lzma_lzma_preset(&options_, 6) != 0) {
-            fail("internal error: liblzma has no preset 6");
+    explicit LzmaFilters(std::uint64_t raw_size, std::uint32_t preset = lzma_default_preset) {
+        if (lzma_lzma_preset(&options_, preset) != 0) {
+            fail("internal error: liblzma has no preset " + std::to_string(preset));
         }
         options_.dict_size = lzma_dictionary_bytes(raw_size);
         filters_[0].id = LZMA_FILTER_LZMA2;
@@ -76,13 +84,15 @@ private:
     lzma_filter filters_[2]{};
 };
 
-// Compresses data[0..size) into `compressed` (replacing its contents).
-inline void lzma_compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed) {
+// Compresses data[0..size) into `compressed` (replacing its contents) with
+// the encoder's `preset`.
+inline void lzma_compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
+                          std::uint32_t preset = lzma_default_preset) {
     compressed.clear();
     if (size == 0) {
         return;
     }
-    const LzmaFilters filters(size);
+    const LzmaFilters filters(size, preset);
     compressed.resize(static_cast<std::size_t>(lzma_compress_bound(size)));
     std::size_t compressed_size = 0;
     const lzma_ret result = lzma_raw_buffer_encode(filters.chain(), nullptr, data, size, compressed.data(),

@@ -27,28 +27,44 @@ struct WriteOptions {
     // The predictors restart every this many blocks (0: never), where a
     // reader with random access can start decoding.
     std::uint32_t restart_blocks = default_restart_blocks;
-    // Bytes of records per block (0: the codec's records_per_block), rounded
-    // down to whole records. The back-ends see one block's streams at a time,
-    // so a larger block finds longer repeats and costs memory: about three
-    // blocks' worth to compress, four to decompress with read-ahead.
+    // Bytes of records per block (0: the level's, level_block_bytes),
+    // rounded down to whole records. The back-ends see one block's streams
+    // at a time, so a larger block finds longer repeats and costs memory:
+    // about three blocks' worth to compress, four to decompress with
+    // read-ahead.
     std::uint64_t block_bytes = 0;
     // The back-end of each compressed buffer.
     BackendChoice backend;
+    // 0-9, as xz and zstd take it: how hard LZMA searches (up to 6) and how
+    // large a block is (from 7).
+    unsigned level = default_level;
 };
+
+// The block of a compression level: up to 6 the codec's own (0 here; the
+// generated programs' is 16 MiB), then 32, 48 and 64 MiB, which find longer
+// repeats (docs/benchmarks.md, "Block size"). Levels below 6 save time in
+// LZMA's match search instead (docs/benchmarks.md, "Compression levels").
+constexpr std::uint64_t level_block_bytes(unsigned level) {
+    return level <= default_level ? 0 : std::uint64_t{level - 5} << 24;
+}
 
 // The records per block `options` asks for with records of `record_bytes`
 // bytes: at least one, and at most what the format allows (an Error names
 // the sizes allowed otherwise).
 inline std::uint64_t records_per_block_for(const WriteOptions& options, std::uint64_t record_bytes,
                                            std::uint64_t codec_default) {
-    if (options.block_bytes == 0) {
+    if (options.level > max_level) {
+        fail("compression level " + std::to_string(options.level) + " is not in 0.." + std::to_string(max_level));
+    }
+    const std::uint64_t block_bytes = options.block_bytes != 0 ? options.block_bytes : level_block_bytes(options.level);
+    if (block_bytes == 0) {
         return codec_default;
     }
-    if (options.block_bytes < record_bytes || options.block_bytes > tcz_max_block_bytes) {
+    if (block_bytes < record_bytes || block_bytes > tcz_max_block_bytes) {
         fail("a block holds " + size_text(record_bytes) + " to " + size_text(tcz_max_block_bytes) +
-             " bytes (one record to the format's limit), not " + size_text(options.block_bytes));
+             " bytes (one record to the format's limit), not " + size_text(block_bytes));
     }
-    return options.block_bytes / record_bytes;
+    return block_bytes / record_bytes;
 }
 
 template <class Codec>
@@ -59,7 +75,7 @@ public:
     explicit TraceWriter(ByteSink& sink, const WriteOptions& options = {})
         : records_per_block_(records_per_block_for(options, Codec::record_bytes, Codec::records_per_block)),
           block_bytes_(records_per_block_ * Codec::record_bytes), codec_(make_codec<Codec>()),
-          container_(sink, options.backend), sink_(sink), streams_(Codec::stream_count),
+          container_(sink, options.backend, options.level), sink_(sink), streams_(Codec::stream_count),
           restart_blocks_(options.restart_blocks) {
         Preamble preamble = codec_preamble<Codec>();
         preamble.restart_blocks = options.restart_blocks;

@@ -151,6 +151,30 @@ expect_err "$name: error: --block-size needs a size in bytes, with K, M or G (Ki
 expect 1 "a block smaller than a record" -- "$comp" -c --block-size=11 long.orig
 expect_err "$name: error: --block-size needs a size from 12 bytes (one record) to 256MiB, not '11'"
 
+# Levels -0 .. -9 (--fast, --best): below 6 LZMA searches less, 7-9 take
+# larger blocks; every level's output decompresses the same way. -19 is not
+# a level here.
+"$comp" -q -c long.orig >default.tcz
+expect 0 "-6 (the default)" -- "$comp" -q -c -6 long.orig
+same out default.tcz
+for level in -0 -1 -5 -7 -8 -9 --fast --best -9k; do
+    expect 0 "compress $level" -- "$comp" -q -c "$level" long.orig
+    mv out level.tcz
+    expect 0 "decompress $level" -- "$comp" -dc level.tcz
+    same out long.orig
+done
+"$comp" -q -c -1 long.orig >fast.tcz
+cmp -s fast.tcz default.tcz && fail "-1 wrote what -6 writes"
+expect 0 "list a file of level 9" -- "$comp" -l level.tcz
+grep -q "^  blocks of 5592405 records (67108860 bytes); the predictors never restart$" err \
+    || fail "-9 blocks: $(head -3 err)"
+"$comp" -q -c -7 long.orig >seven.tcz
+"$comp" -l seven.tcz 2>&1 | grep -q "blocks of 2796202 records" || fail "-7 does not make 32 MiB blocks"
+"$comp" -q -c -9 --block-size=2MiB long.orig >sized9.tcz
+"$comp" -l sized9.tcz 2>&1 | grep -q "blocks of 174762 records" || fail "--block-size does not override -9"
+expect 1 "-19" -- "$comp" -c -19 long.orig
+expect_err "$name: error: compression level 19 is not in 0..9 (try -h)"
+
 # Concatenated files decompress to the concatenated traces.
 "$comp" -q -c other.orig >other.tcz
 cat trace.tcz other.tcz >both.tcz

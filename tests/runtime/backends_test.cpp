@@ -82,6 +82,32 @@ TEST(Backends, RoundTripEveryKindOfBuffer) {
     }
 }
 
+// The level is the writer's business: one decoder reads every level's
+// output, and LZMA's searches less below 6 (a bigger output on data with
+// long matches), as 7-9 search as 6 does.
+TEST(Backends, EveryLevelDecodesWithTheOneDecoder) {
+    const Bytes data = patterned_bytes(std::size_t{1} << 20);
+    for (const Backend backend : all_backends) {
+        for (unsigned level = 0; level <= max_level; ++level) {
+            Bytes compressed;
+            backend_compress(backend, data.data(), data.size(), compressed, level);
+            EXPECT_LE(compressed.size(), backend_compress_bound(backend, data.size()));
+            Bytes restored;
+            backend_decompress(backend, compressed.data(), compressed.size(), restored, data.size(), "stream 'x'");
+            EXPECT_EQ(restored, data) << backend_name(backend) << " at level " << level;
+        }
+    }
+    Bytes fast;
+    Bytes six;
+    Bytes nine;
+    backend_compress(Backend::lzma, data.data(), data.size(), fast, 0);
+    backend_compress(Backend::lzma, data.data(), data.size(), six, 6);
+    backend_compress(Backend::lzma, data.data(), data.size(), nine, 9);
+    EXPECT_NE(fast, six);
+    EXPECT_EQ(nine, six);
+    EXPECT_EQ(six, compress(Backend::lzma, data));  // 6 is the default
+}
+
 TEST(Backends, DamagedDataIsRefusedAlike) {
     const Bytes data = patterned_bytes(50000);
     for (const Backend backend : all_backends) {

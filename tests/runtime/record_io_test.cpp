@@ -139,6 +139,18 @@ TEST(RecordIo, AWriterRefusesABlockSmallerThanARecordOrLargerThanTheFormatAllows
     }
 }
 
+TEST(RecordIo, AWriterRefusesALevelAboveNine) {
+    MemorySink sink;
+    WriteOptions options;
+    options.level = 10;
+    try {
+        Writer writer(sink, {'H', 'D', 'R', '1'}, options);
+        ADD_FAILURE() << "level 10 was accepted";
+    } catch (const Error& error) {
+        EXPECT_EQ(std::string(error.what()), "compression level 10 is not in 0..9");
+    }
+}
+
 TEST(RecordIo, SeeksWithoutRandomAccessOrWithoutAUsableIndex) {
     const Bytes file = written(500, 2);
     StreamOnly stream(file);
