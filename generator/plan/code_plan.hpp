@@ -94,7 +94,8 @@ enum class LineUpdate { shift, smart, overwrite };
 
 enum class StreamRole { codes, misses };
 
-// A stream of a block: its field and role, and the width of its elements.
+// A stream of a block: its field (0 for the codes of every field) and role,
+// and the width of its elements.
 struct PlanStream {
     unsigned field = 1;
     StreamRole role = StreamRole::codes;

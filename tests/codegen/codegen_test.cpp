@@ -90,7 +90,7 @@ TEST(Codegen, DeadCodeIsNotEmitted) {
     EXPECT_EQ(code.find("fold("), std::string::npos);
     EXPECT_EQ(code.find("wrapping_subtract("), std::string::npos);
     EXPECT_NE(code.find("    Lines select() {"), std::string::npos);
-    EXPECT_NE(code.find("field_2_.encode(field_2, streams[2], streams[3]);"), std::string::npos);
+    EXPECT_NE(code.find("field_2_.encode(field_2, streams[0], streams[2]);"), std::string::npos);
 }
 
 TEST(Codegen, ThePcIsCodedFirstWhereverItIs) {

@@ -233,7 +233,7 @@ public:
     static constexpr std::size_t records_per_block = 16777216;
     static constexpr std::size_t stream_count = 2;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
-        "field_1_codes",
+        "codes",
         "field_1_misses",
     };
     static constexpr std::uint64_t table_bytes = Field1::table_bytes;

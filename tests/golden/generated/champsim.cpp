@@ -44,7 +44,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 456, a class per field and the
-// TraceCodec that ties them together; main() at line 2395; then the rest of
+// TraceCodec that ties them together; main() at line 2381; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -1849,37 +1849,23 @@ public:
     static constexpr std::size_t header_bytes = 0;
     static constexpr std::size_t record_bytes = 64;
     static constexpr std::size_t records_per_block = 262144;
-    static constexpr std::size_t stream_count = 30;
+    static constexpr std::size_t stream_count = 16;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
-        "field_1_codes",
+        "codes",
         "field_1_misses",
-        "field_2_codes",
         "field_2_misses",
-        "field_3_codes",
         "field_3_misses",
-        "field_4_codes",
         "field_4_misses",
-        "field_5_codes",
         "field_5_misses",
-        "field_6_codes",
         "field_6_misses",
-        "field_7_codes",
         "field_7_misses",
-        "field_8_codes",
         "field_8_misses",
-        "field_9_codes",
         "field_9_misses",
-        "field_10_codes",
         "field_10_misses",
-        "field_11_codes",
         "field_11_misses",
-        "field_12_codes",
         "field_12_misses",
-        "field_13_codes",
         "field_13_misses",
-        "field_14_codes",
         "field_14_misses",
-        "field_15_codes",
         "field_15_misses",
     };
     static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + Field4::table_bytes + Field5::table_bytes + Field6::table_bytes + Field7::table_bytes + Field8::table_bytes + Field9::table_bytes + Field10::table_bytes + Field11::table_bytes + Field12::table_bytes + Field13::table_bytes + Field14::table_bytes + Field15::table_bytes;
@@ -1890,33 +1876,33 @@ public:
             std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
             field_1_.encode(field_1, streams[0], streams[1]);
             std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
-            field_2_.encode(field_1, field_2, streams[2], streams[3]);
+            field_2_.encode(field_1, field_2, streams[0], streams[2]);
             std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
-            field_3_.encode(field_1, field_3, streams[4], streams[5]);
+            field_3_.encode(field_1, field_3, streams[0], streams[3]);
             std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
-            field_4_.encode(field_1, field_4, streams[6], streams[7]);
+            field_4_.encode(field_1, field_4, streams[0], streams[4]);
             std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
-            field_5_.encode(field_1, field_5, streams[8], streams[9]);
+            field_5_.encode(field_1, field_5, streams[0], streams[5]);
             std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
-            field_6_.encode(field_1, field_6, streams[10], streams[11]);
+            field_6_.encode(field_1, field_6, streams[0], streams[6]);
             std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
-            field_7_.encode(field_1, field_7, streams[12], streams[13]);
+            field_7_.encode(field_1, field_7, streams[0], streams[7]);
             std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
-            field_8_.encode(field_1, field_8, streams[14], streams[15]);
+            field_8_.encode(field_1, field_8, streams[0], streams[8]);
             std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
-            field_9_.encode(field_1, field_9, streams[16], streams[17]);
+            field_9_.encode(field_1, field_9, streams[0], streams[9]);
             std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
-            field_10_.encode(field_1, field_10, streams[18], streams[19]);
+            field_10_.encode(field_1, field_10, streams[0], streams[10]);
             std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
-            field_11_.encode(field_1, field_11, streams[20], streams[21]);
+            field_11_.encode(field_1, field_11, streams[0], streams[11]);
             std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
-            field_12_.encode(field_1, field_12, streams[22], streams[23]);
+            field_12_.encode(field_1, field_12, streams[0], streams[12]);
             std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
-            field_13_.encode(field_1, field_13, streams[24], streams[25]);
+            field_13_.encode(field_1, field_13, streams[0], streams[13]);
             std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
-            field_14_.encode(field_1, field_14, streams[26], streams[27]);
+            field_14_.encode(field_1, field_14, streams[0], streams[14]);
             std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
-            field_15_.encode(field_1, field_15, streams[28], streams[29]);
+            field_15_.encode(field_1, field_15, streams[0], streams[15]);
         }
     }
 
@@ -1925,33 +1911,33 @@ public:
             std::uint8_t* record = records + index * record_bytes;
             std::uint64_t field_1 = field_1_.decode(streams[0], streams[1]);
             store_le(record + 0, field_1);
-            std::uint8_t field_2 = field_2_.decode(field_1, streams[2], streams[3]);
+            std::uint8_t field_2 = field_2_.decode(field_1, streams[0], streams[2]);
             store_le(record + 8, field_2);
-            std::uint8_t field_3 = field_3_.decode(field_1, streams[4], streams[5]);
+            std::uint8_t field_3 = field_3_.decode(field_1, streams[0], streams[3]);
             store_le(record + 9, field_3);
-            std::uint8_t field_4 = field_4_.decode(field_1, streams[6], streams[7]);
+            std::uint8_t field_4 = field_4_.decode(field_1, streams[0], streams[4]);
             store_le(record + 10, field_4);
-            std::uint8_t field_5 = field_5_.decode(field_1, streams[8], streams[9]);
+            std::uint8_t field_5 = field_5_.decode(field_1, streams[0], streams[5]);
             store_le(record + 11, field_5);
-            std::uint8_t field_6 = field_6_.decode(field_1, streams[10], streams[11]);
+            std::uint8_t field_6 = field_6_.decode(field_1, streams[0], streams[6]);
             store_le(record + 12, field_6);
-            std::uint8_t field_7 = field_7_.decode(field_1, streams[12], streams[13]);
+            std::uint8_t field_7 = field_7_.decode(field_1, streams[0], streams[7]);
             store_le(record + 13, field_7);
-            std::uint8_t field_8 = field_8_.decode(field_1, streams[14], streams[15]);
+            std::uint8_t field_8 = field_8_.decode(field_1, streams[0], streams[8]);
             store_le(record + 14, field_8);
-            std::uint8_t field_9 = field_9_.decode(field_1, streams[16], streams[17]);
+            std::uint8_t field_9 = field_9_.decode(field_1, streams[0], streams[9]);
             store_le(record + 15, field_9);
-            std::uint64_t field_10 = field_10_.decode(field_1, streams[18], streams[19]);
+            std::uint64_t field_10 = field_10_.decode(field_1, streams[0], streams[10]);
             store_le(record + 16, field_10);
-            std::uint64_t field_11 = field_11_.decode(field_1, streams[20], streams[21]);
+            std::uint64_t field_11 = field_11_.decode(field_1, streams[0], streams[11]);
             store_le(record + 24, field_11);
-            std::uint64_t field_12 = field_12_.decode(field_1, streams[22], streams[23]);
+            std::uint64_t field_12 = field_12_.decode(field_1, streams[0], streams[12]);
             store_le(record + 32, field_12);
-            std::uint64_t field_13 = field_13_.decode(field_1, streams[24], streams[25]);
+            std::uint64_t field_13 = field_13_.decode(field_1, streams[0], streams[13]);
             store_le(record + 40, field_13);
-            std::uint64_t field_14 = field_14_.decode(field_1, streams[26], streams[27]);
+            std::uint64_t field_14 = field_14_.decode(field_1, streams[0], streams[14]);
             store_le(record + 48, field_14);
-            std::uint64_t field_15 = field_15_.decode(field_1, streams[28], streams[29]);
+            std::uint64_t field_15 = field_15_.decode(field_1, streams[0], streams[15]);
             store_le(record + 56, field_15);
         }
     }

@@ -20,7 +20,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 432, a class per field and the
-// TraceCodec that ties them together; main() at line 928; then the rest of
+// TraceCodec that ties them together; main() at line 926; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -490,13 +490,11 @@ public:
     static constexpr std::size_t header_bytes = 3;
     static constexpr std::size_t record_bytes = 14;
     static constexpr std::size_t records_per_block = 1198372;
-    static constexpr std::size_t stream_count = 6;
+    static constexpr std::size_t stream_count = 4;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
-        "field_1_codes",
+        "codes",
         "field_1_misses",
-        "field_2_codes",
         "field_2_misses",
-        "field_3_codes",
         "field_3_misses",
     };
     static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes;
@@ -505,22 +503,22 @@ public:
         for (std::size_t index = 0; index < count; ++index) {
             const std::uint8_t* record = records + index * record_bytes;
             std::uint32_t field_3 = load_le<std::uint32_t>(record + 10);
-            field_3_.encode(field_3, streams[4], streams[5]);
+            field_3_.encode(field_3, streams[0], streams[3]);
             std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
             field_1_.encode(field_3, field_1, streams[0], streams[1]);
             std::uint16_t field_2 = load_le<std::uint16_t>(record + 8);
-            field_2_.encode(field_3, field_2, streams[2], streams[3]);
+            field_2_.encode(field_3, field_2, streams[0], streams[2]);
         }
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
         for (std::size_t index = 0; index < count; ++index) {
             std::uint8_t* record = records + index * record_bytes;
-            std::uint32_t field_3 = field_3_.decode(streams[4], streams[5]);
+            std::uint32_t field_3 = field_3_.decode(streams[0], streams[3]);
             store_le(record + 10, field_3);
             std::uint64_t field_1 = field_1_.decode(field_3, streams[0], streams[1]);
             store_le(record + 0, field_1);
-            std::uint16_t field_2 = field_2_.decode(field_3, streams[2], streams[3]);
+            std::uint16_t field_2 = field_2_.decode(field_3, streams[0], streams[2]);
             store_le(record + 8, field_2);
         }
     }
