@@ -3,8 +3,10 @@
 # traces two programs with tcgen-tracer, bench/run and bench/ablation measure
 # them (one run each), and the checks below look at what they wrote: a
 # verified CSV row for every (trace, compressor) and (trace, variant), the
-# tables on stdout, both sections of one Markdown document. No figure is
-# asserted: timings on a shared machine mean nothing in a test.
+# tables on stdout, both sections of one Markdown document. Then the hard set
+# of two programs goes into the same directory beside the regular one, and
+# bench/run --section writes its section without touching the others. No
+# figure is asserted: timings on a shared machine mean nothing in a test.
 #
 #   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
 set -euo pipefail
@@ -75,6 +77,40 @@ done
 grep -q "^| \*\*full optimisations\*\* |" "$doc" || fail "no ablation table in the document"
 grep -q "^Hand-written analysis that the scripts must keep.$" "$doc" || fail "the hand-written text was lost"
 [[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "expected exactly two generated sections"
+grep -q "^## tcgen against bzip2, xz and zstd on the regular set$" "$doc" || fail "the bench/run heading does not name the regular set"
+
+# The hard set: its own files and manifest in the same directory, the regular
+# set's left as they were; all five kinds of both programs, each with records.
+section() { awk -v b="<!-- begin $1 -->" -v e="<!-- end $1 -->" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$doc"; }
+regular_before=$(cd "$work/corpus/quick" && sha256sum manifest.tsv ./*.stamp)
+run_before=$(section bench/run)
+"$repo/bench/corpus" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
+    >"$work/hard.out" 2>&1 || { cat "$work/hard.out"; fail "bench/corpus --set=hard failed"; }
+hard=$work/corpus/quick/hard-manifest.tsv
+[[ $(wc -l <"$hard") -eq 11 ]] || fail "hard manifest: expected 10 traces, got $(($(wc -l <"$hard") - 1))"
+awk -F'\t' 'NR > 1 && ($5 <= 0 || $3 !~ /\/hard-(sqlite3|xz-bin)\.[a-z]+$/) { bad = 1 } END { exit bad }' "$hard" \
+    || fail "hard manifest: an empty trace or a file not named hard-PROGRAM.*: $(cat "$hard")"
+[[ "$(cd "$work/corpus/quick" && sha256sum manifest.tsv ./*.stamp | grep -v '/hard-')" == "$regular_before" ]] \
+    || fail "bench/corpus --set=hard changed the regular set's files"
+"$repo/bench/corpus" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
+    >"$work/hard2.out" 2>&1 || fail "bench/corpus --set=hard failed the second time"
+[[ $(grep -c " reused$" "$work/hard2.out") -eq 10 ]] || fail "the hard set was not reused: $(cat "$work/hard2.out")"
+
+"$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run-hard" --markdown="$doc" --zpaq=none \
+    --kinds=store-addresses,branches --section=bench/run-hard "$hard" \
+    >"$work/run-hard.out" 2>"$work/run-hard.err" || { cat "$work/run-hard.err"; fail "bench/run --section failed"; }
+[[ $(grep -c "^<!-- begin bench/" "$doc") -eq 3 ]] || fail "expected three generated sections"
+[[ "$(section bench/run)" == "$run_before" ]] || fail "bench/run --section=bench/run-hard changed the bench/run section"
+section bench/run-hard | grep -q "^## tcgen against bzip2, xz and zstd on the hard set$" \
+    || fail "the bench/run-hard heading does not name the hard set"
+for kind in store-addresses branches; do
+    section bench/run-hard | grep -q "^### $kind$" || fail "no $kind table in the bench/run-hard section"
+    grep -q "^== $kind:" "$work/run-hard.out" || fail "bench/run --section printed no table for $kind"
+done
+section bench/run-hard | grep -q "^| store-addresses | xz-bin |" || fail "the hard section does not list xz-bin's trace"
+if command -v gnuplot >/dev/null; then
+    [[ -s "$work/doc/benchmarks-run-hard.png" ]] || fail "the hard section's chart was not copied beside the document"
+fi
 
 # Rerunning replaces a section instead of adding one.
 "$repo/bench/ablation" --quick --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \

@@ -4,7 +4,8 @@
 # checks the files' structure: header bytes, sizes a whole number of records,
 # non-empty, caps obeyed, ChampSim ips nonzero, branches agreeing with the
 # ChampSim records (branch_check.py); then runs it again and checks the
-# traces are the same bytes (determinism).
+# traces are the same bytes (determinism), and that --skip skips the same
+# start-up in every kind, the cache model warming meanwhile.
 # The WET streams (--wet) of the same runs are checked by wet_check.py
 # (timestamps, edges against an unbounded replay of the stores, values along
 # exact edges, load values against the LDV1 trace), then cut by bench/wet-split,
@@ -139,4 +140,52 @@ echo "ok: determinism and caps"
 run 4 --champsim-skip=100000 --branches-skip=100000
 [[ -z $python ]] || "$python" "$here/branch_check.py" "$tmp/b4" "$tmp/c4" --part-of="$tmp/b1" \
     || fail "branch trace after --branches-skip"
+
+# --skip: no kind writes a record before instruction 100001. The ChampSim and
+# branch traces are those of the per-kind skips; stores and load values are
+# the ends of run 1's, shorter; and so are the misses, which proves the cache
+# model ran during the skip (a cold cache would give extra misses first).
+suffix() {  # what file full: FILE must be a proper suffix of FULL, past the header
+    local a b
+    a=$(stat -c %s "$2"); b=$(stat -c %s "$3")
+    (( a > 4 && a < b )) || fail "$1 with --skip: $a bytes, without: $b (expected fewer, but some)"
+    cmp -s <(tail -c +5 "$2") <(tail -c $(( a - 4 )) "$3") || fail "$1 with --skip is not the end of the trace without"
+}
+skip_only() {  # suffix, options... (as run, output to a file too: sort looks at it)
+    local s=$1; shift
+    ( exec 9<"$tool_dir"
+      exec "${wrap[@]}" env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
+        valgrind --tool=tcgen-tracer "$@" /usr/bin/sort ) \
+        < "$tmp/in" > "$tmp/out$s" 2> "$tmp/log$s" || { cat "$tmp/log$s" >&2; fail "valgrind run $s failed"; }
+}
+skip_only 5 --skip=100000 --stores="$tmp/s5" --misses="$tmp/m5" --loads="$tmp/l5" \
+    --champsim="$tmp/c5" --branches="$tmp/b5"
+cmp -s "$tmp/c5" "$tmp/c4" || fail "--skip: ChampSim trace differs from --champsim-skip's"
+cmp -s "$tmp/b5" "$tmp/b4" || fail "--skip: branch trace differs from --branches-skip's"
+suffix stores "$tmp/s5" "$tmp/s1"
+suffix misses "$tmp/m5" "$tmp/m1"
+[[ $isolated == 0 ]] || suffix "load values" "$tmp/l5" "$tmp/l1"
+# The stores start at the instruction ChampSim starts at: the first store is
+# the first destination address of a ChampSim record, with its pc.
+[[ -z $python ]] || "$python" - "$tmp/s5" "$tmp/c5" <<'EOF' || fail "--skip: stores and ChampSim start at different instructions"
+import struct, sys
+store = struct.unpack_from("<IQ", open(sys.argv[1], "rb").read(), 4)
+cs = open(sys.argv[2], "rb").read()
+ip, dst = next((ip, dst) for ip, dst in (struct.unpack_from("<Q8xQ", cs, i) for i in range(0, len(cs), 64)) if dst)
+sys.exit(0 if (ip & 0xFFFFFFFF, dst) == store else f"first store {store}, first ChampSim store {(ip, dst)}")
+EOF
+# Without an instruction-level kind the skip still counts instructions.
+skip_only 6 --skip=100000 --stores="$tmp/s6" --misses="$tmp/m6"
+cmp -s "$tmp/s6" "$tmp/s5" && cmp -s "$tmp/m6" "$tmp/m5" \
+    || fail "--skip without ChampSim or branches skips a different number of instructions"
+# A skip longer than the run: headers only, and a warning.
+skip_only 7 --skip=1000000000000 --stores="$tmp/s7" --branches="$tmp/b7"
+[[ $(cat "$tmp/s7")$(cat "$tmp/b7") == STA1BRA1 ]] || fail "--skip past the end still wrote records"
+grep -q "within --skip=1000000000000: nothing was recorded" "$tmp/log7" || fail "--skip past the end: no warning"
+if ( exec 9<"$tool_dir"; VALGRIND_LIB=/proc/self/fd/9 valgrind --tool=tcgen-tracer --skip=10 \
+        --wet="$tmp/w8" /bin/true ) 2> "$tmp/log8"; then
+    fail "--skip with --wet was accepted"
+fi
+grep -q "cannot be combined with --wet" "$tmp/log8" || fail "--skip with --wet: $(cat "$tmp/log8")"
+echo "ok: --skip"
 echo PASS

@@ -14,7 +14,10 @@
 
    Each kind has a record cap (--stores-max=N, ...; 0 = no cap).  When every
    requested kind has reached its cap the tool flushes its files and ends the
-   program (exit status 0) unless --exit-when-full=no.
+   program (exit status 0) unless --exit-when-full=no.  --skip=N writes no
+   record of any kind before N instructions have run (start-up), the cache
+   model warming meanwhile; --champsim-skip / --branches-skip start only
+   those two kinds later.
 
    Trace formats, the cache model and the approximations are documented in
    bench/README.md ("bench/tracer"), the WET streams in docs/wet-streams.md.
@@ -71,11 +74,25 @@ static Out outs[N_KINDS] = {
 static UInt active[N_KINDS];
 static UInt load_active;    /* any of misses, loads, champsim */
 static UInt store_active;   /* any of stores, misses, champsim */
-static UInt instr_active;   /* any of champsim, branches: a call per instruction */
+static UInt instr_active;   /* any of champsim, branches, or a skip pending:
+                               a call per instruction */
 static Bool clo_exit_when_full = True;
+
+/* Start-up skip (--skip=N): while `skipping`, instructions are counted and
+   nothing is written; only the cache model runs, so that the miss trace
+   starts warm as ChampSim's simulations do after their warm-up.  The count
+   needs a call per instruction whatever kinds are requested, so h_instr is
+   instrumented while a skip is pending. */
+static Long clo_skip = 0;
+static UInt skipping;
 
 static void recompute_active(void)
 {
+   if (skipping) {
+      load_active = store_active = active[K_CMA];
+      instr_active = 1;
+      return;
+   }
    load_active = active[K_CMA] | active[K_LDV] | active[K_CHS];
    store_active = active[K_STA] | active[K_CMA] | active[K_CHS];
    instr_active = active[K_CHS] | active[K_BRA];
@@ -213,14 +230,21 @@ static void champsim_write_pending(Addr next_ip)
    out_commit(K_CHS, 64);
 }
 
-static Long clo_champsim_skip = 0;   /* instructions to skip first */
+/* Instructions to skip before the ChampSim / branch traces start; at
+   least --skip (tr_post_clo_init). */
+static Long clo_champsim_skip = 0;
 
 /* Branch records: like ChampSim's, a branch is completed when the next
    instruction starts. The target is where the branch went when taken and
    where it would have gone when not (a conditional branch's static target),
    as branch-predictor traces record it. */
 static const InstrDesc* branch_pend = NULL;
-static Long clo_branches_skip = 0;   /* instructions to skip first */
+static Long clo_branches_skip = 0;
+
+/* Instructions started so far (h_instr calls), counted up to count_until =
+   the largest skip + 1: every skip is over then, and the tests against the
+   skips in h_instr hold from then on without counting further. */
+static ULong instrs_seen, count_until;
 
 static void branch_write(const InstrDesc* d, Addr next_ip)
 {
@@ -241,15 +265,22 @@ static void branch_instr(const InstrDesc* d)
       branch_write(b, d->ip);
       if (!active[K_BRA]) return;
    }
-   if (clo_branches_skip > 0) { clo_branches_skip--; return; }
    if (d->is_branch) branch_pend = d;
 }
 
+/* Instruction number instrs_seen (from 1) starts; its memory accesses
+   follow.  Instruction N + 1 is the first one recorded after a skip of N. */
 static void h_instr(const InstrDesc* d)
 {
-   if (active[K_BRA]) branch_instr(d);
-   if (!active[K_CHS]) return;
-   if (clo_champsim_skip > 0) { clo_champsim_skip--; return; }
+   if (instrs_seen < count_until) {
+      instrs_seen++;
+      if (skipping && instrs_seen > (ULong)clo_skip) {
+         skipping = 0;
+         recompute_active();
+      }
+   }
+   if (active[K_BRA] && instrs_seen > (ULong)clo_branches_skip) branch_instr(d);
+   if (!active[K_CHS] || instrs_seen <= (ULong)clo_champsim_skip) return;
    if (pend_valid) {
       champsim_write_pending(d->ip);
       if (!active[K_CHS]) return;
@@ -280,15 +311,19 @@ static inline void champsim_mem(Bool is_store, Addr a)
    bytes in the same instruction (one access for the cache model). */
 static void h_load(Addr pc, Addr a, UWord size, ULong value)
 {
-   if (active[K_CMA] && cache_access(a, size)) emit12(K_CMA, pc, a);
+   Bool miss = active[K_CMA] && cache_access(a, size);
+   if (skipping) return;   /* start-up: the cache warms, nothing is written */
+   if (miss) emit12(K_CMA, pc, a);
    if (active[K_LDV]) emit12(K_LDV, pc, value);
    if (active[K_CHS]) champsim_mem(False, a);
 }
 
 static void h_store(Addr pc, Addr a, UWord size, UWord modify)
 {
+   Bool miss = !modify && active[K_CMA] && cache_access(a, size);
+   if (skipping) return;
    if (active[K_STA]) emit12(K_STA, pc, a);
-   if (!modify && active[K_CMA] && cache_access(a, size)) emit12(K_CMA, pc, a);
+   if (miss) emit12(K_CMA, pc, a);
    if (active[K_CHS]) champsim_mem(True, a);
 }
 
@@ -297,7 +332,7 @@ static void h_store(Addr pc, Addr a, UWord size, UWord modify)
 static void h_load_mem(Addr pc, Addr a, UWord size)
 {
    ULong v = 0;
-   if (active[K_LDV]) {
+   if (active[K_LDV] && !skipping) {
       UWord n = size < 8 ? size : 8, i;
       for (i = 0; i < n; i++) v |= (ULong)((const UChar*)a)[i] << (8 * i);
    }
@@ -881,8 +916,13 @@ static void instr_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Int size,
    ci->last_was_load = False;
 }
 
-/* ChampSim records and branch records need a call per instruction. */
-static Bool want_instr_calls(void) { return outs[K_CHS].path != NULL || outs[K_BRA].path != NULL; }
+/* ChampSim records and branch records need a call per instruction, and so
+   does counting the instructions of a pending skip (code translated after
+   it ends needs none for the other kinds). */
+static Bool want_instr_calls(void)
+{
+   return outs[K_CHS].path != NULL || outs[K_BRA].path != NULL || skipping;
+}
 
 /* WET calls go after the access, so that a faulting access gets no event
    and a store's value can be read back (a modify's load goes before it).
@@ -1200,6 +1240,7 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    else if VG_STR_CLO(arg, "--branches", outs[K_BRA].path) {}
    else if VG_BINT_CLO(arg, "--branches-max", outs[K_BRA].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--branches-skip", clo_branches_skip, 0, 1LL << 50) {}
+   else if VG_BINT_CLO(arg, "--skip", clo_skip, 0, 1LL << 50) {}
    else if VG_STR_CLO(arg, "--wet", clo_wet_prefix) {}
    else if VG_BINT_CLO(arg, "--wet-max", outs[K_WTE].max, 0, WET_MAX_EVENTS) {}
    else if VG_BINT_CLO(arg, "--wet-track-mb", clo_wet_track_mb, 1, 4096) {}
@@ -1226,8 +1267,12 @@ static void tr_print_usage(void)
 "                           see docs/wet-streams.md\n"
 "    --KIND-max=N           stop that trace after N records [0 = no cap];\n"
 "                           --wet-max=N caps the WET events (at most 2^32-1)\n"
-"    --champsim-skip=N      start the ChampSim trace after N instructions [0]\n"
-"    --branches-skip=N      start the branch trace after N instructions [0]\n"
+"    --skip=N               write no record of any kind before N instructions\n"
+"                           have run; the cache model warms meanwhile [0]\n"
+"    --champsim-skip=N      start the ChampSim trace after N instructions\n"
+"                           (at least --skip) [0]\n"
+"    --branches-skip=N      start the branch trace after N instructions\n"
+"                           (at least --skip) [0]\n"
 "    --wet-track-mb=N       MiB of memory whose last stores the WET keeps\n"
 "                           (10 bytes of tool memory per byte) [8]\n"
 "    --exit-when-full=no|yes end the program when every trace is full [yes]\n"
@@ -1251,6 +1296,17 @@ static HChar* path_with_suffix(const HChar* prefix, const HChar* suffix)
 static void tr_post_clo_init(void)
 {
    Int k, any = 0;
+   /* WET node records are written as code is translated, start-up or not,
+      and its timestamps count from the first access: no skip there. */
+   if (clo_skip && clo_wet_prefix) {
+      VG_(fmsg)("tcgen-tracer: --skip cannot be combined with --wet\n");
+      VG_(exit)(1);
+   }
+   if (clo_champsim_skip < clo_skip) clo_champsim_skip = clo_skip;
+   if (clo_branches_skip < clo_skip) clo_branches_skip = clo_skip;
+   count_until = (ULong)(clo_champsim_skip > clo_branches_skip
+                         ? clo_champsim_skip : clo_branches_skip) + 1;
+   skipping = clo_skip > 0;
    if (clo_wet_prefix) {
       outs[K_WTN].path = path_with_suffix(clo_wet_prefix, ".nodes");
       outs[K_WTE].path = path_with_suffix(clo_wet_prefix, ".events");
@@ -1309,6 +1365,9 @@ static void finish_all(void)
       active[k] = 0;
    }
    recompute_active();
+   if (skipping)
+      VG_(umsg)("tcgen-tracer: warning: the program ended after %llu instructions, "
+                "within --skip=%lld: nothing was recorded\n", instrs_seen, clo_skip);
    for (k = 0; k < N_KINDS; k++)
       if (outs[k].path)
          VG_(umsg)("tcgen-tracer: %s: %lld records -> %s\n", outs[k].name,
