@@ -334,7 +334,7 @@ CompressorRuntime embedded_runtime() {
 
 std::string stream_name(const PlanStream& stream) {
     if (stream.field == 0) {
-        return stream.role == StreamRole::codes ? "codes" : "misses";
+        return "codes";  // the one stream of every field's codes
     }
     return "field_" + std::to_string(stream.field) + (stream.role == StreamRole::codes ? "_codes" : "_misses");
 }
