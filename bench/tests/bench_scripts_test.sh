@@ -101,13 +101,16 @@ awk -F'\t' 'NR > 1 && ($5 <= 0 || $3 !~ /\/hard-(sqlite3|xz-bin)\.[a-z]+$/) { ba
     >"$work/run-hard.out" 2>"$work/run-hard.err" || { cat "$work/run-hard.err"; fail "bench/run --section failed"; }
 [[ $(grep -c "^<!-- begin bench/" "$doc") -eq 3 ]] || fail "expected three generated sections"
 [[ "$(section bench/run)" == "$run_before" ]] || fail "bench/run --section=bench/run-hard changed the bench/run section"
-section bench/run-hard | grep -q "^## tcgen against bzip2, xz and zstd on the hard set$" \
+# Read once into a variable: "section ... | grep -q" under pipefail fails
+# whenever grep finds its line and exits before awk has written the rest.
+hard_section=$(section bench/run-hard)
+grep -q "^## tcgen against bzip2, xz and zstd on the hard set$" <<<"$hard_section" \
     || fail "the bench/run-hard heading does not name the hard set"
 for kind in store-addresses branches; do
-    section bench/run-hard | grep -q "^### $kind$" || fail "no $kind table in the bench/run-hard section"
+    grep -q "^### $kind$" <<<"$hard_section" || fail "no $kind table in the bench/run-hard section"
     grep -q "^== $kind:" "$work/run-hard.out" || fail "bench/run --section printed no table for $kind"
 done
-section bench/run-hard | grep -q "^| store-addresses | xz-bin |" || fail "the hard section does not list xz-bin's trace"
+grep -q "^| store-addresses | xz-bin |" <<<"$hard_section" || fail "the hard section does not list xz-bin's trace"
 if command -v gnuplot >/dev/null; then
     [[ -s "$work/doc/benchmarks-run-hard.png" ]] || fail "the hard section's chart was not copied beside the document"
 fi
