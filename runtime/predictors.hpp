@@ -40,6 +40,85 @@ private:
     std::size_t size_;
 };
 
+// The window of a MATCH predictor (tcgen's own kind: LZ77's match turned
+// into a prediction). It keeps the field's last `size` values in trace order
+// and, per hashed key, where the value after the key's last occurrence sits;
+// the key is the field's last `order` values and the PC's L1 line. It
+// predicts that value, and while its predictions come true it follows the
+// earlier occurrence value by value instead of looking the key up again: one
+// lookup then covers a repeat of any length, however far back it began, which
+// a context of a few values cannot tell apart from its other occurrences.
+// Values go in from position 1, so that a key never seen (whose entry is
+// still 0) predicts 0, as the paper's zeroed tables do. Positions wrap at
+// 2^32 and the window at `size`: an entry that old merely predicts a stale
+// value, the same one in the compressor and decompressor.
+template <class T>
+class MatchTable {
+public:
+    // `size`: a power of two, the window's values and the key table's lines.
+    MatchTable(std::size_t size, unsigned order)
+        : window_(size), starts_(size), recent_(order), order_(order), mask_(size - 1) {
+        while ((std::size_t{1} << key_bits_) < size) {
+            ++key_bits_;
+        }
+    }
+
+    // The predicted value's place in the window, for the record in `line`.
+    // The key is hashed for every record, following or not, so that its
+    // entry always names the latest occurrence.
+    T* find(std::size_t line) {
+        std::uint64_t key = (line + 1) * golden;
+        const T* recent = recent_.line(0, 0);
+        for (unsigned i = 0; i < order_; ++i) {
+            key = (key ^ recent[i]) * golden;
+        }
+        key_ = key_bits_ == 0 ? 0 : static_cast<std::size_t>(key >> (64 - key_bits_));
+        if (!following_) {
+            candidate_ = starts_.line(key_, 1)[0];
+        }
+        return window_.line(candidate_ & mask_, 1);
+    }
+
+    // Learns the value the record had (after find()).
+    void update(T value) {
+        following_ = *window_.line(candidate_ & mask_, 1) == value;
+        candidate_ += 1;
+        starts_.line(key_, 1)[0] = position_;
+        *window_.line(position_ & mask_, 1) = value;
+        position_ += 1;
+        T* recent = recent_.line(0, 0);
+        for (unsigned i = order_ - 1; i > 0; --i) {
+            recent[i] = recent[i - 1];
+        }
+        recent[0] = value;
+    }
+
+    // Back to an empty window, as when the predictors restart.
+    void clear() {
+        window_.clear();
+        starts_.clear();
+        recent_.clear();
+        position_ = 1;
+        candidate_ = 0;
+        key_ = 0;
+        following_ = false;
+    }
+
+private:
+    static constexpr std::uint64_t golden = 0x9E3779B97F4A7C15;  // 2^64 / the golden ratio, odd
+
+    ZeroedTable<T> window_;
+    ZeroedTable<std::uint32_t> starts_;
+    ZeroedTable<T> recent_;  // the key's values, newest first
+    unsigned order_;
+    std::size_t mask_;
+    unsigned key_bits_ = 0;
+    std::uint32_t position_ = 1;   // where the next value goes
+    std::uint32_t candidate_ = 0;  // where the prediction came from
+    std::size_t key_ = 0;
+    bool following_ = false;
+};
+
 // Field arithmetic wraps at the field's width, like the hardware it models;
 // the casts undo C++'s promotion of narrow types to int.
 template <class T>

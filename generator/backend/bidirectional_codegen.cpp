@@ -142,6 +142,25 @@ BidirectionalNames bidirectional_names(const std::string& stem, const std::strin
     return names;
 }
 
+namespace {
+
+// "DFCM, FCM and LV": the kinds with a bidirectional form.
+std::string bidirectional_kind_names() {
+    std::vector<std::string_view> names;
+    for (const PredictorKind* kind : predictor_kinds()) {
+        if (!kind->bidirectional_kind().empty()) {
+            names.push_back(kind->keyword());
+        }
+    }
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
+    }
+    return text;
+}
+
+}  // namespace
+
 bool check_bidirectional(const Spec& spec, DiagnosticSink& sink) {
     int before = sink.error_count();
     if (spec.header_bits > 0) {
@@ -154,6 +173,13 @@ bool check_bidirectional(const Spec& spec, DiagnosticSink& sink) {
             sink.error(field.l1_span, "L1 = " + std::to_string(field.l1) + " in field " + std::to_string(field.number) +
                                           ": a bidirectional stream is one sequence per field with no PC to index "
                                           "its tables; use L1 = 1");
+        }
+        for (const Predictor& predictor : field.predictors) {
+            if (predictor.kind->bidirectional_kind().empty()) {
+                sink.error(predictor.span, predictor_name(predictor) + " in field " + std::to_string(field.number) +
+                                               " has no bidirectional form: a bidirectional stream takes " +
+                                               bidirectional_kind_names());
+            }
         }
     }
     return sink.error_count() == before;

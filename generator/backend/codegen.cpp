@@ -35,6 +35,11 @@ std::string hex(std::uint64_t value) {
     return text;
 }
 
+bool has_match(const PlanField& field) {
+    return std::any_of(field.tables.begin(), field.tables.end(),
+                       [](const PlanTable& table) { return table.role == TableRole::match; });
+}
+
 std::string code_summary(const PlanField& field, const FieldNames& names) {
     std::string summary;
     for (std::size_t i = 0; i < field.predictors.size(); ++i) {
@@ -84,6 +89,11 @@ public:
         data.set("predictions", predictions_list());
         data.set("strides", strides());
         data.set("updates", updates());
+        data.set("has_match", has_match(field_));
+        // A field of match windows alone updates them through their members.
+        data.set("update_reads_lines", std::any_of(field_.tables.begin(), field_.tables.end(), [](const PlanTable& t) {
+                     return t.role != TableRole::match;
+                 }));
         data.set("histories", histories());
         set_hash(data);
         return data;
@@ -141,10 +151,18 @@ private:
             const PlanTable& table = field_.tables[i];
             TemplateData item;
             item.set("member", names_.table(i));
-            item.set("element_type", unsigned_type(table.element_bits));
-            item.set("initializer", "{" + std::to_string(table.lines * table.entries) + "}");
-            item.set("comment", with_thousands_separators(table.lines) + (table.lines == 1 ? " line" : " lines") +
-                                    " of " + std::to_string(table.entries));
+            std::string element_type = unsigned_type(table.element_bits);
+            if (table.role == TableRole::match) {
+                item.set("type", "MatchTable<" + element_type + ">");
+                item.set("initializer", "{" + std::to_string(table.lines) + ", " +
+                                            std::to_string(field_.predictors[table.owner].spec.order) + "}");
+                item.set("comment", "a window of " + with_thousands_separators(table.lines) + " values");
+            } else {
+                item.set("type", "ZeroedTable<" + element_type + ">");
+                item.set("initializer", "{" + std::to_string(table.lines * table.entries) + "}");
+                item.set("comment", with_thousands_separators(table.lines) + (table.lines == 1 ? " line" : " lines") +
+                                        " of " + std::to_string(table.entries));
+            }
             list.push_back(item);
         }
         return list;
@@ -161,20 +179,25 @@ private:
         return list;
     }
 
+    // The line of `table` at `index`; a match window's is the entry it
+    // predicts from, which it finds from the PC's line.
     TemplateData line_at(std::size_t table, const std::string& index) const {
         TemplateData item;
         item.set("name", names_.name(table));
-        item.set("table", names_.table(table));
-        item.set("index", index);
-        item.set("entries", std::to_string(field_.tables[table].entries));
+        std::string member = names_.table(table);
+        item.set("line", field_.tables[table].role == TableRole::match
+                             ? member + ".find(" + index + ")"
+                             : member + ".line(" + index + ", " + std::to_string(field_.tables[table].entries) + ")");
         return item;
     }
 
     // Each predictor's second-level line, at the index its kind computes
-    // from the first-level lines.
-    void add_second_level_lines(TemplateData& list) const {
+    // from the first-level lines; with `prefetched`, only those worth
+    // prefetching (a match window's find() is no mere address).
+    void add_second_level_lines(TemplateData& list, bool prefetched) const {
         for (const PlanPredictor& predictor : field_.predictors) {
-            if (!field_.tables[predictor.table].first_level) {
+            const PlanTable& table = field_.tables[predictor.table];
+            if (!table.first_level && !(prefetched && table.role == TableRole::match)) {
                 list.push_back(line_at(predictor.table, predictor.spec.kind->line_index(field_, predictor, names_)));
             }
         }
@@ -189,7 +212,7 @@ private:
                 list.push_back(line_at(i, "line"));
             }
         }
-        add_second_level_lines(list);
+        add_second_level_lines(list, false);
         return list;
     }
 
@@ -204,7 +227,7 @@ private:
             stored = stored && history.stores_hashes;
         }
         if (stored) {
-            add_second_level_lines(list);
+            add_second_level_lines(list, true);
         }
         return list;
     }
@@ -250,6 +273,10 @@ private:
             const PlanTable& table = field_.tables[i];
             if (table.role == TableRole::history) {
                 continue;  // histories always shift, below
+            }
+            if (table.role == TableRole::match) {
+                list.push_back(TemplateData("statement", names_.table(i) + ".update(value);"));
+                continue;
             }
             std::string line = names_.line(i);
             std::string operand = operand_of(i);
@@ -372,6 +399,7 @@ TemplateData codec_data(const CodePlan& plan) {
         fields.push_back(FieldCode(plan, field).build());
     }
     data.set("fields", fields);
+    data.set("uses_match", std::any_of(plan.fields.begin(), plan.fields.end(), has_match));
 
     TemplateData coding_order = template_list();
     for (std::size_t index : plan.coding_order) {

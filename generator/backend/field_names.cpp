@@ -26,6 +26,7 @@ std::string FieldNames::name(std::size_t index) const {
     const PlanTable& table = field_.tables[index];
     switch (table.role) {
         case TableRole::lines:
+        case TableRole::match:
             return stems_[table.owner];
         case TableRole::history:
             return table.owner == shared ? (table.sequence == Sequence::values ? "value" : "stride") + std::string("_history")

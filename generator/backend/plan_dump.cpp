@@ -18,6 +18,8 @@ const char* role_name(const PlanTable& table) {
             return "history";
         case TableRole::last_value:
             return "last value";
+        case TableRole::match:
+            return "match window";
     }
     return "?";
 }

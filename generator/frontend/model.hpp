@@ -19,6 +19,7 @@ struct Predictor {
     const PredictorKind* kind = nullptr;
     unsigned order = 0;    // x of FCMx/DFCMx; 0 for a kind without an order
     unsigned entries = 1;  // n of [n]: the number of predictions it makes
+    SourceSpan span;       // where the spec names it, for later diagnostics
 };
 
 bool operator==(const Predictor& a, const Predictor& b);

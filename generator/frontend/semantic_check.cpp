@@ -162,6 +162,7 @@ private:
 
     Predictor check_predictor(const ast::Predictor& syntax) {
         Predictor predictor;
+        predictor.span = syntax.span;
         predictor.kind = find_predictor_kind(syntax.name);
         if (predictor.kind == nullptr) {
             sink_.error(syntax.name_span, "unknown predictor '" + syntax.name + "'; tcgen knows " + kind_names());
@@ -193,6 +194,9 @@ private:
         } else if (entries > max_predictions_per_field) {
             sink_.error(syntax.entries.span, "[" + std::to_string(entries) + "] is too many predictions; at most " +
                                                  std::to_string(max_predictions_per_field));
+        } else if (entries > 1 && predictor.kind->makes_one_prediction()) {
+            sink_.error(syntax.entries.span, syntax.name + " makes one prediction; write " + syntax.name +
+                                                 std::to_string(predictor.order) + "[1]");
         } else {
             predictor.entries = static_cast<unsigned>(entries);
         }

@@ -56,8 +56,12 @@ public:
     virtual std::string update_operand(const PlanField& field, const PlanPredictor& predictor,
                                        const FieldNames& names) const = 0;
 
+    // Whether it makes exactly one prediction ([1]).
+    virtual bool makes_one_prediction() const { return false; }
+
     // Its bidirectional form (runtime/bidirectional/predictor.hpp): the
-    // enumerator of tcgen_runtime::bidirectional::Kind that implements it.
+    // enumerator of tcgen_runtime::bidirectional::Kind that implements it,
+    // or empty when it has none (a bidirectional stream refuses it).
     virtual std::string_view bidirectional_kind() const = 0;
 };
 

@@ -8,9 +8,10 @@ namespace tcgen {
 const PredictorKind& last_value_kind();  // last_value.cpp
 const PredictorKind& fcm_kind();         // fcm.cpp
 const PredictorKind& dfcm_kind();        // dfcm.cpp
+const PredictorKind& match_kind();       // match.cpp
 
 const std::vector<const PredictorKind*>& predictor_kinds() {
-    static const std::vector<const PredictorKind*> kinds = {&dfcm_kind(), &fcm_kind(), &last_value_kind()};
+    static const std::vector<const PredictorKind*> kinds = {&dfcm_kind(), &fcm_kind(), &last_value_kind(), &match_kind()};
     return kinds;
 }
 

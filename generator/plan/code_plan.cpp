@@ -198,7 +198,9 @@ void remove_tables_and_strides(PlanField& field, const std::vector<bool>& remove
 }
 
 std::uint64_t PlanTable::bytes() const {
-    return saturating_multiply(saturating_multiply(lines, entries), element_bits / 8);
+    std::uint64_t values = saturating_multiply(saturating_multiply(lines, entries), element_bits / 8);
+    // A match window's lines also say where each key last occurred, in 32 bits.
+    return role == TableRole::match ? saturating_add(values, saturating_multiply(lines, 4)) : values;
 }
 
 std::uint64_t PlanField::table_bytes() const {

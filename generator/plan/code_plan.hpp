@@ -31,6 +31,8 @@ enum class TableRole {
     lines,       // a predictor's own lines: LV lines, or FCM/DFCM second-level lines
     history,     // first level: per L1 line, the context of a sequence (its last values, or their hashes)
     last_value,  // first level: per L1 line, the field's last value, for computing strides
+    match,       // a MATCH predictor's window: `lines` recent values, and as many lines of where a key last
+                 // occurred (runtime/predictors.hpp, MatchTable)
 };
 
 struct PlanTable {

@@ -30,9 +30,10 @@ unsigned Candidate::record_bytes() const {
 }
 
 std::string predictor_text(const PredictorChoice& predictor) {
-    std::string name = predictor.kind == Kind::fcm    ? "FCM" + std::to_string(predictor.order)
-                       : predictor.kind == Kind::dfcm ? "DFCM" + std::to_string(predictor.order)
-                                                      : std::string("LV");
+    std::string name = predictor.kind == Kind::fcm     ? "FCM" + std::to_string(predictor.order)
+                       : predictor.kind == Kind::dfcm  ? "DFCM" + std::to_string(predictor.order)
+                       : predictor.kind == Kind::match ? "MATCH" + std::to_string(predictor.order)
+                                                       : std::string("LV");
     return name + "[" + std::to_string(predictor.entries) + "]";
 }
 
@@ -54,10 +55,13 @@ std::string spec_text(const Candidate& candidate) {
 
 void sort_predictors(FieldChoice& field, bool is_pc) {
     auto rank = [is_pc](Kind kind) {
-        if (kind == Kind::lv) {
-            return 2;
+        if (kind == Kind::match) {
+            return 0;
         }
-        return (kind == Kind::fcm) == is_pc ? 0 : 1;
+        if (kind == Kind::lv) {
+            return 3;
+        }
+        return (kind == Kind::fcm) == is_pc ? 1 : 2;
     };
     std::vector<PredictorChoice>& predictors = field.predictors;
     std::stable_sort(predictors.begin(), predictors.end(), [&](const PredictorChoice& a, const PredictorChoice& b) {

@@ -9,12 +9,12 @@
 
 namespace tcgen::tune {
 
-enum class Kind { dfcm, fcm, lv };
+enum class Kind { dfcm, fcm, lv, match };
 
 struct PredictorChoice {
     Kind kind = Kind::fcm;
     unsigned order = 1;    // 0 for LV
-    unsigned entries = 1;  // the [n] of the spec: predictions it makes
+    unsigned entries = 1;  // the [n] of the spec: predictions it makes (1 for MATCH)
 };
 
 bool operator==(const PredictorChoice& a, const PredictorChoice& b);
@@ -48,7 +48,8 @@ std::string spec_text(const Candidate& candidate);
 // Puts a field's predictors in the tuner's slot order, the one the paper's
 // specs use: for the PC field FCMs before DFCMs, for other fields DFCMs
 // before FCMs, higher orders first, LV last; so that the longest context
-// that is right is the one written. Merges duplicates of one kind and order.
+// that is right is the one written. MATCH, whose context is the longest of
+// all, comes first. Merges duplicates of one kind and order.
 void sort_predictors(FieldChoice& field, bool is_pc);
 
 }  // namespace tcgen::tune

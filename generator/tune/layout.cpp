@@ -95,7 +95,10 @@ std::optional<Candidate> spec_candidate(const SourceFile& file, std::ostream& di
         for (const Predictor& predictor : field.predictors) {
             const std::string_view keyword = predictor.kind->keyword();
             PredictorChoice predictor_choice;
-            predictor_choice.kind = keyword == "FCM" ? Kind::fcm : keyword == "DFCM" ? Kind::dfcm : Kind::lv;
+            predictor_choice.kind = keyword == "FCM"     ? Kind::fcm
+                                    : keyword == "DFCM"  ? Kind::dfcm
+                                    : keyword == "MATCH" ? Kind::match
+                                                         : Kind::lv;
             predictor_choice.order = predictor.order;
             predictor_choice.entries = predictor.entries;
             choice.predictors.push_back(predictor_choice);

@@ -82,11 +82,11 @@ Candidate wide_candidate(const Candidate& layout) {
         field.l2 = field.bits == 8 ? 4096 : 131072;
         if (is_pc) {
             field.l1 = 1;
-            field.predictors = {{Kind::fcm, 3, 4}, {Kind::fcm, 1, 4}};
+            field.predictors = {{Kind::match, 4, 1}, {Kind::fcm, 3, 4}, {Kind::fcm, 1, 4}};
         } else {
             field.l1 = wide.fields.size() > 1 ? 65536 : 1;
-            field.predictors = {{Kind::dfcm, 3, 4}, {Kind::dfcm, 1, 2}, {Kind::fcm, 3, 2}, {Kind::fcm, 1, 4},
-                                {Kind::lv, 0, 4}};
+            field.predictors = {{Kind::match, 4, 1}, {Kind::dfcm, 3, 4}, {Kind::dfcm, 1, 2}, {Kind::fcm, 3, 2},
+                                {Kind::fcm, 1, 4}, {Kind::lv, 0, 4}};
         }
         sort_predictors(field, is_pc);
     }
@@ -142,7 +142,8 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
                 // After a drop of equal use: a whole predictor goes first.
                 prune.push_back({uses[slot].last_slot_share + 1e-9, changed(name + " -> " + predictor_text(fewer.predictors[slot]), fewer)});
             }
-            if (predictor.entries < max_entries && uses[slot].last_slot_share >= 0.01) {
+            if (predictor.entries < max_entries && predictor.kind != Kind::match &&
+                uses[slot].last_slot_share >= 0.01) {
                 FieldChoice more = field;
                 more.predictors[slot].entries += 1;
                 grow.push_back({-uses[slot].last_slot_share, changed(name + " -> " + predictor_text(more.predictors[slot]), more)});
@@ -153,7 +154,7 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
                     if (order < 1 || order > max_order || has_predictor(field, predictor.kind, order)) {
                         continue;
                     }
-                    PredictorChoice neighbour{predictor.kind, order, 2};
+                    PredictorChoice neighbour{predictor.kind, order, predictor.kind == Kind::match ? 1u : 2u};
                     FieldChoice added = field;
                     added.predictors.push_back(neighbour);
                     grow.push_back({-uses[slot].share, changed("add " + predictor_text(neighbour), added)});
@@ -164,8 +165,8 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
                 }
             }
         }
-        for (PredictorChoice missing : {PredictorChoice{Kind::fcm, 1, 2}, PredictorChoice{Kind::dfcm, 1, 2},
-                                        PredictorChoice{Kind::lv, 0, 2}}) {
+        for (PredictorChoice missing : {PredictorChoice{Kind::match, 4, 1}, PredictorChoice{Kind::fcm, 1, 2},
+                                        PredictorChoice{Kind::dfcm, 1, 2}, PredictorChoice{Kind::lv, 0, 2}}) {
             const bool kind_present =
                 std::any_of(field.predictors.begin(), field.predictors.end(),
                             [&](const PredictorChoice& predictor) { return predictor.kind == missing.kind; });

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace tcgen_runtime {
 namespace {
@@ -90,6 +91,60 @@ TEST(NextHash, IncrementalEqualsFromScratch) {
             EXPECT_EQ(history[order - 1], scratch) << "t=" << t << " order=" << order;
         }
     }
+}
+
+// Feeds `values` to a match window in line 0 and returns its predictions,
+// each made before the value it predicts is learned.
+std::vector<std::uint32_t> match_predictions(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
+                                             std::size_t line = 0) {
+    std::vector<std::uint32_t> predictions;
+    for (std::uint32_t value : values) {
+        predictions.push_back(*table.find(line));
+        table.update(value);
+    }
+    return predictions;
+}
+
+TEST(MatchTable, FollowsARepeatOnceItsKeyRecurs) {
+    MatchTable<std::uint32_t> table(1024, 2);
+    // A sequence, something else, then the sequence again: from its third
+    // value on (its first two are the key) the repeat is predicted through to
+    // its end, and the window follows it past where the key ever occurred.
+    std::vector<std::uint32_t> first = {10, 20, 30, 40, 50, 60, 70};
+    match_predictions(table, first);
+    match_predictions(table, {1, 2, 3});
+    std::vector<std::uint32_t> again = match_predictions(table, first);
+    EXPECT_EQ(std::vector<std::uint32_t>(again.begin() + 2, again.end()),
+              std::vector<std::uint32_t>(first.begin() + 2, first.end()));
+}
+
+TEST(MatchTable, AWrongPredictionLooksTheKeyUpAgainAtItsLatestOccurrence) {
+    MatchTable<std::uint32_t> table(1024, 1);
+    // 5 was followed by 6, later by 7; after a miss, key 5 names the latter.
+    match_predictions(table, {5, 6, 8, 5, 7, 8, 1, 5});
+    EXPECT_EQ(*table.find(0), 7u);
+    table.update(7);
+    EXPECT_EQ(*table.find(0), 8u);  // right, so it follows: after 5, 7 came 8
+    table.update(9);                // wrong: the next find looks up key 9,
+    EXPECT_EQ(*table.find(0), 0u);  // never seen, so 0
+}
+
+TEST(MatchTable, TheKeyIncludesThePcLine) {
+    MatchTable<std::uint32_t> table(1024, 1);
+    match_predictions(table, {3, 4, 3}, 1);
+    EXPECT_EQ(*table.find(1), 4u);  // in line 1, 4 followed 3
+    MatchTable<std::uint32_t> other(1024, 1);
+    match_predictions(other, {3, 4}, 1);
+    match_predictions(other, {3}, 2);
+    EXPECT_EQ(*other.find(2), 0u);  // in line 2 nothing has followed 3
+}
+
+TEST(MatchTable, ClearForgetsEverything) {
+    MatchTable<std::uint32_t> table(1024, 2);
+    match_predictions(table, {1, 2, 3, 1, 2});
+    EXPECT_EQ(*table.find(0), 3u);
+    table.clear();
+    EXPECT_EQ(match_predictions(table, {1, 2, 3}), (std::vector<std::uint32_t>{0, 0, 0}));
 }
 
 }  // namespace

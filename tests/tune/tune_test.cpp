@@ -88,8 +88,8 @@ TEST(Candidates, WideStartIsASpecTcgenAccepts) {
     const std::string text = spec_text(wide);
     EXPECT_EQ(text,
               "TCgen Trace Specification;\n32-Bit Header;\n"
-              "32-Bit Field 1 = {L1 = 1, L2 = 131072: FCM3[4], FCM1[4]};\n"
-              "64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[4], DFCM1[2], FCM3[2], FCM1[4], LV[4]};\n"
+              "32-Bit Field 1 = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[4], FCM1[4]};\n"
+              "64-Bit Field 2 = {L1 = 65536, L2 = 131072: MATCH4[1], DFCM3[4], DFCM1[2], FCM3[2], FCM1[4], LV[4]};\n"
               "PC = Field 1;\n");
     SourceFile file("wide.tcg", text);
     DiagnosticSink sink(file);
@@ -98,22 +98,24 @@ TEST(Candidates, WideStartIsASpecTcgenAccepts) {
 
 TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
     FieldChoice field;
-    field.predictors = {{Kind::lv, 0, 2}, {Kind::fcm, 1, 1}, {Kind::dfcm, 1, 1}, {Kind::fcm, 2, 1}, {Kind::fcm, 1, 3}};
+    field.predictors = {{Kind::lv, 0, 2}, {Kind::fcm, 1, 1}, {Kind::dfcm, 1, 1}, {Kind::fcm, 2, 1}, {Kind::fcm, 1, 3},
+                        {Kind::match, 4, 1}};
     sort_predictors(field, false);
     std::string names;
     for (const PredictorChoice& predictor : field.predictors) {
         names += predictor_text(predictor) + " ";
     }
-    EXPECT_EQ(names, "DFCM1[1] FCM2[1] FCM1[3] LV[2] ");
+    EXPECT_EQ(names, "MATCH4[1] DFCM1[1] FCM2[1] FCM1[3] LV[2] ");
     sort_predictors(field, true);
-    EXPECT_EQ(predictor_text(field.predictors.front()), "FCM2[1]");
+    EXPECT_EQ(predictor_text(field.predictors[1]), "FCM2[1]");
 }
 
 TEST(Moves, LeastUsedPredictorIsDroppedFirstAndEveryMoveIsASpec) {
     Candidate wide = wide_candidate(vpc_layout());
-    // Field 2's slots: DFCM3 x4, DFCM1 x2, FCM3 x2, FCM1 x4, LV x4, miss.
-    UsageCounts usage = {{50, 10, 5, 1, 20, 1, 1, 1, 12},
-                         {40, 5, 3, 1, 20, 2, 9, 0, 10, 1, 1, 0, 0, 0, 0, 0, 8}};
+    // Field 1's slots: MATCH4, FCM3 x4, FCM1 x4, miss; field 2's: MATCH4,
+    // DFCM3 x4, DFCM1 x2, FCM3 x2, FCM1 x4, LV x4, miss.
+    UsageCounts usage = {{70, 50, 10, 5, 1, 20, 1, 1, 1, 12},
+                         {60, 40, 5, 3, 1, 20, 2, 9, 0, 10, 1, 1, 0, 0, 0, 0, 0, 8}};
     std::vector<Move> moves = neighbour_moves(wide, usage, wide);
     ASSERT_FALSE(moves.empty());
     EXPECT_EQ(moves.front().change, "field 2: drop LV[4]");

@@ -23,7 +23,7 @@ cat >"$work/bad.tcg" <<'SPEC'
 TCgen Trace Specification;
 32-Bit Header;
 64-Bit Field 1 = {L1 = 1024, L2 = 4096: FCM1[1]};
-32-Bit Field 2 = {: LV[1]};
+32-Bit Field 2 = {: LV[1], MATCH2[1]};
 PC = Field 2;
 SPEC
 cat >"$work/expected" <<'TEXT'
@@ -33,6 +33,9 @@ bad.tcg:2:1: error: a bidirectional stream holds records only; it cannot keep a 
 bad.tcg:3:19: error: L1 = 1024 in field 1: a bidirectional stream is one sequence per field with no PC to index its tables; use L1 = 1
     64-Bit Field 1 = {L1 = 1024, L2 = 4096: FCM1[1]};
                       ^~~~~~~~~
+bad.tcg:4:28: error: MATCH2[1] in field 2 has no bidirectional form: a bidirectional stream takes DFCM, FCM and LV
+    32-Bit Field 2 = {: LV[1], MATCH2[1]};
+                               ^~~~~~~~~
 TEXT
 for emit in bidirectional-header bidirectional-source; do
     status=0
