@@ -42,6 +42,8 @@ expected_run |= {("champsim", p, c) for p in programs for c in ["tcgen-champsim"
 expected_run |= {("branches", p, c) for p in programs for c in ["tcgen-branches"] + general}
 expected_run |= {(k, "sort", "zpaq-m5") for k in vpc + ["champsim", "branches"]}  # --zpaq=sort
 expected_run |= {("cache-miss-addresses", p, "tcgen-x86-misses") for p in programs}
+expected_run |= {("store-addresses", p, "tcgen-x86-stores") for p in programs}
+expected_run |= {("load-values", p, "tcgen-x86-loads") for p in programs}
 variants = ["no smart update", "no type minimisation", "no shared tables", "no fast hash function",
             "all of the above", "full optimisations", "no dead-code removal"]
 expected_ablation = {(k, p, v) for k in vpc for p in programs for v in variants}
