@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -94,6 +96,21 @@ TEST(Candidates, WideStartIsASpecTcgenAccepts) {
     SourceFile file("wide.tcg", text);
     DiagnosticSink sink(file);
     EXPECT_TRUE(compile_to_plan(file, sink));
+}
+
+TEST(Candidates, ASpecsPredictorsComeBackAsTheyWereWritten) {
+    // Every kind, MATCH among them, survives the trip from a spec to a
+    // candidate and back to spec text (`tcgen tune --spec` starts there).
+    const std::string text =
+        "TCgen Trace Specification;\n32-Bit Header;\n"
+        "32-Bit Field 1 = {L1 = 1, L2 = 4096: MATCH4[1], FCM3[2], FCM1[2]};\n"
+        "64-Bit Field 2 = {L1 = 256, L2 = 4096: DFCM2[2], LV[1], MATCH2[1]};\n"
+        "PC = Field 1;\n";
+    SourceFile file("start.tcg", text);
+    std::ostringstream diagnostics;
+    std::optional<Candidate> candidate = spec_candidate(file, diagnostics);
+    ASSERT_TRUE(candidate) << diagnostics.str();
+    EXPECT_EQ(spec_text(*candidate), text);
 }
 
 TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
