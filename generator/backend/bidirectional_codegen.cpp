@@ -19,6 +19,17 @@ namespace {
 // part of every fingerprint.
 constexpr unsigned format_version = 1;
 
+// "DFCM, FCM and LV": the kinds with a bidirectional form.
+std::string bidirectional_kind_names() {
+    std::vector<std::string> names;
+    for (const PredictorKind* kind : predictor_kinds()) {
+        if (!kind->bidirectional_kind().empty()) {
+            names.emplace_back(kind->keyword());
+        }
+    }
+    return word_list(names, "and");
+}
+
 // The runtime of bidirectional streams in dependency order.
 const char* const bidirectional_runtime[] = {
     "runtime/error.hpp",
@@ -141,25 +152,6 @@ BidirectionalNames bidirectional_names(const std::string& stem, const std::strin
     }
     return names;
 }
-
-namespace {
-
-// "DFCM, FCM and LV": the kinds with a bidirectional form.
-std::string bidirectional_kind_names() {
-    std::vector<std::string_view> names;
-    for (const PredictorKind* kind : predictor_kinds()) {
-        if (!kind->bidirectional_kind().empty()) {
-            names.push_back(kind->keyword());
-        }
-    }
-    std::string text;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
-    }
-    return text;
-}
-
-}  // namespace
 
 bool check_bidirectional(const Spec& spec, DiagnosticSink& sink) {
     int before = sink.error_count();

@@ -275,4 +275,15 @@ std::string format_diagnostic(const SourceFile& file, const Diagnostic& diagnost
     return text;
 }
 
+std::string word_list(const std::vector<std::string>& words, const std::string& conjunction) {
+    std::string list;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) {
+            list += i + 1 == words.size() ? " " + conjunction + " " : ", ";
+        }
+        list += words[i];
+    }
+    return list;
+}
+
 }  // namespace tcgen

@@ -76,4 +76,7 @@ std::string format_headline(const SourceFile& file, const Diagnostic& diagnostic
 // The headline, the source line and a caret line marking the span.
 std::string format_diagnostic(const SourceFile& file, const Diagnostic& diagnostic);
 
+// A list in a message: "a", "a or b", "a, b or c" (conjunction "or").
+std::string word_list(const std::vector<std::string>& words, const std::string& conjunction);
+
 }  // namespace tcgen

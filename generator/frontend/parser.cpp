@@ -64,18 +64,6 @@ std::string describe_token(const antlr4::Token& token) {
     return "'" + token.getText() + "'";
 }
 
-// "'a'", "'a' or 'b'", "'a', 'b' or 'c'".
-std::string join_alternatives(const std::vector<std::string>& items) {
-    std::string result;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) {
-            result += i + 1 == items.size() ? " or " : ", ";
-        }
-        result += items[i];
-    }
-    return result;
-}
-
 SourceSpan token_span(const antlr4::Token& token) {
     int line = static_cast<int>(token.getLine());
     int column = static_cast<int>(token.getCharPositionInLine()) + 1;
@@ -123,7 +111,7 @@ public:
         if (expected.size() == 1 && expected.front() == "end of file") {
             message += " after the end of the spec";
         } else if (!expected.empty()) {
-            message += "; expected " + join_alternatives(expected);
+            message += "; expected " + word_list(expected, "or");
         }
         sink_.error(token_span(*offending), message);
     }

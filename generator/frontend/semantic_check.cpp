@@ -203,14 +203,13 @@ private:
         return predictor;
     }
 
-    // "DFCM, FCM or LV"
+    // "DFCM, FCM, LV or MATCH"
     static std::string kind_names() {
-        std::string names;
-        const std::vector<const PredictorKind*>& kinds = predictor_kinds();
-        for (std::size_t i = 0; i < kinds.size(); ++i) {
-            names += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + std::string(kinds[i]->keyword());
+        std::vector<std::string> names;
+        for (const PredictorKind* kind : predictor_kinds()) {
+            names.emplace_back(kind->keyword());
         }
-        return names;
+        return word_list(names, "or");
     }
 
     void check_pc(const ast::Spec& syntax, Spec& spec) {
