@@ -5,39 +5,35 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <new>
+
+#include "runtime/zeroed_memory.hpp"
 
 namespace tcgen_runtime {
 
-// A predictor table that starts zeroed, as the paper's tables do. calloc lets
-// the operating system hand out zero pages lazily, so a large table that a
-// trace touches sparsely costs neither start-up time nor resident memory.
+// A predictor table that starts zeroed, as the paper's tables do
+// (zeroed_memory.hpp: lazily zeroed pages, huge ones for large tables).
 template <class T>
 class ZeroedTable {
 public:
-    explicit ZeroedTable(std::size_t size) : entries_(static_cast<T*>(std::calloc(size, sizeof(T)))), size_(size) {
-        if (entries_ == nullptr && size > 0) {
-            throw std::bad_alloc();
-        }
-    }
-    ~ZeroedTable() { std::free(entries_); }
-    ZeroedTable(const ZeroedTable&) = delete;
-    ZeroedTable& operator=(const ZeroedTable&) = delete;
+    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)) {}
 
-    T* line(std::size_t index, std::size_t entries_per_line) { return entries_ + index * entries_per_line; }
+    T* line(std::size_t index, std::size_t entries_per_line) { return entries() + index * entries_per_line; }
 
     // Back to all zeros, as when the predictors restart.
-    void clear() {
-        if (size_ > 0) {
-            std::memset(entries_, 0, size_ * sizeof(T));
-        }
-    }
+    void clear() { memory_.clear(); }
 
 private:
-    T* entries_;
-    std::size_t size_;
+    static std::size_t bytes_of(std::size_t size) {
+        if (size > ~std::size_t{0} / sizeof(T)) {
+            throw std::bad_alloc();
+        }
+        return size * sizeof(T);
+    }
+
+    T* entries() const { return static_cast<T*>(memory_.data()); }
+
+    ZeroedMemory memory_;
 };
 
 // The window of a MATCH predictor (tcgen's own kind: LZ77's match turned

@@ -37,6 +37,7 @@ const char* const bidirectional_runtime[] = {
     "runtime/checksum.hpp",
     "runtime/bidirectional/bit_stacks.hpp",
     "runtime/bidirectional/prefix_code.hpp",
+    "runtime/zeroed_memory.hpp",
     "runtime/bidirectional/predictor.hpp",
     "runtime/bidirectional/symbol_coder.hpp",
     "runtime/bidirectional/saved_form.hpp",

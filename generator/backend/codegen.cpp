@@ -26,7 +26,8 @@ const char* const generated_code_includes[] = {"array", "cstddef", "cstdint", "c
 // The runtime headers the code of a spec is written in; they come before it
 // in the generated file, the rest of the runtime after main(). None of them
 // may depend on a header of the rest.
-const char* const runtime_primitives[] = {"runtime/error.hpp", "runtime/byte_order.hpp", "runtime/streams.hpp",
+const char* const runtime_primitives[] = {"runtime/error.hpp",      "runtime/byte_order.hpp",
+                                          "runtime/streams.hpp",    "runtime/zeroed_memory.hpp",
                                           "runtime/predictors.hpp", "runtime/usage_report.hpp"};
 
 std::string hex(std::uint64_t value) {

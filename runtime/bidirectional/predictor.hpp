@@ -23,11 +23,11 @@
 // payload, has none), so that the prefix code learns the sizes; then a run
 // of slot-0 hits (symbol_coder.hpp).
 
+#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <type_traits>
+
+#include "runtime/zeroed_memory.hpp"
 
 namespace tcgen_runtime::bidirectional {
 
@@ -83,19 +83,15 @@ public:
     Predictor() = default;
     explicit Predictor(unsigned table_bits) : table_bits_(C::has_table ? table_bits : 0) {
         if constexpr (C::has_table) {
-            const std::size_t size = line_count() * C::entries;
-            table_.reset(static_cast<Value*>(std::calloc(size, sizeof(Value))));
-            if (table_ == nullptr) {
-                throw std::bad_alloc();
-            }
+            table_ = ZeroedMemory(table_bytes());
         }
     }
 
     unsigned table_bits() const { return table_bits_; }
     std::size_t line_count() const { return C::has_table ? std::size_t{1} << table_bits_ : 0; }
     std::size_t table_bytes() const { return line_count() * C::entries * sizeof(Value); }
-    Value* line(std::size_t index) { return table_.get() + index * C::entries; }
-    const Value* line(std::size_t index) const { return table_.get() + index * C::entries; }
+    Value* line(std::size_t index) { return static_cast<Value*>(table_.data()) + index * C::entries; }
+    const Value* line(std::size_t index) const { return static_cast<const Value*>(table_.data()) + index * C::entries; }
 
     // The symbol of `value` given its context; `payload` is set for a miss
     // (and is 0 for a miss of class 0).
@@ -174,12 +170,8 @@ private:
         return table_bits_ == 0 ? 0 : static_cast<std::size_t>(hash >> (64 - table_bits_));
     }
 
-    struct Free {
-        void operator()(Value* table) const { std::free(table); }
-    };
-
     unsigned table_bits_ = 0;
-    std::unique_ptr<Value, Free> table_;  // zeroed lazily by calloc: untouched lines cost no memory
+    ZeroedMemory table_;  // zeroed lazily: untouched lines cost no memory
 };
 
 }  // namespace tcgen_runtime::bidirectional

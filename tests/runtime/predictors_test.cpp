@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace tcgen_runtime {
@@ -19,6 +21,47 @@ TEST(ZeroedTable, StartsZeroedAndAddressesLines) {
     }
     table.line(2, 3)[1] = 7;
     EXPECT_EQ(table.line(0, 3)[7], 7u);  // line 2, entry 1 is element 7
+}
+
+TEST(ZeroedMemory, LargeTablesStartZeroedOnAHugePageBoundary) {
+    const std::size_t bytes = (std::size_t{5} << 20) + 3;  // 5 MiB and a bit: mapped, not calloc'd
+    ZeroedMemory memory(bytes);
+    auto* data = static_cast<unsigned char*>(memory.data());
+    ASSERT_NE(data, nullptr);
+    EXPECT_EQ(memory.bytes(), bytes);
+    EXPECT_EQ(data[0], 0);
+    EXPECT_EQ(data[bytes / 2], 0);
+    EXPECT_EQ(data[bytes - 1], 0);
+    if (!address_sanitizer_present()) {  // under AddressSanitizer every table comes from calloc
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(data) % (std::uintptr_t{1} << 21), 0u);
+    }
+    data[0] = 1;
+    data[bytes - 1] = 2;
+    memory.clear();
+    EXPECT_EQ(data[0], 0);
+    EXPECT_EQ(data[bytes - 1], 0);
+}
+
+TEST(ZeroedMemory, MovingHandsOverTheTable) {
+    ZeroedMemory small(64);
+    ZeroedMemory large(std::size_t{4} << 20);
+    static_cast<unsigned char*>(small.data())[63] = 7;
+    static_cast<unsigned char*>(large.data())[5] = 9;
+    void* small_data = small.data();
+    ZeroedMemory moved(std::move(small));
+    EXPECT_EQ(moved.data(), small_data);
+    EXPECT_EQ(small.data(), nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is the test
+    EXPECT_EQ(small.bytes(), 0u);
+    moved = std::move(large);  // frees the small table, takes the large one
+    EXPECT_EQ(moved.bytes(), std::size_t{4} << 20);
+    EXPECT_EQ(static_cast<unsigned char*>(moved.data())[5], 9);
+    ZeroedMemory empty(0);
+    EXPECT_EQ(empty.data(), nullptr);
+    empty.clear();  // nothing to clear
+}
+
+TEST(ZeroedTable, RefusesASizeBeyondMemory) {
+    EXPECT_THROW(ZeroedTable<std::uint64_t>(~std::size_t{0} / 4), std::bad_alloc);
 }
 
 TEST(WrappingArithmetic, WrapsAtTheFieldWidth) {
