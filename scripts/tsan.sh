@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs the runtime's tests under ThreadSanitizer: the decoder reads the next
+# block on a second thread (runtime/block_prefetcher.hpp), and these tests
+# drive that thread through whole files, damaged files, seeks, concatenations
+# and readers destroyed mid-file (ReadAhead.*, RecordIo.*, Driver.*).
+# Usage: scripts/tsan.sh [BUILD_DIR]   (default: build-tsan)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-tsan}
+
+cmake -S "$root" -B "$build" -DTCGEN_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)" --target runtime_tests
+TSAN_OPTIONS="exitcode=88:halt_on_error=1" "$build/tests/runtime/runtime_tests"
