@@ -10,7 +10,8 @@ bool operator==(const PredictorChoice& a, const PredictorChoice& b) {
 }
 
 bool operator==(const FieldChoice& a, const FieldChoice& b) {
-    return a.bits == b.bits && a.l1 == b.l1 && a.l2 == b.l2 && a.predictors == b.predictors;
+    return a.bits == b.bits && a.l1 == b.l1 && a.l2 == b.l2 && a.predictors == b.predictors &&
+           a.match_last == b.match_last;
 }
 
 unsigned FieldChoice::prediction_count() const {
@@ -54,9 +55,9 @@ std::string spec_text(const Candidate& candidate) {
 }
 
 void sort_predictors(FieldChoice& field, bool is_pc) {
-    auto rank = [is_pc](Kind kind) {
+    auto rank = [is_pc, &field](Kind kind) {
         if (kind == Kind::match) {
-            return 0;
+            return field.match_last ? 4 : 0;
         }
         if (kind == Kind::lv) {
             return 3;
@@ -77,6 +78,8 @@ void sort_predictors(FieldChoice& field, bool is_pc) {
         }
     }
     predictors = merged;
+    field.match_last = field.match_last && std::any_of(predictors.begin(), predictors.end(),
+                                                       [](const PredictorChoice& p) { return p.kind == Kind::match; });
 }
 
 }  // namespace tcgen::tune

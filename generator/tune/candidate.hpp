@@ -24,6 +24,11 @@ struct FieldChoice {
     std::uint64_t l1 = 1;
     std::uint64_t l2 = 65536;
     std::vector<PredictorChoice> predictors;  // slot order: see sort_predictors
+    // Where a MATCH goes: first, where traces repeat (its hits take code 0),
+    // or last, where one FCM or DFCM slot is right nearly always and a MATCH
+    // ahead of it would push that slot's code to 1 (docs/benchmarks.md, "The
+    // match predictor": stores want it last, load values first).
+    bool match_last = false;
 
     unsigned prediction_count() const;
 };
@@ -49,7 +54,8 @@ std::string spec_text(const Candidate& candidate);
 // specs use: for the PC field FCMs before DFCMs, for other fields DFCMs
 // before FCMs, higher orders first, LV last; so that the longest context
 // that is right is the one written. MATCH, whose context is the longest of
-// all, comes first. Merges duplicates of one kind and order.
+// all, comes first, or last when the field says so (match_last). Merges
+// duplicates of one kind and order.
 void sort_predictors(FieldChoice& field, bool is_pc);
 
 }  // namespace tcgen::tune

@@ -101,6 +101,9 @@ std::optional<Candidate> spec_candidate(const SourceFile& file, std::ostream& di
                                                          : Kind::lv;
             predictor_choice.order = predictor.order;
             predictor_choice.entries = predictor.entries;
+            // A MATCH anywhere but first is kept last (sort_predictors).
+            choice.match_last =
+                choice.match_last || (predictor_choice.kind == Kind::match && !choice.predictors.empty());
             choice.predictors.push_back(predictor_choice);
         }
         candidate.fields.push_back(choice);

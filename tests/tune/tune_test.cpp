@@ -2,6 +2,7 @@
 // usage report, candidate spec text (accepted by tcgen), the order of the
 // moves the usage report suggests, and the sample cut from a large file.
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -111,6 +112,9 @@ TEST(Candidates, ASpecsPredictorsComeBackAsTheyWereWritten) {
     std::optional<Candidate> candidate = spec_candidate(file, diagnostics);
     ASSERT_TRUE(candidate) << diagnostics.str();
     EXPECT_EQ(spec_text(*candidate), text);
+    // Where each MATCH stands is kept for the moves that re-sort the field.
+    EXPECT_FALSE(candidate->fields[0].match_last);
+    EXPECT_TRUE(candidate->fields[1].match_last);
 }
 
 TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
@@ -125,6 +129,37 @@ TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
     EXPECT_EQ(names, "MATCH4[1] DFCM1[1] FCM2[1] FCM1[3] LV[2] ");
     sort_predictors(field, true);
     EXPECT_EQ(predictor_text(field.predictors[1]), "FCM2[1]");
+}
+
+TEST(Candidates, AMatchPlacedLastStaysBehindLastValue) {
+    FieldChoice field;
+    field.predictors = {{Kind::match, 4, 1}, {Kind::lv, 0, 2}, {Kind::dfcm, 1, 1}};
+    field.match_last = true;
+    sort_predictors(field, false);
+    EXPECT_EQ(predictor_text(field.predictors.front()), "DFCM1[1]");
+    EXPECT_EQ(predictor_text(field.predictors.back()), "MATCH4[1]");
+    field.predictors.pop_back();  // no MATCH left: nothing to place
+    sort_predictors(field, false);
+    EXPECT_FALSE(field.match_last);
+}
+
+TEST(Moves, AMatchCanMoveLastAndBackFirst) {
+    Candidate wide = wide_candidate(vpc_layout());
+    std::vector<Move> moves = neighbour_moves(wide, UsageCounts{}, wide);
+    const auto last = std::find_if(moves.begin(), moves.end(),
+                                   [](const Move& move) { return move.change == "field 2: MATCH4[1] last"; });
+    ASSERT_NE(last, moves.end());
+    EXPECT_EQ(last->phase, Phase::reorder);
+    const FieldChoice& placed = last->candidate.fields[1];
+    EXPECT_TRUE(placed.match_last);
+    EXPECT_EQ(predictor_text(placed.predictors.back()), "MATCH4[1]");
+    EXPECT_NE(spec_text(last->candidate).find("FCM1[4], LV[4], MATCH4[1]}"), std::string::npos);
+
+    std::vector<Move> back = neighbour_moves(last->candidate, UsageCounts{}, wide);
+    const auto first = std::find_if(back.begin(), back.end(),
+                                    [](const Move& move) { return move.change == "field 2: MATCH4[1] first"; });
+    ASSERT_NE(first, back.end());
+    EXPECT_EQ(first->candidate.fields[1], wide.fields[1]);
 }
 
 TEST(Moves, LeastUsedPredictorIsDroppedFirstAndEveryMoveIsASpec) {
