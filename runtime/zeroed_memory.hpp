@@ -8,10 +8,13 @@
 // table of 2 MiB or more therefore gets a mapping of its own, aligned to
 // 2 MiB and marked for transparent huge pages, which Debian's kernel grants
 // on request (its default policy is "madvise"; MADV_HUGEPAGE makes this file
-// Linux-only): decompression takes 4-26 % less CPU time (docs/benchmarks.md,
-// "Huge pages for the tables"). The hint changes no value, and where huge
-// pages are off or none is free the kernel ignores it. Its price is on tiny
-// traces: a touched huge page is 2 MiB resident, zeroed by the kernel.
+// Linux-only). The hint changes no value, and where huge pages are off or
+// none is free the kernel ignores it. Measured on a virtual machine
+// (docs/benchmarks.md, "Huge pages for the tables"): decompression took
+// 4-26 % less CPU in back-to-back runs, but up to 30 % more for the largest
+// specs in a whole bench/run, where fresh huge pages had first to be backed
+// by the host; and a touched huge page is 2 MiB resident, which tiny traces
+// pay for. Whether to keep the hint is open.
 // Smaller tables come from calloc, and so does every table under
 // AddressSanitizer, whose allocator then keeps checking the bounds of table
 // accesses.

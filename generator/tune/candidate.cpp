@@ -78,8 +78,16 @@ void sort_predictors(FieldChoice& field, bool is_pc) {
         }
     }
     predictors = merged;
-    field.match_last = field.match_last && std::any_of(predictors.begin(), predictors.end(),
-                                                       [](const PredictorChoice& p) { return p.kind == Kind::match; });
+    field.match_last = field.match_last && find_kind(field, Kind::match) != nullptr;
+}
+
+const PredictorChoice* find_kind(const FieldChoice& field, Kind kind) {
+    for (const PredictorChoice& predictor : field.predictors) {
+        if (predictor.kind == kind) {
+            return &predictor;
+        }
+    }
+    return nullptr;
 }
 
 }  // namespace tcgen::tune

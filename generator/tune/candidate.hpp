@@ -58,4 +58,7 @@ std::string spec_text(const Candidate& candidate);
 // duplicates of one kind and order.
 void sort_predictors(FieldChoice& field, bool is_pc);
 
+// The field's first predictor of `kind`, or null when it has none.
+const PredictorChoice* find_kind(const FieldChoice& field, Kind kind);
+
 }  // namespace tcgen::tune

@@ -165,21 +165,17 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
                 }
             }
         }
-        const auto match = std::find_if(field.predictors.begin(), field.predictors.end(),
-                                        [](const PredictorChoice& predictor) { return predictor.kind == Kind::match; });
-        if (match != field.predictors.end() && field.predictors.size() > 1) {
+        const PredictorChoice* match = find_kind(field, Kind::match);
+        if (match != nullptr && field.predictors.size() > 1) {
             FieldChoice placed = field;
             placed.match_last = !field.match_last;
-            const std::size_t slot = static_cast<std::size_t>(match - field.predictors.begin());
+            const std::size_t slot = static_cast<std::size_t>(match - field.predictors.data());
             reorder.push_back({-uses[slot].share,
                                changed(predictor_text(*match) + (placed.match_last ? " last" : " first"), placed)});
         }
         for (PredictorChoice missing : {PredictorChoice{Kind::match, 4, 1}, PredictorChoice{Kind::fcm, 1, 2},
                                         PredictorChoice{Kind::dfcm, 1, 2}, PredictorChoice{Kind::lv, 0, 2}}) {
-            const bool kind_present =
-                std::any_of(field.predictors.begin(), field.predictors.end(),
-                            [&](const PredictorChoice& predictor) { return predictor.kind == missing.kind; });
-            if (!kind_present) {
+            if (find_kind(field, missing.kind) == nullptr) {
                 FieldChoice added = field;
                 added.predictors.push_back(missing);
                 grow.push_back({0.0, changed("add " + predictor_text(missing), added)});
