@@ -12,7 +12,7 @@
 namespace tcgen_runtime {
 
 // A predictor table that starts zeroed, as the paper's tables do
-// (zeroed_memory.hpp: lazily zeroed pages, huge ones for large tables).
+// (zeroed_memory.hpp: pages zeroed lazily, when first touched).
 template <class T>
 class ZeroedTable {
 public:
