@@ -68,6 +68,12 @@ X86_SPECS = {
     "cache-miss-addresses": ("tcgen-x86-misses", "examples/x86_cache_misses.tcg"),
     "load-values": ("tcgen-x86-loads", "examples/x86_load_values.tcg"),
 }
+# Where the project started, measured in the same run as the "before" of a
+# before/after: the TCgen paper's configuration, TCgen(A) with every stream
+# through bzip2 and decoding on one thread. It runs tcgen-a's binary with
+# these options: (name, the compressor it varies, compress options,
+# decompress options).
+PAPER = ("tcgen-a-paper", "tcgen-a", ["--backend=bzip2"], ["-T1"])
 
 
 def is_champsim_kind(kind):
@@ -94,7 +100,22 @@ def tcgen_specs_for_kind(kind):
 
 def all_names():
     return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())]
-            + [c.name for c in GENERAL] + [ZPAQ.name])
+            + [PAPER[0]] + [c.name for c in GENERAL] + [ZPAQ.name])
+
+
+def tcgen_builds_for(kind, wanted):
+    """(name, spec) of the tcgen compressors that traces of KIND need built:
+    those selected, and tcgen-a for the paper's configuration."""
+    def selected(name):
+        return wanted is None or name in wanted or (name == PAPER[1] and PAPER[0] in wanted)
+    return [(name, spec) for name, spec in tcgen_specs_for_kind(kind) if selected(name)]
+
+
+def paper_configuration(base):
+    """PAPER run with BASE's binary (BASE: the built tcgen-a)."""
+    name, _, compress_options, decompress_options = PAPER
+    return Compressor(name, base.compress + compress_options, base.decompress + decompress_options,
+                      spec=base.spec, binary=base.binary)
 
 
 def compressors_for_kind(kind, built, wanted):
@@ -103,7 +124,12 @@ def compressors_for_kind(kind, built, wanted):
     built: name -> Compressor for the tcgen compressors already built;
     wanted: set of names selected with --compressors (None = all).
     """
-    chosen = [built[n] for n, _ in tcgen_specs_for_kind(kind) if n in built]
+    chosen = []
+    for name, _ in tcgen_specs_for_kind(kind):
+        if name in built and (wanted is None or name in wanted):
+            chosen.append(built[name])
+        if name == PAPER[1] and name in built and (wanted is None or PAPER[0] in wanted):
+            chosen.append(paper_configuration(built[name]))
     chosen += [c for c in GENERAL if wanted is None or c.name in wanted]
     return chosen
 

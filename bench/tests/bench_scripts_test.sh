@@ -37,7 +37,7 @@ import csv, sys
 general = ["bzip2-9", "xz-9", "zstd-19-long", "zstd-3"]
 vpc = ["store-addresses", "cache-miss-addresses", "load-values"]
 programs = ["gzip", "sort"]
-expected_run = {(k, p, c) for k in vpc for p in programs for c in ["tcgen-a", "tcgen-b"] + general}
+expected_run = {(k, p, c) for k in vpc for p in programs for c in ["tcgen-a", "tcgen-a-paper", "tcgen-b"] + general}
 expected_run |= {("champsim", p, c) for p in programs for c in ["tcgen-champsim"] + general}
 expected_run |= {("branches", p, c) for p in programs for c in ["tcgen-branches"] + general}
 expected_run |= {(k, "sort", "zpaq-m5") for k in vpc + ["champsim", "branches"]}  # --zpaq=sort
