@@ -13,7 +13,7 @@ import shutil
 import statistics
 import subprocess
 
-from compressors import BASELINE
+from compressors import BASELINE, PAPER
 from measure import speed
 
 # (key, heading, unit/format kind); every one is also given relative to xz-9.
@@ -145,6 +145,25 @@ def _ceiling_factor(rows, kind, name, traces):
     return _ratio_of(hmean(name), hmean(CEILING))
 
 
+def before_after(summaries):
+    """[(kind, before, after)] for every kind on which the paper's
+    configuration ran (compressors.PAPER, where the project started): its
+    summary record, and that of the tcgen compressor with the best
+    harmonic-mean ratio on the kind. SUMMARIES: kind -> summarize()."""
+    out = []
+    for kind, summary in summaries.items():
+        before = summary.get(PAPER[0])
+        after = [s for name, s in summary.items()
+                 if name.startswith("tcgen") and name != PAPER[0] and s["ratio"]]
+        if before and before["ratio"] and after:
+            out.append((kind, before, max(after, key=lambda s: s["ratio"])))
+    return out
+
+
+# The columns of the before/after table: a subset of METRICS.
+BEFORE_AFTER_METRICS = [m for m in METRICS if m[0] in ("ratio", "c_cpu_MBps", "d_cpu_MBps", "d_wall_MBps")]
+
+
 # ---- formatting -----------------------------------------------------------
 
 def _three_digits(value):
@@ -210,6 +229,23 @@ def goals_text(kind, goal_list):
                          f"{fmt_factor(factor)}{extra}")
     if not goal_list:
         lines.append("  (no tcgen compressor measured)")
+    return "\n".join(lines)
+
+
+def before_after_text(pairs):
+    head = ["kind", "", "compressor"] + [h for _, h, _ in BEFORE_AFTER_METRICS]
+    body = []
+    for kind, before, after in pairs:
+        for i, (label, s) in enumerate((("before", before), ("after", after))):
+            body.append([kind if i == 0 else "", label, s["compressor"]] +
+                        [f"{fmt_value(s[k], fmt)} {fmt_factor(s[k + '_vs_xz'])}"
+                         for k, _, fmt in BEFORE_AFTER_METRICS])
+    widths = [max(len(line[i]) for line in [head] + body) for i in range(len(head))]
+    lines = [f"Before and after (harmonic means; × = relative to {BASELINE}'s; before: "
+             f"{PAPER[0]}, where the project started; after: tcgen's best ratio on the kind):"]
+    for line in [head] + body:
+        lines.append("  " + "  ".join(c.rjust(w) if i > 2 else c.ljust(w)
+                                      for i, (c, w) in enumerate(zip(line, widths))).rstrip())
     return "\n".join(lines)
 
 
@@ -346,6 +382,17 @@ def markdown_goals(goal_list):
     return "\n".join(out)
 
 
+def markdown_before_after(pairs):
+    head = ["kind", "configuration"] + [h for _, h, _ in BEFORE_AFTER_METRICS]
+    out = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * len(BEFORE_AFTER_METRICS)]
+    for kind, before, after in pairs:
+        for i, (label, s) in enumerate((("before", before), ("after", after))):
+            cells = [_md_cell(s[k], s[k + "_vs_xz"], fmt, False) for k, _, fmt in BEFORE_AFTER_METRICS]
+            out.append("| " + " | ".join([kind if i == 0 else "", f"{label}: `{s['compressor']}`"] + cells)
+                       + " |")
+    return "\n".join(out)
+
+
 def markdown_report(context):
     """The Markdown section bench/run writes. CONTEXT: command, runs,
     machine items, kinds -> (rows, summary, goals), traces, compressors,
@@ -380,6 +427,13 @@ def markdown_report(context):
     md += ["", "### Traces", ""] + ([c["about"], ""] if c["about"] else [])
     md += ["| kind | trace | bytes | file |", "|---|---|---:|---|"]
     md += [f"| {t.kind} | {t.label} | {t.size:,} | `{t.display_path}` |" for t in c["traces"]]
+    pairs = before_after({kind: summary for kind, (_, summary, _) in c["kinds"].items()})
+    if pairs:
+        md += ["", "### Before and after", "",
+               f"Harmonic means; each figure in parentheses relative to `{BASELINE}`'s. *Before*: "
+               f"`{PAPER[0]}`, the configuration the project started from (TCgen(A), every stream "
+               "through bzip2, decoding on one thread); *after*: the tcgen compressor with the best "
+               "harmonic-mean ratio on the kind.", "", markdown_before_after(pairs)]
     for kind, (rows, summary, goal_list) in c["kinds"].items():
         md += ["", f"### {kind}", "", markdown_table(rows, kind, summary), "",
                "Goals (harmonic means; reported, not asserted):", "",

@@ -73,6 +73,11 @@ grep -q "^  tcgen-a  *ratio ≥ xz-9's  *\(met\|NOT MET\) " "$work/run.out" || f
 grep -q "^  *ratio ≥ zpaq-m5's (1 trace(s))  *\(met\|NOT MET\) " "$work/run.out" ||
     fail "no verdict on the zpaq goal"
 grep -q "not measured" "$work/run.out" && fail "a goal was not measured"
+# The before/after: the paper's configuration against tcgen's best, per VPC kind.
+for kind in store-addresses cache-miss-addresses load-values; do
+    grep -q "^  $kind  *before  *tcgen-a-paper " "$work/run.out" || fail "no before/after row for $kind"
+done
+grep -q "^| store-addresses | before: \`tcgen-a-paper\` |" "$doc" || fail "no before/after table in the document"
 for kind in store-addresses cache-miss-addresses load-values; do
     grep -q "^$kind (2 traces)" "$work/ablation.out" || fail "bench/ablation printed no table for $kind"
 done
