@@ -77,8 +77,8 @@ inline constexpr unsigned default_level = 6;
 inline constexpr unsigned max_level = 9;
 
 // Compresses at `level`: LZMA's encoder preset up to 6 (7-9 search as 6
-// does); bzip2 is always at -9 and zstd at 19, whose decoders' memory the
-// format caps.
+// does here; BackendChoice searches further); bzip2 is always at -9 and zstd
+// at 19, whose decoders' memory the format caps.
 inline void backend_compress(Backend backend, const std::uint8_t* data, std::size_t size,
                              std::vector<std::uint8_t>& compressed, unsigned level = default_level) {
     switch (backend) {
@@ -121,20 +121,30 @@ public:
 
     // Compresses `size` bytes at `data` into `compressed` at `level`
     // (`scratch` is the caller's buffer for the candidate that loses) and
-    // returns the back-end used.
+    // returns the back-end used. At levels above the default a buffer that
+    // LZMA compresses best, and at least 8-fold, is compressed once more
+    // following every match to its end, and the smaller kept: code streams
+    // of long repeats shrink by up to a tenth more, while the misses and the
+    // buffers bzip2 wins, where the slower search gains nothing, do not pay
+    // for it (docs/benchmarks.md, "Compression levels").
     Backend compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
                      std::vector<std::uint8_t>& scratch, unsigned level = default_level) const {
-        if (only_) {
-            backend_compress(*only_, data, size, compressed, level);
-            return *only_;
+        Backend chosen = only_.value_or(Backend::lzma);
+        backend_compress(chosen, data, size, compressed, level);
+        if (!only_) {
+            backend_compress(Backend::bzip2, data, size, scratch, level);
+            if (scratch.size() < compressed.size()) {
+                compressed.swap(scratch);
+                chosen = Backend::bzip2;
+            }
         }
-        backend_compress(Backend::lzma, data, size, compressed, level);
-        backend_compress(Backend::bzip2, data, size, scratch, level);
-        if (scratch.size() < compressed.size()) {
-            compressed.swap(scratch);
-            return Backend::bzip2;
+        if (chosen == Backend::lzma && level > default_level && compressed.size() <= size / 8) {
+            lzma_compress(data, size, scratch, lzma_default_preset, LzmaSearch::longest_matches);
+            if (scratch.size() < compressed.size()) {
+                compressed.swap(scratch);
+            }
         }
-        return Backend::lzma;
+        return chosen;
     }
 
 private:

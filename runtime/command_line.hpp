@@ -119,7 +119,8 @@ inline std::string usage_text(const std::string& name) {
            std::to_string(default_level) +
            "): below 6 LZMA searches\n"
            "                     less (-1: ~5x faster, 3-17 % larger); 7, 8 and 9 put\n"
-           "                     32, 48 and 64 MiB in a block: more ratio, more memory\n"
+           "                     32, 48 and 64 MiB in a block and follow LZMA's matches\n"
+           "                     to their end: more ratio, memory and time\n"
            "  --fast, --best     the same as -0 and -9\n"
            "  --backend=NAME     compress every stream with lzma, zstd (fastest to\n"
            "                     decompress) or bzip2 (the TCgen paper's); by default each\n"

@@ -60,15 +60,26 @@ inline std::string lzma_error_name(lzma_ret code) {
 // 6 does, as the dictionary is the format's, not the preset's).
 inline constexpr std::uint32_t lzma_default_preset = 6;
 
+// How long a match the encoder's search may settle for (liblzma's nice_len):
+// the preset's (64 bytes from preset 6 on), or the longest match LZMA codes.
+// Code streams are long repeats, and on some traces following every match
+// to its end shrinks them by a tenth more, for up to 4 times the encoding
+// time where it gains nothing (docs/benchmarks.md, "Compression levels").
+enum class LzmaSearch { preset, longest_matches };
+
 // The filter chain for a buffer of raw_size bytes: the decoder's, or the
-// encoder's at `preset`.
+// encoder's at `preset` with `search`.
 class LzmaFilters {
 public:
-    explicit LzmaFilters(std::uint64_t raw_size, std::uint32_t preset = lzma_default_preset) {
+    explicit LzmaFilters(std::uint64_t raw_size, std::uint32_t preset = lzma_default_preset,
+                         LzmaSearch search = LzmaSearch::preset) {
         if (lzma_lzma_preset(&options_, preset) != 0) {
             fail("internal error: liblzma has no preset " + std::to_string(preset));
         }
         options_.dict_size = lzma_dictionary_bytes(raw_size);
+        if (search == LzmaSearch::longest_matches) {
+            options_.nice_len = 273;  // LZMA's longest match
+        }
         filters_[0].id = LZMA_FILTER_LZMA2;
         filters_[0].options = &options_;
         filters_[1].id = LZMA_VLI_UNKNOWN;
@@ -85,14 +96,14 @@ private:
 };
 
 // Compresses data[0..size) into `compressed` (replacing its contents) with
-// the encoder's `preset`.
+// the encoder's `preset` and `search`.
 inline void lzma_compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
-                          std::uint32_t preset = lzma_default_preset) {
+                          std::uint32_t preset = lzma_default_preset, LzmaSearch search = LzmaSearch::preset) {
     compressed.clear();
     if (size == 0) {
         return;
     }
-    const LzmaFilters filters(size, preset);
+    const LzmaFilters filters(size, preset, search);
     compressed.resize(static_cast<std::size_t>(lzma_compress_bound(size)));
     std::size_t compressed_size = 0;
     const lzma_ret result = lzma_raw_buffer_encode(filters.chain(), nullptr, data, size, compressed.data(),

@@ -208,5 +208,50 @@ TEST(BackendChoice, TheDefaultKeepsTheSmallerOfLzmaAndBzip2) {
     }
 }
 
+// Like a code stream: runs of code 0 (the first predictor right) of 20 to
+// 300 codes, each ended by another code, drawn again and again from 200 such
+// segments. Following each match to its end (rather than settling for the
+// first of 64 bytes) finds the occurrence that goes on for the longest.
+Bytes code_like_bytes() {
+    std::mt19937 random(7);
+    std::vector<Bytes> segments;
+    for (int i = 0; i < 200; ++i) {
+        Bytes segment(20 + random() % 281, 0);
+        segment.push_back(static_cast<std::uint8_t>(1 + random() % 9));
+        segments.push_back(std::move(segment));
+    }
+    Bytes bytes;
+    for (int i = 0; i < 5000; ++i) {
+        const Bytes& segment = segments[random() % segments.size()];
+        bytes.insert(bytes.end(), segment.begin(), segment.end());
+    }
+    return bytes;
+}
+
+TEST(BackendChoice, LevelsAboveTheDefaultFollowLzmaMatchesToTheirEnd) {
+    const Bytes codes = code_like_bytes();
+    const BackendChoice lzma(Backend::lzma);
+    Bytes scratch;
+    Bytes at_default;
+    ASSERT_EQ(lzma.compress(codes.data(), codes.size(), at_default, scratch), Backend::lzma);
+    EXPECT_EQ(at_default, compress(Backend::lzma, codes));
+    EXPECT_LE(at_default.size() * 8, codes.size());  // compressible enough to be searched further
+    Bytes at_nine;
+    ASSERT_EQ(lzma.compress(codes.data(), codes.size(), at_nine, scratch, max_level), Backend::lzma);
+    EXPECT_LT(at_nine.size(), at_default.size());
+    Bytes restored;
+    backend_decompress(Backend::lzma, at_nine.data(), at_nine.size(), restored, codes.size(), "stream 'x'");
+    EXPECT_EQ(restored, codes);
+
+    // Neither a buffer that bzip2 wins nor one that LZMA shrinks less than
+    // 8-fold is searched further: the level changes nothing there.
+    const BackendChoice either;
+    EXPECT_EQ(either.compress(codes.data(), codes.size(), at_nine, scratch, max_level), Backend::bzip2);
+    EXPECT_EQ(at_nine, compress(Backend::bzip2, codes));
+    const Bytes repeat = far_repeat_bytes();
+    EXPECT_EQ(either.compress(repeat.data(), repeat.size(), at_nine, scratch, max_level), Backend::lzma);
+    EXPECT_EQ(at_nine, compress(Backend::lzma, repeat));
+}
+
 }  // namespace
 }  // namespace tcgen_runtime
