@@ -185,9 +185,25 @@ def fmt_factor(factor):
     return "   -" if factor is None else "×" + _three_digits(factor)
 
 
-def _cells(record):
-    return [(fmt_value(record[key], fmt), fmt_factor(record[key + "_vs_xz"]))
-            for key, _, fmt in METRICS]
+def _cells(record, metrics=METRICS):
+    """One text cell per metric: the value and its factor against the baseline."""
+    return [f"{fmt_value(record[key], fmt)} {fmt_factor(record[key + '_vs_xz'])}"
+            for key, _, fmt in metrics]
+
+
+def _columns(lines, left):
+    """LINES (lists of cells; None for an empty line) laid out in columns two
+    spaces apart: the first LEFT cells left-aligned, the rest right-aligned.
+    Cells beyond the first line's count (a note at a row's end) are appended
+    as they are."""
+    count = len(lines[0])
+    widths = [max(len(line[i]) for line in lines if line) for i in range(count)]
+    out = []
+    for line in lines:
+        cells = [] if line is None else [
+            c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))]
+        out.append("  ".join(cells + (line[count:] if line else [])).rstrip())
+    return out
 
 
 def text_table(rows, kind, summary, runs):
@@ -198,25 +214,13 @@ def text_table(rows, kind, summary, runs):
     body = []
     for r in kind_rows:
         body.append([r["trace"], r["compressor"], str(r["compressed_bytes"])] +
-                    [f"{v} {f}" for v, f in _cells(r)] + ([] if r["verified"] == "yes" else
-                                                           ["ROUND TRIP FAILED: " + r["error"]]))
+                    _cells(r) + ([] if r["verified"] == "yes" else ["ROUND TRIP FAILED: " + r["error"]]))
     body.append(None)
     for s in summary.values():
-        body.append(["h-mean", s["compressor"], ""] + [f"{v} {f}" for v, f in _cells(s)])
-    widths = [max(len(line[i]) for line in [head] + [b for b in body if b])
-              for i in range(len(head))]
-    lines = [f"== {kind}: {ntraces} trace(s), medians of {runs} run(s); × = relative to "
-             f"{BASELINE} on the same trace; MB/s of original data (10^6 B); "
-             f"h-mean = harmonic mean (RSS: max) ==",
-             "  ".join(h.rjust(w) if i > 1 else h.ljust(w) for i, (h, w) in
-                       enumerate(zip(head, widths)))]
-    for b in body:
-        if b is None:
-            lines.append("")
-            continue
-        cols = [c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(b, widths))]
-        lines.append("  ".join(cols + b[len(widths):]).rstrip())
-    return "\n".join(lines)
+        body.append(["h-mean", s["compressor"], ""] + _cells(s))
+    return "\n".join([f"== {kind}: {ntraces} trace(s), medians of {runs} run(s); × = relative to "
+                      f"{BASELINE} on the same trace; MB/s of original data (10^6 B); "
+                      f"h-mean = harmonic mean (RSS: max) =="] + _columns([head] + body, left=2))
 
 
 def goals_text(kind, goal_list):
@@ -238,15 +242,10 @@ def before_after_text(pairs):
     for kind, before, after in pairs:
         for i, (label, s) in enumerate((("before", before), ("after", after))):
             body.append([kind if i == 0 else "", label, s["compressor"]] +
-                        [f"{fmt_value(s[k], fmt)} {fmt_factor(s[k + '_vs_xz'])}"
-                         for k, _, fmt in BEFORE_AFTER_METRICS])
-    widths = [max(len(line[i]) for line in [head] + body) for i in range(len(head))]
-    lines = [f"Before and after (harmonic means; × = relative to {BASELINE}'s; before: "
-             f"{PAPER[0]}, where the project started; after: tcgen's best ratio on the kind):"]
-    for line in [head] + body:
-        lines.append("  " + "  ".join(c.rjust(w) if i > 2 else c.ljust(w)
-                                      for i, (c, w) in enumerate(zip(line, widths))).rstrip())
-    return "\n".join(lines)
+                        _cells(s, BEFORE_AFTER_METRICS))
+    return "\n".join([f"Before and after (harmonic means; × = relative to {BASELINE}'s; before: "
+                      f"{PAPER[0]}, where the project started; after: tcgen's best ratio on the kind):"]
+                     + ["  " + line for line in _columns([head] + body, left=3)])
 
 
 def write_csv(rows, path):
@@ -395,7 +394,8 @@ def markdown_before_after(pairs):
 
 def markdown_report(context):
     """The Markdown section bench/run writes. CONTEXT: command, runs,
-    machine items, kinds -> (rows, summary, goals), traces, compressors,
+    machine items, kinds -> (rows, summary, goals), before_after (pairs from
+    before_after()), traces, compressors,
     chart (file name relative to the document, or None), title (what the
     traces are, for the heading; may be empty)."""
     c = context
@@ -427,7 +427,7 @@ def markdown_report(context):
     md += ["", "### Traces", ""] + ([c["about"], ""] if c["about"] else [])
     md += ["| kind | trace | bytes | file |", "|---|---|---:|---|"]
     md += [f"| {t.kind} | {t.label} | {t.size:,} | `{t.display_path}` |" for t in c["traces"]]
-    pairs = before_after({kind: summary for kind, (_, summary, _) in c["kinds"].items()})
+    pairs = c["before_after"]
     if pairs:
         md += ["", "### Before and after", "",
                f"Harmonic means; each figure in parentheses relative to `{BASELINE}`'s. *Before*: "
