@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <sys/stat.h>
@@ -42,8 +43,11 @@ public:
     virtual void flush() = 0;
 };
 
+// The message of an errno value. Not std::strerror: the read-ahead thread may
+// fail beside the main one, and only some C libraries (glibc from 2.32) make
+// strerror safe for that; the standard category returns a string of its own.
 inline std::string errno_text(int error_number) {
-    return std::strerror(error_number);
+    return std::generic_category().message(error_number);
 }
 
 class InputFile final : public ByteSource {
