@@ -11,12 +11,22 @@ text between its markers,
 and replaces only that; everything outside the markers is kept as it is.
 """
 
+import argparse
 import os
 import shlex
 
 
 def _markers(name):
     return f"<!-- begin {name} -->", f"<!-- end {name} -->"
+
+
+def section_name(name):
+    """The argparse type of a script's --section: a name that can stand in
+    the HTML comments that mark the section."""
+    if not name.strip() or "--" in name or "\n" in name:
+        raise argparse.ArgumentTypeError("give a name without '--' or line breaks "
+                                         "(it goes into HTML comments)")
+    return name
 
 
 def write_section(path, name, text, title="# Benchmarks"):

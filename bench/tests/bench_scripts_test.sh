@@ -5,8 +5,9 @@
 # verified CSV row for every (trace, compressor) and (trace, variant), the
 # tables on stdout, both sections of one Markdown document. Then the hard set
 # of two programs goes into the same directory beside the regular one, and
-# bench/run --section writes its section without touching the others. No
-# figure is asserted: timings on a shared machine mean nothing in a test.
+# bench/run --section and bench/ablation --section write their sections
+# without touching the others. No figure is asserted: timings on a shared
+# machine mean nothing in a test.
 #
 #   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
 set -euo pipefail
@@ -122,10 +123,32 @@ if command -v gnuplot >/dev/null; then
     [[ -s "$work/doc/benchmarks-run-hard.png" ]] || fail "the hard section's chart was not copied beside the document"
 fi
 
-# Rerunning replaces a section instead of adding one.
+# bench/ablation --section writes a second ablation beside the first.
+ablation_before=$(section bench/ablation)
 "$repo/bench/ablation" --quick --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \
-    --traces="store-addresses:$work/corpus/quick/gzip.sta" >/dev/null 2>&1 || fail "bench/ablation --traces failed"
-[[ $(grep -c "^<!-- begin bench/ablation -->" "$doc") -eq 1 ]] || fail "the ablation section was duplicated"
+    --section=bench/ablation-gzip --traces="store-addresses:$work/corpus/quick/gzip.sta" >/dev/null 2>&1 \
+    || fail "bench/ablation --traces --section failed"
+[[ "$(section bench/ablation)" == "$ablation_before" ]] || fail "bench/ablation --section changed the bench/ablation section"
+[[ $(grep -c "^<!-- begin bench/ablation-gzip -->" "$doc") -eq 1 ]] || fail "no bench/ablation-gzip section"
+grep -q "gzip.sta" <<<"$(section bench/ablation-gzip)" || fail "the bench/ablation-gzip section does not list its trace"
+
+# Writing a section again replaces it and keeps the text around it.
+/usr/bin/python3 - "$repo/bench/runner" "$work/sections.md" <<'EOF' || fail "markdown_doc.write_section check failed"
+import sys
+sys.path.insert(0, sys.argv[1])
+import markdown_doc
+path = sys.argv[2]
+markdown_doc.write_section(path, "bench/a", "first A")
+with open(path, "a", encoding="utf-8") as f:
+    f.write("hand-written text\n")
+markdown_doc.write_section(path, "bench/b", "B")
+markdown_doc.write_section(path, "bench/a", "second A")
+with open(path, encoding="utf-8") as f:
+    document = f.read()
+expected = ("# Benchmarks\n\n<!-- begin bench/a -->\nsecond A\n<!-- end bench/a -->\nhand-written text\n"
+            "\n<!-- begin bench/b -->\nB\n<!-- end bench/b -->\n")
+assert document == expected, repr(document)
+EOF
 if command -v gnuplot >/dev/null; then
     [[ -s "$work/run/chart.png" && -s "$work/doc/benchmarks.png" ]] || fail "chart not drawn"
 fi
@@ -139,4 +162,11 @@ if "$repo/bench/ablation" --quick --spec=examples/nonexistent.tcg "$manifest" >/
     fail "bench/ablation accepted a missing spec"
 fi
 [[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/ablation: not a one-line error: $(cat "$work/err")"
+for script in run ablation tune; do
+    if "$repo/bench/$script" --section='a--b' "$manifest" >/dev/null 2>"$work/err"; then
+        fail "bench/$script accepted a section name with '--'"
+    fi
+    grep -q "argument --section: give a name without '--'" "$work/err" \
+        || fail "bench/$script: no error for a section name with '--': $(cat "$work/err")"
+done
 echo "bench_scripts_test: ok"
