@@ -1,8 +1,11 @@
-"""One Markdown document, several generated sections.
+"""Generated sections of Markdown documents.
 
-docs/benchmarks.md is written by more than one script (bench/run,
-bench/ablation) and also holds hand-written analysis. Each script owns the
-text between its markers,
+The bench scripts (bench/run, bench/ablation, bench/tune, bench/wet) write
+their reports into docs/benchmarks/, one document per script run (e.g.
+docs/benchmarks/run-regular.md, docs/benchmarks/run-hard.md); the page a
+user reads, docs/benchmarks.md, is written by hand and links to them. A
+document may also hold hand-written text or more than one section: each
+script owns the text between its markers,
 
     <!-- begin bench/run -->
     ...
@@ -29,7 +32,12 @@ def section_name(name):
     return name
 
 
-def write_section(path, name, text, title="# Benchmarks"):
+GENERATED_TITLE = ("# Benchmark results\n\n"
+                   "Written by the bench scripts (see bench/README.md); docs/benchmarks.md says "
+                   "what the figures mean.")
+
+
+def write_section(path, name, text, title=GENERATED_TITLE):
     """Replaces section NAME of the document at PATH by TEXT (appending the
     section if it is not there yet; creating the document, under TITLE, if
     PATH does not exist)."""
@@ -54,13 +62,18 @@ def write_section(path, name, text, title="# Benchmarks"):
         f.write(document)
 
 
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def command_line(prog, argv):
-    """PROG ARGV as a reader can paste it: quoted, with a home directory
-    that starts an argument written as ~ so that the line does not name the
-    machine's user."""
+    """PROG ARGV as a reader can paste it at the top of the repository:
+    quoted, paths inside the repository relative to it and a home directory
+    that starts an argument written as ~, so that the line names neither the
+    machine's checkout nor its user."""
     home = os.path.expanduser("~") + "/"
     words = [prog]
     for argument in argv:
+        argument = argument.replace(REPOSITORY + os.sep, "")
         word = shlex.quote(argument)
         if word == argument and word.startswith(home):  # unquoted: the shell expands ~
             word = "~/" + word[len(home):]

@@ -3,11 +3,13 @@
 # traces two programs with tcgen-tracer, bench/run and bench/ablation measure
 # them (one run each), and the checks below look at what they wrote: a
 # verified CSV row for every (trace, compressor) and (trace, variant), the
-# tables on stdout, both sections of one Markdown document. Then the hard set
-# of two programs goes into the same directory beside the regular one, and
-# bench/run --section and bench/ablation --section write their sections
-# without touching the others. No figure is asserted: timings on a shared
-# machine mean nothing in a test.
+# tables on stdout, both sections of one Markdown document, with no path of
+# this checkout in it. Then the hard set of two programs goes into the same
+# directory beside the regular one, bench/run --section writes it into a
+# document of its own (as docs/benchmarks/run-hard.md, its chart beside it),
+# and bench/ablation --section writes a second section without touching the
+# others. No figure is asserted: timings on a shared machine mean nothing in
+# a test.
 #
 #   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
 set -euo pipefail
@@ -86,10 +88,15 @@ grep -q "^| \*\*full optimisations\*\* |" "$doc" || fail "no ablation table in t
 grep -q "^Hand-written analysis that the scripts must keep.$" "$doc" || fail "the hand-written text was lost"
 [[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "expected exactly two generated sections"
 grep -q "^## tcgen against bzip2, xz and zstd on the regular set$" "$doc" || fail "the bench/run heading does not name the regular set"
+# The commands are written as run from the repository's top (the test ran
+# them with absolute paths into it: --tcgen, the zpaq filter).
+if grep -F "$repo/" "$doc"; then fail "the document names this checkout's path"; fi
+grep -q "^- \`zpaq-m5\`: \`bench/runner/zpaq-filter -c 5 " "$doc" || fail "zpaq's command is not relative to the repository"
 
 # The hard set: its own files and manifest in the same directory, the regular
 # set's left as they were; all five kinds of both programs, each with records.
-section() { awk -v b="<!-- begin $1 -->" -v e="<!-- end $1 -->" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$doc"; }
+# section NAME [DOCUMENT]: the text of a generated section (default document: $doc)
+section() { awk -v b="<!-- begin $1 -->" -v e="<!-- end $1 -->" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "${2:-$doc}"; }
 regular_before=$(cd "$work/corpus/quick" && sha256sum manifest.tsv ./*.stamp)
 run_before=$(section bench/run)
 "$repo/bench/corpus" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
@@ -104,14 +111,17 @@ awk -F'\t' 'NR > 1 && ($5 <= 0 || $3 !~ /\/hard-(sqlite3|xz-bin)\.[a-z]+$/) { ba
     >"$work/hard2.out" 2>&1 || fail "bench/corpus --set=hard failed the second time"
 [[ $(grep -c " reused$" "$work/hard2.out") -eq 10 ]] || fail "the hard set was not reused: $(cat "$work/hard2.out")"
 
-"$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run-hard" --markdown="$doc" --zpaq=none \
+hard_doc=$work/doc/run-hard.md
+"$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run-hard" --markdown="$hard_doc" --zpaq=none \
     --kinds=store-addresses,branches --section=bench/run-hard "$hard" \
     >"$work/run-hard.out" 2>"$work/run-hard.err" || { cat "$work/run-hard.err"; fail "bench/run --section failed"; }
-[[ $(grep -c "^<!-- begin bench/" "$doc") -eq 3 ]] || fail "expected three generated sections"
+[[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "bench/run --markdown=run-hard.md wrote into another document"
+[[ $(grep -c "^<!-- begin bench/" "$hard_doc") -eq 1 ]] || fail "expected one generated section in run-hard.md"
+[[ $(head -1 "$hard_doc") == "# Benchmark results" ]] || fail "the new document does not begin with its generated title"
 [[ "$(section bench/run)" == "$run_before" ]] || fail "bench/run --section=bench/run-hard changed the bench/run section"
 # Read once into a variable: "section ... | grep -q" under pipefail fails
 # whenever grep finds its line and exits before awk has written the rest.
-hard_section=$(section bench/run-hard)
+hard_section=$(section bench/run-hard "$hard_doc")
 grep -q "^## tcgen against bzip2, xz and zstd on the hard set$" <<<"$hard_section" \
     || fail "the bench/run-hard heading does not name the hard set"
 for kind in store-addresses branches; do
@@ -120,7 +130,9 @@ for kind in store-addresses branches; do
 done
 grep -q "^| store-addresses | xz-bin |" <<<"$hard_section" || fail "the hard section does not list xz-bin's trace"
 if command -v gnuplot >/dev/null; then
-    [[ -s "$work/doc/benchmarks-run-hard.png" ]] || fail "the hard section's chart was not copied beside the document"
+    [[ -s "$work/doc/run-hard.png" ]] || fail "the hard section's chart was not copied beside its document as run-hard.png"
+    grep -q "^!\[compression ratio vs decompression speed\](run-hard.png)$" <<<"$hard_section" \
+        || fail "the hard section does not show its own chart"
 fi
 
 # bench/ablation --section writes a second ablation beside the first.
@@ -145,7 +157,7 @@ markdown_doc.write_section(path, "bench/b", "B")
 markdown_doc.write_section(path, "bench/a", "second A")
 with open(path, encoding="utf-8") as f:
     document = f.read()
-expected = ("# Benchmarks\n\n<!-- begin bench/a -->\nsecond A\n<!-- end bench/a -->\nhand-written text\n"
+expected = (markdown_doc.GENERATED_TITLE + "\n\n<!-- begin bench/a -->\nsecond A\n<!-- end bench/a -->\nhand-written text\n"
             "\n<!-- begin bench/b -->\nB\n<!-- end bench/b -->\n")
 assert document == expected, repr(document)
 EOF
