@@ -59,7 +59,7 @@ CHAMPSIM_SPECS = [("tcgen-champsim", "examples/champsim.tcg")]
 BRANCH_SPECS = [("tcgen-branches", "examples/x86_branches.tcg")]
 # tcgen's best configuration for today's traces, measured beside the
 # paper's: for cache misses the spec bench/tune chose for x86-64 traces on
-# half of the corpus (docs/benchmarks.md, "Specs for x86-64 traces"); for
+# half of the corpus (docs/design/log.md, "Specs for x86-64 traces"); for
 # stores and load values TCgen(A), which the tuner kept; each with MATCH
 # predictors placed as measured on the hard set's traces of that half
 # ("The match predictor"). ChampSim and branch traces have their own spec.
