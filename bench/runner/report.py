@@ -35,7 +35,7 @@ CSV_FIELDS = [
     "verified", "error",
 ] + [key + "_vs_xz" for key, _, _ in METRICS] + ["command", "tcgen"]
 
-# The project's goals for tcgen (issue 12; reported, never asserted):
+# The project's goals for tcgen (reported, never asserted):
 # (what, metric, threshold against xz-9, also wall time). A goal with a wall
 # factor is met only when CPU and wall time both meet it.
 GOALS = [
