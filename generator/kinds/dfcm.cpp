@@ -2,7 +2,7 @@
 // its predictions are strides added to the last value, so it also predicts
 // values never seen before.
 
-#include "generator/kinds/kind_code.hpp"
+#include "generator/kinds/context_kind.hpp"
 
 namespace tcgen {
 namespace {
@@ -12,6 +12,14 @@ public:
     std::string_view keyword() const override { return "DFCM"; }
     std::string_view bidirectional_kind() const override { return "dfcm"; }
     Sequence sequence() const override { return Sequence::strides; }
+
+    // First among the context kinds of a field other than the PC, after the
+    // FCMs on the PC field, whose values repeat more than they stride; the
+    // wide start is the paper's TCgen(B).
+    const KindTuning& tuning() const override {
+        static const KindTuning tuning{2, 1, false, {}, {{3, 4}, {1, 2}}, KindTuning::Use{1, 2}};
+        return tuning;
+    }
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // FCMx[n] (paper §3, Figure 2): the n values that followed the last times
 // the same x values preceded, found through a hash of those x values.
 
-#include "generator/kinds/kind_code.hpp"
+#include "generator/kinds/context_kind.hpp"
 
 namespace tcgen {
 namespace {
@@ -11,6 +11,13 @@ public:
     std::string_view keyword() const override { return "FCM"; }
     std::string_view bidirectional_kind() const override { return "fcm"; }
     Sequence sequence() const override { return Sequence::values; }
+
+    // First among the PC field's context kinds, after the DFCMs elsewhere;
+    // the wide start is the paper's TCgen(B).
+    const KindTuning& tuning() const override {
+        static const KindTuning tuning{1, 2, false, {{3, 4}, {1, 4}}, {{3, 2}, {1, 4}}, KindTuning::Use{1, 2}};
+        return tuning;
+    }
 };
 
 }  // namespace

@@ -5,11 +5,18 @@
 namespace tcgen {
 namespace {
 
-class LastValueKind : public SequenceKind {
+// Its line is the PC's own first-level line.
+class LastValueCode : public LinesCode {
+public:
+    std::string line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
+        return "line";
+    }
+};
+
+class LastValueKind : public PredictorKind {
 public:
     std::string_view keyword() const override { return "LV"; }
     bool has_order() const override { return false; }
-    std::string_view bidirectional_kind() const override { return "last_value"; }
     Sequence sequence() const override { return Sequence::values; }
     bool uses_context() const override { return false; }
 
@@ -17,8 +24,17 @@ public:
         add_own_lines(field, predictor, true, field.l1);
     }
 
-    std::string line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
-        return "line";
+    std::string_view bidirectional_kind() const override { return "last_value"; }
+
+    // Last: a longer context that is right is the better code.
+    const KindTuning& tuning() const override {
+        static const KindTuning tuning{3, 3, false, {}, {{0, 4}}, KindTuning::Use{0, 2}};
+        return tuning;
+    }
+
+    const KindCode& code() const override {
+        static const LastValueCode code;
+        return code;
     }
 };
 
