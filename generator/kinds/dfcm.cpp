@@ -2,13 +2,15 @@
 // its predictions are strides added to the last value, so it also predicts
 // values never seen before.
 
-#include "generator/kinds/context_kind.hpp"
+#include "generator/kinds/lines_kind.hpp"
 
 namespace tcgen {
 namespace {
 
-class DfcmKind : public ContextKind {
+class DfcmKind : public LinesKind {
 public:
+    DfcmKind() : LinesKind(Index::context) {}
+
     std::string_view keyword() const override { return "DFCM"; }
     std::string_view bidirectional_kind() const override { return "dfcm"; }
     Sequence sequence() const override { return Sequence::strides; }

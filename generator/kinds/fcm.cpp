@@ -1,13 +1,15 @@
 // FCMx[n] (paper §3, Figure 2): the n values that followed the last times
 // the same x values preceded, found through a hash of those x values.
 
-#include "generator/kinds/context_kind.hpp"
+#include "generator/kinds/lines_kind.hpp"
 
 namespace tcgen {
 namespace {
 
-class FcmKind : public ContextKind {
+class FcmKind : public LinesKind {
 public:
+    FcmKind() : LinesKind(Index::context) {}
+
     std::string_view keyword() const override { return "FCM"; }
     std::string_view bidirectional_kind() const override { return "fcm"; }
     Sequence sequence() const override { return Sequence::values; }

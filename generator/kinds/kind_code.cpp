@@ -56,6 +56,10 @@ std::string LinesCode::update(const PlanField& field, const PlanPredictor& predi
     return line_update_statement(field, field.tables[predictor.table], names.line(predictor.table), operand);
 }
 
+std::string PcLineCode::line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const {
+    return "line";
+}
+
 std::string ContextLinesCode::line_index(const PlanField& field, const PlanPredictor& predictor,
                                          const FieldNames& names) const {
     const PlanHistory& history = field.histories[predictor.history];
@@ -64,6 +68,11 @@ std::string ContextLinesCode::line_index(const PlanField& field, const PlanPredi
     }
     return "hash_context<" + std::to_string(predictor.spec.order) + ">(" + names.line(history.table) + ", " +
            names.shift(history.sequence) + ")";
+}
+
+const KindCode& pc_line_code() {
+    static const PcLineCode code;
+    return code;
 }
 
 const KindCode& context_lines_code() {

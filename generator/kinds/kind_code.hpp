@@ -7,9 +7,9 @@
 // The shared parts: the code of a plain table (ZeroedTable lines, as the
 // planner's own histories and last values are too), and LinesCode, the code
 // of a kind whose own table is such lines of its sequence, predicting their
-// entries as values, or as strides added to the last value; and
-// ContextLinesCode, which finds its line through a hashed context (FCM,
-// DFCM).
+// entries as values, or as strides added to the last value; PcLineCode,
+// which finds its line at the PC's L1 line (LV), and ContextLinesCode,
+// through a hashed context (FCM, DFCM).
 
 #include <string>
 #include <string_view>
@@ -84,6 +84,13 @@ public:
                        const FieldNames& names) const override;
 };
 
+// Plain lines found at the PC's L1 line.
+class PcLineCode : public LinesCode {
+public:
+    std::string line_index(const PlanField& field, const PlanPredictor& predictor,
+                           const FieldNames& names) const override;
+};
+
 // Plain lines found through a hashed context of its sequence: read from a
 // history of hashes, or hashed now from a history of raw values.
 class ContextLinesCode : public LinesCode {
@@ -92,7 +99,9 @@ public:
                            const FieldNames& names) const override;
 };
 
-// The one ContextLinesCode, for the kinds that learn from a context.
+// The one PcLineCode and the one ContextLinesCode, for LinesKind
+// (lines_kind.hpp).
+const KindCode& pc_line_code();
 const KindCode& context_lines_code();
 
 }  // namespace tcgen

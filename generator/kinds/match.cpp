@@ -17,7 +17,7 @@ namespace {
 
 // Its table is a MatchTable: the window, which finds the predicted value's
 // entry itself and learns through its member.
-class MatchCode : public LinesCode {
+class MatchCode : public PcLineCode {
 public:
     TableMember table_member(const PlanField& field, const PlanTable& table) const override {
         return {"MatchTable<" + unsigned_type(table.element_bits) + ">",
@@ -27,10 +27,7 @@ public:
     }
     std::string_view runtime_class() const override { return "MatchTable"; }
 
-    // The PC's L1 line, which the window hashes into the key.
-    std::string line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
-        return "line";
-    }
+    // At the PC's L1 line, which the window hashes into the key.
     std::string line_at(const PlanField&, const PlanPredictor& predictor, const FieldNames& names,
                         const std::string& index) const override {
         return names.table(predictor.table) + ".find(" + index + ")";

@@ -11,8 +11,8 @@
 // only describes itself and its own table.
 //
 // Adding a kind: one file in this folder that defines its PredictorKind and
-// its KindCode (most build on the shared parts: kind_code.hpp's LinesCode and
-// ContextLinesCode, context_kind.hpp's ContextKind) and an accessor, plus one
+// its KindCode (most build on the shared parts: lines_kind.hpp's LinesKind,
+// kind_code.hpp's LinesCode and its two variants) and an accessor, plus its
 // line in registry.cpp. A kind defined outside generator/ (a test's) enters
 // through a PredictorKindRegistration in its own file instead. The grammar, the checker, the
 // planner, the passes, the back end and the tuner need no change: they ask

@@ -1,13 +1,13 @@
 // A toy predictor kind defined outside generator/, in this one file, to show
 // that a kind needs nothing else: STRIDE[n], the classic stride predictor
 // (the last value plus the stride it last moved by) over the n most recent
-// strides of the PC's L1 line. Its meaning is first-level lines of strides
-// and a stride of its own, which the planner's passes share as they do a
-// DFCM's; its emission is written out here in full rather than taken from
-// the shared LinesCode. Linked into a program, it registers itself (last
-// line).
+// strides of the PC's L1 line. Its meaning is the shared LinesKind's at the
+// PC's line over strides: first-level lines of strides and a stride of its
+// own, which the planner's passes share as they do a DFCM's. Its emission is written out
+// here in full rather than taken from the shared LinesCode. Linked into a
+// program, it registers itself (last line).
 
-#include "generator/kinds/kind_code.hpp"
+#include "generator/kinds/lines_kind.hpp"
 
 namespace tcgen::toy {
 namespace {
@@ -37,19 +37,13 @@ public:
     }
 };
 
-class StrideKind : public PredictorKind {
+class StrideKind : public LinesKind {
 public:
+    StrideKind() : LinesKind(Index::pc_line) {}
+
     std::string_view keyword() const override { return "STRIDE"; }
-    bool has_order() const override { return false; }
     Sequence sequence() const override { return Sequence::strides; }
-    bool uses_context() const override { return false; }
-
-    void add_tables(PlanField& field, std::size_t predictor) const override {
-        add_own_lines(field, predictor, true, field.l1);
-        add_own_stride(field, predictor);
-    }
-
-    std::string_view bidirectional_kind() const override { return ""; }
+    std::string_view bidirectional_kind() const override { return ""; }  // none
 
     // Beside LV, and never tried by the search.
     const KindTuning& tuning() const override {
