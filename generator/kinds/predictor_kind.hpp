@@ -10,13 +10,17 @@
 // and last values) is the planner's and the passes' business, so a kind
 // only describes itself and its own table.
 //
-// Adding a kind: one file in this folder that defines its PredictorKind and
-// its KindCode (most build on the shared parts: lines_kind.hpp's LinesKind,
-// kind_code.hpp's LinesCode and its two variants) and an accessor, plus its
-// line in registry.cpp. A kind defined outside generator/ (a test's) enters
-// through a PredictorKindRegistration in its own file instead. The grammar, the checker, the
-// planner, the passes, the back end and the tuner need no change: they ask
-// the kind, or the kind that owns a table.
+// Adding a kind: one file in this folder that defines its PredictorKind, its
+// KindCode (most build on the shared parts: lines_kind.hpp's LinesKind,
+// kind_code.hpp's LinesCode and its two variants) and an accessor, which
+// registry.cpp declares and lists. A kind defined outside generator/ (a
+// test's: tests/kinds/stride_kind.cpp) needs no line anywhere else: its own
+// file registers it with a PredictorKindRegistration. The grammar, the
+// checker, the planner, the passes, the back end and the tuner need no
+// change: they ask the kind, or the kind that owns a table. Its tables are
+// the planner's building blocks (code_plan.hpp: add_own_lines,
+// add_own_stride, add_own_context, or a PlanTable of its own shape); a table
+// that needs bookkeeping beside its entries says so in line_overhead_bytes.
 
 #include <cstddef>
 #include <optional>

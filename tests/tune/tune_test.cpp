@@ -124,6 +124,15 @@ TEST(Candidates, ASpecsPredictorsComeBackAsTheyWereWritten) {
     EXPECT_TRUE(candidate->fields[1].movable_last);
 }
 
+TEST(Candidates, ASpecWithAKindTheRegistryLacksIsAnError) {
+    // Never taken for LV: the spec is refused with the front end's reason.
+    SourceFile file("unknown.tcg", "TCgen Trace Specification;\n32-Bit Field 1 = {L1 = 1, L2 = 4096: ZERO[1]};\n"
+                                   "PC = Field 1;\n");
+    std::ostringstream diagnostics;
+    EXPECT_FALSE(spec_candidate(file, diagnostics));
+    EXPECT_NE(diagnostics.str().find("unknown predictor 'ZERO'"), std::string::npos) << diagnostics.str();
+}
+
 TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
     FieldChoice field;
     field.predictors = {{kind("LV"), 0, 2}, {kind("FCM"), 1, 1}, {kind("DFCM"), 1, 1}, {kind("FCM"), 2, 1}, {kind("FCM"), 1, 3},
