@@ -16,8 +16,9 @@ public:
     Sequence sequence() const override { return Sequence::strides; }
 
     // First among the context kinds of a field other than the PC, after the
-    // FCMs on the PC field, whose values repeat more than they stride; the
-    // wide start is the paper's TCgen(B).
+    // FCMs on the PC field, whose values repeat more than they stride; in the
+    // wide start as in the paper's TCgen(B) (DFCM3[4], DFCM1[2], not on the
+    // PC field); DFCM1[2] where a field lacks it.
     const KindTuning& tuning() const override {
         static const KindTuning tuning{2, 1, false, {}, {{3, 4}, {1, 2}}, KindTuning::Use{1, 2}};
         return tuning;

@@ -15,7 +15,8 @@ public:
     Sequence sequence() const override { return Sequence::values; }
 
     // First among the PC field's context kinds, after the DFCMs elsewhere;
-    // the wide start is the paper's TCgen(B).
+    // in the wide start as in the paper's TCgen(B) (FCM3[4], FCM1[4] on the
+    // PC field, FCM3[2], FCM1[4] elsewhere); FCM1[2] where a field lacks it.
     const KindTuning& tuning() const override {
         static const KindTuning tuning{1, 2, false, {{3, 4}, {1, 4}}, {{3, 2}, {1, 4}}, KindTuning::Use{1, 2}};
         return tuning;

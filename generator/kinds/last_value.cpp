@@ -13,7 +13,8 @@ public:
     Sequence sequence() const override { return Sequence::values; }
     std::string_view bidirectional_kind() const override { return "last_value"; }
 
-    // Last: a longer context that is right is the better code.
+    // Last: a longer context that is right is the better code. LV[4] in the
+    // wide start but on the PC field, LV[2] where a field lacks it.
     const KindTuning& tuning() const override {
         static const KindTuning tuning{3, 3, false, {}, {{0, 4}}, KindTuning::Use{0, 2}};
         return tuning;
