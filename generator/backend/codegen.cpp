@@ -13,6 +13,7 @@
 #include "generator/backend/code_text.hpp"
 #include "generator/backend/runtime_source.hpp"
 #include "generator/backend/template_renderer.hpp"
+#include "generator/kinds/kind_code.hpp"
 #include "generator/version.hpp"
 #include "generator/plan/number_text.hpp"
 #include "generator/plan/passes/pass.hpp"
@@ -36,9 +37,25 @@ std::string hex(std::uint64_t value) {
     return text;
 }
 
-bool has_match(const PlanField& field) {
-    return std::any_of(field.tables.begin(), field.tables.end(),
-                       [](const PlanTable& table) { return table.role == TableRole::match; });
+// The predictor whose own table is `table`, or null for a table the
+// planner shares out (a history, a last value), which is plain.
+const PlanPredictor* owner_of(const PlanField& field, const PlanTable& table) {
+    return table.role == TableRole::lines ? &field.predictors[table.owner] : nullptr;
+}
+
+// The runtime classes that the kinds of a plan's predictors name, beyond
+// those every program uses.
+std::set<std::string> kind_runtime_classes(const CodePlan& plan) {
+    std::set<std::string> classes;
+    for (const PlanField& field : plan.fields) {
+        for (const PlanPredictor& predictor : field.predictors) {
+            std::string_view name = predictor.spec.kind->code().runtime_class();
+            if (!name.empty()) {
+                classes.emplace(name);
+            }
+        }
+    }
+    return classes;
 }
 
 std::string code_summary(const PlanField& field, const FieldNames& names) {
@@ -90,17 +107,39 @@ public:
         data.set("predictions", predictions_list());
         data.set("strides", strides());
         data.set("updates", updates());
-        data.set("has_match", has_match(field_));
-        // A field of match windows alone updates them through their members.
-        data.set("update_reads_lines", std::any_of(field_.tables.begin(), field_.tables.end(), [](const PlanTable& t) {
-                     return t.role != TableRole::match;
-                 }));
+        set_member_updates(data);
         data.set("histories", histories());
         set_hash(data);
         return data;
     }
 
 private:
+    // The code of the kind that owns `table`, or null for a plain table.
+    const KindCode* code_of(std::size_t table) const {
+        const PlanPredictor* owner = owner_of(field_, field_.tables[table]);
+        return owner == nullptr ? nullptr : &owner->spec.kind->code();
+    }
+
+    // update() is static unless a kind's table learns through its member
+    // (the comment above it says why), and reads the lines unless every
+    // table learns so.
+    void set_member_updates(TemplateData& data) const {
+        TemplateData reasons = template_list();
+        std::set<std::string_view> seen;
+        bool reads_lines = false;
+        for (std::size_t i = 0; i < field_.tables.size(); ++i) {
+            const KindCode* code = code_of(i);
+            std::string_view reason = code == nullptr ? std::string_view() : code->member_update_reason();
+            reads_lines = reads_lines || reason.empty();
+            if (!reason.empty() && seen.insert(reason).second) {
+                reasons.push_back(TemplateData("reason", std::string(reason)));
+            }
+        }
+        data.set("updates_members", !reasons.is_empty_list());
+        data.set("member_update_reasons", reasons);
+        data.set("update_reads_lines", reads_lines);
+    }
+
     void set_hash(TemplateData& data) const {
         data.set("has_hashing", !field_.histories.empty());
         data.set("fold_bits", std::to_string(field_.hash.fold_bits));
@@ -150,20 +189,13 @@ private:
         TemplateData list = template_list();
         for (std::size_t i = 0; i < field_.tables.size(); ++i) {
             const PlanTable& table = field_.tables[i];
+            const KindCode* code = code_of(i);
+            TableMember member = code == nullptr ? zeroed_table_member(table) : code->table_member(field_, table);
             TemplateData item;
             item.set("member", names_.table(i));
-            std::string element_type = unsigned_type(table.element_bits);
-            if (table.role == TableRole::match) {
-                item.set("type", "MatchTable<" + element_type + ">");
-                item.set("initializer", "{" + std::to_string(table.lines) + ", " +
-                                            std::to_string(field_.predictors[table.owner].spec.order) + "}");
-                item.set("comment", "a window of " + with_thousands_separators(table.lines) + " values");
-            } else {
-                item.set("type", "ZeroedTable<" + element_type + ">");
-                item.set("initializer", "{" + std::to_string(table.lines * table.entries) + "}");
-                item.set("comment", with_thousands_separators(table.lines) + (table.lines == 1 ? " line" : " lines") +
-                                        " of " + std::to_string(table.entries));
-            }
+            item.set("type", member.type);
+            item.set("initializer", member.initializer);
+            item.set("comment", member.comment);
             list.push_back(item);
         }
         return list;
@@ -180,26 +212,24 @@ private:
         return list;
     }
 
-    // The line of `table` at `index`; a match window's is the entry it
-    // predicts from, which it finds from the PC's line.
+    // The line of `table` at `index`, as its kind's code reads it.
     TemplateData line_at(std::size_t table, const std::string& index) const {
         TemplateData item;
         item.set("name", names_.name(table));
-        std::string member = names_.table(table);
-        item.set("line", field_.tables[table].role == TableRole::match
-                             ? member + ".find(" + index + ")"
-                             : member + ".line(" + index + ", " + std::to_string(field_.tables[table].entries) + ")");
+        const PlanPredictor* owner = owner_of(field_, field_.tables[table]);
+        item.set("line", owner == nullptr ? zeroed_table_line(names_.table(table), field_.tables[table], index)
+                                          : owner->spec.kind->code().line_at(field_, *owner, names_, index));
         return item;
     }
 
     // Each predictor's second-level line, at the index its kind computes
     // from the first-level lines; with `prefetched`, only those worth
-    // prefetching (a match window's find() is no mere address).
+    // prefetching.
     void add_second_level_lines(TemplateData& list, bool prefetched) const {
         for (const PlanPredictor& predictor : field_.predictors) {
-            const PlanTable& table = field_.tables[predictor.table];
-            if (!table.first_level && !(prefetched && table.role == TableRole::match)) {
-                list.push_back(line_at(predictor.table, predictor.spec.kind->line_index(field_, predictor, names_)));
+            const KindCode& code = predictor.spec.kind->code();
+            if (!field_.tables[predictor.table].first_level && (!prefetched || code.prefetchable())) {
+                list.push_back(line_at(predictor.table, code.line_index(field_, predictor, names_)));
             }
         }
     }
@@ -239,7 +269,7 @@ private:
             for (unsigned entry = 0; entry < predictor.spec.entries; ++entry) {
                 TemplateData item;
                 item.set("slot", std::to_string(predictor.first_slot + entry));
-                item.set("expression", predictor.spec.kind->prediction(field_, predictor, names_, entry));
+                item.set("expression", predictor.spec.kind->code().prediction(field_, predictor, names_, entry));
                 list.push_back(item);
             }
         }
@@ -257,17 +287,8 @@ private:
         return list;
     }
 
-    // The operand a table's lines take: its owner's update operand for a
-    // predictor's lines, the value for a last-value table.
-    std::string operand_of(std::size_t table) const {
-        for (const PlanPredictor& predictor : field_.predictors) {
-            if (predictor.table == table) {
-                return predictor.spec.kind->update_operand(field_, predictor, names_);
-            }
-        }
-        return "value";
-    }
-
+    // A predictor's own table learns as its kind says, a last-value table
+    // takes the value.
     TemplateData updates() const {
         TemplateData list = template_list();
         for (std::size_t i = 0; i < field_.tables.size(); ++i) {
@@ -275,26 +296,10 @@ private:
             if (table.role == TableRole::history) {
                 continue;  // histories always shift, below
             }
-            if (table.role == TableRole::match) {
-                list.push_back(TemplateData("statement", names_.table(i) + ".update(value);"));
-                continue;
-            }
-            std::string line = names_.line(i);
-            std::string operand = operand_of(i);
-            std::string entries = std::to_string(table.entries);
-            std::string statement;
-            switch (field_.line_update(table)) {
-                case LineUpdate::overwrite:
-                    statement = line + "[0] = " + operand + ";";
-                    break;
-                case LineUpdate::smart:
-                    statement = "smart_update<" + entries + ">(" + line + ", " + operand + ");";
-                    break;
-                case LineUpdate::shift:
-                    statement = "push_front<" + entries + ">(" + line + ", " + operand + ");";
-                    break;
-            }
-            list.push_back(TemplateData("statement", statement));
+            const PlanPredictor* owner = owner_of(field_, table);
+            list.push_back(TemplateData("statement", owner == nullptr
+                                                         ? line_update_statement(field_, table, names_.line(i), "value")
+                                                         : owner->spec.kind->code().update(field_, *owner, names_)));
         }
         return list;
     }
@@ -400,7 +405,11 @@ TemplateData codec_data(const CodePlan& plan) {
         fields.push_back(FieldCode(plan, field).build());
     }
     data.set("fields", fields);
-    data.set("uses_match", std::any_of(plan.fields.begin(), plan.fields.end(), has_match));
+    TemplateData runtime_classes = template_list();
+    for (const std::string& name : kind_runtime_classes(plan)) {
+        runtime_classes.push_back(TemplateData("name", name));
+    }
+    data.set("runtime_classes", runtime_classes);
 
     TemplateData coding_order = template_list();
     for (std::size_t index : plan.coding_order) {

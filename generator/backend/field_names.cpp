@@ -26,7 +26,6 @@ std::string FieldNames::name(std::size_t index) const {
     const PlanTable& table = field_.tables[index];
     switch (table.role) {
         case TableRole::lines:
-        case TableRole::match:
             return stems_[table.owner];
         case TableRole::history:
             return table.owner == shared ? (table.sequence == Sequence::values ? "value" : "stride") + std::string("_history")
@@ -48,10 +47,6 @@ std::string FieldNames::shift(Sequence sequence) {
 
 std::string FieldNames::predictor(std::size_t index) const {
     return predictor_name(field_.predictors[index].spec);
-}
-
-std::string sequence_name(Sequence sequence) {
-    return sequence == Sequence::values ? "values" : "strides";
 }
 
 }  // namespace tcgen

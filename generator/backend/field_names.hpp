@@ -35,7 +35,4 @@ private:
     std::vector<std::string> stems_;  // by predictor: "fcm3", "fcm1_2"
 };
 
-// "values", "strides"
-std::string sequence_name(Sequence sequence);
-
 }  // namespace tcgen

@@ -10,16 +10,15 @@ std::string type_name(unsigned bits) {
     return "u" + std::to_string(bits);
 }
 
-const char* role_name(const PlanTable& table) {
+// A predictor's own table is described by its kind.
+std::string role_name(const PlanField& field, const PlanTable& table) {
     switch (table.role) {
         case TableRole::lines:
-            return table.sequence == Sequence::values ? "values" : "strides";
+            return field.predictors[table.owner].spec.kind->describe_table(table);
         case TableRole::history:
             return "history";
         case TableRole::last_value:
             return "last value";
-        case TableRole::match:
-            return "match window";
     }
     return "?";
 }
@@ -86,7 +85,7 @@ std::string describe_field(const CodePlan& plan, const PlanField& field) {
     text += "  code " + std::to_string(field.miss_code) + ": miss\n";
     for (std::size_t i = 0; i < field.tables.size(); ++i) {
         const PlanTable& table = field.tables[i];
-        text += "  table " + names.name(i) + ": " + role_name(table) + ", " +
+        text += "  table " + names.name(i) + ": " + role_name(field, table) + ", " +
                 (table.first_level ? "first level" : "second level") + ", " + with_thousands_separators(table.lines) +
                 (table.lines == 1 ? " line x " : " lines x ") + std::to_string(table.entries) + " " +
                 type_name(table.element_bits) + " = " + with_thousands_separators(table.bytes()) + " bytes";

@@ -1,11 +1,18 @@
 #pragma once
-// What predictor kinds have in common, for their files to build on:
-// SequenceKind predicts its line's entries as values, or as strides added to
-// the last value, and updates its lines with the value or the stride;
-// ContextKind, on top of that, finds its line through a hashed context of
-// the last `order` elements of its sequence (FCM, DFCM).
+// A predictor kind's emission (predictor_kind.hpp has its meaning): the C++
+// that the back end (backend/codegen.cpp) puts into the generated field
+// class (templates/field.mustache) for one predictor of the kind and its own
+// table. Everything here is C++ text; what it stands for is the meaning's.
+//
+// The shared parts: the code of a plain table (ZeroedTable lines, as the
+// planner's own histories and last values are too), and LinesCode, the code
+// of a kind whose own table is such lines of its sequence, predicting their
+// entries as values, or as strides added to the last value; PcLineCode,
+// which finds its line at the PC's L1 line (LV), and ContextLinesCode,
+// through a hashed context (FCM, DFCM).
 
 #include <string>
+#include <string_view>
 
 #include "generator/backend/field_names.hpp"
 #include "generator/kinds/predictor_kind.hpp"
@@ -13,23 +20,88 @@
 
 namespace tcgen {
 
-class SequenceKind : public PredictorKind {
-public:
-    std::string prediction(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
-                           unsigned entry) const override;
-    std::string update_operand(const PlanField& field, const PlanPredictor& predictor,
-                               const FieldNames& names) const override;
+// A table member of the field class: `type member initializer;  // comment`.
+struct TableMember {
+    std::string type;
+    std::string initializer;
+    std::string comment;
 };
 
-class ContextKind : public SequenceKind {
+class KindCode {
 public:
-    bool has_order() const override { return true; }
-    bool uses_context() const override { return true; }
-    // Its own L2·2^(order−1) lines and its own context.
-    void add_tables(PlanField& field, std::size_t predictor) const override;
-    // Read from a history of hashes, or hashed now from a history of raw values.
+    virtual ~KindCode() = default;
+
+    // The member that holds the predictor's own table.
+    virtual TableMember table_member(const PlanField& field, const PlanTable& table) const = 0;
+    // The runtime class (tcgen_runtime::NAME) that member's type names,
+    // beyond those every generated program uses; empty for none.
+    virtual std::string_view runtime_class() const { return {}; }
+
+    // In select(), where `line` is the PC's L1 line and `lines` the
+    // first-level lines: the index of the predictor's line in its table
+    // (for a table that is not first-level), and its line at `index`.
+    virtual std::string line_index(const PlanField& field, const PlanPredictor& predictor,
+                                   const FieldNames& names) const = 0;
+    virtual std::string line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
+                                const std::string& index) const = 0;
+    // Whether that line is a mere address, worth prefetching for the next
+    // value right after update().
+    virtual bool prefetchable() const { return true; }
+
+    // In predict(): its prediction number `entry`.
+    virtual std::string prediction(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
+                                   unsigned entry) const = 0;
+
+    // In update(): the statement that teaches its table the value.
+    virtual std::string update(const PlanField& field, const PlanPredictor& predictor,
+                               const FieldNames& names) const = 0;
+    // Why update() cannot be static, when its table learns through its
+    // member rather than through the line select() found (then update()
+    // reads no line of it): the end of a comment "// Not static: ...".
+    virtual std::string_view member_update_reason() const { return {}; }
+};
+
+// A plain table of `table.lines` lines of `table.entries` (ZeroedTable).
+TableMember zeroed_table_member(const PlanTable& table);
+// The line at `index` of the plain table `member`.
+std::string zeroed_table_line(const std::string& member, const PlanTable& table, const std::string& index);
+// The statement that puts `operand` into the plain table's `line`, as the
+// field's update policy says (PlanField::line_update).
+std::string line_update_statement(const PlanField& field, const PlanTable& table, const std::string& line,
+                                  const std::string& operand);
+
+// A kind whose own table is plain lines of its sequence (LV, FCM, DFCM).
+class LinesCode : public KindCode {
+public:
+    TableMember table_member(const PlanField& field, const PlanTable& table) const override;
+    std::string line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
+                        const std::string& index) const override;
+    // Entry `entry` of its line: a value, or a stride added to the last value.
+    std::string prediction(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
+                           unsigned entry) const override;
+    // Its line takes the value, or the stride.
+    std::string update(const PlanField& field, const PlanPredictor& predictor,
+                       const FieldNames& names) const override;
+};
+
+// Plain lines found at the PC's L1 line.
+class PcLineCode : public LinesCode {
+public:
     std::string line_index(const PlanField& field, const PlanPredictor& predictor,
                            const FieldNames& names) const override;
 };
+
+// Plain lines found through a hashed context of its sequence: read from a
+// history of hashes, or hashed now from a history of raw values.
+class ContextLinesCode : public LinesCode {
+public:
+    std::string line_index(const PlanField& field, const PlanPredictor& predictor,
+                           const FieldNames& names) const override;
+};
+
+// The one PcLineCode and the one ContextLinesCode, for LinesKind
+// (lines_kind.hpp).
+const KindCode& pc_line_code();
+const KindCode& context_lines_code();
 
 }  // namespace tcgen

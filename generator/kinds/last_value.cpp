@@ -1,24 +1,23 @@
 // LV[n] (paper §3, Figure 1): the n most recent values of the PC's L1 line.
 
-#include "generator/kinds/kind_code.hpp"
+#include "generator/kinds/lines_kind.hpp"
 
 namespace tcgen {
 namespace {
 
-class LastValueKind : public SequenceKind {
+class LastValueKind : public LinesKind {
 public:
+    LastValueKind() : LinesKind(Index::pc_line) {}
+
     std::string_view keyword() const override { return "LV"; }
-    bool has_order() const override { return false; }
-    std::string_view bidirectional_kind() const override { return "last_value"; }
     Sequence sequence() const override { return Sequence::values; }
-    bool uses_context() const override { return false; }
+    std::string_view bidirectional_kind() const override { return "last_value"; }
 
-    void add_tables(PlanField& field, std::size_t predictor) const override {
-        add_own_lines(field, predictor, true, field.l1);
-    }
-
-    std::string line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
-        return "line";
+    // Last: a longer context that is right is the better code. LV[4] in the
+    // wide start but on the PC field, LV[2] where a field lacks it.
+    const KindTuning& tuning() const override {
+        static const KindTuning tuning{3, 3, false, {}, {{0, 4}}, KindTuning::Use{0, 2}};
+        return tuning;
     }
 };
 

@@ -8,35 +8,79 @@
 // this is what captures the long loops of branch and address traces. Its
 // window is L2·2^(x−1) values, as many as an FCMx's lines.
 
+#include "generator/backend/code_text.hpp"
 #include "generator/kinds/kind_code.hpp"
+#include "generator/plan/number_text.hpp"
 
 namespace tcgen {
 namespace {
 
-class MatchKind : public SequenceKind {
+// Its table is a MatchTable: the window, which finds the predicted value's
+// entry itself and learns through its member.
+class MatchCode : public PcLineCode {
+public:
+    TableMember table_member(const PlanField& field, const PlanTable& table) const override {
+        return {"MatchTable<" + unsigned_type(table.element_bits) + ">",
+                "{" + std::to_string(table.lines) + ", " + std::to_string(field.predictors[table.owner].spec.order) +
+                    "}",
+                "a window of " + with_thousands_separators(table.lines) + " values"};
+    }
+    std::string_view runtime_class() const override { return "MatchTable"; }
+
+    // At the PC's L1 line, which the window hashes into the key.
+    std::string line_at(const PlanField&, const PlanPredictor& predictor, const FieldNames& names,
+                        const std::string& index) const override {
+        return names.table(predictor.table) + ".find(" + index + ")";
+    }
+    // find() is no mere address.
+    bool prefetchable() const override { return false; }
+
+    std::string update(const PlanField&, const PlanPredictor& predictor, const FieldNames& names) const override {
+        return names.table(predictor.table) + ".update(value);";
+    }
+    std::string_view member_update_reason() const override { return "the match window learns through its member."; }
+};
+
+class MatchKind : public PredictorKind {
 public:
     std::string_view keyword() const override { return "MATCH"; }
     bool has_order() const override { return true; }
-    bool makes_one_prediction() const override { return true; }
-    // Following an earlier occurrence forward has no backward form.
-    std::string_view bidirectional_kind() const override { return ""; }
     Sequence sequence() const override { return Sequence::values; }
     // Its key is hashed by its window, not read from a shared history.
     bool uses_context() const override { return false; }
+    bool makes_one_prediction() const override { return true; }
 
+    // The window: `lines` recent values, and as many lines of where a key
+    // last occurred, 32 bits each.
     void add_tables(PlanField& field, std::size_t predictor) const override {
         PlanPredictor& owner = field.predictors[predictor];
         PlanTable table;
-        table.role = TableRole::match;
+        table.role = TableRole::lines;
+        table.sequence = sequence();
         table.owner = predictor;
         table.first_level = false;
         table.lines = field.l2 << (owner.spec.order - 1);
+        table.line_overhead_bytes = 4;
         owner.table = add_table(field, table);
     }
+    std::string describe_table(const PlanTable&) const override { return "match window"; }
 
-    // The PC's L1 line, which the window hashes into the key.
-    std::string line_index(const PlanField&, const PlanPredictor&, const FieldNames&) const override {
-        return "line";
+    // Following an earlier occurrence forward has no backward form.
+    std::string_view bidirectional_kind() const override { return ""; }
+
+    // First, where traces repeat (its hits take code 0), or last, where one
+    // FCM or DFCM slot is right nearly always and a MATCH ahead of it would
+    // push that slot's code to 1 (docs/benchmarks.md, "The match predictor":
+    // stores want it last, load values first). MATCH4[1] in the wide start
+    // and where a field lacks it.
+    const KindTuning& tuning() const override {
+        static const KindTuning tuning{0, 0, true, {{4, 1}}, {{4, 1}}, KindTuning::Use{4, 1}};
+        return tuning;
+    }
+
+    const KindCode& code() const override {
+        static const MatchCode code;
+        return code;
     }
 };
 

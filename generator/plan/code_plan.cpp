@@ -129,6 +129,15 @@ void add_own_lines(PlanField& field, std::size_t predictor, bool first_level, st
     owner.table = add_table(field, table);
 }
 
+void add_own_stride(PlanField& field, std::size_t predictor) {
+    PlanTable last_value;
+    last_value.role = TableRole::last_value;
+    last_value.owner = predictor;
+    last_value.lines = field.l1;
+    field.strides.push_back(PlanStride{predictor, add_table(field, last_value)});
+    field.predictors[predictor].stride = field.strides.size() - 1;
+}
+
 void add_own_context(PlanField& field, std::size_t predictor) {
     const Predictor& spec = field.predictors[predictor].spec;
     PlanTable table;
@@ -141,13 +150,8 @@ void add_own_context(PlanField& field, std::size_t predictor) {
     history.sequence = table.sequence;
     history.table = add_table(field, table);
     if (history.sequence == Sequence::strides) {
-        PlanTable last_value;
-        last_value.role = TableRole::last_value;
-        last_value.owner = predictor;
-        last_value.lines = field.l1;
-        field.strides.push_back(PlanStride{predictor, add_table(field, last_value)});
-        history.stride = field.strides.size() - 1;
-        field.predictors[predictor].stride = history.stride;
+        add_own_stride(field, predictor);
+        history.stride = field.predictors[predictor].stride;
     }
     field.histories.push_back(history);
     field.predictors[predictor].history = field.histories.size() - 1;
@@ -199,8 +203,7 @@ void remove_tables_and_strides(PlanField& field, const std::vector<bool>& remove
 
 std::uint64_t PlanTable::bytes() const {
     std::uint64_t values = saturating_multiply(saturating_multiply(lines, entries), element_bits / 8);
-    // A match window's lines also say where each key last occurred, in 32 bits.
-    return role == TableRole::match ? saturating_add(values, saturating_multiply(lines, 4)) : values;
+    return saturating_add(values, saturating_multiply(lines, line_overhead_bytes));
 }
 
 std::uint64_t PlanField::table_bytes() const {
@@ -229,8 +232,9 @@ std::uint64_t CodePlan::table_bytes() const {
 }
 
 bool operator==(const PlanTable& a, const PlanTable& b) {
-    return std::tie(a.role, a.sequence, a.owner, a.first_level, a.lines, a.entries, a.element_bits) ==
-           std::tie(b.role, b.sequence, b.owner, b.first_level, b.lines, b.entries, b.element_bits);
+    return std::tie(a.role, a.sequence, a.owner, a.first_level, a.lines, a.entries, a.element_bits,
+                    a.line_overhead_bytes) == std::tie(b.role, b.sequence, b.owner, b.first_level, b.lines,
+                                                       b.entries, b.element_bits, b.line_overhead_bytes);
 }
 
 bool operator==(const PlanStride& a, const PlanStride& b) {

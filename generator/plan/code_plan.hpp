@@ -28,11 +28,10 @@ constexpr std::size_t no_index = std::numeric_limits<std::size_t>::max();
 constexpr std::size_t shared = no_index;
 
 enum class TableRole {
-    lines,       // a predictor's own lines: LV lines, or FCM/DFCM second-level lines
+    lines,       // a predictor's own table, whose kind says what it holds and how its code reads it: LV
+                 // lines, FCM/DFCM second-level lines, a MATCH window
     history,     // first level: per L1 line, the context of a sequence (its last values, or their hashes)
     last_value,  // first level: per L1 line, the field's last value, for computing strides
-    match,       // a MATCH predictor's window: `lines` recent values, and as many lines of where a key last
-                 // occurred (runtime/predictors.hpp, MatchTable)
 };
 
 struct PlanTable {
@@ -43,6 +42,8 @@ struct PlanTable {
     std::uint64_t lines = 0;
     unsigned entries = 1;  // per line
     unsigned element_bits = 64;
+    unsigned line_overhead_bytes = 0;  // per line, beside its entries: what its kind keeps to find them
+                                       // (a MATCH window: where each key last occurred, 32 bits)
 
     std::uint64_t bytes() const;  // saturates instead of overflowing
 };
@@ -164,9 +165,11 @@ std::size_t add_table(PlanField& field, const PlanTable& table);
 
 // For predictor kinds building the naive plan: gives predictor number
 // `predictor` its own lines (`lines` lines of its entries, first-level or
-// indexed by a context), or its own context: a history of its sequence as
-// deep as its order and, over strides, its own stride and last-value table.
+// indexed by a context); its own stride and last-value table; or its own
+// context: a history of its sequence as deep as its order and, over
+// strides, its own stride.
 void add_own_lines(PlanField& field, std::size_t predictor, bool first_level, std::uint64_t lines);
+void add_own_stride(PlanField& field, std::size_t predictor);
 void add_own_context(PlanField& field, std::size_t predictor);
 
 // What something in a field reads: a table is in use when a predictor or a

@@ -1,6 +1,7 @@
 #include "generator/tune/candidate.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 namespace tcgen::tune {
@@ -11,7 +12,7 @@ bool operator==(const PredictorChoice& a, const PredictorChoice& b) {
 
 bool operator==(const FieldChoice& a, const FieldChoice& b) {
     return a.bits == b.bits && a.l1 == b.l1 && a.l2 == b.l2 && a.predictors == b.predictors &&
-           a.match_last == b.match_last;
+           a.movable_last == b.movable_last;
 }
 
 unsigned FieldChoice::prediction_count() const {
@@ -31,10 +32,10 @@ unsigned Candidate::record_bytes() const {
 }
 
 std::string predictor_text(const PredictorChoice& predictor) {
-    std::string name = predictor.kind == Kind::fcm     ? "FCM" + std::to_string(predictor.order)
-                       : predictor.kind == Kind::dfcm  ? "DFCM" + std::to_string(predictor.order)
-                       : predictor.kind == Kind::match ? "MATCH" + std::to_string(predictor.order)
-                                                       : std::string("LV");
+    std::string name(predictor.kind->keyword());
+    if (predictor.kind->has_order()) {
+        name += std::to_string(predictor.order);
+    }
     return name + "[" + std::to_string(predictor.entries) + "]";
 }
 
@@ -55,14 +56,12 @@ std::string spec_text(const Candidate& candidate) {
 }
 
 void sort_predictors(FieldChoice& field, bool is_pc) {
-    auto rank = [is_pc, &field](Kind kind) {
-        if (kind == Kind::match) {
-            return field.match_last ? 4 : 0;
+    auto rank = [is_pc, &field](const PredictorKind* kind) {
+        const KindTuning& tuning = kind->tuning();
+        if (tuning.may_go_last && field.movable_last) {
+            return std::numeric_limits<int>::max();
         }
-        if (kind == Kind::lv) {
-            return 3;
-        }
-        return (kind == Kind::fcm) == is_pc ? 1 : 2;
+        return is_pc ? tuning.place_on_pc_field : tuning.place_on_other_fields;
     };
     std::vector<PredictorChoice>& predictors = field.predictors;
     std::stable_sort(predictors.begin(), predictors.end(), [&](const PredictorChoice& a, const PredictorChoice& b) {
@@ -78,12 +77,21 @@ void sort_predictors(FieldChoice& field, bool is_pc) {
         }
     }
     predictors = merged;
-    field.match_last = field.match_last && find_kind(field, Kind::match) != nullptr;
+    field.movable_last = field.movable_last && find_movable(field) != nullptr;
 }
 
-const PredictorChoice* find_kind(const FieldChoice& field, Kind kind) {
+const PredictorChoice* find_kind(const FieldChoice& field, const PredictorKind* kind) {
     for (const PredictorChoice& predictor : field.predictors) {
         if (predictor.kind == kind) {
+            return &predictor;
+        }
+    }
+    return nullptr;
+}
+
+const PredictorChoice* find_movable(const FieldChoice& field) {
+    for (const PredictorChoice& predictor : field.predictors) {
+        if (predictor.kind->tuning().may_go_last) {
             return &predictor;
         }
     }

@@ -3,7 +3,6 @@
 #include <ostream>
 
 #include "generator/frontend/frontend.hpp"
-#include "generator/kinds/predictor_kind.hpp"
 
 namespace tcgen::tune {
 
@@ -93,18 +92,10 @@ std::optional<Candidate> spec_candidate(const SourceFile& file, std::ostream& di
         choice.l1 = field.l1;
         choice.l2 = field.l2;
         for (const Predictor& predictor : field.predictors) {
-            const std::string_view keyword = predictor.kind->keyword();
-            PredictorChoice predictor_choice;
-            predictor_choice.kind = keyword == "FCM"     ? Kind::fcm
-                                    : keyword == "DFCM"  ? Kind::dfcm
-                                    : keyword == "MATCH" ? Kind::match
-                                                         : Kind::lv;
-            predictor_choice.order = predictor.order;
-            predictor_choice.entries = predictor.entries;
-            // A MATCH anywhere but first is kept last (sort_predictors).
-            choice.match_last =
-                choice.match_last || (predictor_choice.kind == Kind::match && !choice.predictors.empty());
-            choice.predictors.push_back(predictor_choice);
+            // A kind that may go last, anywhere but first, is kept last (sort_predictors).
+            choice.movable_last =
+                choice.movable_last || (predictor.kind->tuning().may_go_last && !choice.predictors.empty());
+            choice.predictors.push_back(PredictorChoice{predictor.kind, predictor.order, predictor.entries});
         }
         candidate.fields.push_back(choice);
     }

@@ -48,10 +48,25 @@ std::vector<Use> predictor_uses(const FieldChoice& field, const std::vector<std:
     return uses;
 }
 
-bool has_predictor(const FieldChoice& field, Kind kind, unsigned order) {
+bool has_predictor(const FieldChoice& field, const PredictorKind* kind, unsigned order) {
     return std::any_of(field.predictors.begin(), field.predictors.end(), [&](const PredictorChoice& predictor) {
         return predictor.kind == kind && predictor.order == order;
     });
+}
+
+// The kinds the search adds to a field that lacks them, in the PC field's
+// slot order.
+std::vector<const PredictorKind*> kinds_to_add() {
+    std::vector<const PredictorKind*> kinds;
+    for (const PredictorKind* kind : predictor_kinds()) {
+        if (kind->tuning().added) {
+            kinds.push_back(kind);
+        }
+    }
+    std::stable_sort(kinds.begin(), kinds.end(), [](const PredictorKind* a, const PredictorKind* b) {
+        return a->tuning().place_on_pc_field < b->tuning().place_on_pc_field;
+    });
+    return kinds;
 }
 
 // A move ranked for sorting within its group: lower rank first, ties in
@@ -80,13 +95,13 @@ Candidate wide_candidate(const Candidate& layout) {
         FieldChoice& field = wide.fields[index];
         const bool is_pc = index + 1 == wide.pc_field;
         field.l2 = field.bits == 8 ? 4096 : 131072;
-        if (is_pc) {
-            field.l1 = 1;
-            field.predictors = {{Kind::match, 4, 1}, {Kind::fcm, 3, 4}, {Kind::fcm, 1, 4}};
-        } else {
-            field.l1 = wide.fields.size() > 1 ? 65536 : 1;
-            field.predictors = {{Kind::match, 4, 1}, {Kind::dfcm, 3, 4}, {Kind::dfcm, 1, 2}, {Kind::fcm, 3, 2},
-                                {Kind::fcm, 1, 4}, {Kind::lv, 0, 4}};
+        field.l1 = is_pc || wide.fields.size() == 1 ? 1 : 65536;
+        field.predictors.clear();
+        for (const PredictorKind* kind : predictor_kinds()) {
+            const KindTuning& tuning = kind->tuning();
+            for (const KindTuning::Use& use : is_pc ? tuning.wide_pc_field : tuning.wide_other_fields) {
+                field.predictors.push_back({kind, use.order, use.entries});
+            }
         }
         sort_predictors(field, is_pc);
     }
@@ -142,19 +157,19 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
                 // After a drop of equal use: a whole predictor goes first.
                 prune.push_back({uses[slot].last_slot_share + 1e-9, changed(name + " -> " + predictor_text(fewer.predictors[slot]), fewer)});
             }
-            if (predictor.entries < max_entries && predictor.kind != Kind::match &&
+            if (predictor.entries < max_entries && !predictor.kind->makes_one_prediction() &&
                 uses[slot].last_slot_share >= 0.01) {
                 FieldChoice more = field;
                 more.predictors[slot].entries += 1;
                 grow.push_back({-uses[slot].last_slot_share, changed(name + " -> " + predictor_text(more.predictors[slot]), more)});
             }
-            if (predictor.kind != Kind::lv) {
+            if (predictor.kind->has_order()) {
                 for (int step : {-1, +1}) {
                     const unsigned order = predictor.order + static_cast<unsigned>(step);
                     if (order < 1 || order > max_order || has_predictor(field, predictor.kind, order)) {
                         continue;
                     }
-                    PredictorChoice neighbour{predictor.kind, order, predictor.kind == Kind::match ? 1u : 2u};
+                    PredictorChoice neighbour{predictor.kind, order, predictor.kind->makes_one_prediction() ? 1u : 2u};
                     FieldChoice added = field;
                     added.predictors.push_back(neighbour);
                     grow.push_back({-uses[slot].share, changed("add " + predictor_text(neighbour), added)});
@@ -165,17 +180,17 @@ std::vector<Move> neighbour_moves(const Candidate& current, const UsageCounts& u
                 }
             }
         }
-        const PredictorChoice* match = find_kind(field, Kind::match);
-        if (match != nullptr && field.predictors.size() > 1) {
+        const PredictorChoice* movable = find_movable(field);
+        if (movable != nullptr && field.predictors.size() > 1) {
             FieldChoice placed = field;
-            placed.match_last = !field.match_last;
-            const std::size_t slot = static_cast<std::size_t>(match - field.predictors.data());
+            placed.movable_last = !field.movable_last;
+            const std::size_t slot = static_cast<std::size_t>(movable - field.predictors.data());
             reorder.push_back({-uses[slot].share,
-                               changed(predictor_text(*match) + (placed.match_last ? " last" : " first"), placed)});
+                               changed(predictor_text(*movable) + (placed.movable_last ? " last" : " first"), placed)});
         }
-        for (PredictorChoice missing : {PredictorChoice{Kind::match, 4, 1}, PredictorChoice{Kind::fcm, 1, 2},
-                                        PredictorChoice{Kind::dfcm, 1, 2}, PredictorChoice{Kind::lv, 0, 2}}) {
-            if (find_kind(field, missing.kind) == nullptr) {
+        for (const PredictorKind* kind : kinds_to_add()) {
+            if (find_kind(field, kind) == nullptr) {
+                PredictorChoice missing{kind, kind->tuning().added->order, kind->tuning().added->entries};
                 FieldChoice added = field;
                 added.predictors.push_back(missing);
                 grow.push_back({0.0, changed("add " + predictor_text(missing), added)});

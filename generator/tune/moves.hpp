@@ -21,9 +21,10 @@ struct Move {
     Phase phase = Phase::prune;
 };
 
-// The wide configuration, in the spirit of the paper's TCgen(B): the PC field
-// {L1 = 1: FCM3[4], FCM1[4]}, every other field {L1 = 65536 (1 when the
-// record has no other field): DFCM3[4], DFCM1[2], FCM3[2], FCM1[4], LV[4]},
+// The wide configuration, in the spirit of the paper's TCgen(B): what each
+// kind brings to it (KindTuning), today the PC field {L1 = 1: MATCH4[1],
+// FCM3[4], FCM1[4]}, every other field {L1 = 65536 (1 when the record has no
+// other field): MATCH4[1], DFCM3[4], DFCM1[2], FCM3[2], FCM1[4], LV[4]},
 // L2 = 131072 (4096 for 8-bit fields).
 Candidate wide_candidate(const Candidate& layout);
 
@@ -38,9 +39,9 @@ bool shrink_tables(Candidate& candidate);
 //     of `floor` (the start): a sample of a few MB of one program cannot
 //     tell what a longer trace of a larger program needs;
 //  3. one more slot for a predictor whose last slot is well used, a
-//     neighbouring order (x - 1, x + 1) of a context predictor, a kind the
-//     field lacks;
-//  4. a context predictor's order one lower or higher.
+//     neighbouring order (x - 1, x + 1) of a predictor with an order, a
+//     kind the field lacks (KindTuning::added);
+//  4. the order of a predictor with one, one lower or higher.
 // Without usage counts, every predictor counts as equally used. The list
 // starts at group `first` and wraps around, so that a search that resumes
 // after the group it last moved in tries every kind of change in turn.

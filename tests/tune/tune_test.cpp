@@ -24,6 +24,13 @@
 namespace tcgen::tune {
 namespace {
 
+// The registry's kind spelled `keyword`: the tuner has no kinds of its own.
+const PredictorKind* kind(std::string_view keyword) {
+    const PredictorKind* found = find_predictor_kind(keyword);
+    EXPECT_NE(found, nullptr) << keyword;
+    return found;
+}
+
 TEST(RecordLayout, ReadsHeaderFieldsAndPc) {
     std::string error;
     std::optional<Candidate> layout = parse_record_layout("h32,pc32,64", error);
@@ -113,14 +120,23 @@ TEST(Candidates, ASpecsPredictorsComeBackAsTheyWereWritten) {
     ASSERT_TRUE(candidate) << diagnostics.str();
     EXPECT_EQ(spec_text(*candidate), text);
     // Where each MATCH stands is kept for the moves that re-sort the field.
-    EXPECT_FALSE(candidate->fields[0].match_last);
-    EXPECT_TRUE(candidate->fields[1].match_last);
+    EXPECT_FALSE(candidate->fields[0].movable_last);
+    EXPECT_TRUE(candidate->fields[1].movable_last);
+}
+
+TEST(Candidates, ASpecWithAKindTheRegistryLacksIsAnError) {
+    // Never taken for LV: the spec is refused with the front end's reason.
+    SourceFile file("unknown.tcg", "TCgen Trace Specification;\n32-Bit Field 1 = {L1 = 1, L2 = 4096: ZERO[1]};\n"
+                                   "PC = Field 1;\n");
+    std::ostringstream diagnostics;
+    EXPECT_FALSE(spec_candidate(file, diagnostics));
+    EXPECT_NE(diagnostics.str().find("unknown predictor 'ZERO'"), std::string::npos) << diagnostics.str();
 }
 
 TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
     FieldChoice field;
-    field.predictors = {{Kind::lv, 0, 2}, {Kind::fcm, 1, 1}, {Kind::dfcm, 1, 1}, {Kind::fcm, 2, 1}, {Kind::fcm, 1, 3},
-                        {Kind::match, 4, 1}};
+    field.predictors = {{kind("LV"), 0, 2}, {kind("FCM"), 1, 1}, {kind("DFCM"), 1, 1}, {kind("FCM"), 2, 1}, {kind("FCM"), 1, 3},
+                        {kind("MATCH"), 4, 1}};
     sort_predictors(field, false);
     std::string names;
     for (const PredictorChoice& predictor : field.predictors) {
@@ -133,14 +149,14 @@ TEST(Candidates, SlotOrderPutsLongerContextsFirst) {
 
 TEST(Candidates, AMatchPlacedLastStaysBehindLastValue) {
     FieldChoice field;
-    field.predictors = {{Kind::match, 4, 1}, {Kind::lv, 0, 2}, {Kind::dfcm, 1, 1}};
-    field.match_last = true;
+    field.predictors = {{kind("MATCH"), 4, 1}, {kind("LV"), 0, 2}, {kind("DFCM"), 1, 1}};
+    field.movable_last = true;
     sort_predictors(field, false);
     EXPECT_EQ(predictor_text(field.predictors.front()), "DFCM1[1]");
     EXPECT_EQ(predictor_text(field.predictors.back()), "MATCH4[1]");
     field.predictors.pop_back();  // no MATCH left: nothing to place
     sort_predictors(field, false);
-    EXPECT_FALSE(field.match_last);
+    EXPECT_FALSE(field.movable_last);
 }
 
 TEST(Moves, AMatchCanMoveLastAndBackFirst) {
@@ -151,7 +167,7 @@ TEST(Moves, AMatchCanMoveLastAndBackFirst) {
     ASSERT_NE(last, moves.end());
     EXPECT_EQ(last->phase, Phase::reorder);
     const FieldChoice& placed = last->candidate.fields[1];
-    EXPECT_TRUE(placed.match_last);
+    EXPECT_TRUE(placed.movable_last);
     EXPECT_EQ(predictor_text(placed.predictors.back()), "MATCH4[1]");
     EXPECT_NE(spec_text(last->candidate).find("FCM1[4], LV[4], MATCH4[1]}"), std::string::npos);
 
