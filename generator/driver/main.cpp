@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "generator/backend/encoding.hpp"
+#include "generator/driver/output_choice.hpp"
 #include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
 #include "generator/emitters/emitter.hpp"
@@ -33,9 +34,9 @@ struct Options {
     std::string output_path;  // empty: standard output
     std::string output_dir;   // empty: output_path
     std::vector<std::string> disabled_passes;
-    const tcgen::Emitter* emitter = nullptr;  // what to write: --emit=NAME or its shorthand
-    std::string name;           // --name, for the emitters that use it
-    std::string cpp_namespace;  // --namespace, likewise
+    const tcgen::Emitter* emitter = nullptr;  // what to write
+    std::string name;                         // --name, for the emitters that read it
+    std::string cpp_namespace;                // --namespace, likewise
 };
 
 // The file name of `path` without folders and extension: "specs/wet/a.tcg" -> "a".
@@ -60,80 +61,6 @@ std::string passes_help() {
         help += "\n  " + std::string(pass.name) + ": " + std::string(pass.summary);
     }
     return help;
-}
-
-// The help text of --emit: every output, the extension of its file and the
-// flag users may know it by.
-std::string emit_help() {
-    std::string help = "What to write (the extension of its file in --output-dir):";
-    for (const tcgen::Emitter* emitter : tcgen::emitters()) {
-        help += "\n  " + std::string(emitter->name()) + " (" + std::string(emitter->extension()) +
-                "): " + std::string(emitter->summary());
-        if (emitter == tcgen::emitters().front()) {
-            help += "; the default";
-        }
-        if (!emitter->shorthand().empty()) {
-            help += "; also " + std::string(emitter->shorthand());
-        }
-    }
-    return help;
-}
-
-std::vector<std::string> emitter_names() {
-    std::vector<std::string> names;
-    for (const tcgen::Emitter* emitter : tcgen::emitters()) {
-        names.emplace_back(emitter->name());
-    }
-    return names;
-}
-
-// A flag that asks for an output as --emit=NAME does (--canonical).
-struct Shorthand {
-    const tcgen::Emitter* emitter;
-    const CLI::Option* flag;
-};
-
-// The output the command line asks for: --emit=NAME (or its default) or a
-// shorthand flag. Asking for two different outputs is an error, said here,
-// and gives nullptr.
-const tcgen::Emitter* chosen_emitter(const CLI::Option& emit, const std::string& emit_name,
-                                     const std::vector<Shorthand>& shorthands) {
-    const tcgen::Emitter* chosen = tcgen::find_emitter(emit_name);
-    std::vector<std::string> spellings;
-    if (emit.count() > 0) {
-        spellings.push_back("--emit=" + emit_name);
-    }
-    for (const Shorthand& shorthand : shorthands) {
-        if (shorthand.flag->count() == 0) {
-            continue;
-        }
-        if (!spellings.empty() && shorthand.emitter != chosen) {
-            spellings.emplace_back(shorthand.emitter->shorthand());
-            std::cerr << "tcgen: error: " << tcgen::word_list(spellings, "and")
-                      << " ask for different outputs; give one\n";
-            return nullptr;
-        }
-        spellings.emplace_back(shorthand.emitter->shorthand());
-        chosen = shorthand.emitter;
-    }
-    return chosen;
-}
-
-// Refuses an option that the chosen output does not read (--name for a
-// compressor): ignoring it would hide the user's mistake.
-bool option_is_used(const CLI::Option& option, const tcgen::Emitter& chosen, bool (tcgen::Emitter::*uses)() const) {
-    if (option.count() == 0 || (chosen.*uses)()) {
-        return true;
-    }
-    std::vector<std::string> users;
-    for (const tcgen::Emitter* emitter : tcgen::emitters()) {
-        if ((emitter->*uses)()) {
-            users.emplace_back(emitter->name());
-        }
-    }
-    std::cerr << "tcgen: error: " << option.get_name() << " is not used by --emit=" << chosen.name() << " (only by "
-              << tcgen::word_list(users, "and") << ")\n";
-    return false;
 }
 
 // What the chosen output is told of one spec.
@@ -273,24 +200,7 @@ int main(int argc, char** argv) {
             ->expected(1)
             ->allow_extra_args(false)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-        std::string emit_name(tcgen::emitters().front()->name());
-        const CLI::Option* emit =
-            app.add_option("--emit", emit_name, emit_help())->check(CLI::IsMember(emitter_names()));
-        std::vector<Shorthand> shorthands;
-        for (const tcgen::Emitter* emitter : tcgen::emitters()) {
-            if (!emitter->shorthand().empty()) {
-                CLI::Option* flag = app.add_flag(std::string(emitter->shorthand()));
-                flag->description("The same as --emit=" + std::string(emitter->name()) + ": print " +
-                                  std::string(emitter->summary()));
-                shorthands.push_back({emitter, flag});
-            }
-        }
-        const CLI::Option* name = app.add_option("--name", options.name,
-                       "The stem of a bidirectional stream's names: NAME.hpp, NAME.cpp, class Name (default: the "
-                       "spec's file name)");
-        const CLI::Option* cpp_namespace = app.add_option("--namespace", options.cpp_namespace,
-                       "The C++ namespace of a header's codec (default: the spec's file name) or of a "
-                       "bidirectional stream (default: tcgen_streams)");
+        tcgen::OutputChoice output_choice(app);
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
         try {
             app.parse(argc, argv);
@@ -304,11 +214,12 @@ int main(int argc, char** argv) {
             std::cerr << "tcgen: error: " << parse_error.what() << " (try --help)\n";
             return exit_user_error;
         }
-        options.emitter = chosen_emitter(*emit, emit_name, shorthands);
-        if (options.emitter == nullptr || !option_is_used(*name, *options.emitter, &tcgen::Emitter::uses_name) ||
-            !option_is_used(*cpp_namespace, *options.emitter, &tcgen::Emitter::uses_namespace)) {
+        options.emitter = output_choice.chosen();
+        if (options.emitter == nullptr) {
             return exit_user_error;
         }
+        options.name = output_choice.name();
+        options.cpp_namespace = output_choice.cpp_namespace();
         return run_all(options);
     } catch (const std::exception& bug) {
         std::cerr << "tcgen: internal error: " << bug.what() << "\n";
