@@ -1,6 +1,5 @@
 #include "generator/backend/bidirectional_codegen.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -18,17 +17,6 @@ namespace {
 // The version of the saved form (runtime/bidirectional/saved_stream.hpp),
 // part of every fingerprint.
 constexpr unsigned format_version = 1;
-
-// "DFCM, FCM and LV": the kinds with a bidirectional form.
-std::string bidirectional_kind_names() {
-    std::vector<std::string> names;
-    for (const PredictorKind* kind : predictor_kinds()) {
-        if (!kind->bidirectional_kind().empty()) {
-            names.emplace_back(kind->keyword());
-        }
-    }
-    return word_list(names, "and");
-}
 
 // The runtime of bidirectional streams in dependency order.
 const char* const bidirectional_runtime[] = {
@@ -113,28 +101,6 @@ TemplateData stream_data(const CodePlan& plan, const BidirectionalNames& names) 
 
 }  // namespace
 
-bool is_identifier(const std::string& text) {
-    if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) {
-        return false;
-    }
-    return std::all_of(text.begin(), text.end(),
-                       [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); });
-}
-
-bool is_namespace_name(const std::string& text) {
-    std::size_t begin = 0;
-    for (;;) {
-        const std::size_t end = text.find("::", begin);
-        if (!is_identifier(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin))) {
-            return false;
-        }
-        if (end == std::string::npos) {
-            return true;
-        }
-        begin = end + 2;
-    }
-}
-
 BidirectionalNames bidirectional_names(const std::string& stem, const std::string& cpp_namespace) {
     BidirectionalNames names;
     names.stem = stem;
@@ -152,30 +118,6 @@ BidirectionalNames bidirectional_names(const std::string& stem, const std::strin
         names.class_name = "Stream" + names.class_name;
     }
     return names;
-}
-
-bool check_bidirectional(const Spec& spec, DiagnosticSink& sink) {
-    int before = sink.error_count();
-    if (spec.header_bits > 0) {
-        sink.error(spec.header_span,
-                   "a bidirectional stream holds records only; it cannot keep a " + std::to_string(spec.header_bits) +
-                       "-bit header");
-    }
-    for (const Field& field : spec.fields) {
-        if (field.l1 > 1) {
-            sink.error(field.l1_span, "L1 = " + std::to_string(field.l1) + " in field " + std::to_string(field.number) +
-                                          ": a bidirectional stream is one sequence per field with no PC to index "
-                                          "its tables; use L1 = 1");
-        }
-        for (const Predictor& predictor : field.predictors) {
-            if (predictor.kind->bidirectional_kind().empty()) {
-                sink.error(predictor.span, predictor_name(predictor) + " in field " + std::to_string(field.number) +
-                                               " has no bidirectional form: a bidirectional stream takes " +
-                                               bidirectional_kind_names());
-            }
-        }
-    }
-    return sink.error_count() == before;
 }
 
 std::uint64_t bidirectional_fingerprint(const CodePlan& plan) {

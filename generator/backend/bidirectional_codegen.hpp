@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 
-#include "generator/frontend/diagnostics.hpp"
 #include "generator/frontend/model.hpp"
 #include "generator/plan/code_plan.hpp"
 
@@ -20,16 +19,10 @@ struct BidirectionalNames {
     std::string cpp_namespace; // "tcgen::wet"
 };
 
-// The names for a stem, which must be a C++ identifier (is_identifier).
+// The names for a stem, which must be a C++ identifier
+// (emitters/cpp_names.hpp); the bidirectional emitters check it, and the
+// spec, before they call the generators below.
 BidirectionalNames bidirectional_names(const std::string& stem, const std::string& cpp_namespace);
-bool is_identifier(const std::string& text);
-// "a", "a::b": identifiers joined by "::".
-bool is_namespace_name(const std::string& text);
-
-// Reports, at the spec's places, what a bidirectional stream cannot honour
-// (a header; L1 > 1, which needs a PC that a walk in either direction does
-// not have). Returns false when it reported anything.
-bool check_bidirectional(const Spec& spec, DiagnosticSink& sink);
 
 // The fingerprint a saved stream carries: of the spec's statements and the
 // stream format, so a stream of another spec or format is refused by name.

@@ -13,13 +13,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "generator/backend/bidirectional_codegen.hpp"
-#include "generator/backend/canonical_printer.hpp"
-#include "generator/backend/codegen.hpp"
-#include "generator/driver/output_file.hpp"
-#include "generator/backend/plan_dump.hpp"
 #include "generator/backend/encoding.hpp"
+#include "generator/driver/output_choice.hpp"
+#include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
+#include "generator/emitters/emitter.hpp"
 #include "generator/plan/passes/pass.hpp"
 #include "generator/plan/planner.hpp"
 #include "generator/tune/tune_command.hpp"
@@ -35,12 +33,10 @@ struct Options {
     std::string spec_path;
     std::string output_path;  // empty: standard output
     std::string output_dir;   // empty: output_path
-    bool canonical = false;
-    bool dump_ir = false;
     std::vector<std::string> disabled_passes;
-    std::string emit = "compressor";  // or header, bidirectional-header, bidirectional-source
-    std::string name;                 // the stem of a bidirectional stream's names; default: the spec's file name
-    std::string cpp_namespace;        // default: the spec's file name (header), tcgen_streams (bidirectional)
+    const tcgen::Emitter* emitter = nullptr;  // what to write
+    std::string name;                         // --name, for the emitters that read it
+    std::string cpp_namespace;                // --namespace, likewise
 };
 
 // The file name of `path` without folders and extension: "specs/wet/a.tcg" -> "a".
@@ -65,6 +61,11 @@ std::string passes_help() {
         help += "\n  " + std::string(pass.name) + ": " + std::string(pass.summary);
     }
     return help;
+}
+
+// What the chosen output is told of one spec.
+tcgen::EmitRequest emit_request(const Options& options, const std::string& spec) {
+    return {file_stem(spec), options.output_path, options.name, options.cpp_namespace};
 }
 
 // The names given to --disable, checked; "all" stands for every pass.
@@ -125,43 +126,15 @@ int run(const Options& options) {
                   << "type-minimisation and smart-update)\n";
         return exit_user_error;
     }
-    std::string text;
-    if (options.emit == "compressor") {
-        text = options.canonical ? tcgen::canonical_text(*plan)
-               : options.dump_ir ? tcgen::dump_code_plan(*plan)
-                                 : tcgen::generate_compressor(*plan);
-    } else if (options.emit == "header") {
-        std::string cpp_namespace = options.cpp_namespace.empty() ? file_stem(options.spec_path) : options.cpp_namespace;
-        if (!tcgen::is_namespace_name(cpp_namespace)) {
-            std::cerr << "tcgen: error: '" << cpp_namespace << "' cannot name the codec's C++ namespace; give "
-                      << "--namespace=NAME (identifiers joined by '::')\n";
-            return exit_user_error;
+    const tcgen::EmitRequest request = emit_request(options, options.spec_path);
+    if (!options.emitter->check(*plan, request, sink, error)) {
+        sink.print(std::cerr);
+        if (!error.empty()) {
+            std::cerr << "tcgen: error: " << error << "\n";
         }
-        std::string header_name = options.output_path.empty() ? file_stem(options.spec_path) + ".hpp"
-                                                               : options.output_path.substr(
-                                                                     options.output_path.find_last_of('/') + 1);
-        text = tcgen::generate_codec_header(*plan, cpp_namespace, header_name);
-    } else {
-        if (!tcgen::check_bidirectional(plan->spec, sink)) {
-            sink.print(std::cerr);
-            return exit_user_error;
-        }
-        std::string stem = options.name.empty() ? file_stem(options.spec_path) : options.name;
-        if (!tcgen::is_identifier(stem)) {
-            std::cerr << "tcgen: error: '" << stem << "' cannot name a C++ stream type; give --name=NAME "
-                      << "(letters, digits and '_')\n";
-            return exit_user_error;
-        }
-        std::string cpp_namespace = options.cpp_namespace.empty() ? "tcgen_streams" : options.cpp_namespace;
-        if (!tcgen::is_namespace_name(cpp_namespace)) {
-            std::cerr << "tcgen: error: --namespace='" << cpp_namespace
-                      << "' is not a C++ namespace name (identifiers joined by '::')\n";
-            return exit_user_error;
-        }
-        tcgen::BidirectionalNames names = tcgen::bidirectional_names(stem, cpp_namespace);
-        text = options.emit == "bidirectional-header" ? tcgen::generate_bidirectional_header(*plan, names)
-                                                      : tcgen::generate_bidirectional_source(*plan, names);
+        return exit_user_error;
     }
+    const std::string text = options.emitter->generate(*plan, request);
     if (!tcgen::write_output(options.output_path, text, {options.spec_path}, error)) {
         std::cerr << "tcgen: error: " << error << "\n";
         return exit_user_error;
@@ -169,17 +142,11 @@ int run(const Options& options) {
     return 0;
 }
 
-// The file run() writes for `spec` in --output-dir: the spec's file name
-// with the extension of what is emitted.
+// The file run() writes for `spec` in --output-dir: named as the output
+// names its file, with its extension.
 std::string output_in_directory(const Options& options, const std::string& spec) {
-    std::string extension = options.emit == "compressor" && !options.canonical && !options.dump_ir ? ".cpp"
-                            : options.emit == "bidirectional-source"                                ? ".cpp"
-                            : options.canonical                                                     ? ".tcg"
-                            : options.dump_ir                                                       ? ".ir.txt"
-                                                                                                    : ".hpp";
-    std::string stem = options.emit.rfind("bidirectional", 0) == 0 && !options.name.empty() ? options.name
-                                                                                            : file_stem(spec);
-    return options.output_dir + "/" + stem + extension;
+    const tcgen::Emitter& emitter = *options.emitter;
+    return options.output_dir + "/" + emitter.file_stem(emit_request(options, spec)) + std::string(emitter.extension());
 }
 
 // Several specs need a directory to write into; each is compiled on its own,
@@ -226,30 +193,14 @@ int main(int argc, char** argv) {
             ->required();
         app.add_option("-o,--output", options.output_path, "Write to FILE instead of standard output");
         app.add_option("--output-dir", options.output_dir,
-                       "Write each SPEC's output into DIR, named after the spec (a.tcg -> DIR/a.cpp, or a.hpp "
-                       "for a header)");
-        app.add_flag("--canonical", options.canonical,
-                     "Print the spec in canonical form with per-field table sizes instead of code");
-        app.add_flag("--dump-ir", options.dump_ir,
-                     "Print the code plan after the optimisation passes (tables, types, sharing, hashing) instead of "
-                     "code");
+                       "Write each SPEC's output into DIR, named after the spec with the extension --emit gives "
+                       "(a.tcg -> DIR/a.cpp)");
         // One argument per occurrence, split on commas by disabled_set().
         app.add_option("--disable", options.disabled_passes, passes_help())
             ->expected(1)
             ->allow_extra_args(false)
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-        app.add_option("--emit", options.emit,
-                       "What to write: compressor (a standalone compressor program, the default), header (a "
-                       "header for reading and writing .tcz files in-process: Reader, Writer, Record), "
-                       "bidirectional-header or bidirectional-source (a stream type whose cursor walks the "
-                       "compressed records both ways; see docs/bidirectional.md)")
-            ->check(CLI::IsMember({"compressor", "header", "bidirectional-header", "bidirectional-source"}));
-        app.add_option("--name", options.name,
-                       "The stem of a bidirectional stream's names: NAME.hpp, NAME.cpp, class Name (default: the "
-                       "spec's file name)");
-        app.add_option("--namespace", options.cpp_namespace,
-                       "The C++ namespace of a header's codec (default: the spec's file name) or of a "
-                       "bidirectional stream (default: tcgen_streams)");
+        tcgen::OutputChoice output_choice(app);
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
         try {
             app.parse(argc, argv);
@@ -263,6 +214,12 @@ int main(int argc, char** argv) {
             std::cerr << "tcgen: error: " << parse_error.what() << " (try --help)\n";
             return exit_user_error;
         }
+        options.emitter = output_choice.chosen();
+        if (options.emitter == nullptr) {
+            return exit_user_error;
+        }
+        options.name = output_choice.name();
+        options.cpp_namespace = output_choice.cpp_namespace();
         return run_all(options);
     } catch (const std::exception& bug) {
         std::cerr << "tcgen: internal error: " << bug.what() << "\n";

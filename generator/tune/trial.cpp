@@ -54,6 +54,28 @@ std::string failure_text(const ProcessResult& result) {
                               : "exit status " + std::to_string(result.exit_status);
 }
 
+// The plan tcgen makes of a candidate, or nothing (and why, as an error that
+// rules the candidate out) when tcgen refuses it.
+std::optional<CodePlan> plan_candidate(const Candidate& candidate, TrialError& error) {
+    SourceFile file("candidate.tcg", spec_text(candidate));
+    DiagnosticSink sink(file);
+    std::optional<CodePlan> code_plan = compile_to_plan(file, sink);
+    if (!code_plan) {
+        std::vector<Diagnostic> diagnostics = sink.diagnostics();
+        error = {false, diagnostics.empty() ? "refused" : diagnostics.front().message};
+    }
+    return code_plan;
+}
+
+// What the search knows of a candidate before it is measured.
+Measurement planned_measurement(const CodePlan& code_plan) {
+    Measurement measurement;
+    measurement.spec = tcgen::spec_text(code_plan.spec);
+    measurement.fingerprint = encoding_fingerprint(code_plan);
+    measurement.table_bytes = code_plan.table_bytes();
+    return measurement;
+}
+
 }  // namespace
 
 std::string Trials::path(std::uint64_t fingerprint, const std::string& suffix) const {
@@ -66,27 +88,22 @@ std::string Trials::run_path(std::uint64_t fingerprint, std::size_t sample, cons
 }
 
 std::optional<Measurement> Trials::plan(const Candidate& candidate, TrialError& error) const {
-    SourceFile file("candidate.tcg", spec_text(candidate));
-    DiagnosticSink sink(file);
-    std::optional<CodePlan> code_plan = compile_to_plan(file, sink);
+    std::optional<CodePlan> code_plan = plan_candidate(candidate, error);
     if (!code_plan) {
-        std::vector<Diagnostic> diagnostics = sink.diagnostics();
-        error = {false, diagnostics.empty() ? "refused" : diagnostics.front().message};
         return std::nullopt;
     }
-    Measurement measurement;
-    measurement.spec = tcgen::spec_text(code_plan->spec);
-    measurement.fingerprint = encoding_fingerprint(*code_plan);
-    measurement.table_bytes = code_plan->table_bytes();
-    return measurement;
+    return planned_measurement(*code_plan);
 }
 
 std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fresh, TrialError& error) {
     fresh = false;
-    std::optional<Measurement> measurement = plan(candidate, error);
-    if (!measurement) {
+    // The compressor is generated from this one plan, so that a candidate
+    // tcgen refuses is ruled out here, never dereferenced below.
+    std::optional<CodePlan> code_plan = plan_candidate(candidate, error);
+    if (!code_plan) {
         return std::nullopt;
     }
+    std::optional<Measurement> measurement = planned_measurement(*code_plan);
     auto known = measured_.find(measurement->fingerprint);
     if (known != measured_.end()) {
         return known->second;
@@ -97,10 +114,8 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
     const std::string binary = path(fingerprint, "");
     const std::string log = path(fingerprint, ".log");
     {
-        SourceFile file("candidate.tcg", spec_text(candidate));
-        DiagnosticSink sink(file);
         std::ofstream out(source, std::ios::binary);
-        out << generate_compressor(*compile_to_plan(file, sink));
+        out << generate_compressor(*code_plan);
         if (!out.flush()) {
             error = {true, "cannot write '" + source + "'"};
             return std::nullopt;

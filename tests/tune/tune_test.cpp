@@ -1,6 +1,7 @@
 // The tuner's parts that need no compiler: the --record syntax, reading a
 // usage report, candidate spec text (accepted by tcgen), the order of the
-// moves the usage report suggests, and the sample cut from a large file.
+// moves the usage report suggests, the sample cut from a large file, and a
+// candidate tcgen refuses ruled out before any build.
 
 #include <algorithm>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "generator/tune/moves.hpp"
 #include "generator/tune/sample.hpp"
 #include "generator/tune/search.hpp"
+#include "generator/tune/trial.hpp"
 #include "generator/tune/usage_report.hpp"
 
 namespace tcgen::tune {
@@ -219,6 +221,25 @@ TEST(Search, NoSampleMayLoseMoreThanTheToleranceWhateverTheTotal) {
     // A simpler spec may not shift its cost onto one program either.
     EXPECT_FALSE(takes_neighbour({795, 206}, {800, 200}, 1000, false, true, tolerance));
     EXPECT_TRUE(takes_neighbour({805, 201}, {800, 200}, 1000, false, true, tolerance));
+}
+
+TEST(Trials, ACandidateTcgenRefusesIsRuledOutWithoutBeingBuilt) {
+    Candidate refused = wide_candidate(vpc_layout());
+    refused.fields[1].l2 = 1000;  // not a power of two
+    TrialSettings settings;
+    settings.work_dir = testing::TempDir();
+    // Building would be a fatal error: there is no such compiler.
+    settings.compiler = {"/nonexistent/c++"};
+    settings.sample_paths = {"/nonexistent/sample"};
+    Trials trials(settings);
+    bool fresh = true;
+    TrialError error;
+    EXPECT_FALSE(trials.measure(refused, fresh, error));
+    EXPECT_FALSE(fresh);
+    EXPECT_FALSE(error.fatal) << error.message;
+    EXPECT_EQ(error.message, "L2 must be a power of two, not 1000");
+    EXPECT_FALSE(trials.plan(refused, error));
+    EXPECT_EQ(error.message, "L2 must be a power of two, not 1000");
 }
 
 TEST(Sample, LargeFileIsCutIntoWholeRecordsAfterItsHeader) {
