@@ -19,7 +19,7 @@ trace=$demo/store-addresses.trace
 if [ ! -s "$trace" ]; then
     echo "== making a real trace: store addresses of bzip2 -9 under valgrind --tool=lackey"
     "$root/bench/make-trace" --kind=store-addresses --program=bzip2 \
-        --tool="$build/bench/lackey_to_trace" "$trace"
+        --tool="$build/tracer/tcgen-lackey-to-trace" "$trace"
 fi
 
 echo "== round trip"

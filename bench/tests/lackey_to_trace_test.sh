@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Test lackey_to_trace against hand-computed output.
-#   bench/tests/lackey_to_trace_test.sh PATH/TO/lackey_to_trace
+# Test tcgen-lackey-to-trace against hand-computed output.
+#   bench/tests/lackey_to_trace_test.sh PATH/TO/tcgen-lackey-to-trace
 # Exits 0 if all checks pass; otherwise prints each failure and exits 1.
 set -uo pipefail
 
-bin=${1:?usage: $0 PATH/TO/lackey_to_trace}
+bin=${1:?usage: $0 PATH/TO/tcgen-lackey-to-trace}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 sample=$here/sample.lackey
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/l2t-test.XXXXXX")
@@ -80,4 +80,4 @@ check_error no-kind 'required' </dev/null
 check_error bad-max 'max-records' --kind=store-addresses --max-records=x </dev/null
 
 if [[ $fails -ne 0 ]]; then echo "$fails check(s) failed"; exit 1; fi
-echo "all lackey_to_trace checks passed"
+echo "all tcgen-lackey-to-trace checks passed"

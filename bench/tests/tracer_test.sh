@@ -13,7 +13,7 @@
 # give wet-split's one-line error.
 set -euo pipefail
 
-tool_dir=${1:?usage: tracer_test.sh TOOL_DIR (build/bench/tracer/lib)}
+tool_dir=${1:?usage: tracer_test.sh TOOL_DIR (build/tracer/lib)}
 [[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || { echo "no tcgen-tracer-amd64-linux in $tool_dir" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind not installed; skipping"; exit 0; }
 tool_dir=$(cd "$tool_dir" && pwd)

@@ -1,4 +1,4 @@
-// lackey_to_trace: turn valgrind lackey `--trace-mem=yes` output into a binary
+// tcgen-lackey-to-trace: turn valgrind lackey `--trace-mem=yes` output into a binary
 // trace in the VPC format used by the TCgen paper (Burtscher & Sam 2005, §6.3):
 // a 4-byte header followed by records of a 32-bit PC and a 64-bit data value,
 // both little-endian (12 bytes per record).
@@ -57,7 +57,7 @@ constexpr std::size_t kInBlock = 1 << 20;
 constexpr std::size_t kOutBlock = 1 << 20;
 constexpr std::size_t kMaxLine = 4096;  // longer lines are rejected
 
-const char* g_prog = "lackey_to_trace";
+const char* g_prog = "tcgen-lackey-to-trace";
 
 [[noreturn]] void die(const std::string& msg) {
     std::fprintf(stderr, "%s: %s\n", g_prog, msg.c_str());

@@ -1,0 +1,107 @@
+/* tcgen-tracer's output files: one buffer per file, flushed when nearly
+   full and at the end; a kind stops at its record cap. */
+
+#include "tracer.h"
+
+Out outs[N_KINDS] = {
+   { NULL, "STA1", "stores",   0, 0, -1, 0, NULL },
+   { NULL, "CMA1", "misses",   0, 0, -1, 0, NULL },
+   { NULL, "LDV1", "loads",    0, 0, -1, 0, NULL },
+   { NULL, NULL,   "champsim", 0, 0, -1, 0, NULL },
+   { NULL, "BRA1", "branches", 0, 0, -1, 0, NULL },
+   { NULL, "WTN1", "wet nodes",  0, 0, -1, 0, NULL },
+   { NULL, "WTE1", "wet events", 0, 0, -1, 0, NULL },
+   { NULL, "WTD1", "wet edges",  0, 0, -1, 0, NULL },
+};
+
+UInt active[N_KINDS];
+UInt load_active;
+UInt store_active;
+UInt instr_active;
+Bool clo_exit_when_full = True;
+
+void recompute_active(void)
+{
+   if (skipping) {
+      load_active = store_active = active[K_CMA];
+      instr_active = 1;
+      return;
+   }
+   load_active = active[K_CMA] | active[K_LDV] | active[K_CHS];
+   store_active = active[K_STA] | active[K_CMA] | active[K_CHS];
+   instr_active = active[K_CHS] | active[K_BRA];
+}
+
+Bool outs_open(void)
+{
+   Int k;
+   Bool any = False;
+   for (k = 0; k < N_KINDS; k++) {
+      Out* o = &outs[k];
+      SysRes r;
+      if (!o->path) continue;
+      r = VG_(open)(o->path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
+      if (sr_isError(r)) {
+         VG_(fmsg)("tcgen-tracer: cannot open '%s' for writing\n", o->path);
+         VG_(exit)(2);
+      }
+      o->fd = (Int)sr_Res(r);
+      o->buf = VG_(malloc)("tcgen-tracer.buf", OUT_BUF_BYTES);
+      o->used = 0;
+      if (o->header) {
+         VG_(memcpy)(o->buf, o->header, 4);
+         o->used = 4;
+      }
+      active[k] = 1;
+      any = True;
+   }
+   return any;
+}
+
+void out_flush(Out* o)
+{
+   UInt off = 0;
+   while (off < o->used) {
+      Int w = VG_(write)(o->fd, o->buf + off, (Int)(o->used - off));
+      if (w <= 0) {
+         VG_(umsg)("tcgen-tracer: write to %s failed\n", o->path);
+         VG_(exit)(2);
+      }
+      off += (UInt)w;
+   }
+   o->used = 0;
+}
+
+void outs_close(void)
+{
+   Int k;
+   for (k = 0; k < N_KINDS; k++) {
+      Out* o = &outs[k];
+      if (o->fd < 0) continue;
+      out_flush(o);
+      VG_(close)(o->fd);
+      o->fd = -1;
+      active[k] = 0;
+   }
+   recompute_active();
+}
+
+void kind_full(Int k)
+{
+   Int i;
+   if (k == K_WTE) {
+      if (outs[k].n >= WET_MAX_EVENTS)
+         VG_(umsg)("tcgen-tracer: wet: the 32-bit timestamp counter is exhausted "
+                   "after %lld events; the WET trace ends here\n", outs[k].n);
+      active[K_WTN] = active[K_WTD] = 0;
+   }
+   active[k] = 0;
+   recompute_active();
+   if (!clo_exit_when_full) return;
+   for (i = 0; i < N_KINDS; i++)
+      if (active[i]) return;
+   finish_all();
+   VG_(umsg)("tcgen-tracer: every requested trace reached its record cap; "
+             "ending the program\n");
+   VG_(exit)(0);
+}
