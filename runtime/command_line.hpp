@@ -129,7 +129,7 @@ enum class OptionValue {
 struct CommandOption {
     std::string_view short_names;  // its letters: "d"; "0123456789" for the levels; "" for none
     std::string_view long_name;    // "--decompress"; "" for none
-    std::string_view long_alias;   // an older spelling the help does not show ("--uncompress"); "" for none
+    std::string_view long_alias;   // gzip's spelling, accepted but not in the help ("--uncompress"); "" for none
     OptionValue value;
     std::string_view value_name;    // as the help shows it: "FILE" in --output=FILE
     std::string_view value_needed;  // as its error says it: "a file name" in "option '-o' needs a file name"
