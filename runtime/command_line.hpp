@@ -301,8 +301,8 @@ inline std::vector<std::string> help_spellings(const CommandOption& option) {
     if (!option.long_name.empty()) {
         const bool named_value = option.value == OptionValue::argument;
         spellings.push_back(std::string(option.long_name) + (named_value ? "=" + std::string(option.value_name) : ""));
-    } else if (option.value == OptionValue::argument) {
-        spellings.back() += " " + std::string(option.value_name);
+    } else if (option.value == OptionValue::argument && !spellings.empty()) {
+        spellings.back() += " " + std::string(option.value_name);  // "-x VALUE"; no row is spelled so yet
     }
     return spellings;
 }
