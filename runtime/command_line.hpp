@@ -11,6 +11,7 @@
 // the exit status 1 (2 for an internal error); with several files, the others
 // are still processed.
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -96,228 +97,385 @@ inline void write_text(ByteSink& sink, const std::string& text) {
     sink.flush();
 }
 
-inline std::string usage_text(const std::string& name) {
-    return "usage: " + name +
-           " [OPTION]... [FILE]...\n"
-           "Compresses each FILE to FILE.tcz, or decompresses FILE.tcz to FILE, removing FILE\n"
-           "once the output is complete (keep it with -k). With no FILE, or when FILE is -,\n"
-           "reads standard input and writes standard output. Compressing reports how often\n"
-           "each predictor was right and the bytes of each stream on standard error.\n"
-           "  -z, --compress     compress (the default)\n"
-           "  -d, --decompress   decompress; concatenated .tcz files give the concatenation\n"
-           "                     of their traces\n"
-           "  -t, --test         decompress and verify, writing nothing\n"
-           "  -l, --list         print the spec, records and bytes of each stream of each\n"
-           "                     .tcz FILE, without decompressing\n"
-           "  -c, --stdout       write to standard output and keep the input files\n"
-           "  -o, --output=FILE  write to FILE (one input at most) and keep the input\n"
-           "  -k, --keep         keep the input files\n"
-           "  -f, --force        overwrite output files, write to a terminal\n"
-           "  -q, --quiet        print no report, only errors\n"
-           "  -v, --verbose      name each file and what became of it\n"
-           "  -0 .. -9           compression level (default " +
-           std::to_string(default_level) +
-           "): below 6 LZMA searches\n"
-           "                     less (-1: ~5x faster, 3-17 % larger); 7, 8 and 9 put\n"
-           "                     32, 48 and 64 MiB in a block and follow LZMA's matches\n"
-           "                     to their end: more ratio, memory and time\n"
-           "  --fast, --best     the same as -0 and -9\n"
-           "  --backend=NAME     compress every stream with lzma, zstd (fastest to\n"
-           "                     decompress) or bzip2 (the TCgen paper's); by default each\n"
-           "                     stream of each block gets the smaller of lzma and bzip2\n"
-           "  --restart-blocks=N restart the predictors every N blocks (default " +
-           std::to_string(default_restart_blocks) +
-           ", 0: never),\n"
-           "                     where an in-process Reader can seek to without decoding\n"
-           "                     the blocks before\n"
-           "  --block-size=SIZE  put SIZE bytes of records in each block (K, M, G suffixes;\n"
-           "                     default " + std::to_string(tcz_default_block_bytes >> 20) + "MiB, at most " +
-           std::to_string(tcz_max_block_bytes >> 20) +
-           "MiB): the back-ends find\n"
-           "                     repeats within a block, so larger blocks compress better\n"
-           "                     and take more memory\n"
-           "  -T, --threads=N    decompress on N threads: 1 reads and decodes on one, any\n"
-           "                     other number (0, the default: choose) reads the next\n"
-           "                     block on a second thread; compression uses one\n"
-           "  --spec             print the trace specification this program was made from\n"
-           "  -V, --version      print the version and the spec's fingerprint\n"
-           "  -h, --help         print this help\n"
-           "Exit status: 0 success, 1 an error (bad input or arguments, I/O), 2 an internal error.\n";
-}
-
 template <class Codec>
 std::string version_text(const std::string& name) {
     return name + " (tcgen runtime, .tcz format version " + std::to_string(tcz_format_version) + ", spec " +
            hex64(Codec::fingerprint) + ")\n";
 }
 
-// Parses the arguments, xz-style: short options may be grouped (-dkc), -o
-// and -T take the next argument or the rest of their group, "--" ends the
-// options.
+// What the options' actions need of the program they parse for: its facts,
+// gathered once so that the option table needs no Codec.
+struct ProgramFacts {
+    std::string name;
+    std::string_view spec_text;
+    std::string version;
+    std::size_t record_bytes;
+};
+
+// An option's action works on the command parsed so far.
+struct OptionTarget {
+    ParsedCommand parsed;
+    const ProgramFacts& program;
+};
+
+// How an option takes its value.
+enum class OptionValue {
+    none,        // -k, --keep
+    argument,    // -o FILE, -oFILE, --output=FILE, --output FILE
+    own_letters  // -0 .. -9: the run of its letters in the group, so -19 is one (bad) level, not -1 -9
+};
+
+// One row of the command line: what the parser accepts and the help shows.
+struct CommandOption {
+    std::string_view short_names;  // its letters: "d"; "0123456789" for the levels; "" for none
+    std::string_view long_name;    // "--decompress"; "" for none
+    std::string_view long_alias;   // gzip's spelling, accepted but not in the help ("--uncompress"); "" for none
+    OptionValue value;
+    std::string_view value_name;    // as the help shows it: "FILE" in --output=FILE
+    std::string_view value_needed;  // as its error says it: "a file name" in "option '-o' needs a file name"
+    std::string help;               // one paragraph; the help wraps it
+    // Sets what the option means; `option` is its long name, which the
+    // errors about its value name whichever spelling was given.
+    void (*apply)(OptionTarget& target, const std::string& value, std::string_view option);
+};
+
+// A count in 0 .. 2^32 - 1, written in decimal, or a one-line error.
+inline std::uint32_t parse_count(const std::string& text, std::string_view option, const std::string& unit) {
+    std::size_t used = 0;
+    unsigned long count = 0;
+    try {
+        count = std::stoul(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || text[0] == '-' || count > 0xFFFFFFFFul) {
+        fail(std::string(option) + " needs a number of " + unit + " (0 .. 4294967295), not '" + text + "'");
+    }
+    return static_cast<std::uint32_t>(count);
+}
+
+// A size in bytes, written in decimal with an optional binary suffix (K or
+// KiB, M or MiB, G or GiB), as xz takes --block-size: at least one record,
+// at most the format's largest block.
+inline std::uint64_t parse_block_size(const std::string& text, std::string_view option, std::size_t record_bytes) {
+    const std::size_t digits = text.find_first_not_of("0123456789");
+    const std::string suffix = digits == std::string::npos ? "" : text.substr(digits);
+    int shift = -1;
+    if (suffix.empty()) {
+        shift = 0;
+    } else if (suffix == "K" || suffix == "KiB") {
+        shift = 10;
+    } else if (suffix == "M" || suffix == "MiB") {
+        shift = 20;
+    } else if (suffix == "G" || suffix == "GiB") {
+        shift = 30;
+    }
+    const std::string number = text.substr(0, digits);
+    if (shift < 0 || number.empty() || number.size() > 12) {
+        fail(std::string(option) + " needs a size in bytes, with K, M or G (KiB, MiB, GiB) if wanted, not '" + text +
+             "'");
+    }
+    const std::uint64_t count = std::stoull(number);  // at most 12 digits: no overflow
+    if (count > tcz_max_block_bytes >> shift || count << shift < record_bytes) {
+        fail(std::string(option) + " needs a size from " + size_text(record_bytes) + " bytes (one record) to " +
+             std::to_string(tcz_max_block_bytes >> 20) + "MiB, not '" + text + "'");
+    }
+    return count << shift;
+}
+
+// The actions the rows share.
+template <Operation operation>
+void set_operation(OptionTarget& target, const std::string&, std::string_view) {
+    target.parsed.options.operation = operation;
+}
+
+template <bool CommandOptions::*flag>
+void set_flag(OptionTarget& target, const std::string&, std::string_view) {
+    target.parsed.options.*flag = true;
+}
+
+template <unsigned level>
+void set_level(OptionTarget& target, const std::string&, std::string_view) {
+    target.parsed.options.write.level = level;
+}
+
+inline std::string usage_text(const std::string& name);
+
+// Every option of the generated program, in the order the help lists them.
+inline const std::vector<CommandOption>& command_options() {
+    static const std::vector<CommandOption> options = {
+        {"z", "--compress", "", OptionValue::none, "", "", "compress (the default)",
+         set_operation<Operation::compress>},
+        {"d", "--decompress", "--uncompress", OptionValue::none, "", "",
+         "decompress; concatenated .tcz files give the concatenation of their traces",
+         set_operation<Operation::decompress>},
+        {"t", "--test", "", OptionValue::none, "", "", "decompress and verify, writing nothing",
+         set_operation<Operation::test>},
+        {"l", "--list", "", OptionValue::none, "", "",
+         "print the spec, records and bytes of each stream of each .tcz FILE, without decompressing",
+         set_operation<Operation::list>},
+        {"c", "--stdout", "--to-stdout", OptionValue::none, "", "",
+         "write to standard output and keep the input files", set_flag<&CommandOptions::to_console>},
+        {"o", "--output", "", OptionValue::argument, "FILE", "a file name",
+         "write to FILE (one input at most) and keep the input",
+         [](OptionTarget& target, const std::string& value, std::string_view) {
+             target.parsed.options.output_path = value;
+         }},
+        {"k", "--keep", "", OptionValue::none, "", "", "keep the input files", set_flag<&CommandOptions::keep>},
+        {"f", "--force", "", OptionValue::none, "", "", "overwrite output files, write to a terminal",
+         set_flag<&CommandOptions::force>},
+        {"q", "--quiet", "", OptionValue::none, "", "", "print no report, only errors",
+         set_flag<&CommandOptions::quiet>},
+        {"v", "--verbose", "", OptionValue::none, "", "", "name each file and what became of it",
+         set_flag<&CommandOptions::verbose>},
+        {"0123456789", "", "", OptionValue::own_letters, "", "",
+         "compression level (default " + std::to_string(default_level) +
+             "): below 6 LZMA searches less (-1: ~5x faster, 3-17 % larger); 7, 8 and 9 put 32, 48 and 64 MiB "
+             "in a block and follow LZMA's matches to their end: more ratio, memory and time",
+         [](OptionTarget& target, const std::string& digits, std::string_view) {
+             if (digits.size() > 1) {
+                 fail("compression level " + digits + " is not in 0.." + std::to_string(max_level) + " (try -h)");
+             }
+             target.parsed.options.write.level = static_cast<unsigned>(digits[0] - '0');
+         }},
+        {"", "--fast", "", OptionValue::none, "", "", "the same as -0", set_level<0>},
+        {"", "--best", "", OptionValue::none, "", "", "the same as -" + std::to_string(max_level),
+         set_level<max_level>},
+        {"", "--backend", "", OptionValue::argument, "NAME", "a file name",
+         "compress every stream with lzma, zstd (fastest to decompress) or bzip2 (the TCgen paper's); by "
+         "default each stream of each block gets the smaller of lzma and bzip2",
+         [](OptionTarget& target, const std::string& value, std::string_view) {
+             const std::optional<Backend> chosen = backend_from_name(value);
+             if (!chosen) {
+                 fail("unknown back-end '" + value + "' (bzip2, lzma or zstd)");
+             }
+             target.parsed.options.write.backend = *chosen;
+         }},
+        {"", "--restart-blocks", "", OptionValue::argument, "N", "a file name",
+         "restart the predictors every N blocks (default " + std::to_string(default_restart_blocks) +
+             ", 0: never), where an in-process Reader can seek to without decoding the blocks before",
+         [](OptionTarget& target, const std::string& value, std::string_view option) {
+             target.parsed.options.write.restart_blocks = parse_count(value, option, "blocks");
+         }},
+        {"", "--block-size", "", OptionValue::argument, "SIZE", "a size",
+         "put SIZE bytes of records in each block (K, M, G suffixes; default " +
+             std::to_string(tcz_default_block_bytes >> 20) + "MiB, at most " +
+             std::to_string(tcz_max_block_bytes >> 20) +
+             "MiB): the back-ends find repeats within a block, so larger blocks compress better and take more "
+             "memory",
+         [](OptionTarget& target, const std::string& value, std::string_view option) {
+             target.parsed.options.write.block_bytes = parse_block_size(value, option, target.program.record_bytes);
+         }},
+        {"T", "--threads", "", OptionValue::argument, "N", "a number",
+         "decompress on N threads: 1 reads and decodes on one, any other number (0, the default: choose) reads "
+         "the next block on a second thread; compression uses one",
+         [](OptionTarget& target, const std::string& value, std::string_view option) {
+             target.parsed.options.threads = parse_count(value, option, "threads");
+         }},
+        {"", "--spec", "", OptionValue::none, "", "", "print the trace specification this program was made from",
+         [](OptionTarget& target, const std::string&, std::string_view) {
+             target.parsed.text = std::string(target.program.spec_text);
+         }},
+        {"V", "--version", "", OptionValue::none, "", "", "print the version and the spec's fingerprint",
+         [](OptionTarget& target, const std::string&, std::string_view) {
+             target.parsed.text = target.program.version;
+         }},
+        {"h", "--help", "", OptionValue::none, "", "", "print this help",
+         [](OptionTarget& target, const std::string&, std::string_view) {
+             target.parsed.text = usage_text(target.program.name);
+         }},
+    };
+    return options;
+}
+
+// How the help spells a row: "-o", "--output=FILE"; "-0 .. -9" for a row of
+// several letters.
+inline std::vector<std::string> help_spellings(const CommandOption& option) {
+    std::vector<std::string> spellings;
+    const std::string_view letters = option.short_names;
+    if (letters.size() == 1) {
+        spellings.push_back("-" + std::string(letters));
+    } else if (!letters.empty()) {
+        spellings.push_back("-" + std::string(1, letters.front()) + " .. -" + std::string(1, letters.back()));
+    }
+    if (!option.long_name.empty()) {
+        const bool named_value = option.value == OptionValue::argument;
+        spellings.push_back(std::string(option.long_name) + (named_value ? "=" + std::string(option.value_name) : ""));
+    } else if (option.value == OptionValue::argument && !spellings.empty()) {
+        spellings.back() += " " + std::string(option.value_name);  // "-x VALUE"; no row is spelled so yet
+    }
+    return spellings;
+}
+
+inline std::string joined_spellings(const CommandOption& option) {
+    std::string joined;
+    for (const std::string& spelling : help_spellings(option)) {
+        joined += (joined.empty() ? "" : ", ") + spelling;
+    }
+    return joined;
+}
+
+// `text` in lines of at most `width` characters, broken between words.
+inline std::vector<std::string> wrapped_lines(std::string_view text, std::size_t width) {
+    std::vector<std::string> lines(1);
+    std::size_t start = text.find_first_not_of(' ');
+    while (start != std::string_view::npos) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        const std::string_view word = text.substr(start, end - start);
+        if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) {
+            lines.emplace_back();
+        }
+        lines.back() += (lines.back().empty() ? "" : " ") + std::string(word);
+        start = text.find_first_not_of(' ', end);
+    }
+    return lines;
+}
+
+// The help's option list: each row's spellings in a column as wide as the
+// widest, its help wrapped beside them.
+inline std::string option_list_text() {
+    constexpr std::size_t indent = 2;
+    constexpr std::size_t gap = 2;
+    constexpr std::size_t line_width = 79;
+    std::size_t column = 0;
+    for (const CommandOption& option : command_options()) {
+        column = std::max(column, joined_spellings(option).size());
+    }
+    const std::string margin(indent + column + gap, ' ');
+    std::string text;
+    for (const CommandOption& option : command_options()) {
+        const std::string spellings = joined_spellings(option);
+        text += std::string(indent, ' ') + spellings + std::string(column + gap - spellings.size(), ' ');
+        const std::vector<std::string> lines = wrapped_lines(option.help, line_width - margin.size());
+        for (std::size_t line = 0; line < lines.size(); ++line) {
+            text += (line == 0 ? "" : margin) + lines[line] + "\n";
+        }
+    }
+    return text;
+}
+
+inline std::string usage_text(const std::string& name) {
+    return "usage: " + name +
+           " [OPTION]... [FILE]...\n"
+           "Compresses each FILE to FILE.tcz, or decompresses FILE.tcz to FILE, removing FILE\n"
+           "once the output is complete (keep it with -k). With no FILE, or when FILE is -,\n"
+           "reads standard input and writes standard output. Compressing reports how often\n"
+           "each predictor was right and the bytes of each stream on standard error.\n" +
+           option_list_text() +
+           "Exit status: 0 success, 1 an error (bad input or arguments, I/O), 2 an internal error.\n";
+}
+
+inline const CommandOption* find_long_option(std::string_view spelling) {
+    for (const CommandOption& option : command_options()) {
+        if (!spelling.empty() && (spelling == option.long_name || spelling == option.long_alias)) {
+            return &option;
+        }
+    }
+    return nullptr;
+}
+
+inline const CommandOption* find_short_option(char letter) {
+    for (const CommandOption& option : command_options()) {
+        if (option.short_names.find(letter) != std::string_view::npos) {
+            return &option;
+        }
+    }
+    return nullptr;
+}
+
+// The arguments as the parser walks them: an option's value may be the next one.
+class ArgumentCursor {
+public:
+    ArgumentCursor(int argc, char** argv) : argc_(argc), argv_(argv) {}
+
+    bool done() const { return index_ >= argc_; }
+    std::string current() const { return argv_[index_]; }
+    void advance() { index_ += 1; }
+
+    // The argument after the current one, as the value of `spelling`.
+    std::string take_value(const std::string& spelling, const CommandOption& option) {
+        if (index_ + 1 >= argc_) {
+            fail("option '" + spelling + "' needs " + std::string(option.value_needed));
+        }
+        index_ += 1;
+        return argv_[index_];
+    }
+
+private:
+    int argc_;
+    char** argv_;
+    int index_ = 1;
+};
+
+// --name, --name=VALUE or --name VALUE.
+inline void parse_long_option(ArgumentCursor& arguments, OptionTarget& target) {
+    const std::string argument = arguments.current();
+    const std::size_t equals = argument.find('=');
+    const std::string spelling = argument.substr(0, equals);
+    const CommandOption* option = find_long_option(spelling);
+    const bool takes_value = option != nullptr && option->value == OptionValue::argument;
+    if (equals != std::string::npos && !takes_value) {
+        fail("option '" + spelling + "' takes no value");
+    }
+    if (option == nullptr) {
+        fail("unknown option '" + argument + "' (try -h)");
+    }
+    std::string value;
+    if (equals != std::string::npos) {
+        value = argument.substr(equals + 1);
+    } else if (takes_value) {
+        value = arguments.take_value(spelling, *option);
+    }
+    option->apply(target, value, option->long_name);
+}
+
+// A group of short options (-dkc); one that takes a value takes the rest of
+// the group (-oFILE) or, at its end, the next argument (-o FILE).
+inline void parse_short_options(ArgumentCursor& arguments, OptionTarget& target) {
+    const std::string argument = arguments.current();
+    for (std::size_t position = 1; position < argument.size() && !target.parsed.text; ++position) {
+        const char letter = argument[position];
+        const CommandOption* option = find_short_option(letter);
+        if (option == nullptr) {
+            fail("unknown option '-" + std::string(1, letter) + "' (try -h)");
+        }
+        std::string value;
+        if (option->value == OptionValue::argument) {
+            value = position + 1 < argument.size() ? argument.substr(position + 1)
+                                                    : arguments.take_value("-" + std::string(1, letter), *option);
+            position = argument.size();
+        } else if (option->value == OptionValue::own_letters) {
+            const std::size_t end = argument.find_first_not_of(option->short_names, position);
+            value = argument.substr(position, end - position);
+            position += value.size() - 1;
+        }
+        option->apply(target, value, option->long_name);
+    }
+}
+
+// Parses the arguments, xz-style, by the rows of command_options(): short
+// options may be grouped (-dkc), "--" ends the options, and an option that
+// prints a text (--help) ends the parsing.
 template <class Codec>
 ParsedCommand parse_command_line(int argc, char** argv, const std::string& name) {
-    ParsedCommand parsed;
-    CommandOptions& options = parsed.options;
+    const ProgramFacts program{name, Codec::spec_text, version_text<Codec>(name), Codec::record_bytes};
+    OptionTarget target{ParsedCommand{}, program};
+    CommandOptions& options = target.parsed.options;
     bool options_ended = false;
-    auto set_backend = [&](const std::string& requested) {
-        const std::optional<Backend> chosen = backend_from_name(requested);
-        if (!chosen) {
-            fail("unknown back-end '" + requested + "' (bzip2, lzma or zstd)");
-        }
-        options.write.backend = *chosen;
-    };
-    auto take_value = [&](int& index, const std::string& option, const char* what = "a file name") {
-        if (index + 1 >= argc) {
-            fail("option '" + option + "' needs " + what);
-        }
-        index += 1;
-        return std::string(argv[index]);
-    };
-    // A count in 0 .. 2^32 - 1, written in decimal, or a one-line error.
-    auto take_count = [](const std::string& text, const std::string& option, const std::string& unit) {
-        std::size_t used = 0;
-        unsigned long count = 0;
-        try {
-            count = std::stoul(text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != text.size() || text[0] == '-' || count > 0xFFFFFFFFul) {
-            fail(option + " needs a number of " + unit + " (0 .. 4294967295), not '" + text + "'");
-        }
-        return static_cast<std::uint32_t>(count);
-    };
-    // A size in bytes, written in decimal with an optional binary suffix
-    // (K or KiB, M or MiB, G or GiB), as xz takes --block-size; checked
-    // against the record size when the writer is made.
-    auto take_size = [](const std::string& text, const std::string& option) {
-        const std::size_t digits = text.find_first_not_of("0123456789");
-        const std::string suffix = digits == std::string::npos ? "" : text.substr(digits);
-        int shift = -1;
-        if (suffix.empty()) {
-            shift = 0;
-        } else if (suffix == "K" || suffix == "KiB") {
-            shift = 10;
-        } else if (suffix == "M" || suffix == "MiB") {
-            shift = 20;
-        } else if (suffix == "G" || suffix == "GiB") {
-            shift = 30;
-        }
-        const std::string number = text.substr(0, digits);
-        if (shift < 0 || number.empty() || number.size() > 12) {
-            fail(option + " needs a size in bytes, with K, M or G (KiB, MiB, GiB) if wanted, not '" + text + "'");
-        }
-        const std::uint64_t count = std::stoull(number);  // at most 12 digits: no overflow
-        if (count > tcz_max_block_bytes >> shift || count << shift < Codec::record_bytes) {
-            fail(option + " needs a size from " + size_text(Codec::record_bytes) + " bytes (one record) to " +
-                 std::to_string(tcz_max_block_bytes >> 20) + "MiB, not '" + text + "'");
-        }
-        return count << shift;
-    };
-    auto set_threads = [&](const std::string& text) { options.threads = take_count(text, "--threads", "threads"); };
-    for (int index = 1; index < argc; ++index) {
-        const std::string argument = argv[index];
+    for (ArgumentCursor arguments(argc, argv); !arguments.done() && !target.parsed.text; arguments.advance()) {
+        const std::string argument = arguments.current();
         if (options_ended || argument == "-" || argument.empty() || argument[0] != '-') {
             options.files.push_back(argument);
         } else if (argument == "--") {
             options_ended = true;
         } else if (argument.rfind("--", 0) == 0) {
-            const std::size_t equals = argument.find('=');
-            const std::string option = argument.substr(0, equals);
-            const std::optional<std::string> value =
-                equals == std::string::npos ? std::nullopt : std::optional<std::string>(argument.substr(equals + 1));
-            const bool takes_value = option == "--backend" || option == "--output" || option == "--restart-blocks" ||
-                                     option == "--block-size" || option == "--threads";
-            if (value && !takes_value) {
-                fail("option '" + option + "' takes no value");
-            }
-            if (option == "--compress") {
-                options.operation = Operation::compress;
-            } else if (option == "--decompress" || option == "--uncompress") {
-                options.operation = Operation::decompress;
-            } else if (option == "--test") {
-                options.operation = Operation::test;
-            } else if (option == "--list") {
-                options.operation = Operation::list;
-            } else if (option == "--stdout" || option == "--to-stdout") {
-                options.to_console = true;
-            } else if (option == "--fast") {
-                options.write.level = 0;
-            } else if (option == "--best") {
-                options.write.level = max_level;
-            } else if (option == "--keep") {
-                options.keep = true;
-            } else if (option == "--force") {
-                options.force = true;
-            } else if (option == "--quiet") {
-                options.quiet = true;
-            } else if (option == "--verbose") {
-                options.verbose = true;
-            } else if (option == "--backend") {
-                set_backend(value ? *value : take_value(index, option));
-            } else if (option == "--restart-blocks") {
-                options.write.restart_blocks =
-                    take_count(value ? *value : take_value(index, option), option, "blocks");
-            } else if (option == "--block-size") {
-                options.write.block_bytes = take_size(value ? *value : take_value(index, option, "a size"), option);
-            } else if (option == "--threads") {
-                set_threads(value ? *value : take_value(index, option, "a number"));
-            } else if (option == "--output") {
-                options.output_path = value ? *value : take_value(index, option);
-            } else if (option == "--spec") {
-                parsed.text = std::string(Codec::spec_text);
-                return parsed;
-            } else if (option == "--version") {
-                parsed.text = version_text<Codec>(name);
-                return parsed;
-            } else if (option == "--help") {
-                parsed.text = usage_text(name);
-                return parsed;
-            } else {
-                fail("unknown option '" + argument + "' (try -h)");
-            }
+            parse_long_option(arguments, target);
         } else {
-            for (std::size_t position = 1; position < argument.size(); ++position) {
-                const char letter = argument[position];
-                if (letter >= '0' && letter <= '9') {
-                    // A level, as xz and zstd take it; -19 is zstd's
-                    // habit, not a level here.
-                    const std::size_t digits_end = argument.find_first_not_of("0123456789", position);
-                    const std::string digits = argument.substr(position, digits_end - position);
-                    if (digits.size() > 1) {
-                        fail("compression level " + digits + " is not in 0.." + std::to_string(max_level) +
-                             " (try -h)");
-                    }
-                    options.write.level = static_cast<unsigned>(letter - '0');
-                    continue;
-                }
-                switch (letter) {
-                    case 'z': options.operation = Operation::compress; break;
-                    case 'd': options.operation = Operation::decompress; break;
-                    case 't': options.operation = Operation::test; break;
-                    case 'l': options.operation = Operation::list; break;
-                    case 'c': options.to_console = true; break;
-                    case 'k': options.keep = true; break;
-                    case 'f': options.force = true; break;
-                    case 'q': options.quiet = true; break;
-                    case 'v': options.verbose = true; break;
-                    case 'h': parsed.text = usage_text(name); return parsed;
-                    case 'V': parsed.text = version_text<Codec>(name); return parsed;
-                    case 'o':
-                        options.output_path = position + 1 < argument.size() ? argument.substr(position + 1)
-                                                                              : take_value(index, "-o");
-                        position = argument.size();
-                        break;
-                    case 'T':
-                        set_threads(position + 1 < argument.size() ? argument.substr(position + 1)
-                                                                   : take_value(index, "-T", "a number"));
-                        position = argument.size();
-                        break;
-                    default:
-                        fail("unknown option '-" + std::string(1, letter) + "' (try -h)");
-                }
-            }
+            parse_short_options(arguments, target);
         }
+    }
+    if (target.parsed.text) {
+        return target.parsed;
     }
     if (options.output_path && options.files.size() > 1) {
         fail("-o names one output, but " + std::to_string(options.files.size()) + " input files were given");
@@ -328,7 +486,7 @@ ParsedCommand parse_command_line(int argc, char** argv, const std::string& name)
     if (options.output_path && options.output_path->empty()) {
         fail("-o needs a file name");
     }
-    return parsed;
+    return target.parsed;
 }
 
 // Shows how far a long run has got, on a terminal only, at most once a second.
