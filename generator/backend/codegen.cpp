@@ -363,6 +363,11 @@ std::string stream_name(const PlanStream& stream) {
 TemplateData codec_data(const CodePlan& plan) {
     TemplateData data;
     data.set("tcgen_version", std::string(version));
+    std::string link_flags;
+    for (const std::string& flag : backend_link_flags()) {
+        link_flags += (link_flags.empty() ? "" : " ") + flag;
+    }
+    data.set("link_flags", link_flags);
     std::string identity = encoding_identity(plan);
     data.set("fingerprint", fingerprint_text(encoding_fingerprint(plan)));
     data.set("spec_comment_lines", text_lines(canonical_text(plan)));

@@ -6,6 +6,7 @@
 
 #include "generator/backend/embedded_files.hpp"
 #include "generator/version.hpp"
+#include "runtime/backends.hpp"
 
 namespace tcgen {
 namespace {
@@ -102,6 +103,18 @@ RuntimeSource runtime_of_roles(const std::vector<std::string_view>& roles, std::
         }
     }
     return runtime;
+}
+
+std::vector<std::string> backend_link_flags() {
+    std::vector<std::string> flags;
+    for (const tcgen_runtime::BackendRow& row : tcgen_runtime::backend_table) {
+        std::istringstream words{std::string(row.link_flags)};
+        std::string flag;
+        while (words >> flag) {
+            flags.push_back(flag);
+        }
+    }
+    return flags;
 }
 
 std::string include_lines(const std::set<std::string>& system_includes) {

@@ -51,6 +51,11 @@ const RuntimeManifest& runtime_manifest();
 // manifest does not declare.
 RuntimeSource runtime_of_roles(const std::vector<std::string_view>& roles, std::string_view part);
 
+// What a program that embeds the runtime links for its stream back-ends:
+// the link flags of runtime/backends.hpp's table, in its order ("-lbz2",
+// "-llzma", "-lzstd").
+std::vector<std::string> backend_link_flags();
+
 // "#include <a>\n#include <b>": the gathered system includes, sorted.
 std::string include_lines(const std::set<std::string>& system_includes);
 

@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/container.hpp"
+#include "runtime/container_layout.hpp"
+#include "runtime/container_reader.hpp"
+#include "runtime/container_writer.hpp"
 #include "tests/runtime/tcz_sections.hpp"
 
 namespace tcgen_runtime {
