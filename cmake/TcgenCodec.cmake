@@ -10,15 +10,24 @@
 # HEADER defaults to the spec's file name with .hpp, NAMESPACE to the spec's
 # file name. The header is regenerated when the spec or tcgen changes. The
 # target brings C++17, threads (-pthread: the Reader reads ahead on a second
-# thread) and the stream back-ends' libraries (bzip2, LZMA, zstd).
+# thread) and the stream back-ends' libraries (TCGEN_BACKEND_LIBRARIES).
 # tcgen is the build's own `tcgen` target, or the installed tcgen::tcgen
 # (find_package(tcgen)).
 
-find_package(BZip2 REQUIRED)
-find_package(LibLZMA REQUIRED)
-find_library(TCGEN_ZSTD_LIBRARY zstd REQUIRED)
 set(THREADS_PREFER_PTHREAD_FLAG ON)
 find_package(Threads REQUIRED)
+
+# Makes INTERFACE library TARGET link the stream back-ends' LIBRARIES (names
+# as -l takes them: TCGEN_BACKEND_LIBRARIES, which runtime/CMakeLists.txt
+# reads from the runtime's back-end table and the installed tcgenConfig.cmake
+# sets) and threads.
+function(tcgen_link_backends target libraries)
+  foreach(library IN LISTS libraries)
+    find_library(TCGEN_BACKEND_LIBRARY_${library} ${library} REQUIRED)
+    target_link_libraries(${target} INTERFACE ${TCGEN_BACKEND_LIBRARY_${library}})
+  endforeach()
+  target_link_libraries(${target} INTERFACE Threads::Threads)
+endfunction()
 
 function(tcgen_add_codec target)
   cmake_parse_arguments(ARG "" "SPEC;NAMESPACE;HEADER" "" ${ARGN})
@@ -54,5 +63,5 @@ function(tcgen_add_codec target)
   add_dependencies(${target} ${target}_header)
   target_include_directories(${target} INTERFACE ${directory})
   target_compile_features(${target} INTERFACE cxx_std_17)
-  target_link_libraries(${target} INTERFACE BZip2::BZip2 LibLZMA::LibLZMA ${TCGEN_ZSTD_LIBRARY} Threads::Threads)
+  tcgen_link_backends(${target} "${TCGEN_BACKEND_LIBRARIES}")
 endfunction()

@@ -19,40 +19,84 @@
 
 namespace tcgen_runtime {
 
-// The values are the format's back-end identifiers.
+// The format's back-end identifiers; the back-ends named here are those the
+// writer's default choice and the tests name (BackendChoice). Any other is a
+// row's identifier (backend_table).
 enum class Backend : std::uint8_t { bzip2 = 1, lzma = 2, zstd = 3 };
 
 // The back-end of a buffer that no choice has to be made for (tests, and
 // the ties of BackendChoice).
 inline constexpr Backend default_backend = Backend::lzma;
 
-inline constexpr std::string_view backend_name(Backend backend) {
-    switch (backend) {
-        case Backend::bzip2:
-            return "bzip2";
-        case Backend::lzma:
-            return "lzma";
-        case Backend::zstd:
-            return "zstd";
+// The compression levels a writer takes, as xz and zstd do (-0 .. -9).
+inline constexpr unsigned default_level = 6;
+inline constexpr unsigned max_level = 9;
+
+// A stream back-end: a row of backend_table. A new back-end is a header of
+// its own (what it writes for raw_size bytes at most, compression at a level
+// of 0..max_level, decompression to an expected size) and one row, with an
+// identifier no file uses yet. runtime/CMakeLists.txt reads the rows' link
+// flags (the lines that start with "    {Backend"), and tcgen prints them in
+// every generated file's build line, so a program that embeds the runtime
+// links what the rows name.
+struct BackendRow {
+    Backend id;                    // the format's byte that names it
+    std::string_view name;         // --backend=NAME
+    std::string_view link_flags;   // the libraries it needs, as the linker takes them
+    std::uint64_t (*compress_bound)(std::uint64_t raw_size);
+    void (*compress)(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
+                     unsigned level);
+    void (*decompress)(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
+                       std::size_t expected_size, std::string_view what);
+};
+
+// clang-format off
+inline constexpr BackendRow backend_table[] = {
+    {Backend::bzip2, "bzip2", "-lbz2",  bz2_compress_bound,  bz2_compress_at_level,  bz2_decompress},
+    {Backend::lzma,  "lzma",  "-llzma", lzma_compress_bound, lzma_compress_at_level, lzma_decompress},
+    {Backend::zstd,  "zstd",  "-lzstd", zstd_compress_bound, zstd_compress_at_level, zstd_decompress},
+};
+// clang-format on
+
+// The row of `backend`, or none for an identifier no row has.
+inline const BackendRow* find_backend(Backend backend) {
+    for (const BackendRow& row : backend_table) {
+        if (row.id == backend) {
+            return &row;
+        }
     }
-    return "unknown";
+    return nullptr;
+}
+
+// The row of a back-end this program has: one from backend_from_id or
+// backend_from_name, or a named Backend.
+inline const BackendRow& backend_row(Backend backend) {
+    const BackendRow* const row = find_backend(backend);
+    if (row == nullptr) {
+        fail("internal error: no back-end " + std::to_string(static_cast<unsigned>(backend)));
+    }
+    return *row;
+}
+
+inline std::string_view backend_name(Backend backend) {
+    const BackendRow* const row = find_backend(backend);
+    return row != nullptr ? row->name : "unknown";
 }
 
 // The back-end a file's identifier names, if any.
 inline std::optional<Backend> backend_from_id(std::uint8_t id) {
-    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd}) {
-        if (static_cast<std::uint8_t>(backend) == id) {
-            return backend;
-        }
+    const Backend backend{id};
+    if (find_backend(backend) == nullptr) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    return backend;
 }
 
 // The back-end a command line names, if any.
 inline std::optional<Backend> backend_from_name(std::string_view name) {
-    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd}) {
-        if (backend_name(backend) == name) {
-            return backend;
+    for (const BackendRow& row : backend_table) {
+        if (row.name == name) {
+            return row.id;
         }
     }
     return std::nullopt;
@@ -60,47 +104,19 @@ inline std::optional<Backend> backend_from_name(std::string_view name) {
 
 // The most compressed bytes `backend` writes for raw_size bytes; a reader
 // refuses more before it allocates anything.
-constexpr std::uint64_t backend_compress_bound(Backend backend, std::uint64_t raw_size) {
-    switch (backend) {
-        case Backend::bzip2:
-            return bz2_compress_bound(raw_size);
-        case Backend::lzma:
-            return lzma_compress_bound(raw_size);
-        case Backend::zstd:
-            return zstd_compress_bound(raw_size);
-    }
-    return 0;
+inline std::uint64_t backend_compress_bound(Backend backend, std::uint64_t raw_size) {
+    return backend_row(backend).compress_bound(raw_size);
 }
 
-// The compression levels a writer takes, as xz and zstd do (-0 .. -9).
-inline constexpr unsigned default_level = 6;
-inline constexpr unsigned max_level = 9;
-
-// Compresses at `level`: LZMA's encoder preset up to 6 (7-9 search as 6
-// does here; BackendChoice searches further); bzip2 is always at -9 and zstd
-// at 19, whose decoders' memory the format caps.
+// Compresses at `level` as the back-end takes it (its row's compress).
 inline void backend_compress(Backend backend, const std::uint8_t* data, std::size_t size,
                              std::vector<std::uint8_t>& compressed, unsigned level = default_level) {
-    switch (backend) {
-        case Backend::bzip2:
-            return bz2_compress(data, size, compressed);
-        case Backend::lzma:
-            return lzma_compress(data, size, compressed, level < lzma_default_preset ? level : lzma_default_preset);
-        case Backend::zstd:
-            return zstd_compress(data, size, compressed);
-    }
+    backend_row(backend).compress(data, size, compressed, level);
 }
 
 inline void backend_decompress(Backend backend, const std::uint8_t* input, std::size_t input_size,
                                std::vector<std::uint8_t>& out, std::size_t expected_size, std::string_view what) {
-    switch (backend) {
-        case Backend::bzip2:
-            return bz2_decompress(input, input_size, out, expected_size, what);
-        case Backend::lzma:
-            return lzma_decompress(input, input_size, out, expected_size, what);
-        case Backend::zstd:
-            return zstd_decompress(input, input_size, out, expected_size, what);
-    }
+    backend_row(backend).decompress(input, input_size, out, expected_size, what);
 }
 
 // What a writer compresses each buffer with: one back-end for every buffer

@@ -20,7 +20,7 @@
 #include <thread>
 #include <utility>
 
-#include "container.hpp"
+#include "container_reader.hpp"
 
 namespace tcgen_runtime {
 

@@ -143,6 +143,13 @@ private:
     bz_stream stream_{};
 };
 
+// The back-end's compression (backends.hpp): always at -9, whatever the
+// level, as the format caps a decoder's memory.
+inline void bz2_compress_at_level(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
+                                  unsigned /*level*/) {
+    bz2_compress(data, size, compressed);
+}
+
 // Decompresses exactly one bzip2 stream into `out` (replacing its contents),
 // which must come to exactly expected_size bytes, with no bytes left over on
 // either side. `what` names the data in messages ("stream 'codes' of block

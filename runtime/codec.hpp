@@ -37,7 +37,7 @@
 #include <string>
 
 #include "checksum.hpp"
-#include "container.hpp"
+#include "container_layout.hpp"
 #include "error.hpp"
 
 namespace tcgen_runtime {

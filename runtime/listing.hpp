@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "container.hpp"
+#include "container_reader.hpp"
 #include "io.hpp"
 
 namespace tcgen_runtime {

@@ -160,6 +160,13 @@ private:
     lzma_stream stream_ = LZMA_STREAM_INIT;
 };
 
+// The back-end's compression (backends.hpp): the encoder's preset up to the
+// default (6); 7 to 9 search as 6 does here (BackendChoice searches further).
+inline void lzma_compress_at_level(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
+                                   unsigned level) {
+    lzma_compress(data, size, compressed, level < lzma_default_preset ? level : lzma_default_preset);
+}
+
 // Decompresses exactly one raw LZMA2 stream into `out`, like bz2_decompress.
 inline void lzma_decompress(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
                             std::size_t expected_size, std::string_view what = "LZMA data") {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "block_index.hpp"
 #include "error.hpp"
 #include "files.hpp"
 #include "io.hpp"
@@ -45,7 +46,7 @@ public:
     // Reads a .tcz from `source`, which must outlive the reader (and, read
     // ahead, is read on the reader's second thread).
     explicit RecordReader(ByteSource& source, ReadAhead read_ahead = ReadAhead::on)
-        : read_ahead_(read_ahead), reader_(std::make_unique<TraceReader<Codec>>(source, read_ahead)) {}
+        : read_ahead_(read_ahead), reader_(std::make_unique<SeekableTraceReader<Codec>>(source, read_ahead)) {}
 
     // The trace's header bytes (those of the first .tcz, if several were
     // concatenated).
@@ -136,7 +137,7 @@ private:
     void open() {
         reader_.reset();
         file_ = std::make_unique<InputPath>(path_);
-        reader_ = std::make_unique<TraceReader<Codec>>(*file_, read_ahead_);
+        reader_ = std::make_unique<SeekableTraceReader<Codec>>(*file_, read_ahead_);
         first_header_.reset();
         index_ = 0;
         position_ = 0;
@@ -166,7 +167,7 @@ private:
     std::string path_;
     ReadAhead read_ahead_ = ReadAhead::on;
     std::unique_ptr<InputPath> file_;
-    std::unique_ptr<TraceReader<Codec>> reader_;
+    std::unique_ptr<SeekableTraceReader<Codec>> reader_;
     std::unique_ptr<std::vector<std::uint8_t>> first_header_;
     std::size_t index_ = 0;
     std::uint64_t position_ = 0;

@@ -14,14 +14,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "block_prefetcher.hpp"
 #include "codec.hpp"
-#include "container.hpp"
+#include "container_reader.hpp"
 #include "error.hpp"
 #include "io.hpp"
 #include "streams.hpp"
@@ -33,7 +31,9 @@ namespace tcgen_runtime {
 // thread). Off: everything happens on the calling thread.
 enum class ReadAhead { off, on };
 
-template <class Codec>
+// Container is the ContainerReader it reads with, or a class derived from
+// it (SeekableTraceReader, block_index.hpp, reads with one that seeks).
+template <class Codec, class Container = ContainerReader>
 class TraceReader {
 public:
     // Reads the preamble, checks that this codec's spec made the file, and
@@ -115,49 +115,11 @@ public:
     // The records of every block of the current .tcz but its last.
     std::uint64_t records_per_block() const { return preamble_.records_per_block; }
 
-    // Random access: positions the reader so that next_block() decodes the
-    // latest restart point at or before block `block` (1-based), with the
-    // predictors restarted, using the block index at the end of the file.
-    // Returns that block's number, or 0 if the source has no random access
-    // or the block is behind what this .tcz has known restart points for.
-    std::uint64_t resume_before(std::uint64_t block) {
-        if (prefetcher_) {
-            // The container is this thread's until the next start(); what
-            // was read ahead is kept in case the reader does not move.
-            prefetcher_->wait_idle();
-        }
-        if (!index_loaded_ && member_number_ == 1) {
-            index_ = container_.read_block_index();
-            index_loaded_ = true;
-        }
-        std::uint64_t start = tcz_restart_before(block, preamble_.restart_blocks);
-        const std::uint64_t point = preamble_.restart_blocks == 0 ? 0 : (start - 1) / preamble_.restart_blocks;
-        std::uint64_t offset = 0;
-        if (index_ && point < index_->size()) {
-            offset = (*index_)[static_cast<std::size_t>(point)];
-        } else {
-            // No index (a later .tcz of a concatenation, say): a restart
-            // point already read past will do.
-            std::tie(start, offset) = container_.known_restart_before(block);
-            if (start == 0) {
-                return 0;
-            }
-        }
-        if (prefetcher_) {
-            prefetcher_->discard();
-        }
-        container_.resume_at_block(start, offset);
-        codec_->restart();
-        records_.clear();
-        at_trailer_ = false;
-        return start;
-    }
-
 private:
     // Reads the next section into block_ (true) or trailer_ (false). Read
     // ahead, a block is followed at once by the start of the next read, so
     // that it runs while this block is decoded; after the trailer nothing
-    // is started (next_member() or resume_before() uses the container).
+    // is started (next_member(), or a seek, uses the container).
     bool read_section() {
         if (!prefetcher_) {
             return container_.read_next(block_, trailer_, Codec::stream_names.data());
@@ -181,11 +143,11 @@ private:
         member_number_ += 1;
     }
 
-    ContainerReader container_;
+protected:
+    // The state a reader that seeks (SeekableTraceReader) moves.
+    Container container_;
     Preamble preamble_;
     std::uint64_t member_number_ = 0;
-    bool index_loaded_ = false;
-    std::optional<std::vector<std::uint64_t>> index_;
     std::unique_ptr<Codec> codec_;
     std::vector<StreamReader> streams_;
     std::vector<std::uint8_t> header_;

@@ -15,7 +15,7 @@
 
 #include "backends.hpp"
 #include "codec.hpp"
-#include "container.hpp"
+#include "container_writer.hpp"
 #include "error.hpp"
 #include "io.hpp"
 #include "streams.hpp"

@@ -111,6 +111,13 @@ private:
     ZSTD_inBuffer input_;
 };
 
+// The back-end's compression (backends.hpp): always at zstd_level, whatever
+// the level, as the format caps a decoder's memory.
+inline void zstd_compress_at_level(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
+                                   unsigned /*level*/) {
+    zstd_compress(data, size, compressed);
+}
+
 // Decompresses exactly one zstd frame into `out`, like bz2_decompress.
 inline void zstd_decompress(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
                             std::size_t expected_size, std::string_view what = "zstd data") {

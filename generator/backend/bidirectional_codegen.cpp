@@ -18,21 +18,8 @@ namespace {
 // part of every fingerprint.
 constexpr unsigned format_version = 1;
 
-// The runtime of bidirectional streams in dependency order.
-const char* const bidirectional_runtime[] = {
-    "runtime/error.hpp",
-    "runtime/byte_order.hpp",
-    "runtime/checksum.hpp",
-    "runtime/bidirectional/bit_stacks.hpp",
-    "runtime/bidirectional/prefix_code.hpp",
-    "runtime/zeroed_memory.hpp",
-    "runtime/bidirectional/predictor.hpp",
-    "runtime/bidirectional/symbol_coder.hpp",
-    "runtime/bidirectional/saved_form.hpp",
-    "runtime/bidirectional/field_stream.hpp",
-    "runtime/bidirectional/field_choice.hpp",
-    "runtime/bidirectional/saved_stream.hpp",
-};
+// The roles (runtime/manifest.txt) of the runtime of bidirectional streams.
+const std::vector<std::string_view> bidirectional_runtime = {"core", "checksum", "bidirectional"};
 
 // Standard headers the generated source itself uses.
 const char* const generated_source_includes[] = {"cstddef", "cstdint", "memory", "string", "utility", "vector"};
@@ -131,11 +118,7 @@ std::string generate_bidirectional_header(const CodePlan& plan, const Bidirectio
 
 std::string generate_bidirectional_source(const CodePlan& plan, const BidirectionalNames& names) {
     TemplateData data = stream_data(plan, names);
-    RuntimeSource runtime;
-    runtime.code = "// ===== tcgen runtime " + std::string(version) + ": bidirectional streams =====\n\n";
-    for (const char* header : bidirectional_runtime) {
-        append_runtime_header(header, runtime);
-    }
+    RuntimeSource runtime = runtime_of_roles(bidirectional_runtime, "");
     runtime.system_includes.insert(std::begin(generated_source_includes), std::end(generated_source_includes));
     data.set("system_includes", include_lines(runtime.system_includes));
     data.set("runtime", runtime.code);

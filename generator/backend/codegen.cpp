@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "generator/backend/canonical_printer.hpp"
-#include "generator/backend/embedded_files.hpp"
 #include "generator/backend/encoding.hpp"
 #include "generator/backend/field_names.hpp"
 #include "generator/backend/code_text.hpp"
@@ -24,12 +23,21 @@ namespace {
 // Standard headers the generated part itself uses, beyond the runtime's.
 const char* const generated_code_includes[] = {"array", "cstddef", "cstdint", "cstdio", "string", "string_view"};
 
-// The runtime headers the code of a spec is written in; they come before it
-// in the generated file, the rest of the runtime after main(). None of them
-// may depend on a header of the rest.
-const char* const runtime_primitives[] = {"runtime/error.hpp",      "runtime/byte_order.hpp",
-                                          "runtime/streams.hpp",    "runtime/zeroed_memory.hpp",
-                                          "runtime/predictors.hpp", "runtime/usage_report.hpp"};
+// The roles (runtime/manifest.txt) of the runtime the code of a spec is
+// written in; they come before it in the generated file, the rest of the
+// runtime after main(). None of their headers may depend on one of the rest.
+const std::vector<std::string_view> runtime_before_spec = {"core", "primitives"};
+
+// The rest of the compressor program's runtime. It reads a .tcz only from
+// start to end (concatenations included): no seeking.
+const std::vector<std::string_view> program_runtime_after_main = {
+    "checksum", "io", "container", "backends", "codec", "container-write", "container-read", "driver", "cli"};
+
+// The rest of the in-process header's runtime: its Reader seeks; no command
+// line.
+const std::vector<std::string_view> header_runtime_after_spec = {
+    "checksum", "io", "container", "backends", "codec", "container-write", "container-read", "driver", "seek",
+    "records"};
 
 std::string hex(std::uint64_t value) {
     char text[32];
@@ -337,32 +345,15 @@ private:
     FieldNames names_;
 };
 
-bool is_primitive(std::string_view path) {
-    return std::find(std::begin(runtime_primitives), std::end(runtime_primitives), path) !=
-           std::end(runtime_primitives);
-}
-
-// The compressor's runtime in dependency order, cut in two: the primitives
-// the code of the spec is written in, and the machinery after main(). The
-// bidirectional streams' runtime is not part of it.
+// A runtime cut in two: the primitives the code of the spec is written in,
+// and the machinery after it.
 struct CompressorRuntime {
     RuntimeSource primitives;
     RuntimeSource machinery;
 };
 
-CompressorRuntime embedded_runtime() {
-    CompressorRuntime runtime;
-    runtime.primitives.code = "// ===== tcgen runtime " + std::string(version) +
-                              ", part 1 of 2: the primitives the compressor below is written in =====\n\n";
-    runtime.machinery.code = "// ===== tcgen runtime " + std::string(version) +
-                             ", part 2 of 2: checksums, block I/O, bzip2, the .tcz container, the command line =====\n\n";
-    for (const EmbeddedFile& file : embedded_files()) {
-        if (file.path.rfind("runtime/", 0) != 0 || file.path.rfind("runtime/bidirectional/", 0) == 0) {
-            continue;
-        }
-        append_runtime_header(file.path, is_primitive(file.path) ? runtime.primitives : runtime.machinery);
-    }
-    return runtime;
+CompressorRuntime embedded_runtime(const std::vector<std::string_view>& machinery_roles) {
+    return {runtime_of_roles(runtime_before_spec, ", part 1 of 2"), runtime_of_roles(machinery_roles, ", part 2 of 2")};
 }
 
 std::string stream_name(const PlanStream& stream) {
@@ -377,6 +368,11 @@ std::string stream_name(const PlanStream& stream) {
 TemplateData codec_data(const CodePlan& plan) {
     TemplateData data;
     data.set("tcgen_version", std::string(version));
+    std::string link_flags;
+    for (const std::string& flag : backend_link_flags()) {
+        link_flags += (link_flags.empty() ? "" : " ") + flag;
+    }
+    data.set("link_flags", link_flags);
     std::string identity = encoding_identity(plan);
     data.set("fingerprint", fingerprint_text(encoding_fingerprint(plan)));
     data.set("spec_comment_lines", text_lines(canonical_text(plan)));
@@ -439,7 +435,7 @@ std::set<std::string> all_includes(const CompressorRuntime& runtime) {
 
 std::string generate_compressor(const CodePlan& plan) {
     TemplateData data = codec_data(plan);
-    CompressorRuntime runtime = embedded_runtime();
+    CompressorRuntime runtime = embedded_runtime(program_runtime_after_main);
     data.set("system_includes", include_lines(all_includes(runtime)));
     data.set("runtime_primitives", runtime.primitives.code);
     data.set("runtime_machinery", runtime.machinery.code);
@@ -457,7 +453,7 @@ std::string generate_compressor(const CodePlan& plan) {
 std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_namespace,
                                   const std::string& header_name) {
     TemplateData data = codec_data(plan);
-    CompressorRuntime runtime = embedded_runtime();
+    CompressorRuntime runtime = embedded_runtime(header_runtime_after_spec);
     data.set("system_includes", include_lines(all_includes(runtime)));
     data.set("runtime", runtime.primitives.code + "\n" + runtime.machinery.code);
     // One copy of the runtime per program, however many headers it includes.

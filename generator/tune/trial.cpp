@@ -7,6 +7,7 @@
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/codegen.hpp"
 #include "generator/backend/encoding.hpp"
+#include "generator/backend/runtime_source.hpp"
 #include "generator/frontend/diagnostics.hpp"
 #include "generator/plan/planner.hpp"
 #include "generator/tune/process.hpp"
@@ -123,9 +124,11 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
     }
     std::vector<std::string> command = settings_.compiler;
     command.insert(command.end(), settings_.compiler_flags.begin(), settings_.compiler_flags.end());
-    for (const char* argument : {"-o", binary.c_str(), source.c_str(), "-pthread", "-lbz2", "-llzma", "-lzstd"}) {
+    for (const char* argument : {"-o", binary.c_str(), source.c_str(), "-pthread"}) {
         command.emplace_back(argument);
     }
+    const std::vector<std::string> link_flags = backend_link_flags();
+    command.insert(command.end(), link_flags.begin(), link_flags.end());
     ProcessResult compiled = run_process(command, "", log, log);
     if (interrupted()) {
         error = {true, "interrupted"};

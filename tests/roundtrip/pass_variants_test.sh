@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compressors generated with optimisations turned off, built the way a user
-# builds them (c++ comp.cpp -pthread -lbz2 -llzma -lzstd), against the fully optimised one:
+# builds them (c++ comp.cpp -pthread and the -l flags its build line names), against the fully
+# optimised one:
 # - turning off table-sharing or fast-hash (or both) must not change a single
 #   byte of the .tcz, whatever else is on or off (paper Table 2: those rows
 #   keep the rate);
@@ -15,6 +16,7 @@ cxxflags=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 # shellcheck source=pass_masks.sh
 source "$(dirname "$0")/pass_masks.sh"
 
@@ -33,7 +35,9 @@ fi
 for mask in $masks; do
     list=$(disabled_list "$mask")
     "$tcgen" ${list:+--disable=$list} -o "$work/comp_$mask.cpp" "$spec" || { fail "tcgen --disable=$list"; continue; }
-    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -pthread -lbz2 -llzma -lzstd \
+    # shellcheck disable=SC2046  # the flags are words
+    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -pthread \
+        $("$link_flags" "$work/comp_$mask.cpp") \
         || fail "compiling the compressor with --disable=$list"
 done
 

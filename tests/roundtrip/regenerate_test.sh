@@ -15,6 +15,7 @@ cxxflags=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 # shellcheck source=pass_masks.sh
 source "$(dirname "$0")/pass_masks.sh"
 
@@ -29,7 +30,8 @@ fingerprint() {
 }
 
 build() {
-    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -pthread -lbz2 -llzma -lzstd
+    # shellcheck disable=SC2046  # the flags are words
+    c++ -std=c++17 -O1 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -pthread $("$link_flags" "$1.cpp")
 }
 
 read_layout "$spec" || { echo "FAIL: tcgen --canonical $spec"; exit 1; }

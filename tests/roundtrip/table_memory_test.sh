@@ -10,6 +10,7 @@ tcgen=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 
 fail() {
     echo "FAIL: $*"
@@ -19,7 +20,8 @@ fail() {
 # 2^28 lines of 8 bytes: 2 GiB of tables.
 printf 'TCgen Trace Specification;\n64-Bit Field 1 = {L2 = 268435456: FCM1[1]};\nPC = Field 1;\n' >"$work/big.tcg"
 "$tcgen" -o "$work/big.cpp" "$work/big.tcg" || { echo "FAIL: tcgen"; exit 1; }
-c++ -std=c++17 -O1 -o "$work/big" "$work/big.cpp" -pthread -lbz2 -llzma -lzstd || { echo "FAIL: compiling"; exit 1; }
+# shellcheck disable=SC2046  # the flags are words
+c++ -std=c++17 -O1 -o "$work/big" "$work/big.cpp" -pthread $("$link_flags" "$work/big.cpp") || { echo "FAIL: compiling"; exit 1; }
 bytes=$(sed -n 's/^    static constexpr std::uint64_t table_bytes = \([0-9]*\);$/\1/p' "$work/big.cpp" | head -1)
 
 limited() {

@@ -4,7 +4,9 @@
 
 #include "runtime/backends.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,7 +18,16 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-const Backend all_backends[] = {Backend::bzip2, Backend::lzma, Backend::zstd};
+// Every back-end of the table, so that a new row is tested like the others.
+std::vector<Backend> table_backends() {
+    std::vector<Backend> backends;
+    for (const BackendRow& row : backend_table) {
+        backends.push_back(row.id);
+    }
+    return backends;
+}
+
+const std::vector<Backend> all_backends = table_backends();
 
 Bytes random_bytes(std::size_t size, std::uint32_t seed) {
     std::mt19937 random(seed);
@@ -64,6 +75,28 @@ TEST(Backends, NamesAndIdentifiersAreTheFormats) {
     EXPECT_FALSE(backend_from_id(0));
     EXPECT_FALSE(backend_from_id(4));
     EXPECT_FALSE(backend_from_name("xz"));
+    EXPECT_EQ(backend_name(Backend{4}), "unknown");
+}
+
+// Each row has an identifier and a name of its own, and link flags that a
+// linker takes (the build reads them from the table).
+TEST(Backends, TableRowsAreDistinctAndNameTheirLibraries) {
+    ASSERT_EQ(all_backends.size(), 3u);
+    for (std::size_t first = 0; first < std::size(backend_table); ++first) {
+        const BackendRow& row = backend_table[first];
+        EXPECT_EQ(&backend_row(row.id), &row);
+        EXPECT_EQ(row.link_flags.substr(0, 2), "-l") << row.name;
+        for (std::size_t second = first + 1; second < std::size(backend_table); ++second) {
+            EXPECT_NE(row.id, backend_table[second].id);
+            EXPECT_NE(row.name, backend_table[second].name);
+        }
+    }
+    try {
+        backend_row(Backend{4});
+        FAIL() << "no error";
+    } catch (const Error& error) {
+        EXPECT_EQ(std::string(error.what()), "internal error: no back-end 4");
+    }
 }
 
 TEST(Backends, RoundTripEveryKindOfBuffer) {

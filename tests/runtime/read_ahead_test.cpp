@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/runtime/stream_only.hpp"
 #include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
 #include "tests/runtime/test_command.hpp"
@@ -223,15 +224,6 @@ TEST(ReadAhead, ASourceErrorSurfacesInItsPlace) {
 using tcgen_test::TestRecord;
 
 using Reader = RecordReader<DeltaCodec, TestRecord>;
-
-class StreamOnly final : public ByteSource {
-public:
-    explicit StreamOnly(const Bytes& bytes) : memory_(bytes) {}
-    std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override { return memory_.read_up_to(buffer, size); }
-
-private:
-    MemorySource memory_;
-};
 
 // The records at `indices`, each after a seek, read by a Reader on `source`;
 // "error: ..." where it threw.

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/runtime/stream_only.hpp"
 #include "tests/runtime/test_codec.hpp"
 
 namespace tcgen_runtime {
@@ -50,16 +51,6 @@ Bytes written(std::size_t records, std::uint32_t restart_blocks, std::uint64_t b
     writer.close();
     return sink.bytes();
 }
-
-// A source without random access.
-class StreamOnly final : public ByteSource {
-public:
-    explicit StreamOnly(const Bytes& bytes) : memory_(bytes) {}
-    std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override { return memory_.read_up_to(buffer, size); }
-
-private:
-    MemorySource memory_;
-};
 
 void expect_record(Reader& reader, std::size_t index) {
     TestRecord record;

@@ -1,13 +1,13 @@
 #pragma once
 // Where the sections of a well-formed .tcz start, found by walking it through
-// the layout of runtime/container.hpp; for tests that damage or splice files
+// the layout of runtime/container_layout.hpp; for tests that damage or splice files
 // at section boundaries.
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "runtime/container.hpp"
+#include "runtime/container_layout.hpp"
 
 namespace tcgen_runtime {
 

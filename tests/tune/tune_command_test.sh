@@ -15,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 export TMPDIR=$work
 fail=0
 cxx=(${CXX:-c++} -std=c++17 -O2)
+link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 
 # --- a tuning run and its spec ---------------------------------------------
 "$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --tolerance=0 -o "$work/tuned.tcg" 2>"$work/log"
@@ -23,7 +24,8 @@ grep -q '^tcgen tune:   1  ratio .* taken  wide start$' "$work/log" || { echo "n
 [[ $(grep -c '^tcgen tune:  *[0-9]*  ratio' "$work/log") -eq 3 ]] || { echo "not 3 candidates:"; cat "$work/log"; fail=1; }
 for spec in tuned wide; do
     "$tcgen" "$work/$spec.tcg" -o "$work/$spec.cpp"
-    "${cxx[@]}" -o "$work/$spec" "$work/$spec.cpp" -pthread -lbz2 -llzma -lzstd
+    # shellcheck disable=SC2046  # the flags are words
+    "${cxx[@]}" -o "$work/$spec" "$work/$spec.cpp" -pthread $("$link_flags" "$work/$spec.cpp")
     "$work/$spec" <"$sample" >"$work/$spec.tcz" 2>/dev/null
     "$work/$spec" -d <"$work/$spec.tcz" >"$work/$spec.back"
     cmp "$sample" "$work/$spec.back" || { echo "$spec: round trip differs"; fail=1; }
@@ -54,7 +56,8 @@ for file in "$work/second_half.trace" "$sample"; do
         { echo "several samples: no line for $file:"; cat "$work/log"; fail=1; }
 done
 "$tcgen" "$work/both.tcg" -o "$work/both.cpp"
-"${cxx[@]}" -o "$work/both" "$work/both.cpp" -pthread -lbz2 -llzma -lzstd
+# shellcheck disable=SC2046  # the flags are words
+"${cxx[@]}" -o "$work/both" "$work/both.cpp" -pthread $("$link_flags" "$work/both.cpp")
 total_in=0 total_out=0
 for file in "$work/second_half.trace" "$sample"; do
     "$work/both" <"$file" >"$work/both.tcz" 2>/dev/null

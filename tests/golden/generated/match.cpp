@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 584, a class per field and the
-// TraceCodec that ties them together; main() at line 1198; then the rest of
+// of this spec is written in); from line 583, a class per field and the
+// TraceCodec that ties them together; main() at line 1197; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -54,7 +54,6 @@
 #include <sys/stat.h>
 #include <system_error>
 #include <thread>
-#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <utility>
@@ -62,7 +61,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-// ===== tcgen runtime 0.1.0, part 1 of 2: the primitives the compressor below is written in =====
+// ===== tcgen runtime 0.1.0, part 1 of 2: errors and byte order, the streams and predictors a spec's code is written in =====
 // (the runtime's code is elided from golden files)
 
 // ===== the compressor of this spec =====
@@ -683,6 +682,6 @@ int main(int argc, char** argv) {
     return tcgen_runtime::run_main<TraceCodec>(argc, argv);
 }
 
-// ===== tcgen runtime 0.1.0, part 2 of 2: checksums, block I/O, bzip2, the .tcz container, the command line =====
+// ===== tcgen runtime 0.1.0, part 2 of 2: checksums, block I/O and files, the .tcz layout and its limits, what a codec provides, the stream back-ends, the .tcz writer, the .tcz reader, whole-stream compression, the command line =====
 // (the runtime's code is elided from golden files)
 
