@@ -125,7 +125,7 @@ inline void backend_decompress(Backend backend, const std::uint8_t* input, std::
 // everywhere: bzip2's block sorting is ahead on the code streams of regular
 // traces (up to a third smaller on sqlite3's store addresses), LZMA on the
 // rest. zstd is not tried: it was never the smallest on the corpus
-// (docs/benchmarks.md, "Choosing the back-end per stream").
+// (docs/design/log.md, "Choosing the back-end per stream").
 class BackendChoice {
 public:
     constexpr BackendChoice() = default;
@@ -142,7 +142,7 @@ public:
     // following every match to its end, and the smaller kept: code streams
     // of long repeats shrink by up to a tenth more, while the misses and the
     // buffers bzip2 wins, where the slower search gains nothing, do not pay
-    // for it (docs/benchmarks.md, "Compression levels").
+    // for it (docs/design/log.md, "Compression levels").
     Backend compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
                      std::vector<std::uint8_t>& scratch, unsigned level = default_level) const {
         Backend chosen = only_.value_or(Backend::lzma);

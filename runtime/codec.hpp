@@ -85,7 +85,8 @@ std::unique_ptr<Codec> make_codec() {
 
 // How often the predictors restart, in blocks, unless a writer is told
 // otherwise: never, because restarts cost ratio (every 16 blocks: 0-8 % on
-// the corpus, docs/benchmarks.md); a writer whose readers seek asks for them.
+// the corpus, docs/design/log.md, "The price of restart points"); a writer whose
+// readers seek asks for them.
 inline constexpr std::uint32_t default_restart_blocks = 0;
 
 // What one run moved: bytes of trace and of .tcz, records and blocks.

@@ -32,7 +32,7 @@
 
 #include "backends.hpp"
 #include "codec.hpp"
-#include "container.hpp"
+#include "container_layout.hpp"
 #include "driver.hpp"
 #include "error.hpp"
 #include "files.hpp"
@@ -241,7 +241,7 @@ inline const std::vector<CommandOption>& command_options() {
         {"", "--fast", "", OptionValue::none, "", "", "the same as -0", set_level<0>},
         {"", "--best", "", OptionValue::none, "", "", "the same as -" + std::to_string(max_level),
          set_level<max_level>},
-        {"", "--backend", "", OptionValue::argument, "NAME", "a file name",
+        {"", "--backend", "", OptionValue::argument, "NAME", "a back-end name (bzip2, lzma or zstd)",
          "compress every stream with lzma, zstd (fastest to decompress) or bzip2 (the TCgen paper's); by "
          "default each stream of each block gets the smaller of lzma and bzip2",
          [](OptionTarget& target, const std::string& value, std::string_view) {
@@ -251,7 +251,7 @@ inline const std::vector<CommandOption>& command_options() {
              }
              target.parsed.options.write.backend = *chosen;
          }},
-        {"", "--restart-blocks", "", OptionValue::argument, "N", "a file name",
+        {"", "--restart-blocks", "", OptionValue::argument, "N", "a number",
          "restart the predictors every N blocks (default " + std::to_string(default_restart_blocks) +
              ", 0: never), where an in-process Reader can seek to without decoding the blocks before",
          [](OptionTarget& target, const std::string& value, std::string_view option) {

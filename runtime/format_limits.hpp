@@ -18,7 +18,7 @@ inline constexpr std::uint64_t tcz_max_stream_count = 65535;
 // records_per_block is this many bytes of whole records). The back-ends
 // find repeats within a block only; at 16 MiB rather than 4 MiB the corpus's
 // traces compress 2-53 % better for about twice the memory
-// (docs/benchmarks.md, "Block size").
+// (docs/design/log.md, "Block size").
 inline constexpr std::uint64_t tcz_default_block_bytes = std::uint64_t{16} << 20;
 
 // What a codec may write into all its streams together for `record_count`

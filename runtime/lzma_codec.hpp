@@ -1,7 +1,7 @@
 #pragma once
 // LZMA (liblzma's raw LZMA2, no .xz container) on whole in-memory buffers,
 // the default stream back-end: on the streams of real traces it compresses
-// 13-26 % better than bzip2 and decodes faster (docs/benchmarks.md).
+// 13-26 % better than bzip2 and decodes faster (docs/design/log.md, "Stream back-ends").
 //
 // Format rule: LZMA2 with liblzma's literal and position settings (lc = 3,
 // lp = 0, pb = 2, those of every preset) and the dictionary
@@ -64,7 +64,7 @@ inline constexpr std::uint32_t lzma_default_preset = 6;
 // the preset's (64 bytes from preset 6 on), or the longest match LZMA codes.
 // Code streams are long repeats, and on some traces following every match
 // to its end shrinks them by a tenth more, for up to 4 times the encoding
-// time where it gains nothing (docs/benchmarks.md, "Compression levels").
+// time where it gains nothing (docs/design/log.md, "Compression levels").
 enum class LzmaSearch { preset, longest_matches };
 
 // The filter chain for a buffer of raw_size bytes: the decoder's, or the

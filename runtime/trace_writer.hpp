@@ -42,8 +42,8 @@ struct WriteOptions {
 
 // The block of a compression level: up to 6 the codec's own (0 here; the
 // generated programs' is 16 MiB), then 32, 48 and 64 MiB, which find longer
-// repeats (docs/benchmarks.md, "Block size"). Levels below 6 save time in
-// LZMA's match search instead (docs/benchmarks.md, "Compression levels").
+// repeats (docs/design/log.md, "Block size"). Levels below 6 save time in
+// LZMA's match search instead (docs/design/log.md, "Compression levels").
 constexpr std::uint64_t level_block_bytes(unsigned level) {
     return level <= default_level ? 0 : std::uint64_t{level - 5} << 24;
 }

@@ -7,7 +7,7 @@
 // time and its untouched lines no memory.
 //
 // Transparent huge pages (MADV_HUGEPAGE on a 2 MiB-aligned mapping) were
-// measured and dropped (docs/benchmarks.md, "Huge pages for the tables"):
+// measured and dropped (docs/design/log.md, "Huge pages for the tables"):
 // they take 6-12 % off decompression's user time, but every huge page a
 // table touches is a fixed cost that 4 KiB pages do not pay where the host
 // takes freed memory back (a virtual machine with free page reporting, such

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/container.hpp"
+#include "runtime/container_reader.hpp"
 #include "runtime/io.hpp"
 
 namespace tcgen {

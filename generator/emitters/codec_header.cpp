@@ -36,10 +36,12 @@ private:
         return request.cpp_namespace.empty() ? request.spec_stem : request.cpp_namespace;
     }
 
-    // How users include it: the name of the file written.
+    // How users include it: the name of the file written, or the spec's
+    // stem with the header's extension when it goes to standard output.
     std::string header_name(const EmitRequest& request) const {
         const std::string& path = request.output_path;
-        return path.empty() ? request.spec_stem + std::string(extension()) : path.substr(path.find_last_of('/') + 1);
+        return path.empty() || path == "-" ? request.spec_stem + std::string(extension())
+                                           : path.substr(path.find_last_of('/') + 1);
     }
 };
 

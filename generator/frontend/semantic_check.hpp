@@ -14,7 +14,7 @@ namespace tcgen {
 constexpr std::uint64_t max_level_size = std::uint64_t{1} << 32;
 constexpr unsigned max_predictor_order = 32;
 constexpr unsigned max_predictions_per_field = 255;                // the miss code must fit a byte
-// The .tcz container's own limits (runtime/container.hpp), so that every
+// The .tcz container's own limits (runtime/format_limits.hpp), so that every
 // accepted spec yields a compressor that compiles and a file it can write.
 constexpr std::uint64_t max_header_bits = tcgen_runtime::tcz_max_header_bytes * 8;
 constexpr std::size_t max_fields = 4096;  // keeps records, streams and spec text within the format

@@ -70,7 +70,7 @@ public:
 
     // First, where traces repeat (its hits take code 0), or last, where one
     // FCM or DFCM slot is right nearly always and a MATCH ahead of it would
-    // push that slot's code to 1 (docs/benchmarks.md, "The match predictor":
+    // push that slot's code to 1 (docs/design/log.md, "The match predictor":
     // stores want it last, load values first). MATCH4[1] in the wide start
     // and where a field lacks it.
     const KindTuning& tuning() const override {

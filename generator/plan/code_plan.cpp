@@ -288,7 +288,7 @@ CodePlan build_code_plan(const Spec& spec) {
     // their codes together, and a back-end then matches a run of records in
     // one piece instead of field by field: 3-12 % smaller than a code stream
     // per field on the corpus's ChampSim, branch and address traces
-    // (docs/benchmarks.md, "One code stream").
+    // (docs/design/log.md, "One code stream").
     plan.streams.push_back(PlanStream{0, StreamRole::codes, 64});
     for (const Field& field : spec.fields) {
         PlanField planned = build_field(spec, field, offset);

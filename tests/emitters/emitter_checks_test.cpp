@@ -113,5 +113,25 @@ TEST(EmitterChecks, OutputsThatReadNoNamesAcceptAnyPlannedSpec) {
     }
 }
 
+// The header tells its users to include it by the name it is written under;
+// on standard output ("-" as much as no -o) that is the spec's name.
+TEST(EmitterChecks, AHeaderIsIncludedByTheNameItIsWrittenUnder) {
+    SourceFile file("spec.tcg", stream_spec);
+    DiagnosticSink sink(file);
+    std::optional<CodePlan> plan = compile_to_plan(file, sink);
+    ASSERT_TRUE(plan);
+    const Emitter* header = find_emitter("header");
+    ASSERT_NE(header, nullptr);
+    EmitRequest request = request_for("vpc3");
+    for (const char* output : {"", "-"}) {
+        request.output_path = output;
+        EXPECT_NE(header->generate(*plan, request).find("#include \"vpc3.hpp\""), std::string::npos) << output;
+    }
+    request.output_path = "gen/traces.hpp";
+    std::string text = header->generate(*plan, request);
+    EXPECT_NE(text.find("#include \"traces.hpp\""), std::string::npos);
+    EXPECT_EQ(text.find("#include \"vpc3.hpp\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tcgen

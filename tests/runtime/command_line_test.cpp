@@ -244,8 +244,8 @@ TEST(CommandLine, ErrorsSayWhatIsWrongWithTheArguments) {
     EXPECT_EQ(parse_error({"-o"}), "option '-o' needs a file name");
     EXPECT_EQ(parse_error({"-do"}), "option '-o' needs a file name");
     EXPECT_EQ(parse_error({"--output"}), "option '--output' needs a file name");
-    EXPECT_EQ(parse_error({"--backend"}), "option '--backend' needs a file name");
-    EXPECT_EQ(parse_error({"--restart-blocks"}), "option '--restart-blocks' needs a file name");
+    EXPECT_EQ(parse_error({"--backend"}), "option '--backend' needs a back-end name (bzip2, lzma or zstd)");
+    EXPECT_EQ(parse_error({"--restart-blocks"}), "option '--restart-blocks' needs a number");
     EXPECT_EQ(parse_error({"--block-size"}), "option '--block-size' needs a size");
     EXPECT_EQ(parse_error({"-T"}), "option '-T' needs a number");
     EXPECT_EQ(parse_error({"--threads"}), "option '--threads' needs a number");
