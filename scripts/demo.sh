@@ -12,8 +12,11 @@ mkdir -p "$demo"
 
 echo "== tcgen examples/vpc3.tcg > $demo/vpc3.cpp"
 "$build/generator/tcgen" -o "$demo/vpc3.cpp" "$root/examples/vpc3.tcg"
-echo "== c++ -std=c++17 -O3 -o $demo/vpc3 $demo/vpc3.cpp -pthread -lbz2 -llzma -lzstd"
-c++ -std=c++17 -O3 -Wall -Wextra -o "$demo/vpc3" "$demo/vpc3.cpp" -pthread -lbz2 -llzma -lzstd
+# The back-ends' libraries, as the generated file's "// Build:" line names them.
+link_flags=$("$root/tests/tools/link-flags" "$demo/vpc3.cpp")
+echo "== c++ -std=c++17 -O3 -o $demo/vpc3 $demo/vpc3.cpp -pthread $link_flags"
+# shellcheck disable=SC2086  # the flags are words
+c++ -std=c++17 -O3 -Wall -Wextra -o "$demo/vpc3" "$demo/vpc3.cpp" -pthread $link_flags
 
 trace=$demo/store-addresses.trace
 if [ ! -s "$trace" ]; then

@@ -152,6 +152,21 @@ def tool_version(argv0):
     return text[0] if text else "unknown"
 
 
+def compile_generated(source, binary, cxx):
+    """The command that builds the program tcgen generated in SOURCE as the
+    README tells users to (`c++ -std=c++17 -O3 -pthread`), linking the
+    back-ends that the file's own "// Build:" line names (tcgen writes them
+    from the runtime's back-end table), so that no script lists them."""
+    with open(source, encoding="utf-8", errors="replace") as text:
+        for line in text:
+            if line.startswith("// Build:") and " comp.cpp" in line:
+                link_flags = shlex.split(line.split(" comp.cpp", 1)[1])
+                break
+        else:
+            raise ValueError(f"{source}: no '// Build:' line naming its libraries")
+    return shlex.split(cxx) + ["-std=c++17", "-O3", "-o", binary, source, "-pthread", *link_flags]
+
+
 def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=()):
     """Generates NAME.cpp from SPEC with the tcgen under test (given
     TCGEN_OPTIONS, such as --disable=...) and compiles it with
@@ -161,8 +176,9 @@ def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=()):
     spec_path = os.path.join(repo, spec)
     source = os.path.join(bindir, name + ".cpp")
     binary = os.path.join(bindir, name)
-    for argv in ([tcgen, *tcgen_options, spec_path, "-o", source],
-                 shlex.split(cxx) + ["-std=c++17", "-O3", "-o", binary, source, "-pthread", "-lbz2", "-llzma", "-lzstd"]):
+    for make_argv in (lambda: [tcgen, *tcgen_options, spec_path, "-o", source],
+                      lambda: compile_generated(source, binary, cxx)):
+        argv = make_argv()
         log.write("$ " + shlex.join(argv) + "\n")
         log.flush()
         subprocess.run(argv, check=True, stdout=log, stderr=log)
