@@ -462,7 +462,7 @@ std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_n
                     '_');
     data.set("runtime_guard", guard);
     data.set("namespace", cpp_namespace);
-    data.set("header_name", header_name);
+    data.set("header_name", comment_safe(header_name));
     data.set("has_header", plan.header_bytes > 0);
     data.set("first_member", "field" + std::to_string(plan.fields.front().number));
     std::uint64_t table_bytes = 0;

@@ -160,6 +160,33 @@ TEST_F(TcgenCommand, OutputDirNamesEachFileWithItsOutputsExtension) {
     }
 }
 
+// A file name is the user's, and may hold anything a file name can: it
+// reaches the generated header only escaped, so that it can neither end the
+// comment it stands in nor bring code along (through the spec's name, -o and
+// --output-dir alike).
+TEST_F(TcgenCommand, AFileNameNeverBringsCodeIntoAHeader) {
+    const std::string hostile = "a\nint injected_by_name = 1;\n#pragma message \"pwn\\";
+    const fs::path spec_dir = directory("specs");
+    const fs::path named_spec = spec_dir / (hostile + ".tcg");
+    fs::copy_file(spec, named_spec);
+    const fs::path out_dir = directory("headers");
+    const std::vector<std::vector<std::string>> runs = {
+        {"--emit=header", "--namespace=ns", named_spec.string()},
+        {"--emit=header", "--namespace=ns", "-o", (out_dir / (hostile + ".hpp")).string(), spec},
+        {"--emit=header", "--namespace=ns", "--output-dir=" + out_dir.string(), named_spec.string()},
+    };
+    for (const std::vector<std::string>& arguments : runs) {
+        Ran run = tcgen(arguments);
+        ASSERT_EQ(run.status, 0) << run.err;
+        const std::string header = run.out.empty() ? read_text((out_dir / (hostile + ".hpp")).string()) : run.out;
+        EXPECT_EQ(header.find("\nint injected_by_name"), std::string::npos) << arguments[2];
+        EXPECT_EQ(header.find("\n#pragma message"), std::string::npos) << arguments[2];
+        EXPECT_NE(header.find("#include \"a\\x0aint injected_by_name = 1;\\x0a#pragma message \\\"pwn\\\\.hpp\""),
+                  std::string::npos)
+            << arguments[2];
+    }
+}
+
 TEST_F(TcgenCommand, OutputDirNamesAStreamsFilesAfterItsName) {
     for (const char* emit : {"bidirectional-header", "bidirectional-source"}) {
         const fs::path out_dir = directory(emit);
