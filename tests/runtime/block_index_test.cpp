@@ -35,15 +35,17 @@ Contents five_blocks() {
 }
 
 // A reader of `file` from a Source (with random access or not), past the
-// header.
+// header. It keeps its own copy of the file, which a MemorySource only
+// points into, so that a test may hand it a temporary.
 template <class Source>
 struct ReaderAtBlocks {
-    explicit ReaderAtBlocks(const Bytes& file) : source(file), reader(source) {
+    explicit ReaderAtBlocks(Bytes file) : bytes(std::move(file)), source(bytes), reader(source) {
         reader.read_preamble();
         Bytes header;
         reader.read_header(header);
     }
 
+    const Bytes bytes;
     Source source;
     IndexedContainerReader reader;
     BlockData block;
