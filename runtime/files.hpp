@@ -4,14 +4,19 @@
 // complete. A regular (or new) output file is written to a fresh temporary
 // beside it and renamed over the name on commit(); if the run fails first,
 // the temporary is removed, so no partial file is ever left behind. A device
-// or FIFO named explicitly is written straight through, never replaced.
+// or FIFO named explicitly is written straight through, never replaced. A
+// new file gets mode 0666 less the umask, as any program's new file; an
+// output that may not replace a file claims its name atomically on commit,
+// so of two runs writing the same new name exactly one succeeds.
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -161,14 +166,8 @@ public:
         } else if (errno != ENOENT) {
             fail("cannot write " + quoted_path(path) + ": " + errno_text(errno));
         }
-        std::string pattern = path + ".tmpXXXXXX";
-        std::vector<char> name(pattern.begin(), pattern.end());
-        name.push_back('\0');
-        descriptor_ = Descriptor(::mkstemp(name.data()));
-        if (descriptor_.get() < 0) {
-            fail("cannot create " + quoted_path(path) + ": " + errno_text(errno));
-        }
-        temporary_ = name.data();
+        descriptor_ = create_temporary_beside(path, temporary_);
+        replace_existing_ = replace_existing;
         writer_ = OutputFile(descriptor_.get());
         PendingTemporary& pending = pending_temporary();
         if (temporary_.size() < PendingTemporary::capacity && pending.set == 0) {
@@ -212,8 +211,12 @@ public:
         if (temporary_.empty()) {
             return;
         }
-        if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
-            fail("cannot create " + quoted_path(path_) + ": " + errno_text(errno));
+        if (replace_existing_) {
+            if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
+                fail("cannot create " + quoted_path(path_) + ": " + errno_text(errno));
+            }
+        } else {
+            claim_name();
         }
         unregister();
         temporary_.clear();
@@ -222,6 +225,52 @@ public:
     const std::string& path() const { return path_; }
 
 private:
+    // A new file beside `path`, named into `name`: exclusive (O_EXCL, no
+    // symlink followed), with mode 0666 less the umask (mkstemp's 0600 would
+    // hide the output from everyone else whatever the umask says).
+    static Descriptor create_temporary_beside(const std::string& path, std::string& name) {
+        static constexpr char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        std::random_device entropy;
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            name = path + ".tmp";
+            for (int i = 0; i < 6; ++i) {
+                name += letters[entropy() % (sizeof letters - 1)];
+            }
+            Descriptor created(::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+            if (created.get() >= 0) {
+                return created;
+            }
+            if (errno != EEXIST) {
+                break;
+            }
+        }
+        const int error = errno;
+        name.clear();
+        fail("cannot create " + quoted_path(path) + ": " + errno_text(error));
+    }
+
+    // Gives the temporary the name only if nothing has it: a run that found
+    // the name free at the start may have been overtaken by another since.
+    // renameat2(RENAME_NOREPLACE) does it in one step; a file system without
+    // it gets link() and unlink(), which fail the same way on a taken name.
+    void claim_name() {
+        if (::renameat2(AT_FDCWD, temporary_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) == 0) {
+            return;
+        }
+        int error = errno;
+        if (error == EINVAL || error == ENOSYS || error == ENOTSUP) {
+            if (::link(temporary_.c_str(), path_.c_str()) == 0) {
+                ::unlink(temporary_.c_str());
+                return;
+            }
+            error = errno;
+        }
+        if (error == EEXIST) {
+            fail(quoted_path(path_) + " already exists (use -f to overwrite it)");
+        }
+        fail("cannot create " + quoted_path(path_) + ": " + errno_text(error));
+    }
+
     void open_straight_through() {
         descriptor_ = Descriptor(::open(path_.c_str(), O_WRONLY | O_CLOEXEC));
         if (descriptor_.get() < 0) {
@@ -239,6 +288,7 @@ private:
 
     std::string path_;
     std::string temporary_;  // empty: writing straight through, or committed
+    bool replace_existing_ = false;
     bool registered_ = false;
     Descriptor descriptor_;
     OutputFile writer_{-1};

@@ -197,19 +197,29 @@ public:
         write_header(header);
     }
 
+    // Appending after close() is the caller's mistake and throws.
     void append(const Record& record) {
+        check_open();
         std::uint8_t bytes[Codec::record_bytes];
         record.store(bytes);
         writer_->write(bytes, Codec::record_bytes);
     }
 
     // Appends a record given in the trace's byte layout.
-    void append_bytes(const std::uint8_t* record) { writer_->write(record, Codec::record_bytes); }
+    void append_bytes(const std::uint8_t* record) {
+        check_open();
+        writer_->write(record, Codec::record_bytes);
+    }
 
     // Writes the trailer and completes the file. A writer destroyed without
     // close() leaves no file behind (a sink gets a .tcz without a trailer,
-    // which every reader refuses).
+    // which every reader refuses). A second close() does nothing, as
+    // closing a closed std::ofstream or Python file does no harm.
     void close() {
+        if (closed_) {
+            return;
+        }
+        closed_ = true;
         writer_->finish();
         if (file_) {
             file_->commit();
@@ -222,6 +232,12 @@ public:
     }
 
 private:
+    void check_open() const {
+        if (closed_) {
+            fail("a record appended to a Writer after its close()");
+        }
+    }
+
     void write_header(const std::vector<std::uint8_t>& header) {
         if (header.size() != Codec::header_bytes) {
             fail("the header has " + size_text(header.size()) + " bytes, the spec's has " +
@@ -232,6 +248,7 @@ private:
 
     std::unique_ptr<OutputPath> file_;
     std::unique_ptr<TraceWriter<Codec>> writer_;
+    bool closed_ = false;
 };
 
 }  // namespace tcgen_runtime

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The generated program's command line: help, unknown options, a closed pipe.
+# The generated program's command line: help, unknown options, the mode of
+# a new output, a closed pipe.
 # Usage: generated_cli_test.sh COMP
 set -u
 comp=$1
@@ -24,6 +25,16 @@ check "unknown option exits 1 with one line" '[ $status -eq 1 ] && [ "$(wc -l <"
 check "unknown option writes nothing" '[ ! -s "$work/out" ]'
 "$comp" --spec >"$work/out"
 check "--spec prints the canonical spec" 'head -1 "$work/out" | grep -qx "TCgen Trace Specification;"'
+
+# An output not made from an input file gets 0666 less the umask, as xz and
+# zstd give it (not mkstemp's 0600).
+head -c 1000 /dev/urandom >"$work/small"
+for mask in 022 077; do
+    (umask $mask && "$comp" -q -o "$work/small.$mask.tcz" - <"$work/small") 2>"$work/err"
+    want=$(printf '%o' $((0666 & ~0$mask)))
+    check "umask $mask: -o from stdin gives mode $want ($(stat -c %a "$work/small.$mask.tcz" 2>&1))" \
+        '[ "$(stat -c %a "$work/small.$mask.tcz")" = "$want" ]'
+done
 
 # A reader that goes away: the writer must report the error and exit 1, not
 # die silently from SIGPIPE.

@@ -73,6 +73,30 @@ TEST(RecordIo, ReadsBackEveryRecordWhateverTheRestartInterval) {
     }
 }
 
+TEST(RecordIo, ASecondCloseDoesNothingAndAnAppendAfterCloseIsTheCallersError) {
+    MemorySink sink;
+    Writer writer(sink, {'H', 'D', 'R', '1'});
+    writer.append(record_at(0));
+    writer.close();
+    const Bytes closed = sink.bytes();
+    writer.close();
+    EXPECT_EQ(sink.bytes(), closed);
+    for (int form = 0; form < 2; ++form) {
+        try {
+            if (form == 0) {
+                writer.append(record_at(1));
+            } else {
+                const std::uint8_t bytes[CountingCodec::record_bytes] = {};
+                writer.append_bytes(bytes);
+            }
+            ADD_FAILURE() << "an append after close() was accepted";
+        } catch (const Error& error) {
+            EXPECT_STREQ(error.what(), "a record appended to a Writer after its close()");
+        }
+    }
+    EXPECT_EQ(sink.bytes(), closed);
+}
+
 TEST(RecordIo, SeeksThroughTheBlockIndexWithoutDecodingWhatItSkips) {
     const Bytes file = written(1003, 3);  // 201 blocks of 5, restarts every 3
     MemorySource source(file);
