@@ -14,6 +14,7 @@
 //     static constexpr std::size_t records_per_block = 1 << 18;    // >= 1
 //     static constexpr std::size_t stream_count = 4;
 //     static constexpr std::array<std::string_view, stream_count> stream_names = {...};
+//     static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {...};
 //     static constexpr std::uint64_t table_bytes = ...;            // what constructing it allocates
 //     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams);
 //     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records);
@@ -23,8 +24,9 @@
 //   };
 //
 // encode appends whatever it likes to streams[0..stream_count) for `count`
-// whole records (at most tcz_max_stream_bytes(count, record_bytes) bytes in
-// all); decode must read them back and rebuild exactly those records. The
+// whole records, at most count * stream_bytes_per_record[s] bytes to stream
+// s (a reader refuses a file claiming more; in all, at most
+// tcz_max_stream_bytes(count, record_bytes) bytes); decode must read them back and rebuild exactly those records. The
 // predictor state lives in the codec and carries from block to block, so one
 // codec object serves one whole compression or decompression of a .tcz, and
 // two codecs never share anything. Constructing a codec allocates its tables,
@@ -42,6 +44,15 @@
 
 namespace tcgen_runtime {
 
+template <class Array>
+constexpr std::uint64_t sum_of(const Array& values) {
+    std::uint64_t sum = 0;
+    for (const auto value : values) {
+        sum += value;
+    }
+    return sum;
+}
+
 // Compile-time checks that a codec fits the format, so a bad generator is
 // caught when the generated file is compiled rather than at run time.
 template <class Codec>
@@ -54,6 +65,9 @@ constexpr bool check_codec() {
                   "block too large for the .tcz format");
     static_assert(Codec::stream_count <= tcz_max_stream_count, "too many streams for the .tcz format");
     static_assert(Codec::stream_names.size() == Codec::stream_count, "one name per stream");
+    static_assert(Codec::stream_bytes_per_record.size() == Codec::stream_count, "one limit per stream");
+    static_assert(sum_of(Codec::stream_bytes_per_record) <= tcz_max_stream_bytes(1, Codec::record_bytes),
+                  "a record adds more to the streams than the .tcz format allows");
     static_assert(Codec::spec_text.size() <= tcz_max_spec_bytes, "spec text too long for the .tcz format");
     static_assert(Codec::fingerprint == fingerprint64(Codec::spec_text),
                   "fingerprint must be fingerprint64(spec_text)");

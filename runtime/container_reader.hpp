@@ -92,6 +92,15 @@ class ContainerReader {
 public:
     explicit ContainerReader(ByteSource& source) : source_(source) {}
 
+    // The most one record can add to each stream, as the codec reading the
+    // file knows it (Codec::stream_bytes_per_record): a block whose stream
+    // claims more than its records can hold is refused before anything is
+    // allocated or decompressed for it. Without it only the format's general
+    // limit (tcz_max_stream_bytes) applies.
+    void limit_stream_bytes(const std::uint64_t* bytes_per_record, std::size_t stream_count) {
+        stream_bytes_per_record_.assign(bytes_per_record, bytes_per_record + stream_count);
+    }
+
     // Reads and checks the preamble: magic, version, limits, check.
     Preamble read_preamble() {
         using Layout = TczPreambleLayout;
@@ -349,6 +358,12 @@ private:
             if (raw_sizes[stream] > tcz_max_stream_bytes(record_count, preamble_.record_bytes)) {
                 fail("corrupt input: " + stream_label(number, stream, stream_names) + " is too long");
             }
+            if (stream < stream_bytes_per_record_.size() &&
+                raw_sizes[stream] > record_count * stream_bytes_per_record_[stream]) {
+                fail("corrupt input: " + stream_label(number, stream, stream_names) + " claims " +
+                     size_text(raw_sizes[stream]) + " bytes, more than its " + size_text(record_count) +
+                     " records can hold (" + size_text(record_count * stream_bytes_per_record_[stream]) + ")");
+            }
             backends_[stream] = read_backend(Layout::backend(stream).load(fields_.data()),
                                              stream_label(number, stream, stream_names));
             check_compressed_size(raw_sizes[stream], compressed_sizes[stream], backends_[stream],
@@ -576,6 +591,7 @@ private:
     std::vector<std::uint8_t> fields_;
     std::vector<std::uint8_t> compressed_;
     std::vector<Backend> backends_;
+    std::vector<std::uint64_t> stream_bytes_per_record_;  // empty: no codec's limits
     // Where each restart block was found since the last resume, checked
     // against the trailer's index; and every one found in this .tcz.
     std::vector<ObservedRestart> observed_restarts_;

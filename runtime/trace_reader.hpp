@@ -40,6 +40,7 @@ public:
     // reads the header; allocates the codec's tables.
     explicit TraceReader(ByteSource& source, ReadAhead read_ahead = ReadAhead::on)
         : container_(source), streams_(Codec::stream_count) {
+        container_.limit_stream_bytes(Codec::stream_bytes_per_record.data(), Codec::stream_count);
         begin_member();
         if (read_ahead == ReadAhead::on) {
             prefetcher_ = std::make_unique<BlockPrefetcher>(container_, Codec::stream_names.data());

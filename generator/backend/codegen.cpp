@@ -391,8 +391,11 @@ TemplateData codec_data(const CodePlan& plan) {
     data.set("records_per_block", std::to_string(plan.records_per_block));
     data.set("stream_count", std::to_string(plan.streams.size()));
     TemplateData streams = template_list();
-    for (const PlanStream& stream : plan.streams) {
-        streams.push_back(TemplateData("name", stream_name(stream)));
+    const std::vector<std::uint64_t> stream_bytes = plan.stream_bytes_per_record();
+    for (std::size_t index = 0; index < plan.streams.size(); ++index) {
+        TemplateData stream = TemplateData("name", stream_name(plan.streams[index]));
+        stream.set("bytes_per_record", std::to_string(stream_bytes[index]));
+        streams.push_back(stream);
     }
     data.set("streams", streams);
 

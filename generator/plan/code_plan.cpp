@@ -231,6 +231,16 @@ std::uint64_t CodePlan::table_bytes() const {
     return total;
 }
 
+std::vector<std::uint64_t> CodePlan::stream_bytes_per_record() const {
+    std::vector<std::uint64_t> bytes(streams.size(), 0);
+    for (const PlanField& field : fields) {
+        for (const std::size_t stream : {field.codes_stream, field.misses_stream}) {
+            bytes[stream] += streams[stream].element_bits / 8;
+        }
+    }
+    return bytes;
+}
+
 bool operator==(const PlanTable& a, const PlanTable& b) {
     return std::tie(a.role, a.sequence, a.owner, a.first_level, a.lines, a.entries, a.element_bits,
                     a.line_overhead_bytes) == std::tie(b.role, b.sequence, b.owner, b.first_level, b.lines,

@@ -143,6 +143,10 @@ struct CodePlan {
     std::vector<std::string> applied_passes;  // in the order they ran
 
     std::uint64_t table_bytes() const;
+    // The most one record adds to each stream: every field writes one code
+    // to its codes stream and at most one value to its misses stream (what
+    // the generated codec declares, for a reader to refuse larger claims).
+    std::vector<std::uint64_t> stream_bytes_per_record() const;
     const PlanField& pc() const { return fields[pc_field - 1]; }
 };
 

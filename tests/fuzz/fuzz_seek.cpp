@@ -39,6 +39,7 @@ struct XorCodec {
     static constexpr std::size_t records_per_block = 4;
     static constexpr std::size_t stream_count = 1;
     static constexpr std::array<std::string_view, stream_count> stream_names = {"xors"};
+    static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {4};
     static constexpr std::uint64_t table_bytes = 0;
 
     void encode(const std::uint8_t* records, std::size_t count, tcgen_runtime::StreamWriter* streams) {

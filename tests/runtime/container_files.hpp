@@ -117,9 +117,15 @@ inline Bytes write_file(const Contents& contents, Backend backend = default_back
     return sink.bytes();
 }
 
-inline Contents read_file(const Bytes& file, const std::string_view* stream_names = nullptr) {
+// With `stream_limits`, the reader holds each stream to that many bytes per
+// record, as a codec's stream_bytes_per_record makes it.
+inline Contents read_file(const Bytes& file, const std::string_view* stream_names = nullptr,
+                          const std::vector<std::uint64_t>& stream_limits = {}) {
     MemorySource source(file);
     ContainerReader reader(source);
+    if (!stream_limits.empty()) {
+        reader.limit_stream_bytes(stream_limits.data(), stream_limits.size());
+    }
     Contents contents;
     contents.preamble = reader.read_preamble();
     reader.read_header(contents.header);
@@ -148,9 +154,10 @@ inline Contents read_file(const Bytes& file, const std::string_view* stream_name
     return contents;
 }
 
-inline std::string read_error(const Bytes& file, const std::string_view* stream_names = nullptr) {
+inline std::string read_error(const Bytes& file, const std::string_view* stream_names = nullptr,
+                              const std::vector<std::uint64_t>& stream_limits = {}) {
     try {
-        read_file(file, stream_names);
+        read_file(file, stream_names, stream_limits);
     } catch (const Error& error) {
         return error.what();
     }

@@ -184,6 +184,12 @@ TEST(ContainerErrors, Block) {
     EXPECT_EQ(read_error(with(BlockLayout::raw_size(0), 337)), "corrupt input: stream 0 of block 1 is too long");
     EXPECT_EQ(read_error(with(BlockLayout::raw_size(1), 337), test_stream_names),
               "corrupt input: stream 'values' of block 1 is too long");
+    // A codec that writes at most 40 bytes per record to stream 1 refuses a
+    // claim of 121 for 3 records before allocating or decompressing for it,
+    // though the format's general limit would allow it.
+    EXPECT_EQ(read_error(with(BlockLayout::raw_size(1), 121), test_stream_names, {40, 40}),
+              "corrupt input: stream 'values' of block 1 claims 121 bytes, more than its 3 records can hold (120)");
+    EXPECT_EQ(read_error(file, test_stream_names, {112, 112}), "no error");
     Bytes long_streams = with(BlockLayout::raw_size(0), 200);
     BlockLayout::raw_size(1).store(long_streams.data() + block, 200);
     reseal(long_streams, block, BlockLayout::fields_check(2).offset);

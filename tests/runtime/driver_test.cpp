@@ -298,9 +298,11 @@ TEST(Driver, SaysWhatIsWrongWithADamagedStoredSpec) {
                   hex64(DeltaCodec::fingerprint) + "); it was made by:");
 }
 
-// Writes one byte more than it reads back: the driver must notice.
+// Writes one byte more than it reads back, within the limit it declares:
+// the driver must notice the byte left over.
 class SloppyCodec : public DeltaCodec {
 public:
+    static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {2, 5};
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         DeltaCodec::encode(records, count, streams);
         streams[1].put<std::uint8_t>(0);
@@ -309,7 +311,12 @@ public:
 
 TEST(Driver, RefusesUnusedStreamBytes) {
     const Bytes compressed = compress_bytes<SloppyCodec>(random_bytes(40, 1));
-    EXPECT_EQ(decompress_error(compressed), "corrupt input: stream 'word_xors' of block 1 has 1 unused bytes");
+    EXPECT_EQ(decompress_error<SloppyCodec>(compressed),
+              "corrupt input: stream 'word_xors' of block 1 has 1 unused bytes");
+    // The codec that reads it knows a record adds at most 4 bytes to that
+    // stream, and refuses the claim before decompressing anything.
+    EXPECT_EQ(decompress_error(compressed),
+              "corrupt input: stream 'word_xors' of block 1 claims 21 bytes, more than its 5 records can hold (20)");
 }
 
 // run_command with memory input and output and a temporary file for messages.

@@ -41,6 +41,7 @@ public:
     static constexpr std::size_t records_per_block = RecordsPerBlock;
     static constexpr std::size_t stream_count = 2;
     static constexpr std::array<std::string_view, stream_count> stream_names = {"short_deltas", "word_xors"};
+    static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {2, 4};
     static constexpr std::uint64_t table_bytes = 0;  // its state is two members
 
     void encode(const std::uint8_t* records, std::size_t count, tcgen_runtime::StreamWriter* streams) {

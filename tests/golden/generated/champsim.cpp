@@ -44,7 +44,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 606, a class per field and the
-// TraceCodec that ties them together; main() at line 2588; then the rest of
+// TraceCodec that ties them together; main() at line 2608; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -1925,6 +1925,26 @@ public:
         "field_13_misses",
         "field_14_misses",
         "field_15_misses",
+    };
+    // The most one record adds to each stream: a reader refuses a block
+    // whose streams claim more than its records can hold.
+    static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
+        15,
+        8,
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+        8,
+        8,
+        8,
+        8,
+        8,
+        8,
     };
     static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + Field4::table_bytes + Field5::table_bytes + Field6::table_bytes + Field7::table_bytes + Field8::table_bytes + Field9::table_bytes + Field10::table_bytes + Field11::table_bytes + Field12::table_bytes + Field13::table_bytes + Field14::table_bytes + Field15::table_bytes;
 

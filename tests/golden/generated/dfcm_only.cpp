@@ -18,7 +18,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 580, a class per field and the
-// TraceCodec that ties them together; main() at line 939; then the rest of
+// TraceCodec that ties them together; main() at line 946; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -367,6 +367,13 @@ public:
         "codes",
         "field_1_misses",
         "field_2_misses",
+    };
+    // The most one record adds to each stream: a reader refuses a block
+    // whose streams claim more than its records can hold.
+    static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
+        2,
+        4,
+        8,
     };
     static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes;
 

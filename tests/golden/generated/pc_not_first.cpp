@@ -20,7 +20,7 @@
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 582, a class per field and the
-// TraceCodec that ties them together; main() at line 1076; then the rest of
+// TraceCodec that ties them together; main() at line 1084; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -497,6 +497,14 @@ public:
         "field_1_misses",
         "field_2_misses",
         "field_3_misses",
+    };
+    // The most one record adds to each stream: a reader refuses a block
+    // whose streams claim more than its records can hold.
+    static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
+        3,
+        8,
+        2,
+        4,
     };
     static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes;
 
