@@ -95,6 +95,49 @@ private:
     lzma_filter filters_[2]{};
 };
 
+// An LZMA encoder kept by a thread for its small buffers. Setting one up maps
+// and clears its match finder's tables (half a megabyte even for a 4 KiB
+// dictionary), which made tiny blocks cost a millisecond each; liblzma
+// reuses an encoder's memory when the next buffer's dictionary has the same
+// size. Only small dictionaries are kept, so that a thread that compressed
+// a big buffer does not hold a big encoder afterwards.
+class ReusedLzmaEncoder {
+public:
+    static constexpr std::uint64_t largest_raw_size = std::uint64_t{256} << 10;
+
+    ReusedLzmaEncoder() = default;
+    ReusedLzmaEncoder(const ReusedLzmaEncoder&) = delete;
+    ReusedLzmaEncoder& operator=(const ReusedLzmaEncoder&) = delete;
+    ~ReusedLzmaEncoder() { lzma_end(&stream_); }
+
+    static ReusedLzmaEncoder& of_this_thread() {
+        thread_local ReusedLzmaEncoder encoder;
+        return encoder;
+    }
+
+    // As lzma_raw_buffer_encode, which makes the same bytes.
+    lzma_ret encode(const lzma_filter* filters, const std::uint8_t* data, std::size_t size, std::uint8_t* out,
+                    std::size_t* out_size, std::size_t out_room) {
+        lzma_ret result = lzma_raw_encoder(&stream_, filters);
+        if (result != LZMA_OK) {
+            return result;
+        }
+        stream_.next_in = data;
+        stream_.avail_in = size;
+        stream_.next_out = out;
+        stream_.avail_out = out_room;
+        result = lzma_code(&stream_, LZMA_FINISH);
+        if (result != LZMA_STREAM_END) {
+            return result == LZMA_OK ? LZMA_BUF_ERROR : result;
+        }
+        *out_size = out_room - stream_.avail_out;
+        return LZMA_OK;
+    }
+
+private:
+    lzma_stream stream_ = LZMA_STREAM_INIT;
+};
+
 // Compresses data[0..size) into `compressed` (replacing its contents) with
 // the encoder's `preset` and `search`.
 inline void lzma_compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
@@ -106,8 +149,12 @@ inline void lzma_compress(const std::uint8_t* data, std::size_t size, std::vecto
     const LzmaFilters filters(size, preset, search);
     compressed.resize(static_cast<std::size_t>(lzma_compress_bound(size)));
     std::size_t compressed_size = 0;
-    const lzma_ret result = lzma_raw_buffer_encode(filters.chain(), nullptr, data, size, compressed.data(),
-                                                   &compressed_size, compressed.size());
+    const lzma_ret result =
+        size <= ReusedLzmaEncoder::largest_raw_size
+            ? ReusedLzmaEncoder::of_this_thread().encode(filters.chain(), data, size, compressed.data(),
+                                                         &compressed_size, compressed.size())
+            : lzma_raw_buffer_encode(filters.chain(), nullptr, data, size, compressed.data(), &compressed_size,
+                                     compressed.size());
     if (result == LZMA_MEM_ERROR) {
         throw std::bad_alloc();
     }

@@ -2,9 +2,12 @@
 // Zeroed memory for predictor tables, as the paper's tables start: the one
 // allocation path of both predictor families.
 //
-// calloc maps a large table straight from the kernel, whose pages are zeroed
+// A large table is mapped straight from the kernel, whose pages are zeroed
 // lazily when first touched, so a table of many megabytes costs no start-up
-// time and its untouched lines no memory.
+// time and its untouched lines no memory. Clearing it (a restart point) hands
+// its pages back the same way, so a restart costs what the block before it
+// touched, not the table's size: with a restart every block, tiny blocks
+// would otherwise spend their time zeroing megabytes.
 //
 // Transparent huge pages (MADV_HUGEPAGE on a 2 MiB-aligned mapping) were
 // measured and dropped (docs/design/log.md, "Huge pages for the tables"):
@@ -21,6 +24,8 @@
 #include <new>
 #include <utility>
 
+#include <sys/mman.h>
+
 namespace tcgen_runtime {
 
 class ZeroedMemory {
@@ -31,6 +36,14 @@ public:
         if (bytes == 0) {
             return;
         }
+        if (bytes >= mapped_bytes) {
+            void* mapped = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (mapped == MAP_FAILED) {
+                throw std::bad_alloc();
+            }
+            data_ = mapped;
+            return;
+        }
         data_ = std::calloc(bytes, 1);
         if (data_ == nullptr) {
             throw std::bad_alloc();
@@ -38,7 +51,7 @@ public:
     }
 
     ~ZeroedMemory() {
-        std::free(data_);
+        release();
     }
 
     ZeroedMemory(ZeroedMemory&& other) noexcept
@@ -46,7 +59,7 @@ public:
 
     ZeroedMemory& operator=(ZeroedMemory&& other) noexcept {
         if (this != &other) {
-            std::free(data_);
+            release();
             data_ = std::exchange(other.data_, nullptr);
             bytes_ = std::exchange(other.bytes_, 0);
         }
@@ -63,14 +76,35 @@ public:
         return bytes_;
     }
 
-    // Back to all zeros.
+    // Back to all zeros: a mapped table's pages are dropped (the next touch
+    // of one maps a zeroed page), a small one is overwritten.
     void clear() {
-        if (bytes_ > 0) {
-            std::memset(data_, 0, bytes_);
+        if (bytes_ == 0) {
+            return;
         }
+        if (bytes_ >= mapped_bytes && ::madvise(data_, bytes_, MADV_DONTNEED) == 0) {
+            return;
+        }
+        std::memset(data_, 0, bytes_);
     }
 
 private:
+    // From this size on a table has its own mapping (whole pages, which
+    // madvise can drop); below it calloc packs tables together.
+    static constexpr std::size_t mapped_bytes = std::size_t{1} << 16;
+
+    void release() {
+        if (data_ == nullptr) {
+            return;
+        }
+        if (bytes_ >= mapped_bytes) {
+            ::munmap(data_, bytes_);
+        } else {
+            std::free(data_);
+        }
+        data_ = nullptr;
+    }
+
     void* data_ = nullptr;
     std::size_t bytes_ = 0;
 };

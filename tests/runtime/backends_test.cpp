@@ -141,6 +141,30 @@ TEST(Backends, EveryLevelDecodesWithTheOneDecoder) {
     EXPECT_EQ(six, compress(Backend::lzma, data));  // 6 is the default
 }
 
+// Small buffers reuse one encoder per thread; what comes out must be what a
+// fresh encoder makes, whatever the size of the buffer before.
+TEST(Backends, AReusedLzmaEncoderMakesTheBytesOfAFreshOne) {
+    std::mt19937 random(7);
+    const std::size_t largest = static_cast<std::size_t>(ReusedLzmaEncoder::largest_raw_size);
+    for (const std::size_t size : {std::size_t{1}, std::size_t{12}, std::size_t{4096}, std::size_t{5000},
+                                   std::size_t{100}, largest, largest + 1, std::size_t{70000}, std::size_t{3}}) {
+        Bytes data(size);
+        for (std::uint8_t& byte : data) {
+            byte = static_cast<std::uint8_t>(random() % 7);  // compressible, with matches
+        }
+        Bytes reused;
+        lzma_compress(data.data(), data.size(), reused);
+        const LzmaFilters filters(size);
+        Bytes fresh(static_cast<std::size_t>(lzma_compress_bound(size)));
+        std::size_t fresh_size = 0;
+        ASSERT_EQ(lzma_raw_buffer_encode(filters.chain(), nullptr, data.data(), size, fresh.data(), &fresh_size,
+                                         fresh.size()),
+                  LZMA_OK);
+        fresh.resize(fresh_size);
+        EXPECT_EQ(reused, fresh) << size << " bytes";
+    }
+}
+
 TEST(Backends, DamagedDataIsRefusedAlike) {
     const Bytes data = patterned_bytes(50000);
     for (const Backend backend : all_backends) {
