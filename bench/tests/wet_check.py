@@ -9,7 +9,7 @@ without any bound, to check the tool's edges against the rule of
 docs/wet-streams.md. An event is identified by (node, t):
 
 - blocks: ids dense from 0 in file order, end 'C', 'R' or 'J', at least one
-  instruction and one byte;
+  instruction (an undecodable one has 0 bytes), padding 0;
 - flow: every id < the number of static blocks (flow[t-1] = the block
   executed at t);
 - nodes: ids dense from 0 in file order, block known, access 'L' or 'S',
@@ -83,7 +83,7 @@ def main(argv):
     for i, (bid, instrs, end, zero, size, zero2, pc) in enumerate(blocks):
         if bid != i:
             problem(f"block record {i} has id {bid}")
-        if end not in b"CRJ" or instrs == 0 or size == 0 or zero or zero2:
+        if end not in b"CRJ" or instrs == 0 or zero or zero2:
             problem(f"block {i}: end {end}, {instrs} instructions, {size} bytes, "
                     f"padding {zero}, {zero2}")
     for t, b in enumerate(flow, 1):
