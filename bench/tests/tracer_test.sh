@@ -88,7 +88,9 @@ if [[ -n $python ]]; then
     # The flow is the control flow: every taken branch of the branch trace
     # is a move to another block at its target, in the same order; the only
     # other moves that do not fall through are the iterations of rep-prefixed
-    # instructions (a jump back into the block just run).
+    # instructions (a jump back into the block just run). Block ends: a call
+    # never falls through, and a return goes back to the fall-through of a
+    # call still open (sort has no longjmp).
     "$python" - "$tmp/w1" "$tmp/b1" <<'EOF' || fail "WET flow and branch trace disagree"
 import struct, sys
 def recs(path, fmt):
@@ -98,10 +100,20 @@ blocks = recs(sys.argv[1] + ".blocks", "<IHBBIIQ")
 flow = [b for (b,) in recs(sys.argv[1] + ".flow", "<I")]
 taken = [target for _, target, t in recs(sys.argv[2], "<QQB") if t]
 j = moves = 0
+calls = []
 for t in range(1, len(flow)):
     prev, cur = blocks[flow[t - 1]], blocks[flow[t]]
     pc, start, size = cur[6], prev[6], prev[4]
+    if prev[2] == ord("C"):
+        calls.append(start + size)
+    elif prev[2] == ord("R"):
+        if pc not in calls:
+            sys.exit(f"flow: the return at t {t} goes to {pc:#x}, no open call returns there")
+        # the callee's frame, and the frames it left without returning
+        del calls[len(calls) - 1 - calls[::-1].index(pc):]
     if pc == start + size:
+        if prev[2] == ord("C"):
+            sys.exit(f"flow: the call block at t {t} falls through")
         continue
     moves += 1
     if j < len(taken) and taken[j] == pc:
