@@ -72,8 +72,9 @@ query_set() {
 
 # picks PREFIX [nm output]: PCs worth querying, written to $work/picks.
 # Without symbols, all nodes count; with them, only those in the functions
-# named (fill, sum_odd, fib), so that the queries exercise the program's own
-# loops and recursion rather than the C library's start-up.
+# named, so that the queries exercise the program's own loops and recursion
+# rather than the C library's start-up: the load of sum_odd with the most
+# defs, fill's busiest store and busiest load, fib's last access.
 picks() {
     python3 - "$1" "${2:-}" > "$work/picks" <<'PY'
 import collections, struct, sys
@@ -108,7 +109,7 @@ def best(candidates, key):
 with_def = collections.Counter(nodes[u][6] for u, _d, _tu, _td in edges)
 load = best((pc for pc in with_def if inside(pc, "sum_odd")), lambda pc: with_def[pc])
 store = best((pc for pc in times if "S" in kind[pc] and inside(pc, "fill")), lambda pc: len(times[pc]))
-loop = best((pc for pc in times if inside(pc)), lambda pc: len(times[pc]))
+loop = best((pc for pc in times if "L" in kind[pc] and inside(pc, "fill")), lambda pc: len(times[pc]))
 late = best((pc for pc in times if inside(pc, "fib")), lambda pc: max(times[pc]))
 for pc in (load, store, loop, late):
     count = len(times[pc])
