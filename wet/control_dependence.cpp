@@ -19,13 +19,14 @@
 //
 // Memory, besides the result (4 bytes per executed block) and nothing else
 // per executed block: per static block 12 bytes; per node (a block as seen
-// in one function) about 60 bytes (its block, function, successor cache,
-// last timestamp, dominator state, the two hash-table slots); per distinct
+// in one function) under 100 bytes (its block, function, successor cache,
+// last timestamp, dominator state, its hash-table slots); per distinct
 // CFG edge about 40 bytes (successor and predecessor lists, hash slot); per
 // control dependence (node, controller) 8 bytes while built, 4 kept; per
 // active frame 40 bytes; per first write of a controlling node in an active
 // activation 8 bytes of undo log. All of these grow with the program's code
-// and call depth, not with the length of the run.
+// and call depth, not with the length of the run: a 10.8 M-block run of
+// python3 has 40 k static blocks and 68 k nodes.
 
 #include "control_dependence.hpp"
 
@@ -43,7 +44,9 @@ namespace {
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kEmptyKey = std::numeric_limits<std::uint64_t>::max();
 
-std::uint64_t pair_key(std::uint32_t high, std::uint32_t low) { return (std::uint64_t{high} << 32) | low; }
+std::uint64_t pair_key(std::uint32_t high, std::uint32_t low) {
+    return (std::uint64_t{high} << 32) | low;
+}
 
 // Open-addressing map from a 64-bit key (two 32-bit ids, never all ones) to a
 // 32-bit value: the per-step lookups of both passes go through it, and a
@@ -203,7 +206,8 @@ struct Adjacency {
 };
 
 // pairs (from, to) -> the targets of every from, in the pairs' order.
-Adjacency group(std::size_t node_count, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs, bool reverse) {
+Adjacency group(std::size_t node_count, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
+                bool reverse) {
     Adjacency adjacency;
     adjacency.begin.assign(node_count + 1, 0);
     for (const auto& pair : pairs) {
@@ -323,7 +327,7 @@ PostDominators post_dominators(const std::vector<BlockShape>& blocks, const Node
     result.ipdom.assign(total, kNone);
     std::vector<std::uint32_t> postorder_number(total, kNone);
     std::vector<char> seen(total, 0);
-    std::vector<std::uint32_t> order;  // reverse postorder, EXIT excluded
+    std::vector<std::uint32_t> order;                          // reverse postorder, EXIT excluded
     std::vector<std::pair<std::uint32_t, std::uint32_t>> dfs;  // (vertex, next child index)
     for (std::uint32_t f = 0; f < function_count; ++f) {
         const auto exit = static_cast<std::uint32_t>(node_count + f);

@@ -28,8 +28,8 @@ std::vector<char> read_file(const std::string& path, const char* magic, std::siz
         throw std::runtime_error(path + ": not a " + magic + " file");
     }
     if ((data.size() - 4) % record != 0) {
-        throw std::runtime_error(path + ": truncated: " + std::to_string(data.size()) + " bytes is not 4 + a multiple of " +
-                                 std::to_string(record));
+        throw std::runtime_error(path + ": truncated: " + std::to_string(data.size()) +
+                                 " bytes is not 4 + a multiple of " + std::to_string(record));
     }
     return data;
 }
