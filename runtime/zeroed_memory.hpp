@@ -26,7 +26,17 @@
 
 #include <sys/mman.h>
 
+// AddressSanitizer defines this; a weak declaration leaves it null elsewhere.
+extern "C" [[gnu::weak]] void* __asan_region_is_poisoned(void* begin, std::size_t size);
+
 namespace tcgen_runtime {
+
+// AddressSanitizer guards calloc's blocks with red zones, not a mapping of
+// our own, so under it every table comes from calloc and has its bounds
+// checked (found at run time: generated code has no preprocessor conditions).
+inline bool under_address_sanitizer() {
+    return __asan_region_is_poisoned != nullptr;
+}
 
 class ZeroedMemory {
 public:
@@ -36,7 +46,8 @@ public:
         if (bytes == 0) {
             return;
         }
-        if (bytes >= mapped_bytes) {
+        mapped_ = bytes >= mapped_bytes && !under_address_sanitizer();
+        if (mapped_) {
             void* mapped = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (mapped == MAP_FAILED) {
                 throw std::bad_alloc();
@@ -55,13 +66,16 @@ public:
     }
 
     ZeroedMemory(ZeroedMemory&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+        : data_(std::exchange(other.data_, nullptr)),
+          bytes_(std::exchange(other.bytes_, 0)),
+          mapped_(std::exchange(other.mapped_, false)) {}
 
     ZeroedMemory& operator=(ZeroedMemory&& other) noexcept {
         if (this != &other) {
             release();
             data_ = std::exchange(other.data_, nullptr);
             bytes_ = std::exchange(other.bytes_, 0);
+            mapped_ = std::exchange(other.mapped_, false);
         }
         return *this;
     }
@@ -82,7 +96,7 @@ public:
         if (bytes_ == 0) {
             return;
         }
-        if (bytes_ >= mapped_bytes && ::madvise(data_, bytes_, MADV_DONTNEED) == 0) {
+        if (mapped_ && ::madvise(data_, bytes_, MADV_DONTNEED) == 0) {
             return;
         }
         std::memset(data_, 0, bytes_);
@@ -97,7 +111,7 @@ private:
         if (data_ == nullptr) {
             return;
         }
-        if (bytes_ >= mapped_bytes) {
+        if (mapped_) {
             ::munmap(data_, bytes_);
         } else {
             std::free(data_);
@@ -107,6 +121,7 @@ private:
 
     void* data_ = nullptr;
     std::size_t bytes_ = 0;
+    bool mapped_ = false;  // its own mapping, else from calloc
 };
 
 }  // namespace tcgen_runtime
