@@ -161,6 +161,10 @@ std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t
     return times[instance - 1];
 }
 
+bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) {
+    return node < nodes_.size() && labels_->node_execution(node, checked_t(t)).has_value();
+}
+
 std::optional<Def> WholeExecutionTrace::def_of(std::uint32_t node, std::uint32_t t) {
     if (node >= nodes_.size() || nodes_[node].access != 'L') {
         return std::nullopt;

@@ -161,6 +161,8 @@ public:
     std::vector<std::uint32_t> instances(std::uint64_t pc);
     // instances(pc)[instance - 1]; throws WetError when out of range.
     std::uint32_t instance_time(std::uint64_t pc, std::uint64_t instance);
+    // Whether node `node` executed at t.
+    bool executed_at(std::uint32_t node, std::uint32_t t);
     // The def of the execution of load node `node` at t; nullopt when it has
     // none (or the node did not execute at t).
     std::optional<Def> def_of(std::uint32_t node, std::uint32_t t);
