@@ -49,7 +49,9 @@ typename Stream::Record record_at(Stream& stream, std::uint64_t index) {
 template <class Stream, class Value>
 std::vector<Value> all_records(Stream& stream) {
     std::vector<Value> values;
-    values.reserve(static_cast<std::size_t>(stream.size()));
+    // A stream's length is what its file claims (a run of hits codes many
+    // records in a few bits): reserve no more than a bounded start.
+    values.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(stream.size(), 1u << 20)));
     typename Stream::Record record{};
     if (stream.position() > stream.size() / 2) {
         stream.seek(stream.size());
