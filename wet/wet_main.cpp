@@ -236,6 +236,14 @@ int main(int argc, char** argv) {
         command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
             ->required();
     }
+    const std::string first = argc > 1 ? argv[1] : "";
+    const bool known = first == "build" || first == "stats" || first == "cf" || first == "values" ||
+                       first == "addresses" || first == "def" || first == "slice";
+    if (!first.empty() && first[0] != '-' && !known) {
+        std::cerr << "wet: error: unknown command '" << argv[1]
+                  << "' (build, stats, cf, values, addresses, def, slice; try wet --help)\n";
+        return exit_user_error;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
