@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The `wet` command against the naive reference (wet_reference.py): every
+# query's stdout, and slice's last stderr line, must be the same bytes.
+# 1. On the toy program of make_synthetic_wet.py (no valgrind needed).
+# 2. On a real run: a small C program (loops, a recursion, loads reading what
+#    stores wrote) compiled statically, traced by tcgen-tracer --wet; queries
+#    at PCs picked from the trace inside its functions: a load with a def, a
+#    store, an instruction in a loop, a late instance in the recursion. The
+#    C++ control parents (control-dependence-driver, when given) must also
+#    equal the reference's.
+# 3. Bad input: a truncated raw file, a corrupt or truncated .wet, an unknown
+#    subcommand, queries out of range: one line on stderr, exit status 1.
+# Usage: wet_command_test.sh WET TRACER_LIB_DIR [CONTROL_DEPENDENCE_DRIVER]
+set -euo pipefail
+wet=$(realpath "$1")
+tool_dir=$2
+driver=${3:+$(realpath "$3")}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+reference=$here/wet_reference.py
+work=$(mktemp -d "${TMPDIR:-/tmp}/wet_command_test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+compared=0
+# same PREFIX WET QUERY ARGS...: wet's output on WET equals the reference's on PREFIX.
+same() {
+    local prefix=$1 file=$2 query=$3; shift 3
+    local rc_wet=0 rc_ref=0
+    "$wet" "$query" "$file" "$@" > "$work/out.wet" 2> "$work/err.wet" || rc_wet=$?
+    python3 "$reference" "$prefix" "$query" "$@" > "$work/out.ref" 2> "$work/err.ref" || rc_ref=$?
+    [[ $rc_ref == 0 ]] || fail "reference: $query $*: $(cat "$work/err.ref")"
+    [[ $rc_wet == 0 ]] || fail "wet $query $*: exit status $rc_wet: $(cat "$work/err.wet")"
+    cmp -s "$work/out.wet" "$work/out.ref" \
+        || fail "wet $query $* differs from the reference: $(diff "$work/out.wet" "$work/out.ref" | head -5)"
+    if [[ $query == slice ]]; then
+        [[ $(tail -n 1 "$work/err.wet") == $(tail -n 1 "$work/err.ref") ]] \
+            || fail "wet slice $*: stderr '$(tail -n 1 "$work/err.wet")', reference '$(tail -n 1 "$work/err.ref")'"
+    fi
+    compared=$((compared + 1))
+}
+
+# one_line_error WHAT COMMAND...: exit status 1 and exactly one line on stderr.
+one_line_error() {
+    local what=$1 rc=0; shift
+    "$@" > /dev/null 2> "$work/err" || rc=$?
+    [[ $rc == 1 && $(wc -l < "$work/err") == 1 ]] || fail "$what: exit status $rc, stderr: $(head -c 500 "$work/err")"
+    echo "ok: $what: $(cat "$work/err")"
+}
+
+build() {  # PREFIX OUT.wet
+    "$wet" build "$1" "$2" 2> "$work/build.err" || fail "wet build $1: $(cat "$work/build.err")"
+    [[ $(wc -l < "$work/build.err") == 1 ]] || fail "wet build $1: expected one summary line: $(cat "$work/build.err")"
+}
+
+# query_set PREFIX WET: cf in every direction, then the queries PICKS lists,
+# one per line: "QUERY PC [INSTANCE]".
+query_set() {
+    local prefix=$1 file=$2 executed
+    executed=$(( ($(stat -c %s "$prefix.flow") - 4) / 4 ))
+    same "$prefix" "$file" cf
+    same "$prefix" "$file" cf --backward
+    same "$prefix" "$file" cf --count=7
+    same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --count=25
+    same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --backward --count=25
+    same "$prefix" "$file" cf --from="$executed"
+    same "$prefix" "$file" cf --from=1 --backward
+    while read -r query pc instance; do
+        # shellcheck disable=SC2086  # instance is absent for values/addresses
+        same "$prefix" "$file" "$query" "$pc" $instance
+    done < "$work/picks"
+}
+
+# picks PREFIX [nm output]: PCs worth querying, written to $work/picks.
+# Without symbols, all nodes count; with them, only those in the functions
+# named (fill, sum_odd, fib), so that the queries exercise the program's own
+# loops and recursion rather than the C library's start-up.
+picks() {
+    python3 - "$1" "${2:-}" > "$work/picks" <<'PY'
+import collections, struct, sys
+prefix, symbols = sys.argv[1], sys.argv[2]
+def records(suffix, fmt):
+    data = open(prefix + suffix, "rb").read()[4:]
+    return list(struct.iter_unpack(fmt, data))
+nodes = records(".nodes", "<IIBBHIQ")
+events = records(".events", "<IIQQ")
+edges = records(".edges", "<IIII")
+ranges = {}
+if symbols:
+    for line in open(symbols):
+        f = line.split()
+        if len(f) == 4 and f[2] in "tT" and f[3] in ("fill", "sum_odd", "fib"):
+            ranges[f[3]] = (int(f[0], 16), int(f[0], 16) + int(f[1], 16))
+def inside(pc, name=None):
+    if not symbols:
+        return True
+    return any(lo <= pc < hi for n, (lo, hi) in ranges.items() if name in (None, n))
+times = collections.defaultdict(set)
+for n, t, _a, _v in events:
+    times[nodes[n][6]].add(t)
+kind = {}
+for n in nodes:
+    kind.setdefault(n[6], set()).add(chr(n[2]))
+def best(candidates, key):
+    candidates = sorted(candidates)
+    if not candidates:
+        sys.exit("no candidate pc in the trace: %s" % symbols)
+    return max(candidates, key=key)
+with_def = collections.Counter(nodes[u][6] for u, _d, _tu, _td in edges)
+load = best((pc for pc in with_def if inside(pc, "sum_odd")), lambda pc: with_def[pc])
+store = best((pc for pc in times if "S" in kind[pc] and inside(pc, "fill")), lambda pc: len(times[pc]))
+loop = best((pc for pc in times if inside(pc)), lambda pc: len(times[pc]))
+late = best((pc for pc in times if inside(pc, "fib")), lambda pc: max(times[pc]))
+for pc in (load, store, loop, late):
+    count = len(times[pc])
+    print("values 0x%x" % pc)
+    print("addresses %d" % pc)
+    for instance in sorted({1, (count + 1) // 2, count}):
+        print("def 0x%x %d" % (pc, instance))
+    for instance in sorted({2 if count > 1 else 1, count}):
+        print("slice 0x%x %d" % (pc, instance))
+PY
+}
+
+bad_input() {  # PREFIX WET: errors, each one line and exit 1
+    local prefix=$1 file=$2 size f
+    for f in blocks flow nodes events edges; do cp "$prefix.$f" "$work/bad.$f"; done
+    head -c -3 "$prefix.events" > "$work/bad.events"
+    one_line_error "a truncated raw file" "$wet" build "$work/bad" "$work/bad.wet"
+    cp "$prefix.events" "$work/bad.events"
+    head -c 2 "$prefix.flow" > "$work/bad.flow"
+    one_line_error "a flow file cut in its magic" "$wet" build "$work/bad" "$work/bad.wet"
+    size=$(stat -c %s "$file")
+    for at in 0 $((size / 3)) $((size / 2)) $((size - 1)); do
+        cp "$file" "$work/corrupt.wet"
+        python3 -c 'import sys
+path, at = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, "rb").read())
+data[at] ^= 0xFF
+open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
+        one_line_error "a .wet with byte $at of $size changed" "$wet" cf "$work/corrupt.wet"
+    done
+    head -c $((size / 2)) "$file" > "$work/corrupt.wet"
+    one_line_error "a .wet cut in half" "$wet" values "$work/corrupt.wet" 0
+    one_line_error "an unknown subcommand" "$wet" frobnicate "$file"
+    one_line_error "cf from 0" "$wet" cf "$file" --from=0
+    one_line_error "cf past the end" "$wet" cf "$file" --from=$(( ($(stat -c %s "$prefix.flow") - 4) / 4 + 1 ))
+    one_line_error "a pc with no node" "$wet" values "$file" 0x1
+    read -r _ pc _ < <(grep '^def' "$work/picks" | tail -n 1)
+    one_line_error "instance 0" "$wet" def "$file" "$pc" 0
+    one_line_error "an instance past the last" "$wet" slice "$file" "$pc" 4000000000
+}
+
+# 1. The toy program.
+python3 "$here/make_synthetic_wet.py" "$work/toy" 3
+build "$work/toy" "$work/toy.wet"
+picks "$work/toy"
+query_set "$work/toy" "$work/toy.wet"
+echo "ok: toy program: $compared outputs equal the reference's"
+bad_input "$work/toy" "$work/toy.wet"
+
+# 2. A real run.
+command -v valgrind > /dev/null || { echo "valgrind not installed: real run skipped"; exit 0; }
+[[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || fail "no tcgen-tracer-amd64-linux in $tool_dir"
+tool_dir=$(cd "$tool_dir" && pwd)
+cat > "$work/program.c" <<'C'
+#include <stdio.h>
+static int table[40];
+static void fill(int* a, int n) {
+    for (int i = 0; i < n; i++) a[i] = i * 7 % 13;
+}
+static int sum_odd(const int* a, int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        if (a[i] & 1) s += a[i];
+    return s;
+}
+static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int main(void) {
+    fill(table, 40);
+    printf("%d %ld\n", sum_odd(table, 40), fib(12));
+    return 0;
+}
+C
+cc=$(command -v cc || command -v gcc) || { echo "no C compiler: real run skipped"; exit 0; }
+"$cc" -O0 -fno-inline -static -o "$work/program" "$work/program.c" 2> "$work/cc.err" \
+    || "$cc" -O0 -fno-inline -o "$work/program" "$work/program.c" \
+    || fail "cannot compile the test program: $(cat "$work/cc.err")"
+( exec 9<"$tool_dir"
+  exec env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
+    valgrind --tool=tcgen-tracer --wet="$work/real" "$work/program" ) > "$work/program.out" 2> "$work/valgrind.log" \
+    || { cat "$work/valgrind.log" >&2; fail "the traced run failed"; }
+[[ $(cat "$work/program.out") == "108 144" ]] || fail "the traced program printed $(cat "$work/program.out")"
+for f in blocks flow nodes events edges; do [[ -s "$work/real.$f" ]] || fail "tcgen-tracer wrote no real.$f"; done
+nm -S "$work/program" > "$work/symbols" 2>/dev/null || : > "$work/symbols"
+build "$work/real" "$work/real.wet"
+echo "ok: real run: $(( ($(stat -c %s "$work/real.flow") - 4) / 4 )) executed blocks, $(cat "$work/build.err")"
+if [[ -n $driver ]]; then
+    "$driver" "$work/real" > "$work/parents.cpp"
+    python3 "$reference" "$work/real" parents > "$work/parents.ref"
+    cmp -s "$work/parents.cpp" "$work/parents.ref" || fail "real run: the C++ control parents differ from the reference's"
+    echo "ok: real run: C++ control parents equal the reference's"
+fi
+compared=0
+picks "$work/real" "$([[ -s "$work/symbols" ]] && echo "$work/symbols")"
+query_set "$work/real" "$work/real.wet"
+echo "ok: real run: $compared outputs equal the reference's"
+bad_input "$work/real" "$work/real.wet"

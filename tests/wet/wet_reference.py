@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""A naive reference for the `wet` command: reads the v2 raw files of a WET
+(PREFIX.blocks, .flow, .nodes, .events, .edges) and prints exactly what the
+`wet` queries print on the WET built from them, to check the library.
+
+    wet_reference.py PREFIX cf [--from=T] [--backward] [--count=N]
+    wet_reference.py PREFIX values PC | addresses PC
+    wet_reference.py PREFIX def PC INSTANCE | slice PC INSTANCE
+    wet_reference.py PREFIX parents      # "T PARENT" per executed block
+
+Control dependence is computed here the slow, obvious way, independently of
+the C++ (wet/control_dependence.cpp), from the same definition: shadow call
+stack, per-function CFG from the flow, post-dominator *sets* by iterative
+intersection, "Y is control dependent on X iff Y post-dominates a successor
+of X and does not strictly post-dominate X", and the dynamic parent found by
+scanning the activation's own executions backwards. Quadratic at worst: for
+small traces only. Python 3 standard library only. Bad input: one line on
+stderr, exit 1.
+"""
+
+import os
+import struct
+import sys
+
+U64 = (1 << 64) - 1
+
+
+class Bad(Exception):
+    pass
+
+
+def read_records(prefix, suffix, magic, fmt):
+    path = prefix + suffix
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise Bad("%s: %s" % (path, e.strerror))
+    size = struct.calcsize(fmt)
+    if data[:4] != magic:
+        raise Bad("%s: not a %s file" % (path, magic.decode()))
+    if (len(data) - 4) % size:
+        raise Bad("%s: truncated: %d bytes is not 4 + a multiple of %d" % (path, len(data), size))
+    return list(struct.iter_unpack(fmt, memoryview(data)[4:]))
+
+
+class Trace:
+    def __init__(self, prefix, need_memory=True):
+        blocks = read_records(prefix, ".blocks", b"WTB1", "<IHBBIIQ")
+        self.block_pc, self.block_bytes, self.block_end = [], [], []
+        for i, (bid, _instructions, end, _z, nbytes, _z2, pc) in enumerate(blocks):
+            if bid != i or chr(end) not in "CRJ":
+                raise Bad("%s.blocks: block record %d is corrupt" % (prefix, i))
+            self.block_pc.append(pc)
+            self.block_bytes.append(nbytes)
+            self.block_end.append(chr(end))
+        self.flow = [r[0] for r in read_records(prefix, ".flow", b"WTF1", "<I")]
+        for t, b in enumerate(self.flow, 1):
+            if b >= len(blocks):
+                raise Bad("%s.flow: block %d at %d does not exist" % (prefix, b, t))
+        if not need_memory:
+            return
+        executed = len(self.flow)
+        self.nodes = read_records(prefix, ".nodes", b"WTN2", "<IIBBHIQ")
+        for i, (nid, block, access, _slot, _size, _z, _pc) in enumerate(self.nodes):
+            if nid != i or block >= len(blocks) or chr(access) not in "LS":
+                raise Bad("%s.nodes: node record %d is corrupt" % (prefix, i))
+        self.events = read_records(prefix, ".events", b"WTE2", "<IIQQ")
+        last_t = 0
+        self.event_at = {}  # (node, t) -> (address, value)
+        for node, t, address, value in self.events:
+            if node >= len(self.nodes) or not max(last_t, 1) <= t <= executed or (node, t) in self.event_at:
+                raise Bad("%s.events: corrupt event (node %d, t %d)" % (prefix, node, t))
+            if self.flow[t - 1] != self.nodes[node][1]:
+                raise Bad("%s.events: node %d's block did not run at %d" % (prefix, node, t))
+            last_t = t
+            self.event_at[(node, t)] = (address, value)
+        self.def_of = {}  # (use node, t_use) -> (def node, t_def)
+        for use, dnode, t_use, t_def in read_records(prefix, ".edges", b"WTD2", "<IIII"):
+            if (use, t_use) not in self.event_at or (dnode, t_def) not in self.event_at or t_def > t_use \
+                    or self.kind(use) != "L" or self.kind(dnode) != "S" or (use, t_use) in self.def_of:
+                raise Bad("%s.edges: corrupt edge %d@%d <- %d@%d" % (prefix, use, t_use, dnode, t_def))
+            self.def_of[(use, t_use)] = (dnode, t_def)
+        self.events_at_t = {}  # t -> [node], the memory events of the block executed at t
+        for node, t, _a, _v in self.events:
+            self.events_at_t.setdefault(t, []).append(node)
+
+    def kind(self, node):
+        return chr(self.nodes[node][2])
+
+    def slot(self, node):
+        return self.nodes[node][3]
+
+    def pc(self, node):
+        return self.nodes[node][6]
+
+
+# --- control dependence, naively ---------------------------------------------
+
+class Frame:
+    def __init__(self, entry, return_address, call_site):
+        self.entry = entry
+        self.return_address = return_address
+        self.call_site = call_site
+        self.executed = []  # (t, block) run in this activation itself
+        self.last = None
+
+
+def walk_frames(trace):
+    """The shadow call stack: per t, the frame it ran in. Also the CFG of
+    every function: {entry: (nodes, edges)}."""
+    flow, pcs, ends, sizes = trace.flow, trace.block_pc, trace.block_end, trace.block_bytes
+    cfgs = {}
+    frame_at = []
+    stack = []
+    for t in range(1, len(flow) + 1):
+        b = flow[t - 1]
+        if t == 1:
+            stack.append(Frame(b, None, 0))
+        else:
+            p = flow[t - 2]
+            if ends[p] == "C":
+                stack.append(Frame(b, (pcs[p] + sizes[p]) & U64, t - 1))
+            elif ends[p] == "R":
+                for depth in range(len(stack) - 1, 0, -1):
+                    if stack[depth].return_address == pcs[b]:
+                        del stack[depth:]
+                        break
+        frame = stack[-1]
+        nodes, edges = cfgs.setdefault(frame.entry, (set(), set()))
+        nodes.add(b)
+        if frame.last is not None:
+            edges.add((frame.last, b))
+        frame.last = b
+        frame.executed.append((t, b))
+        frame_at.append(frame)
+    return frame_at, cfgs
+
+
+def control_dependences(trace, nodes, edges):
+    """{Y: set of X that Y is control dependent on} in one function."""
+    EXIT = "EXIT"
+    succ = {n: set() for n in nodes}
+    for x, y in edges:
+        succ[x].add(y)
+    for n in nodes:
+        if trace.block_end[n] == "R" or not succ[n]:
+            succ[n].add(EXIT)
+    reach = {EXIT}
+    changed = True
+    while changed:
+        changed = False
+        for n in nodes:
+            if n not in reach and succ[n] & reach:
+                reach.add(n)
+                changed = True
+    for n in nodes:
+        if n not in reach:
+            succ[n].add(EXIT)
+    everything = set(nodes) | {EXIT}
+    pdom = {n: set(everything) for n in nodes}
+    pdom[EXIT] = {EXIT}
+    changed = True
+    while changed:
+        changed = False
+        for n in sorted(nodes):
+            new = {n} | set.intersection(*(pdom[s] for s in succ[n]))
+            if new != pdom[n]:
+                pdom[n] = new
+                changed = True
+    cd = {n: set() for n in nodes}
+    for x in nodes:
+        strict = pdom[x] - {x}
+        for y in nodes:
+            if y not in strict and any(y in pdom[s] for s in succ[x]):
+                cd[y].add(x)
+    return cd
+
+
+def parents(trace):
+    frame_at, cfgs = walk_frames(trace)
+    cds = {entry: control_dependences(trace, nodes, edges) for entry, (nodes, edges) in cfgs.items()}
+    result = []
+    position = {}  # frame -> index of the next execution in frame.executed
+    for t, frame in enumerate(frame_at, 1):
+        i = position.get(id(frame), 0)
+        position[id(frame)] = i + 1
+        b = frame.executed[i][1]
+        controllers = cds[frame.entry][b]
+        parent = frame.call_site
+        for j in range(i - 1, -1, -1):
+            if frame.executed[j][1] in controllers:
+                parent = frame.executed[j][0]
+                break
+        result.append(parent)
+    return result
+
+
+# --- queries -------------------------------------------------------------------
+
+def parse_number(text, what):
+    try:
+        if text[:2] in ("0x", "0X"):
+            return int(text[2:], 16)
+        if text.isdigit():
+            return int(text)
+    except ValueError:
+        pass
+    raise Bad("%s: not a number: %s" % (what, text))
+
+
+def query_cf(trace, options):
+    executed = len(trace.flow)
+    start, backward, count = None, False, None
+    for o in options:
+        if o.startswith("--from="):
+            start = parse_number(o[7:], "--from")
+        elif o == "--backward":
+            backward = True
+        elif o.startswith("--count="):
+            count = parse_number(o[8:], "--count")
+        else:
+            raise Bad("cf: unknown option %s" % o)
+    if start is None:
+        start = executed if backward else 1
+        if executed == 0:
+            return []
+    if not 1 <= start <= executed:
+        raise Bad("cf: timestamp %d is outside 1..%d" % (start, executed))
+    ts = range(start, 0, -1) if backward else range(start, executed + 1)
+    if count is not None:
+        ts = ts[:count]
+    return ["%d 0x%x" % (t, trace.block_pc[trace.flow[t - 1]]) for t in ts]
+
+
+def nodes_of_pc(trace, pc):
+    found = {n for n in range(len(trace.nodes)) if trace.pc(n) == pc}
+    if not found:
+        raise Bad("no memory access at pc 0x%x" % pc)
+    return found
+
+
+def query_events(trace, pc, field):
+    nodes = nodes_of_pc(trace, pc)
+    items = sorted((t, trace.slot(n), n, address, value)
+                   for n, t, address, value in trace.events if n in nodes)
+    return ["%d %s %d 0x%x" % (t, trace.kind(n), slot, address if field == "address" else value)
+            for t, slot, n, address, value in items]
+
+
+def instance_events(trace, pc, instance):
+    """The events (node, t) of pc at its INSTANCE-th distinct T, in slot order."""
+    nodes = nodes_of_pc(trace, pc)
+    times = sorted({t for n, t, _a, _v in trace.events if n in nodes})
+    if not 1 <= instance <= len(times):
+        raise Bad("pc 0x%x has %d instances, not %d" % (pc, len(times), instance))
+    t = times[instance - 1]
+    return t, sorted((n for n in trace.events_at_t[t] if n in nodes), key=trace.slot)
+
+
+def query_def(trace, pc, instance):
+    t, nodes = instance_events(trace, pc, instance)
+    lines = []
+    for n in nodes:
+        if trace.kind(n) != "L":
+            continue
+        d = trace.def_of.get((n, t))
+        if d is None:
+            lines.append("%d L %d <- none" % (t, trace.slot(n)))
+        else:
+            lines.append("%d L %d <- %d S %d 0x%x" % (t, trace.slot(n), d[1], trace.slot(d[0]), trace.pc(d[0])))
+    return lines
+
+
+def query_slice(trace, pc, instance):
+    parent = parents(trace)
+    t0, nodes = instance_events(trace, pc, instance)
+    items = set()
+    work = [("M", n, t0) for n in nodes]
+    while work:
+        item = work.pop()
+        if item in items:
+            continue
+        items.add(item)
+        what, x, t = item
+        if parent[t - 1]:
+            p = parent[t - 1]
+            work.append(("B", trace.flow[p - 1], p))
+        loads_here = [m for m in trace.events_at_t.get(t, []) if trace.kind(m) == "L"]
+        if what == "B":
+            work.extend(("M", m, t) for m in loads_here)
+        elif trace.kind(x) == "L":
+            d = trace.def_of.get((x, t))
+            if d is not None:
+                work.append(("M", d[0], d[1]))
+        else:
+            work.extend(("M", m, t) for m in loads_here if m < x)
+    kind_order = {"B": 0, "L": 1, "S": 2}
+    keyed = []
+    for what, x, t in items:
+        if what == "B":
+            keyed.append((-t, trace.block_pc[x], 0, -1, "%d B 0x%x -" % (t, trace.block_pc[x])))
+        else:
+            k = trace.kind(x)
+            keyed.append((-t, trace.pc(x), kind_order[k], trace.slot(x),
+                          "%d %s 0x%x %d" % (t, k, trace.pc(x), trace.slot(x))))
+    keyed.sort()
+    sys.stderr.write("slice: %d items\n" % len(keyed))
+    return [k[-1] for k in keyed]
+
+
+def main(argv):
+    if len(argv) < 3:
+        raise Bad("usage: wet_reference.py PREFIX cf|values|addresses|def|slice|parents ...")
+    prefix, command, args = argv[1], argv[2], argv[3:]
+    if command == "cf":
+        lines = query_cf(Trace(prefix, need_memory=False), args)
+    elif command == "parents" and not args:
+        lines = ["%d %d" % (t, p) for t, p in enumerate(parents(Trace(prefix, need_memory=False)), 1)]
+    elif command in ("values", "addresses") and len(args) == 1:
+        lines = query_events(Trace(prefix), parse_number(args[0], "PC"),
+                             "value" if command == "values" else "address")
+    elif command in ("def", "slice") and len(args) == 2:
+        trace = Trace(prefix)
+        pc, instance = parse_number(args[0], "PC"), parse_number(args[1], "INSTANCE")
+        lines = (query_def if command == "def" else query_slice)(trace, pc, instance)
+    else:
+        raise Bad("unknown command or wrong arguments: %s" % " ".join(argv[2:]))
+    out = sys.stdout
+    for line in lines:
+        out.write(line + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv))
+    except Bad as e:
+        sys.stderr.write("wet_reference: error: %s\n" % e)
+        sys.exit(1)
+    except BrokenPipeError:
+        os._exit(0)
