@@ -5,127 +5,45 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 namespace tcgen::wet {
 namespace {
 
-// Moves a timestamp stream's cursor to just before its first record >= t,
-// walking from wherever it is (so queries close in time are cheap), and
-// returns that record's index when it is t.
-std::optional<std::uint64_t> find_time(NodeTimestamps& stream, std::uint32_t t) {
-    NodeTimestamps::Record record{};
-    while (stream.prev(record)) {
-        if (record.field1 < t) {
-            stream.next(record);
-            break;
-        }
-    }
-    while (stream.next(record)) {
-        if (record.field1 >= t) {
-            stream.prev(record);
-            break;
-        }
-    }
-    const std::uint64_t position = stream.position();
-    if (stream.next(record)) {
-        stream.prev(record);
-        if (record.field1 == t) {
-            return position;
-        }
-    }
-    return std::nullopt;
-}
-
-// The record at `index`, reached by stepping from the cursor.
-template <class Stream>
-typename Stream::Record record_at(Stream& stream, std::uint64_t index) {
-    typename Stream::Record record{};
-    stream.seek(index);
-    stream.next(record);
-    return record;
-}
-
-// Every record's first field, walking from the nearer end.
-template <class Stream, class Value>
-std::vector<Value> all_records(Stream& stream) {
-    std::vector<Value> values;
-    // A stream's length is what its file claims (a run of hits codes many
-    // records in a few bits): reserve no more than a bounded start.
-    values.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(stream.size(), 1u << 20)));
-    typename Stream::Record record{};
-    if (stream.position() > stream.size() / 2) {
-        stream.seek(stream.size());
-        while (stream.prev(record)) {
-            values.push_back(static_cast<Value>(record.field1));
-        }
-        std::reverse(values.begin(), values.end());
-    } else {
-        stream.seek(0);
-        while (stream.next(record)) {
-            values.push_back(static_cast<Value>(record.field1));
-        }
-    }
-    return values;
-}
-
 template <class Stream, class Source, class Field>
-std::optional<Stream> build_stream(const Source& source, Field field) {
-    if (source.empty()) {
-        return std::nullopt;
-    }
+Label<Stream> make_label(const Source& source, Field field) {
     std::vector<typename Stream::Record> records(source.size());
     for (std::size_t index = 0; index < source.size(); ++index) {
         records[index] = field(source[index]);
     }
-    return Stream::build(records.data(), records.size());
+    return Label<Stream>::make(records);
 }
 
 template <class Stream>
-void save_optional(ByteWriter& writer, const std::optional<Stream>& stream) {
-    if (stream) {
-        writer.blob(stream->save());
-    } else {
-        writer.u64(0);
-    }
-}
-
-template <class Stream>
-std::optional<Stream> load_optional(ByteReader& reader, const std::string& what) {
-    const std::uint64_t size = reader.u64();
-    if (size == 0) {
-        return std::nullopt;
-    }
-    const std::uint8_t* bytes = reader.bytes(size);
-    try {
-        return Stream::load(bytes, static_cast<std::size_t>(size));
-    } catch (const WetError&) {
-        throw;
-    } catch (const std::runtime_error& error) {
-        reader.fail(what + ": " + error.what());
-    }
-}
-
-template <class Stream>
-std::uint64_t size_of(const std::optional<Stream>& stream) {
-    return stream ? stream->size() : 0;
-}
-
-template <class Stream>
-std::uint64_t saved_bytes(const std::vector<std::optional<Stream>>& streams) {
+std::uint64_t saved_bytes(const std::vector<Label<Stream>>& labels) {
     std::uint64_t bytes = 0;
-    for (const auto& stream : streams) {
-        bytes += 8 + (stream ? stream->save().size() : 0);
+    for (const auto& label : labels) {
+        bytes += label.saved_bytes();
     }
     return bytes;
 }
 
 template <class Stream>
-std::uint64_t held_bytes(const std::vector<std::optional<Stream>>& streams) {
-    std::uint64_t bytes = streams.capacity() * sizeof(streams[0]);
-    for (const auto& stream : streams) {
-        bytes += stream ? stream->memory_bytes() : 0;
+std::uint64_t held_bytes(const std::vector<Label<Stream>>& labels) {
+    std::uint64_t bytes = (labels.capacity() - labels.size()) * sizeof(labels[0]);
+    for (const auto& label : labels) {
+        bytes += label.memory_bytes();
     }
     return bytes;
+}
+
+template <class Stream, class Value>
+std::vector<Value> first_fields(Label<Stream>& label) {
+    std::vector<Value> values;
+    for (const auto& record : label.all()) {
+        values.push_back(static_cast<Value>(record.field1));
+    }
+    return values;
 }
 
 }  // namespace
@@ -183,8 +101,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         const std::vector<std::uint32_t> times(block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block]),
                                                block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block + 1]));
         store.block_times_[block] =
-            build_stream<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
-        store.block_parents_[block] = build_stream<ControlParents>(
+            make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        store.block_parents_[block] = make_label<ControlParents>(
             times, [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
     }
 
@@ -225,16 +143,16 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             store.node_mode_[node] = static_cast<std::uint8_t>(Times::block);
         } else {
             store.node_mode_[node] = static_cast<std::uint8_t>(Times::own);
-            store.node_times_[node] = build_stream<NodeTimestamps>(
+            store.node_times_[node] = make_label<NodeTimestamps>(
                 events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; });
         }
-        store.values_[node] = build_stream<NodeValues>(
+        store.values_[node] = make_label<NodeValues>(
             events, [&](std::size_t index) { return NodeValues::Record{raw.events[index].value}; });
-        store.addresses_[node] = build_stream<NodeAddresses>(
+        store.addresses_[node] = make_label<NodeAddresses>(
             events, [&](std::size_t index) { return NodeAddresses::Record{raw.events[index].address}; });
         if (raw.nodes[node].access == 'L' &&
             std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; })) {
-            store.defs_[node] = build_stream<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; });
+            store.defs_[node] = make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; });
         }
     }
     report("done", 1, 1);
@@ -243,76 +161,89 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
 
 std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
     ByteWriter writer;
+    const auto save_all = [&](const auto& labels) {
+        for (const auto& label : labels) {
+            label.save(writer);
+        }
+    };
     switch (section) {
     case 0:
         writer.blob(flow_->save());
         break;
     case 1:
-        for (const auto& stream : block_times_) save_optional(writer, stream);
+        save_all(block_times_);
         break;
     case 2:
-        for (const auto& stream : block_parents_) save_optional(writer, stream);
+        save_all(block_parents_);
         break;
     case 3:
         for (std::size_t node = 0; node < node_times_.size(); ++node) {
             writer.u8(node_mode_[node]);
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-                writer.blob(node_times_[node]->save());
+                node_times_[node].save(writer);
             }
         }
         break;
     case 4:
-        for (const auto& stream : values_) save_optional(writer, stream);
+        save_all(values_);
         break;
     case 5:
-        for (const auto& stream : addresses_) save_optional(writer, stream);
+        save_all(addresses_);
         break;
     default:
-        for (const auto& stream : defs_) save_optional(writer, stream);
+        save_all(defs_);
         break;
     }
     return std::move(writer.data());
 }
 
 void LabelStore::load_section(std::size_t section, ByteReader& reader) {
-    const auto name = [](const char* what, std::size_t index) { return std::string(what) + " " + std::to_string(index); };
+    const auto load_all = [&](auto& labels, const char* what) {
+        using Stream = typename std::decay_t<decltype(labels[0])>::stream_type;
+        for (std::size_t index = 0; index < labels.size(); ++index) {
+            labels[index] = Label<Stream>::load(reader, what + std::to_string(index));
+        }
+    };
     switch (section) {
-    case 0:
-        flow_ = load_optional<BlockIds>(reader, "control flow");
+    case 0: {
+        const std::uint64_t size = reader.u64();
+        const std::uint8_t* bytes = reader.bytes(size);
+        try {
+            flow_ = BlockIds::load(bytes, static_cast<std::size_t>(size));
+        } catch (const std::runtime_error& error) {
+            reader.fail(std::string("control flow: ") + error.what());
+        }
         break;
+    }
     case 1:
-        for (std::size_t block = 0; block < block_times_.size(); ++block)
-            block_times_[block] = load_optional<NodeTimestamps>(reader, name("timestamps of block", block));
+        load_all(block_times_, "timestamps of block ");
         break;
     case 2:
-        for (std::size_t block = 0; block < block_parents_.size(); ++block)
-            block_parents_[block] = load_optional<ControlParents>(reader, name("control parents of block", block));
+        load_all(block_parents_, "control parents of block ");
         break;
     case 3:
         for (std::size_t node = 0; node < node_times_.size(); ++node) {
             node_mode_[node] = reader.u8();
             if (node_mode_[node] > static_cast<std::uint8_t>(Times::own)) {
-                reader.fail(name("node", node) + ": unknown timestamp mode " + std::to_string(node_mode_[node]));
+                reader.fail("node " + std::to_string(node) + ": unknown timestamp mode " +
+                            std::to_string(node_mode_[node]));
             }
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-                node_times_[node] = load_optional<NodeTimestamps>(reader, name("timestamps of node", node));
-                if (!node_times_[node]) {
-                    reader.fail(name("node", node) + ": its timestamps are missing");
+                node_times_[node] = Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node));
+                if (node_times_[node].empty()) {
+                    reader.fail("node " + std::to_string(node) + ": its timestamps are missing");
                 }
             }
         }
         break;
     case 4:
-        for (std::size_t node = 0; node < values_.size(); ++node)
-            values_[node] = load_optional<NodeValues>(reader, name("values of node", node));
+        load_all(values_, "values of node ");
         break;
     case 5:
-        for (std::size_t node = 0; node < addresses_.size(); ++node)
-            addresses_[node] = load_optional<NodeAddresses>(reader, name("addresses of node", node));
+        load_all(addresses_, "addresses of node ");
         break;
     default:
-        for (std::size_t node = 0; node < defs_.size(); ++node)
-            defs_[node] = load_optional<LoadDefs>(reader, name("defs of node", node));
+        load_all(defs_, "defs of node ");
         break;
     }
     reader.expect_end();
@@ -325,10 +256,10 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events, std
     }
     std::uint64_t block_executions = 0;
     for (std::size_t block = 0; block < block_times_.size(); ++block) {
-        if (size_of(block_times_[block]) != size_of(block_parents_[block])) {
-            fail("block " + std::to_string(block) + " has as many timestamps as control parents");
+        if (block_times_[block].size() != block_parents_[block].size()) {
+            fail("block " + std::to_string(block) + " has not as many timestamps as control parents");
         }
-        block_executions += size_of(block_times_[block]);
+        block_executions += block_times_[block].size();
     }
     if (block_executions != executed_) {
         fail("the blocks' timestamps are not " + std::to_string(executed_));
@@ -336,8 +267,8 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events, std
     std::uint64_t node_events = 0;
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
         const std::uint64_t count = node_executions(node);
-        if (size_of(values_[node]) != count || size_of(addresses_[node]) != count ||
-            (defs_[node] && size_of(defs_[node]) != count) ||
+        if (values_[node].size() != count || addresses_[node].size() != count ||
+            (!defs_[node].empty() && defs_[node].size() != count) ||
             (node_mode_[node] != static_cast<std::uint8_t>(Times::never) && count == 0)) {
             fail("node " + std::to_string(node) + "'s labels differ in length");
         }
@@ -393,14 +324,11 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
 }
 
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
-    if (!block_times_[block]) {
-        return std::nullopt;
-    }
-    return find_time(*block_times_[block], t);
+    return block_times_[block].find(t);
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
-    const std::uint32_t distance = record_at(*block_parents_[block], index).field1;
+    const std::uint32_t distance = block_parents_[block].at(index).field1;
     if (distance == 0 || distance > t) {
         corrupt("control parent distance " + std::to_string(distance) + " at t " + std::to_string(t));
     }
@@ -414,7 +342,7 @@ std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std:
     case Times::block:
         return block_execution(node_block_[node], t);
     default:
-        return find_time(*node_times_[node], t);
+        return node_times_[node].find(t);
     }
 }
 
@@ -423,9 +351,9 @@ std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
     case Times::never:
         return 0;
     case Times::block:
-        return size_of(block_times_[node_block_[node]]);
+        return block_times_[node_block_[node]].size();
     default:
-        return node_times_[node]->size();
+        return node_times_[node].size();
     }
 }
 
@@ -434,26 +362,25 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
-        return all_records<NodeTimestamps, std::uint32_t>(*block_times_[node_block_[node]]);
+        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
     default:
-        return all_records<NodeTimestamps, std::uint32_t>(*node_times_[node]);
+        return first_fields<NodeTimestamps, std::uint32_t>(node_times_[node]);
     }
 }
 
 std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
-    return values_[node] ? all_records<NodeValues, std::uint64_t>(*values_[node]) : std::vector<std::uint64_t>{};
+    return first_fields<NodeValues, std::uint64_t>(values_[node]);
 }
 
 std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
-    return addresses_[node] ? all_records<NodeAddresses, std::uint64_t>(*addresses_[node])
-                            : std::vector<std::uint64_t>{};
+    return first_fields<NodeAddresses, std::uint64_t>(addresses_[node]);
 }
 
 std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
-    if (!defs_[node]) {
+    if (defs_[node].empty()) {
         return std::nullopt;
     }
-    const LoadDefs::Record record = record_at(*defs_[node], index);
+    const LoadDefs::Record record = defs_[node].at(index);
     if (record.field1 == 0) {
         return std::nullopt;
     }
@@ -468,8 +395,10 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
     rows.push_back({"block timestamps", executed_, 4ull * executed_, saved_bytes(block_times_), held_bytes(block_times_)});
     std::uint64_t node_saved = node_mode_.size();
-    for (const auto& stream : node_times_) {
-        node_saved += stream ? 8 + stream->save().size() : 0;
+    for (std::size_t node = 0; node < node_times_.size(); ++node) {
+        if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
+            node_saved += node_times_[node].saved_bytes();
+        }
     }
     rows.push_back({"node timestamps", events, 4 * events, node_saved, held_bytes(node_times_) + node_mode_.capacity()});
     rows.push_back({"values", events, 8 * events, saved_bytes(values_), held_bytes(values_)});

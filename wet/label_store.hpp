@@ -12,7 +12,8 @@
 //   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
 //   (0 none) and t_use - t_def (LoadDefs).
-// Streams that would be empty are absent.
+// Each per-block and per-node sequence is a Label (label.hpp): a stream, or
+// a record and a count when all its records are equal, or nothing.
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "byte_io.hpp"
+#include "label.hpp"
 
 namespace tcgen::wet {
 
@@ -87,13 +89,13 @@ private:
     std::uint64_t control_dependences_ = 0;
     std::vector<std::uint32_t> node_block_;
     std::optional<BlockIds> flow_;
-    std::vector<std::optional<NodeTimestamps>> block_times_;
-    std::vector<std::optional<ControlParents>> block_parents_;
+    std::vector<Label<NodeTimestamps>> block_times_;
+    std::vector<Label<ControlParents>> block_parents_;
     std::vector<std::uint8_t> node_mode_;  // Times
-    std::vector<std::optional<NodeTimestamps>> node_times_;
-    std::vector<std::optional<NodeValues>> values_;
-    std::vector<std::optional<NodeAddresses>> addresses_;
-    std::vector<std::optional<LoadDefs>> defs_;
+    std::vector<Label<NodeTimestamps>> node_times_;
+    std::vector<Label<NodeValues>> values_;
+    std::vector<Label<NodeAddresses>> addresses_;
+    std::vector<Label<LoadDefs>> defs_;
 };
 
 }  // namespace tcgen::wet
