@@ -1,10 +1,15 @@
 #pragma once
 // Label<Stream>: one label sequence of a WET (a node's values, a block's
-// timestamps, ...), held as a bidirectional compressed stream, or — when
-// every record is the same, as for a node that ran once or a load that
-// always reads the store just before it in its block (the paper's §3.4
-// static edge, which needs no labels) — as that record and a count, without
-// a stream and its fixed cost. Absent (empty) sequences have neither.
+// timestamps, ...) in the cheapest of three forms, chosen per sequence as the
+// paper's §4.4 chooses a compressor per stream:
+// - constant: every record is the same (a node that ran once, a load that
+//   always reads the same store at the same distance: the paper's §3.4
+//   static edge, which needs no labels): that record and a count;
+// - plain: the records themselves, when they take less memory than the
+//   stream would (a stream has a fixed cost of a few KiB: predictor tables,
+//   its buffer) — short sequences;
+// - stream: a bidirectional compressed stream.
+// Absent (empty) sequences have none.
 
 #include <algorithm>
 #include <cstdint>
@@ -38,18 +43,28 @@ public:
         if (constant) {
             label.constant_ = records.front();
             label.count_ = records.size();
+            return label;
+        }
+        static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
+        Stream stream = Stream::build(records.data(), records.size());
+        if (records.size() * sizeof(Record) < stream.memory_bytes()) {
+            label.plain_ = records;
+            label.plain_.shrink_to_fit();
         } else {
-            label.stream_ = Stream::build(records.data(), records.size());
+            label.stream_ = std::move(stream);
         }
         return label;
     }
 
-    std::uint64_t size() const { return stream_ ? stream_->size() : count_; }
+    std::uint64_t size() const { return stream_ ? stream_->size() : !plain_.empty() ? plain_.size() : count_; }
     bool empty() const { return size() == 0; }
     bool is_stream() const { return stream_.has_value(); }
 
     // The record at `index` (< size()), reached by stepping the stream's cursor.
     Record at(std::uint64_t index) {
+        if (!plain_.empty()) {
+            return plain_[static_cast<std::size_t>(index)];
+        }
         if (!stream_) {
             return constant_;
         }
@@ -63,6 +78,9 @@ public:
     // is what its file claims (a run of hits codes many records in a few
     // bits): reserve no more than a bounded start.
     std::vector<Record> all() {
+        if (!plain_.empty()) {
+            return plain_;
+        }
         std::vector<Record> records;
         records.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size(), 1u << 20)));
         if (!stream_) {
@@ -90,6 +108,13 @@ public:
     // first record >= t, reached from wherever it was, so queries close in
     // time are cheap.
     std::optional<std::uint64_t> find(std::uint32_t t) {
+        if (!plain_.empty()) {
+            const auto found = std::lower_bound(plain_.begin(), plain_.end(), t,
+                                                [](const Record& record, std::uint32_t value) { return record.field1 < value; });
+            return found != plain_.end() && found->field1 == t
+                       ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(found - plain_.begin()))
+                       : std::nullopt;
+        }
         if (!stream_) {
             // Increasing, so a constant sequence holds one record.
             return count_ != 0 && constant_.field1 == t ? std::optional<std::uint64_t>(0) : std::nullopt;
@@ -118,10 +143,25 @@ public:
         return std::nullopt;
     }
 
-    // Saved: u8 form (0 absent, 1 constant, 2 stream); a constant's u64
-    // count then its fields as u64 each; a stream's u64 size then its saved form.
+    // Saved: u8 form (0 absent, 1 constant, 2 stream, 3 plain); a constant's
+    // u64 count then its fields as u64 each; a stream's u64 size then its
+    // saved form; plain records as a u64 count then each record's fields at
+    // their own width (4 or 8 bytes).
     void save(ByteWriter& writer) const {
-        if (stream_) {
+        if (!plain_.empty()) {
+            writer.u8(3);
+            writer.u64(plain_.size());
+            for (const Record& record : plain_) {
+                const auto* fields = &record.field1;
+                for (std::size_t field = 0; field < Stream::field_count; ++field) {
+                    if (sizeof(record.field1) == 4) {
+                        writer.u32(static_cast<std::uint32_t>(fields[field]));
+                    } else {
+                        writer.u64(fields[field]);
+                    }
+                }
+            }
+        } else if (stream_) {
             writer.u8(2);
             writer.blob(stream_->save());
         } else if (count_ != 0) {
@@ -136,7 +176,10 @@ public:
         }
     }
     std::uint64_t saved_bytes() const {
-        return stream_ ? 1 + 8 + stream_->save().size() : count_ != 0 ? 1 + 8 + 8 * Stream::field_count : 1;
+        return !plain_.empty() ? 1 + 8 + sizeof(Record) * plain_.size()
+               : stream_       ? 1 + 8 + stream_->save().size()
+               : count_ != 0   ? 1 + 8 + 8 * Stream::field_count
+                               : 1;
     }
 
     static Label load(ByteReader& reader, const std::string& what) {
@@ -147,14 +190,7 @@ public:
             if (label.count_ == 0) {
                 reader.fail(what + ": a constant label of no records");
             }
-            auto* fields = &label.constant_.field1;
-            for (std::size_t field = 0; field < Stream::field_count; ++field) {
-                const std::uint64_t value = reader.u64();
-                fields[field] = static_cast<std::remove_reference_t<decltype(fields[field])>>(value);
-                if (fields[field] != value) {
-                    reader.fail(what + ": a field wider than the label's");
-                }
-            }
+            read_fields(reader, label.constant_, what);
         } else if (form == 2) {
             const std::uint64_t size = reader.u64();
             const std::uint8_t* bytes = reader.bytes(size);
@@ -165,16 +201,42 @@ public:
             } catch (const std::runtime_error& error) {
                 reader.fail(what + ": " + error.what());
             }
+        } else if (form == 3) {
+            const std::size_t count = reader.count(sizeof(Record));
+            if (count == 0) {
+                reader.fail(what + ": plain records of no records");
+            }
+            label.plain_.resize(count);
+            for (Record& record : label.plain_) {
+                auto* fields = &record.field1;
+                for (std::size_t field = 0; field < Stream::field_count; ++field) {
+                    fields[field] = sizeof(record.field1) == 4 ? reader.u32() : reader.u64();
+                }
+            }
         } else if (form != 0) {
             reader.fail(what + ": unknown label form " + std::to_string(form));
         }
         return label;
     }
 
-    std::size_t memory_bytes() const { return sizeof(*this) + (stream_ ? stream_->memory_bytes() : 0); }
+    std::size_t memory_bytes() const {
+        return sizeof(*this) + (stream_ ? stream_->memory_bytes() : 0) + plain_.capacity() * sizeof(Record);
+    }
 
 private:
+    static void read_fields(ByteReader& reader, Record& record, const std::string& what) {
+        auto* fields = &record.field1;
+        for (std::size_t field = 0; field < Stream::field_count; ++field) {
+            const std::uint64_t value = reader.u64();
+            fields[field] = static_cast<std::remove_reference_t<decltype(fields[field])>>(value);
+            if (fields[field] != value) {
+                reader.fail(what + ": a field wider than the label's");
+            }
+        }
+    }
+
     std::optional<Stream> stream_;
+    std::vector<Record> plain_;
     Record constant_{};
     std::uint64_t count_ = 0;  // records of a constant label
 };
