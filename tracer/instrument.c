@@ -1,6 +1,7 @@
 /* The instrumentation: one walk over each superblock's IR that adds the
    calls every requested kind needs, per instruction (h_instr) and per
-   memory access (h_load / h_store, then the WET's own calls).  Each call
+   memory access (h_load / h_store, then the WET's own calls), and the
+   WET's call at the start of each of its blocks.  Each call
    is guarded by a run-time switch (tracer.h), so that a kind that is full
    or not started costs a load and a compare. */
 
@@ -85,6 +86,10 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
             add_call(sb, "h_instr", h_instr,
                      mkIRExprVec_1(mk64((ULong)(Addr)ci.desc)),
                      guard_on(sb, &instr_active));
+         }
+         if (ci.wet) {
+            Int block = wet_block_at(sb_in, i);
+            if (block >= 0) wet_block_start(sb, &ci, (UInt)block);
          }
          break;
 

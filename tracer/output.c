@@ -9,9 +9,11 @@ Out outs[N_KINDS] = {
    { NULL, "LDV1", "loads",    0, 0, -1, 0, NULL },
    { NULL, NULL,   "champsim", 0, 0, -1, 0, NULL },
    { NULL, "BRA1", "branches", 0, 0, -1, 0, NULL },
-   { NULL, "WTN1", "wet nodes",  0, 0, -1, 0, NULL },
-   { NULL, "WTE1", "wet events", 0, 0, -1, 0, NULL },
-   { NULL, "WTD1", "wet edges",  0, 0, -1, 0, NULL },
+   { NULL, "WTB1", "wet blocks", 0, 0, -1, 0, NULL },
+   { NULL, "WTF1", "wet flow",   0, 0, -1, 0, NULL },
+   { NULL, "WTN2", "wet nodes",  0, 0, -1, 0, NULL },
+   { NULL, "WTE2", "wet events", 0, 0, -1, 0, NULL },
+   { NULL, "WTD2", "wet edges",  0, 0, -1, 0, NULL },
 };
 
 UInt active[N_KINDS];
@@ -89,12 +91,10 @@ void outs_close(void)
 void kind_full(Int k)
 {
    Int i;
-   if (k == K_WTE) {
-      if (outs[k].n >= WET_MAX_EVENTS)
-         VG_(umsg)("tcgen-tracer: wet: the 32-bit timestamp counter is exhausted "
-                   "after %lld events; the WET trace ends here\n", outs[k].n);
-      active[K_WTN] = active[K_WTD] = 0;
-   }
+   /* The WET's five files are one trace: the event cap or the end of the
+      block counter stops them all. */
+   if (k >= K_WTB && k <= K_WTD)
+      for (i = K_WTB; i <= K_WTD; i++) active[i] = 0;
    active[k] = 0;
    recompute_active();
    if (!clo_exit_when_full) return;

@@ -21,7 +21,7 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--branches-skip", clo_branches_skip, 0, 1LL << 50) {}
    else if VG_BINT_CLO(arg, "--skip", clo_skip, 0, 1LL << 50) {}
    else if VG_STR_CLO(arg, "--wet", clo_wet_prefix) {}
-   else if VG_BINT_CLO(arg, "--wet-max", outs[K_WTE].max, 0, WET_MAX_EVENTS) {}
+   else if VG_BINT_CLO(arg, "--wet-max", outs[K_WTE].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--wet-track-mb", clo_wet_track_mb, 1, 4096) {}
    else if VG_BOOL_CLO(arg, "--exit-when-full", clo_exit_when_full) {}
    else if VG_BOOL_CLO(arg, "--fake-rdtsc", clo_fake_rdtsc) {}
@@ -41,11 +41,12 @@ static void tr_print_usage(void)
 "    --loads=FILE           load-value trace (LDV1: u32 pc, u64 value)\n"
 "    --champsim=FILE        ChampSim input_instr trace (64-byte records)\n"
 "    --branches=FILE        branch trace (BRA1: u64 pc, u64 target, u8 taken)\n"
-"    --wet=PREFIX           WET streams of the memory instructions: PREFIX.nodes\n"
-"                           (WTN1), PREFIX.events (WTE1), PREFIX.edges (WTD1);\n"
-"                           see docs/wet-streams.md\n"
+"    --wet=PREFIX           Whole Execution Trace of the control flow and the\n"
+"                           memory instructions: PREFIX.blocks (WTB1), .flow\n"
+"                           (WTF1), .nodes (WTN2), .events (WTE2), .edges\n"
+"                           (WTD2); see docs/wet-streams.md\n"
 "    --KIND-max=N           stop that trace after N records [0 = no cap];\n"
-"                           --wet-max=N caps the WET events (at most 2^32-1)\n"
+"                           --wet-max=N caps the WET events\n"
 "    --skip=N               write no record of any kind before N instructions\n"
 "                           have run; the cache model warms meanwhile [0]\n"
 "    --champsim-skip=N      start the ChampSim trace after N instructions\n"

@@ -6,11 +6,14 @@
      --loads=FILE      LDV1 + (u32 pc, u64 loaded value)     per load
      --champsim=FILE   ChampSim input_instr (64 bytes)       per instruction
      --branches=FILE   BRA1 + (u64 pc, u64 target, u8 taken) per branch
-     --wet=PREFIX      the streams of a Whole Execution Trace restricted to
-                       memory instructions: PREFIX.nodes (WTN1, one record
-                       per static access), PREFIX.events (WTE1, timestamp,
+     --wet=PREFIX      a Whole Execution Trace of the memory instructions
+                       and the control flow, timestamps counting executed
+                       blocks: PREFIX.blocks (WTB1, one record per static
+                       block), PREFIX.flow (WTF1, the block id of each
+                       executed block), PREFIX.nodes (WTN2, one record per
+                       static access), PREFIX.events (WTE2, block timestamp,
                        address and value per executed load/store) and
-                       PREFIX.edges (WTD1, store->load dependence per load)
+                       PREFIX.edges (WTD2, store->load dependence per load)
 
    Each kind has a record cap (--stores-max=N, ...; 0 = no cap).  When every
    requested kind has reached its cap the tool flushes its files and ends the
@@ -50,9 +53,10 @@
 /* Output files (output.c)                                             */
 /* ------------------------------------------------------------------ */
 
-/* The three WET files are one kind for the user (one option, one cap on
+/* The five WET files are one kind for the user (one option, one cap on
    the events); they get separate buffers here. */
-enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_BRA, K_WTN, K_WTE, K_WTD, N_KINDS };
+enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_BRA, K_WTB, K_WTF, K_WTN, K_WTE, K_WTD,
+       N_KINDS };
 
 #define OUT_BUF_BYTES (4u << 20)
 
@@ -195,6 +199,7 @@ typedef struct {
    Bool last_was_load;
    Bool wet;               /* WET calls wanted in this superblock */
    UInt wet_slot;          /* WET accesses of this instruction so far */
+   UInt wet_block;         /* the WET block the instruction belongs to */
 } CurInstr;
 
 /* A guard that holds while *flag is non-zero, read when the code runs. */
@@ -233,11 +238,17 @@ void champsim_finish(void);
 void branches_instr(const InstrDesc* d);
 
 /* wet.c */
-#define WET_MAX_EVENTS 0xFFFFFFFFLL   /* u32 timestamps, 0 = "no store" */
+#define WET_MAX_BLOCKS 0xFFFFFFFFu    /* u32 timestamps, 0 = "no store" */
 extern const HChar* clo_wet_prefix;
 extern Long clo_wet_track_mb;
-/* Opens nothing: sets the three paths and starts tracking memory. */
+/* Opens nothing: sets the five paths, turns valgrind's chasing off and
+   starts tracking memory. */
 void wet_init(void);
+/* Splits the superblock into WET blocks (sb_in->stmts[i] an IMark): the
+   block id if a block starts at this instruction, else -1. */
+Int wet_block_at(IRSB* sb_in, Int i);
+/* The block-start call: the block's execution gets the next timestamp. */
+void wet_block_start(IRSB* sb, CurInstr* ci, UInt block);
 void wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
               IRExpr* value, IRType ty, IRExpr* guard);
 void wet_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size, IRExpr* guard);

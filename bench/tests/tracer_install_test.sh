@@ -48,7 +48,7 @@ run "$tmp/short" "$short/bin/tcgen-tracer"
 run "$tmp/long" "$long/bin/tcgen-tracer"
 ( exec 9<"$build/tracer/lib"
   run "$tmp/built" env VALGRIND_LIB=/proc/self/fd/9 valgrind --tool=tcgen-tracer )
-for f in s m l c b w.nodes w.events w.edges; do
+for f in s m l c b w.blocks w.flow w.nodes w.events w.edges; do
     [[ -s "$tmp/short/$f" ]] || fail "installed tool: no $f trace"
     (( ${#wrap[@]} )) || continue   # runs are not comparable without the isolation
     cmp "$tmp/short/$f" "$tmp/long/$f" || fail "trace $f depends on the install prefix"

@@ -6,9 +6,10 @@
 # ChampSim records (branch_check.py); then runs it again and checks the
 # traces are the same bytes (determinism), and that --skip skips the same
 # start-up in every kind, the cache model warming meanwhile.
-# The WET streams (--wet) of the same runs are checked by wet_check.py
-# (timestamps, edges against an unbounded replay of the stores, values along
-# exact edges, load values against the LDV1 trace), then cut by bench/wet-split,
+# The WET files (--wet) of the same runs are checked by wet_check.py
+# (blocks, flow, block timestamps, edges against an unbounded replay of the
+# stores, values along exact edges, load values against the LDV1 trace), the
+# flow against the branch trace, then cut by bench/wet-split,
 # whose output wet_check.py compares with the streams; a truncated input must
 # give wet-split's one-line error.
 set -euo pipefail
@@ -76,11 +77,42 @@ n=$(stat -c %s "$tmp/b1")
 (( n > 4 && (n - 4) % 17 == 0 )) || fail "branches: size $n is not 4 + 17k, k > 0"
 
 # WET streams: structure and invariants, then wet-split.
-[[ "$(head -c 4 "$tmp/w1.nodes")$(head -c 4 "$tmp/w1.events")$(head -c 4 "$tmp/w1.edges")" == WTN1WTE1WTD1 ]] \
+wet_files="blocks flow nodes events edges"
+[[ "$(for f in $wet_files; do head -c 4 "$tmp/w1.$f"; done)" == WTB1WTF1WTN2WTE2WTD2 ]] \
     || fail "WET files: wrong magic"
+grep -q "tcgen-tracer: wet: [1-9][0-9]* blocks executed, [1-9][0-9]* static blocks" "$tmp/log1" \
+    || fail "WET report: no block counts"
 [[ -x $python ]] || { echo "no $python: WET invariants not checked" >&2; python=; }
 if [[ -n $python ]]; then
     "$python" "$here/wet_check.py" "$tmp/w1" --loads="$tmp/l1" || fail "WET invariants"
+    # The flow is the control flow: every taken branch of the branch trace
+    # is a move to another block at its target, in the same order; the only
+    # other moves that do not fall through are the iterations of rep-prefixed
+    # instructions (a jump back into the block just run).
+    "$python" - "$tmp/w1" "$tmp/b1" <<'EOF' || fail "WET flow and branch trace disagree"
+import struct, sys
+def recs(path, fmt):
+    data = open(path, "rb").read()[4:]
+    return [struct.unpack_from(fmt, data, i) for i in range(0, len(data), struct.calcsize(fmt))]
+blocks = recs(sys.argv[1] + ".blocks", "<IHBBIIQ")
+flow = [b for (b,) in recs(sys.argv[1] + ".flow", "<I")]
+taken = [target for _, target, t in recs(sys.argv[2], "<QQB") if t]
+j = moves = 0
+for t in range(1, len(flow)):
+    prev, cur = blocks[flow[t - 1]], blocks[flow[t]]
+    pc, start, size = cur[6], prev[6], prev[4]
+    if pc == start + size:
+        continue
+    moves += 1
+    if j < len(taken) and taken[j] == pc:
+        j += 1
+    elif not start <= pc < start + size:
+        sys.exit(f"flow: block at t {t + 1} starts at {pc:#x}, next taken branch goes to "
+                 f"{taken[j] if j < len(taken) else None}")
+if j != len(taken) or moves - j > j // 100:
+    sys.exit(f"flow: {j} of {len(taken)} taken branches seen, {moves - j} other moves")
+print(f"ok: WET flow, {len(flow)} blocks, {j} taken branches")
+EOF
     "$python" "$here/../wet-split" --nodes=5 --edges=4 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
         || fail "wet-split failed"
     "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=5 --edges=4 >/dev/null \
@@ -93,7 +125,7 @@ if [[ -n $python ]]; then
     [[ $(ls "$tmp/split" | wc -l) == 6 ]] || fail "wet-split left stale files: $(ls "$tmp/split")"
     echo "ok: wet-split"
     # truncated and foreign input: a one-line error, exit status 1
-    for f in nodes edges; do cp "$tmp/w1.$f" "$tmp/bad.$f"; done
+    for f in blocks flow nodes edges; do cp "$tmp/w1.$f" "$tmp/bad.$f"; done
     head -c -5 "$tmp/w1.events" > "$tmp/bad.events"
     rc=0; "$python" "$here/../wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "bad.events: truncated" "$tmp/err" \
@@ -117,7 +149,7 @@ else
 fi
 cmp -s "$tmp/c1" "$tmp/c2" || fail "champsim trace differs between two identical runs"
 cmp -s "$tmp/b1" "$tmp/b2" || fail "branch trace differs between two identical runs"
-for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
+for f in blocks flow nodes edges $([[ $isolated == 1 ]] && echo events); do
     cmp -s "$tmp/w1.$f" "$tmp/w2.$f" || fail "WET $f differ between two identical runs"
 done
 run 3 --stores-max=100 --misses-max=50 --loads-max=70 --champsim-max=30 --wet-max=500 --branches-max=40
@@ -129,10 +161,15 @@ run 3 --stores-max=100 --misses-max=50 --loads-max=70 --champsim-max=30 --wet-ma
 cmp -s "$tmp/b3" <(head -c $((4 + 17 * 40)) "$tmp/b1") || fail "capped branch trace is not a prefix of the full one"
 cmp -s "$tmp/s3" <(head -c $((4 + 12 * 100)) "$tmp/s1") || fail "capped store trace is not a prefix of the full one"
 [[ $(stat -c %s "$tmp/w3.events") == $((4 + 24 * 500)) ]] || fail "--wet-max not obeyed"
-for f in nodes edges $([[ $isolated == 1 ]] && echo events); do
+for f in blocks flow nodes edges $([[ $isolated == 1 ]] && echo events); do
     cmp -s "$tmp/w3.$f" <(head -c "$(stat -c %s "$tmp/w3.$f")" "$tmp/w1.$f") \
         || fail "capped WET $f are not a prefix of the full ones"
 done
+# the cap stops all five files inside the block of the 500th event, which
+# still counts in the flow
+last_t=$(od -An -tu4 -j $((4 + 24 * 499 + 4)) -N4 "$tmp/w3.events" | tr -d ' ')
+[[ $(stat -c %s "$tmp/w3.flow") == $((4 + 4 * last_t)) ]] \
+    || fail "capped WET flow: $(stat -c %s "$tmp/w3.flow") bytes, last event at t $last_t"
 [[ -z $python ]] || "$python" "$here/wet_check.py" "$tmp/w3" >/dev/null || fail "capped WET invariants"
 echo "ok: determinism and caps"
 # Skipping start-up: both instruction-level traces start after the same
@@ -151,11 +188,16 @@ suffix() {  # what file full: FILE must be a proper suffix of FULL, past the hea
     (( a > 4 && a < b )) || fail "$1 with --skip: $a bytes, without: $b (expected fewer, but some)"
     cmp -s <(tail -c +5 "$2") <(tail -c $(( a - 4 )) "$3") || fail "$1 with --skip is not the end of the trace without"
 }
+# run() asks for --wet, which turns valgrind's chasing off (superblocks end
+# at every branch); runs without --wet compared with them do the same with
+# valgrind's --vex-guest-chase=no, since chasing changes the ChampSim and
+# branch records (its "A && B" merging makes them count instructions that
+# did not run).
 skip_only() {  # suffix, options... (as run, output to a file too: sort looks at it)
     local s=$1; shift
     ( exec 9<"$tool_dir"
       exec "${wrap[@]}" env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
-        valgrind --tool=tcgen-tracer "$@" /usr/bin/sort ) \
+        valgrind --tool=tcgen-tracer --vex-guest-chase=no "$@" /usr/bin/sort ) \
         < "$tmp/in" > "$tmp/out$s" 2> "$tmp/log$s" || { cat "$tmp/log$s" >&2; fail "valgrind run $s failed"; }
 }
 skip_only 5 --skip=100000 --stores="$tmp/s5" --misses="$tmp/m5" --loads="$tmp/l5" \

@@ -3,17 +3,26 @@
 
     wet_check.py PREFIX [--loads=LDV1_FILE] [--split=DIR --nodes=K --edges=K]
 
-Reads PREFIX.nodes, PREFIX.events and PREFIX.edges with its own parser (not
-wet-split's) and replays the traced stores byte by byte, without any bound,
-to check the tool's edges against the rule of docs/wet-streams.md:
+Reads the five files PREFIX.blocks, .flow, .nodes, .events and .edges with
+its own parser (not wet-split's) and replays the traced stores byte by byte,
+without any bound, to check the tool's edges against the rule of
+docs/wet-streams.md. An event is identified by (node, t):
 
-- nodes: ids dense from 0 in file order, access 'L' or 'S', size > 0, no
-  two nodes with the same (pc, slot, access, size);
-- events: node ids known, timestamp = 1-based position (so timestamps are
-  unique and increase within every node), values fit the access size;
-- edges: one at most per load, in t_use order; the use node is a load and
-  the def node a store; t_def < t_use; the events at t_use and t_def are of
-  those nodes; the def is the last traced store of the load's first byte;
+- blocks: ids dense from 0 in file order, end 'C', 'R' or 'J', at least one
+  instruction and one byte;
+- flow: every id < the number of static blocks (flow[t-1] = the block
+  executed at t);
+- nodes: ids dense from 0 in file order, block known, access 'L' or 'S',
+  size > 0, pc inside its block's bytes, no two nodes with the same (block,
+  pc, slot, access, size);
+- events: node ids known, t within 1..executed blocks and non-decreasing,
+  the node's block is flow[t-1], node ids strictly increasing within one
+  block execution (so a node has at most one event per t), values fit the
+  access size;
+- edges: one at most per load event, in event order; the use node is a load
+  and the def node a store; t_def <= t_use; the def event (def node, t_def)
+  exists and comes before the load; the def is the last traced store of the
+  load's first byte;
 - values: a load whose def has its address and size, and whose first
   min(size, 8) bytes were all last written by that store, loaded the value
   the store stored;
@@ -53,9 +62,12 @@ def main(argv):
     if len(args) != 1:
         fail("usage: wet_check.py PREFIX [--loads=FILE] [--split=DIR --nodes=K --edges=K]")
     prefix = args[0]
-    nodes = records(prefix + ".nodes", b"WTN1", "<IBBHQ")
-    events = records(prefix + ".events", b"WTE1", "<IIQQ")
-    edges = records(prefix + ".edges", b"WTD1", "<IIII")
+    blocks = records(prefix + ".blocks", b"WTB1", "<IHBBIIQ")
+    flow = [b for (b,) in records(prefix + ".flow", b"WTF1", "<I")]
+    nodes = [(nid, kind, slot, size, pc, block) for nid, block, kind, slot, size, _, pc
+             in records(prefix + ".nodes", b"WTN2", "<IIBBHIQ")]
+    events = records(prefix + ".events", b"WTE2", "<IIQQ")
+    edges = records(prefix + ".edges", b"WTD2", "<IIII")
     problems = []
 
     def problem(message):
@@ -68,79 +80,106 @@ def main(argv):
             print(f"wet_check: {p}", file=sys.stderr)
         fail(f"{len(problems)} problem(s)")
 
+    for i, (bid, instrs, end, zero, size, zero2, pc) in enumerate(blocks):
+        if bid != i:
+            problem(f"block record {i} has id {bid}")
+        if end not in b"CRJ" or instrs == 0 or size == 0 or zero or zero2:
+            problem(f"block {i}: end {end}, {instrs} instructions, {size} bytes, "
+                    f"padding {zero}, {zero2}")
+    for t, b in enumerate(flow, 1):
+        if b >= len(blocks):
+            problem(f"flow at t {t}: block {b}, but there are {len(blocks)} static blocks")
+            break
+
     keys = set()
-    for i, (nid, kind, slot, size, pc) in enumerate(nodes):
+    for i, (nid, kind, slot, size, pc, block) in enumerate(nodes):
         if nid != i:
             problem(f"node record {i} has id {nid}")
         if kind not in (ord("L"), ord("S")) or size == 0:
             problem(f"node {i}: access {kind}, size {size}")
-        if (pc, slot, kind, size) in keys:
-            problem(f"node {i}: (pc, slot, access, size) seen before")
-        keys.add((pc, slot, kind, size))
-    is_load = [kind == ord("L") for _, kind, _, _, _ in nodes]
-    node_size = [size for _, _, _, size, _ in nodes]
+        if block >= len(blocks):
+            problem(f"node {i}: block {block} unknown")
+        elif not blocks[block][6] <= pc < blocks[block][6] + blocks[block][4]:
+            problem(f"node {i}: pc {pc:#x} outside its block {block}")
+        if (block, pc, slot, kind, size) in keys:
+            problem(f"node {i}: (block, pc, slot, access, size) seen before")
+        keys.add((block, pc, slot, kind, size))
+    is_load = [kind == ord("L") for _, kind, _, _, _, _ in nodes]
+    node_size = [size for _, _, _, size, _, _ in nodes]
 
+    # Events are identified by (node, t); the edges must follow the load
+    # events in order.
     edge_at = {}
-    previous = 0
     for use, dfn, t_use, t_def in edges:
-        if t_use <= previous:
-            problem(f"edge ({use}, {dfn}, {t_use}, {t_def}): t_use not increasing")
-        previous = t_use
-        edge_at[t_use] = (use, dfn, t_def)
-
+        if (use, t_use) in edge_at:
+            problem(f"edge ({use}, {dfn}, {t_use}, {t_def}): a second edge for one load")
+        edge_at[(use, t_use)] = (dfn, t_def, len(edge_at))
+    event_of = {}             # (node, t) -> index in events, for stores
     last = {}                 # byte address -> (t, node) of its last store
-    loads = stores = exact = lost = 0
+    loads = stores = exact = lost = edges_seen = 0
+    previous_t, previous_node = 0, -1
     for i, (node, t, addr, value) in enumerate(events):
-        if t != i + 1:
-            problem(f"event {i}: timestamp {t}, expected {i + 1}")
+        if not 1 <= t <= len(flow) or t < previous_t:
+            problem(f"event {i}: t {t} not within 1..{len(flow)} or decreasing "
+                    f"(previous {previous_t})")
+            continue
         if node >= len(nodes):
             problem(f"event {i}: unknown node {node}")
             continue
+        if t == previous_t and node <= previous_node:
+            problem(f"event {i}: node {node} after node {previous_node} in the same "
+                    f"block execution t {t}")
+        previous_t, previous_node = t, node
+        if nodes[node][5] != flow[t - 1]:
+            problem(f"event {i}: node {node} is in block {nodes[node][5]}, but block "
+                    f"{flow[t - 1]} ran at t {t}")
         size = node_size[node]
         if size < 8 and value >> (8 * size):
             problem(f"event {i}: value {value:#x} wider than {size} bytes")
         if not is_load[node]:
             stores += 1
+            event_of[(node, t)] = i
             for b in range(addr, addr + size):
                 last[b] = (t, node)
             continue
         loads += 1
         replay = last.get(addr)
-        edge = edge_at.pop(t, None)
+        edge = edge_at.pop((node, t), None)
         if edge is None:
             lost += replay is not None   # forgotten by the bounded table or a kernel write
             continue
-        use, dfn, t_def = edge
-        if use != node:
-            problem(f"edge at t_use {t}: use node {use}, but the event is node {node}")
-        if dfn >= len(nodes) or is_load[dfn] or not 0 < t_def < t:
-            problem(f"edge at t_use {t}: def node {dfn} at {t_def} is not an earlier store")
+        dfn, t_def, order = edge
+        if order != edges_seen:
+            problem(f"edge {order} (load node {node} at t {t}) is out of event order")
+        edges_seen += 1
+        if dfn >= len(nodes) or is_load[dfn] or not 0 < t_def <= t:
+            problem(f"edge at ({node}, {t}): def node {dfn} at {t_def} is not an earlier store")
             continue
-        if events[t_def - 1][0] != dfn:
-            problem(f"edge at t_use {t}: the event at t_def {t_def} is node "
-                    f"{events[t_def - 1][0]}, not {dfn}")
+        if (dfn, t_def) not in event_of:
+            problem(f"edge at ({node}, {t}): no store event ({dfn}, {t_def}) before it")
+            continue
         if replay != (t_def, dfn):
-            problem(f"edge at t_use {t}: def ({dfn}, {t_def}), but the last store of "
+            problem(f"edge at ({node}, {t}): def ({dfn}, {t_def}), but the last store of "
                     f"{addr:#x} is {replay}")
             continue
-        d_addr, d_value = events[t_def - 1][2], events[t_def - 1][3]
+        d_addr, d_value = events[event_of[(dfn, t_def)]][2:4]
         n = min(size, 8)
         if (d_addr == addr and node_size[dfn] == size
-                and all(last.get(b, (0,))[0] == t_def for b in range(addr, addr + n))):
+                and all(last.get(b, (0, -1)) == (t_def, dfn) for b in range(addr, addr + n))):
             exact += 1
             if d_value != value:
-                problem(f"load at {t} (node {node}, {addr:#x}, {size} bytes) got {value:#x}, "
-                        f"its def at {t_def} stored {d_value:#x}")
+                problem(f"load ({node}, {t}, {addr:#x}, {size} bytes) got {value:#x}, "
+                        f"its def ({dfn}, {t_def}) stored {d_value:#x}")
     if edge_at:
-        problem(f"{len(edge_at)} edge(s) whose t_use is not a load event, first "
-                f"{min(edge_at)}")
+        problem(f"{len(edge_at)} edge(s) that are not a load event, first "
+                f"{min(edge_at.items(), key=lambda kv: kv[1][2])}")
     if not edges or not exact:
         problem(f"too little to check: {len(edges)} edges, {exact} exact defs")
 
     if "loads" in opts:
         ldv = records(opts["loads"], b"LDV1", "<IQ")
         wet = [(nodes[node][4] & 0xFFFFFFFF, value) for node, _, _, value in events
-               if is_load[node]]
+               if node < len(nodes) and is_load[node]]
         if len(ldv) != len(wet):
             problem(f"{len(wet)} WET loads, {len(ldv)} LDV1 records")
         for i, (a, b) in enumerate(zip(ldv, wet)):
@@ -155,7 +194,8 @@ def main(argv):
 
     if problems:
         report_and_exit()
-    print(f"wet_check: ok: {len(nodes)} nodes, {len(events)} events ({loads} loads, "
+    print(f"wet_check: ok: {len(blocks)} static blocks, {len(flow)} executed, "
+          f"{len(nodes)} nodes, {len(events)} events ({loads} loads, "
           f"{stores} stores), {len(edges)} edges, {exact} loads with an exact def "
           f"(same value), {lost} loads whose last store was forgotten")
 

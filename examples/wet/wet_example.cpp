@@ -3,8 +3,9 @@
 //
 //   wet-example PREFIX [NODE_PC]
 //
-// PREFIX.nodes, .events and .edges are what the tcgen-tracer valgrind tool
-// writes with --wet=PREFIX (docs/wet-streams.md). The program
+// PREFIX.nodes, .events and .edges are three of the files the tcgen-tracer
+// valgrind tool writes with --wet=PREFIX (docs/wet-streams.md); timestamps
+// count executed blocks, as the paper's do. The program
 //
 //  1. labels the graph as the WET paper does (Zhang & Gupta 2005, §2): per
 //     node (one static load or store) the timestamps and the values of its
@@ -38,6 +39,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -168,33 +170,38 @@ struct Wet {
 // Reads and checks the three files and groups their records into labels
 // (streams not built yet).
 Wet read_wet(const std::string& prefix) {
-    const std::vector<std::uint8_t> node_bytes = read_wet_file(prefix + ".nodes", "WTN1", 16);
-    const std::vector<std::uint8_t> event_bytes = read_wet_file(prefix + ".events", "WTE1", 24);
-    const std::vector<std::uint8_t> edge_bytes = read_wet_file(prefix + ".edges", "WTD1", 16);
+    const std::vector<std::uint8_t> node_bytes = read_wet_file(prefix + ".nodes", "WTN2", 24);
+    const std::vector<std::uint8_t> event_bytes = read_wet_file(prefix + ".events", "WTE2", 24);
+    const std::vector<std::uint8_t> edge_bytes = read_wet_file(prefix + ".edges", "WTD2", 16);
     Wet wet;
-    wet.nodes.resize(node_bytes.size() / 16);
+    wet.nodes.resize(node_bytes.size() / 24);
     for (std::size_t id = 0; id < wet.nodes.size(); ++id) {
-        const std::uint8_t* r = &node_bytes[16 * id];
+        const std::uint8_t* r = &node_bytes[24 * id];
         Node& node = wet.nodes[id];
-        node = {static_cast<char>(r[4]), static_cast<unsigned>(little_endian(r + 6, 2)), little_endian(r + 8, 8)};
+        node = {static_cast<char>(r[8]), static_cast<unsigned>(little_endian(r + 10, 2)), little_endian(r + 16, 8)};
         if (little_endian(r, 4) != id || (node.access != 'L' && node.access != 'S')) {
             throw std::runtime_error(prefix + ".nodes: corrupt record " + std::to_string(id));
         }
     }
     wet.label_of_node.assign(wet.nodes.size(), -1);
     wet.events = event_bytes.size() / 24;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> events;  // (node, t): an event's identity
+    std::uint32_t previous_t = 1;
     for (std::size_t index = 0; index < wet.events; ++index) {
         const std::uint8_t* r = &event_bytes[24 * index];
         const std::uint64_t node = little_endian(r, 4);
-        if (node >= wet.nodes.size() || little_endian(r + 4, 4) != index + 1) {
+        const auto t = static_cast<std::uint32_t>(little_endian(r + 4, 4));
+        if (node >= wet.nodes.size() || t < previous_t ||
+            !events.insert({static_cast<std::uint32_t>(node), t}).second) {
             throw std::runtime_error(prefix + ".events: corrupt record " + std::to_string(index));
         }
+        previous_t = t;
         if (wet.label_of_node[node] < 0) {
             wet.label_of_node[node] = static_cast<std::int64_t>(wet.node_labels.size());
             wet.node_labels.push_back({static_cast<std::uint32_t>(node), {}, {}});
         }
         NodeLabels& labels = wet.node_labels[wet.label_of_node[node]];
-        labels.times.raw.push_back({static_cast<std::uint32_t>(index + 1)});
+        labels.times.raw.push_back({t});
         labels.values.raw.push_back({little_endian(r + 16, 8)});
     }
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<EdgeTimestamps::Record>> pairs_of_edge;
@@ -206,9 +213,8 @@ Wet read_wet(const std::string& prefix) {
         const auto t_use = static_cast<std::uint32_t>(little_endian(r + 8, 4));
         const auto t_def = static_cast<std::uint32_t>(little_endian(r + 12, 4));
         if (use >= wet.nodes.size() || def >= wet.nodes.size() || wet.nodes[use].access != 'L' ||
-            wet.nodes[def].access != 'S' || t_def >= t_use || t_use > wet.events ||
-            little_endian(&event_bytes[24 * (t_use - 1)], 4) != use || t_def == 0 ||
-            little_endian(&event_bytes[24 * (t_def - 1)], 4) != def) {
+            wet.nodes[def].access != 'S' || t_def > t_use || events.count({use, t_use}) == 0 ||
+            events.count({def, t_def}) == 0) {
             throw std::runtime_error(prefix + ".edges: corrupt record " + std::to_string(index));
         }
         pairs_of_edge[{use, def}].push_back({t_use, t_def});

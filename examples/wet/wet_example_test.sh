@@ -31,7 +31,7 @@ grep -q '^query answer: ' "$tmp/out" || fail "no query answer"
 
 # The query at an explicit pc: the use node of the last edge instance.
 use=$(tail -c 16 "$tmp/run.edges" | od -An -tu4 -N4 | tr -d ' ')
-pc=$(printf '0x%x' "$(od -An -tu8 -j $((4 + 16 * use + 8)) -N8 "$tmp/run.nodes" | tr -d ' ')")
+pc=$(printf '0x%x' "$(od -An -tu8 -j $((4 + 24 * use + 16)) -N8 "$tmp/run.nodes" | tr -d ' ')")
 "$example" "$tmp/run" "$pc" > "$tmp/out2" 2>&1 || { cat "$tmp/out2" >&2; fail "wet-example $pc failed"; }
 grep -q "^query: .*last load at pc $pc " "$tmp/out2" || fail "NODE_PC $pc not honoured: $(grep '^query' "$tmp/out2")"
 grep -q '^query answer: ' "$tmp/out2" || fail "no query answer for NODE_PC $pc"
