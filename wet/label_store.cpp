@@ -249,7 +249,7 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     reader.expect_end();
 }
 
-void LabelStore::check_loaded(const std::string& file, std::uint64_t events, std::uint64_t edges) const {
+void LabelStore::check_loaded(const std::string& file, std::uint64_t events) const {
     const auto fail = [&](const std::string& what) { throw WetError(file, "inconsistent labels: " + what); };
     if (!flow_ || flow_->size() != executed_) {
         fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
@@ -277,7 +277,6 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events, std
     if (node_events != events) {
         fail("the nodes' executions are not " + std::to_string(events));
     }
-    (void)edges;
 }
 
 void LabelStore::corrupt(const std::string& what) const {

@@ -44,7 +44,7 @@ public:
     LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks);
     void load_section(std::size_t section, ByteReader& reader);
     // After every section: stream lengths consistent with each other.
-    void check_loaded(const std::string& file, std::uint64_t events, std::uint64_t edges) const;
+    void check_loaded(const std::string& file, std::uint64_t events) const;
 
     std::uint32_t executed() const { return executed_; }
     void set_name(const std::string& name) { name_ = name; }  // for messages
