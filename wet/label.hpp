@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,21 +49,22 @@ public:
         static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
         Stream stream = Stream::build(records.data(), records.size());
         if (records.size() * sizeof(Record) < stream.memory_bytes()) {
-            label.plain_ = records;
-            label.plain_.shrink_to_fit();
+            label.plain_ = std::make_unique<Record[]>(records.size());
+            std::copy(records.begin(), records.end(), label.plain_.get());
+            label.count_ = records.size();
         } else {
-            label.stream_ = std::move(stream);
+            label.stream_ = std::make_unique<Stream>(std::move(stream));
         }
         return label;
     }
 
-    std::uint64_t size() const { return stream_ ? stream_->size() : !plain_.empty() ? plain_.size() : count_; }
+    std::uint64_t size() const { return stream_ ? stream_->size() : count_; }
     bool empty() const { return size() == 0; }
-    bool is_stream() const { return stream_.has_value(); }
+    bool is_stream() const { return stream_ != nullptr; }
 
     // The record at `index` (< size()), reached by stepping the stream's cursor.
     Record at(std::uint64_t index) {
-        if (!plain_.empty()) {
+        if (plain_) {
             return plain_[static_cast<std::size_t>(index)];
         }
         if (!stream_) {
@@ -78,8 +80,8 @@ public:
     // is what its file claims (a run of hits codes many records in a few
     // bits): reserve no more than a bounded start.
     std::vector<Record> all() {
-        if (!plain_.empty()) {
-            return plain_;
+        if (plain_) {
+            return std::vector<Record>(plain_.get(), plain_.get() + count_);
         }
         std::vector<Record> records;
         records.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size(), 1u << 20)));
@@ -108,11 +110,13 @@ public:
     // first record >= t, reached from wherever it was, so queries close in
     // time are cheap.
     std::optional<std::uint64_t> find(std::uint32_t t) {
-        if (!plain_.empty()) {
-            const auto found = std::lower_bound(plain_.begin(), plain_.end(), t,
-                                                [](const Record& record, std::uint32_t value) { return record.field1 < value; });
-            return found != plain_.end() && found->field1 == t
-                       ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(found - plain_.begin()))
+        if (plain_) {
+            const Record* end = plain_.get() + count_;
+            const Record* found = std::lower_bound(
+                static_cast<const Record*>(plain_.get()), end, t,
+                [](const Record& record, std::uint32_t value) { return record.field1 < value; });
+            return found != end && found->field1 == t
+                       ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(found - plain_.get()))
                        : std::nullopt;
         }
         if (!stream_) {
@@ -148,10 +152,11 @@ public:
     // saved form; plain records as a u64 count then each record's fields at
     // their own width (4 or 8 bytes).
     void save(ByteWriter& writer) const {
-        if (!plain_.empty()) {
+        if (plain_) {
             writer.u8(3);
-            writer.u64(plain_.size());
-            for (const Record& record : plain_) {
+            writer.u64(count_);
+            for (std::size_t index = 0; index < count_; ++index) {
+                const Record& record = plain_[index];
                 const auto* fields = &record.field1;
                 for (std::size_t field = 0; field < Stream::field_count; ++field) {
                     if (sizeof(record.field1) == 4) {
@@ -176,7 +181,7 @@ public:
         }
     }
     std::uint64_t saved_bytes() const {
-        return !plain_.empty() ? 1 + 8 + sizeof(Record) * plain_.size()
+        return plain_          ? 1 + 8 + sizeof(Record) * count_
                : stream_       ? 1 + 8 + stream_->save().size()
                : count_ != 0   ? 1 + 8 + 8 * Stream::field_count
                                : 1;
@@ -195,7 +200,7 @@ public:
             const std::uint64_t size = reader.u64();
             const std::uint8_t* bytes = reader.bytes(size);
             try {
-                label.stream_ = Stream::load(bytes, static_cast<std::size_t>(size));
+                label.stream_ = std::make_unique<Stream>(Stream::load(bytes, static_cast<std::size_t>(size)));
             } catch (const WetError&) {
                 throw;
             } catch (const std::runtime_error& error) {
@@ -206,8 +211,10 @@ public:
             if (count == 0) {
                 reader.fail(what + ": plain records of no records");
             }
-            label.plain_.resize(count);
-            for (Record& record : label.plain_) {
+            label.plain_ = std::make_unique<Record[]>(count);
+            label.count_ = count;
+            for (std::size_t index = 0; index < count; ++index) {
+                Record& record = label.plain_[index];
                 auto* fields = &record.field1;
                 for (std::size_t field = 0; field < Stream::field_count; ++field) {
                     fields[field] = sizeof(record.field1) == 4 ? reader.u32() : reader.u64();
@@ -220,7 +227,7 @@ public:
     }
 
     std::size_t memory_bytes() const {
-        return sizeof(*this) + (stream_ ? stream_->memory_bytes() : 0) + plain_.capacity() * sizeof(Record);
+        return sizeof(*this) + (stream_ ? stream_->memory_bytes() : 0) + (plain_ ? count_ * sizeof(Record) : 0);
     }
 
 private:
@@ -235,10 +242,12 @@ private:
         }
     }
 
-    std::optional<Stream> stream_;
-    std::vector<Record> plain_;
+    // One of the three forms, or none: 32 bytes a label, as there is one per
+    // node and kind of label whether it ran or not.
+    std::unique_ptr<Stream> stream_;
+    std::unique_ptr<Record[]> plain_;
     Record constant_{};
-    std::uint64_t count_ = 0;  // records of a constant label
+    std::uint64_t count_ = 0;  // records of a constant or plain label
 };
 
 }  // namespace tcgen::wet
