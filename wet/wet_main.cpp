@@ -89,8 +89,11 @@ void print_progress(std::string_view step, std::uint64_t done, std::uint64_t tot
 
 int run_build(const std::string& prefix, const std::string& output) {
     const auto started = std::chrono::steady_clock::now();
-    const tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace(prefix);
     const bool terminal = isatty(STDERR_FILENO) != 0;
+    if (terminal) {
+        print_progress("reading and checking", 0, 1);
+    }
+    const tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace(prefix);
     WholeExecutionTrace wet = WholeExecutionTrace::build(raw, terminal ? print_progress : nullptr);
     if (terminal) {
         std::fprintf(stderr, "\r%40s\r", "");
