@@ -24,7 +24,7 @@
 //     auto wet = tcgen::wet::WholeExecutionTrace::build(tcgen::wet::read_raw_trace("/tmp/run"));
 //     wet.save("run.wet");
 //     auto again = tcgen::wet::WholeExecutionTrace::load("run.wet");
-//     auto cursor = again.control_flow(1);            // forward from t = 1
+//     auto cursor = again.control_flow(0);            // next() yields t = 1, 2, ...
 //     tcgen::wet::FlowStep step;
 //     while (cursor.next(step)) { ... step.t, again.block(step.block).pc ... }
 //     for (const auto& access : again.accesses(0x401234)) { ... access.t, access.value ... }
