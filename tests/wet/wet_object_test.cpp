@@ -207,6 +207,21 @@ TEST(WetObject, QueriesMatchTheRawRecords) {
     check_queries(wet, raw);
 }
 
+// Long enough that hot labels are compressed streams (short ones are plain
+// records or constants), walked by the queries from wherever they stand.
+TEST(WetObject, QueriesMatchOnCompressedStreams) {
+    const RawTrace raw = synthetic_wet::make_trace(700, 8);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    const auto stats = wet.stats();
+    const auto values = std::find_if(stats.begin(), stats.end(), [](const auto& row) { return row.name == "values"; });
+    ASSERT_NE(values, stats.end());
+    EXPECT_LT(values->compressed_bytes, values->raw_bytes / 2);  // not plain: compressed streams
+    check_queries(wet, raw);
+    const std::vector<std::uint8_t> bytes = wet.to_bytes();
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "long.wet");
+    check_queries(loaded, raw);
+}
+
 TEST(WetObject, ACapCutsTheLastBlockShort) {
     const RawTrace full = synthetic_wet::make_trace(40, 2);
     const RawTrace raw = synthetic_wet::make_trace(40, 2, full.events.size() - 2);
