@@ -141,7 +141,7 @@ check node_values ts.raw 1500 1
 check edge_timestamps values.raw 2000 2
 
 check_error "usage" "usage: wet-bench KIND RAW_FILE" node_timestamps
-check_error "unknown kind" "unknown kind 'node_addresses'" node_addresses "$tmp/ts.raw"
+check_error "unknown kind" "unknown kind 'no_such_kind'" no_such_kind "$tmp/ts.raw"
 check_error "missing file" "cannot open" node_timestamps "$tmp/missing.raw"
 check_error "partial record" "not a multiple of the 4-byte records" node_timestamps "$tmp/odd.raw"
 check_error "bad --runs" "bad --runs=0" node_timestamps "$tmp/ts.raw" --runs=0

@@ -1,5 +1,5 @@
 // libtcgen_wet's stream types on any bytes. The first byte picks the type
-// (its low two bits, of tcgen::wet::kinds) and the mode:
+// (its low three bits, of tcgen::wet::kinds) and the mode:
 //  - 0x40 set: the rest are raw records; built, walked end to end both ways
 //    with a save and load in the middle, every record must come back exact;
 //  - otherwise the rest is a saved stream to load, resealed with a fresh
@@ -87,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return tcgen_fuzz::run_input([&] {
         const std::uint8_t mode = data[0];
-        const std::string_view kind = tcgen::wet::kinds[(mode & 3) % std::size(tcgen::wet::kinds)];
+        const std::string_view kind = tcgen::wet::kinds[(mode & 7) % std::size(tcgen::wet::kinds)];
         tcgen::wet::visit_kind(kind, [&](auto* type) {
             using Stream = std::remove_pointer_t<decltype(type)>;
             if (mode & 0x40) {

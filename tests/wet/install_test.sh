@@ -12,7 +12,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
-for file in bin/tcgen bin/wet-walk include/tcgen/wet.hpp include/tcgen/wet/node_values.hpp; do
+for file in bin/tcgen bin/wet-walk bin/wet include/tcgen/wet.hpp include/tcgen/wet/node_values.hpp \
+    include/tcgen/wet/whole_execution_trace.hpp include/tcgen/wet/raw_trace.hpp; do
     [[ -e "$work/prefix/$file" ]] || { echo "FAIL: $file not installed"; exit 1; }
 done
 "$work/prefix/bin/tcgen" --version >/dev/null
@@ -47,6 +48,17 @@ int main() {
         if (record.field1 != records[index].field1 || record.field2 != records[index].field2) return 1;
     }
     std::printf("walked %zu records both ways: %s\n", records.size(), stream.description().c_str());
+    // The WET object: a block that loads, run twice, and its two loads.
+    tcgen::wet::RawTrace raw;
+    raw.blocks.push_back({0x400000, 8, 2, 'J'});
+    raw.flow = {0, 0};
+    raw.nodes.push_back({0, 0x400004, 'L', 0, 8});
+    raw.events = {{0, 1, 0x1000, 7}, {0, 2, 0x1000, 7}};
+    auto wet = tcgen::wet::WholeExecutionTrace::build(raw);
+    const auto bytes = wet.to_bytes();
+    auto again = tcgen::wet::WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "user.wet");
+    if (again.accesses(0x400004).size() != 2 || again.backward_slice(0x400004, 2).empty()) return 1;
+    std::printf("a WET of %u timestamps saved in %zu bytes\n", again.executed(), bytes.size());
     return index == 0 ? 0 : 1;
 }
 CPP

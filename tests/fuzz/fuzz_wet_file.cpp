@@ -1,0 +1,93 @@
+// WholeExecutionTrace::from_bytes on any bytes. The first byte is the mode:
+// bit 0 set, every section's XXH64 is recomputed first (the framing walked
+// as far as it holds), so that forgeries reach the parsers behind the
+// checksums. A WET that loads is queried: the control flow walked both ways,
+// the accesses and the defs of a few pcs, a slice; every query yields an
+// answer or a WetError. Loading either succeeds or throws WetError. Never a
+// crash, a sanitizer report, another exception, or an allocation the input's
+// size does not pay for. Walks are bounded so that a forged run of billions
+// of records cannot hang a fuzzing run.
+
+#include <cstdint>
+#include <vector>
+
+#include <tcgen/wet.hpp>
+
+#include "fuzz_support.hpp"
+#include "runtime/checksum.hpp"
+
+namespace {
+
+void reseal(std::vector<std::uint8_t>& bytes) {
+    std::size_t at = 16;  // magic, version, section count
+    while (at + 20 <= bytes.size()) {
+        std::uint64_t size = 0;
+        for (int i = 7; i >= 0; --i) {
+            size = (size << 8) | bytes[at + 4 + static_cast<std::size_t>(i)];
+        }
+        if (size > bytes.size() - at - 20) {
+            return;
+        }
+        const std::uint64_t checksum = tcgen_runtime::xxh64(bytes.data() + at + 20, static_cast<std::size_t>(size), 0);
+        for (int i = 0; i < 8; ++i) {
+            bytes[at + 12 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(checksum >> (8 * i));
+        }
+        at += 20 + static_cast<std::size_t>(size);
+    }
+}
+
+template <class Query>
+void allowing_errors(Query query) {
+    try {
+        query();
+    } catch (const tcgen::wet::WetError&) {
+    } catch (const std::runtime_error&) {
+        // a forged stream that runs a half dry mid-walk (the streams' own error)
+    }
+}
+
+void query(tcgen::wet::WholeExecutionTrace& wet) {
+    constexpr std::uint64_t bound = 20000;
+    if (wet.events() > bound || wet.executed() > bound) {
+        return;  // every stream's length is bounded by these two (checked at load), and so is every walk
+    }
+    allowing_errors([&] {
+        auto cursor = wet.control_flow(0);
+        tcgen::wet::FlowStep step;
+        for (std::uint64_t steps = 0; steps < bound && cursor.next(step); ++steps) {
+            tcgen_fuzz::check(step.block < wet.block_count(), "a flow step names a block out of range");
+        }
+        for (std::uint64_t steps = 0; steps < bound && cursor.prev(step); ++steps) {
+        }
+    });
+    for (std::uint32_t node = 0; node < wet.node_count() && node < 8; ++node) {
+        const std::uint64_t pc = wet.node(node).pc;
+        allowing_errors([&] { wet.accesses(pc); });
+        allowing_errors([&] {
+            const auto times = wet.instances(pc);
+            if (!times.empty()) {
+                wet.def_of(node, times.front());
+                wet.backward_slice(pc, times.size());
+            }
+        });
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size == 0) {
+        return 0;
+    }
+    return tcgen_fuzz::run_input([&] {
+        std::vector<std::uint8_t> bytes(data + 1, data + size);
+        if (data[0] & 1) {
+            reseal(bytes);
+        }
+        try {
+            auto wet = tcgen::wet::WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "fuzz.wet");
+            query(wet);
+        } catch (const tcgen::wet::WetError&) {
+        }
+    });
+}

@@ -1,0 +1,170 @@
+#pragma once
+// A small synthetic run in the raw WET format v2, made by the tests
+// themselves: a main loop with a branch, a call to a function with its own
+// branch, a block entered in the middle of another (overlapping blocks share
+// pcs), a read-modify-write instruction (a load and a store at one pc), a
+// load that some executions skip, stores and loads over a few addresses so
+// that defs are both local (same block execution) and remote, and a cap that
+// cuts the last block short. Deterministic for a seed.
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tcgen/wet/raw_trace.hpp>
+
+namespace synthetic_wet {
+
+using tcgen::wet::RawBlock;
+using tcgen::wet::RawEdge;
+using tcgen::wet::RawEvent;
+using tcgen::wet::RawNode;
+using tcgen::wet::RawTrace;
+
+// `iterations` trips round the main loop; the events stop after `event_cap`
+// (0: no cap), in the middle of a block execution.
+inline RawTrace make_trace(unsigned iterations, std::uint64_t seed, std::size_t event_cap = 0) {
+    RawTrace raw;
+    // main: 0 entry, 1 loop head, 2 | 3 arms, 4 calls f, 5 after the call (4's return address), 6 exit
+    // f: 7 entry, 8 | 9 arms, 10 returns; 11 starts 8 bytes into block 2.
+    const std::uint64_t pcs[] = {0x1000, 0x1020, 0x1040, 0x1060, 0x1080, 0x10a0, 0x10c0,
+                                 0x2000, 0x2020, 0x2040, 0x2060, 0x1048};
+    const char ends[] = {'J', 'J', 'J', 'J', 'C', 'J', 'J', 'J', 'J', 'J', 'R', 'J'};
+    for (int block = 0; block < 12; ++block) {
+        raw.blocks.push_back(RawBlock{pcs[block], block == 11 ? 0x18u : 0x20u, 4, ends[block]});
+    }
+    // Nodes per block: (offset, access, slot), in execution order.
+    struct Shape {
+        int block;
+        std::uint64_t offset;
+        char access;
+        std::uint8_t slot;
+    };
+    const std::vector<Shape> shapes = {
+        {0, 0x4, 'S', 0},  {1, 0x0, 'L', 0},  {1, 0x8, 'L', 0},  {2, 0x4, 'L', 0},  {2, 0x8, 'L', 0},
+        {2, 0x8, 'S', 1},  {2, 0x10, 'S', 0}, {3, 0x0, 'S', 0},  {3, 0xc, 'L', 0},  {4, 0x4, 'S', 0},
+        {5, 0x2, 'L', 0},  {5, 0x6, 'S', 0},  {5, 0x8, 'L', 0},  {6, 0x0, 'L', 0},  {7, 0x0, 'S', 0},
+        {7, 0x4, 'L', 0},  {8, 0x0, 'L', 0},  {8, 0x4, 'S', 0},  {9, 0x8, 'S', 0},  {10, 0x0, 'L', 0},
+        {11, 0x0, 'L', 0}, {11, 0x0, 'S', 1}, {11, 0x8, 'S', 0},
+    };
+    for (const Shape& shape : shapes) {
+        raw.nodes.push_back(RawNode{static_cast<std::uint32_t>(shape.block), pcs[shape.block] + shape.offset, shape.access,
+                                    shape.slot, 8});
+    }
+    std::vector<std::vector<std::uint32_t>> block_nodes(12);
+    for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
+        block_nodes[raw.nodes[node].block].push_back(node);
+    }
+    std::mt19937_64 random(seed);
+    const auto execute = [&](std::uint32_t block) { raw.flow.push_back(block); };
+    execute(0);
+    for (unsigned trip = 0; trip < iterations; ++trip) {
+        execute(1);
+        const auto arm = random() % 3;
+        execute(arm == 0 ? 2 : arm == 1 ? 3 : 11);
+        execute(4);
+        execute(7);
+        execute(random() % 2 == 0 ? 8 : 9);
+        execute(10);
+        execute(5);
+    }
+    execute(6);
+    // Events: the last store to each address is the def of a load of it.
+    std::map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>> last_store;  // address -> (node, t)
+    std::map<std::uint64_t, std::uint64_t> memory;
+    for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
+        for (const std::uint32_t node : block_nodes[raw.flow[t - 1]]) {
+            if (event_cap != 0 && raw.events.size() == event_cap) {
+                return raw;  // the WET is full: every file stops, the flow keeps the cut block
+            }
+            if (node == 12 && random() % 4 == 0) {
+                continue;  // a guarded load that did not run
+            }
+            const RawNode& shape = raw.nodes[node];
+            std::uint64_t address = 0x8000 + 8 * (random() % 6);
+            if (node == 5 || node == 21) {
+                address = raw.events.back().address;  // read-modify-write: the store hits the load's address
+            }
+            RawEvent event{node, t, address, 0};
+            if (shape.access == 'S') {
+                event.value = node == 5 || node == 21 ? raw.events.back().value + 1 : random() % 1000;
+                memory[address] = event.value;
+                last_store[address] = {node, t};
+            } else {
+                const auto found = last_store.find(address);
+                event.value = memory.count(address) != 0 ? memory[address] : 0x5a5a;
+                if (found != last_store.end()) {
+                    raw.edges.push_back(RawEdge{node, found->second.first, t, found->second.second});
+                }
+            }
+            raw.events.push_back(event);
+        }
+    }
+    return raw;
+}
+
+inline void put(std::string& bytes, std::uint64_t value, int count) {
+    for (int i = 0; i < count; ++i) {
+        bytes.push_back(static_cast<char>(value >> (8 * i)));
+    }
+}
+
+inline void write_file(const std::string& name, const std::string& bytes) {
+    std::FILE* file = std::fopen(name.c_str(), "wb");
+    std::fwrite(bytes.data(), 1, bytes.size(), file);
+    std::fclose(file);
+}
+
+// Writes PREFIX.blocks/.flow/.nodes/.events/.edges as tcgen-tracer --wet does.
+inline void write_trace(const RawTrace& raw, const std::string& prefix) {
+    std::string blocks = "WTB1";
+    for (std::size_t id = 0; id < raw.blocks.size(); ++id) {
+        const RawBlock& block = raw.blocks[id];
+        put(blocks, id, 4);
+        put(blocks, block.instructions, 2);
+        put(blocks, static_cast<std::uint8_t>(block.end), 1);
+        put(blocks, 0, 1);
+        put(blocks, block.bytes, 4);
+        put(blocks, 0, 4);
+        put(blocks, block.pc, 8);
+    }
+    write_file(prefix + ".blocks", blocks);
+    std::string flow = "WTF1";
+    for (const std::uint32_t block : raw.flow) {
+        put(flow, block, 4);
+    }
+    write_file(prefix + ".flow", flow);
+    std::string nodes = "WTN2";
+    for (std::size_t id = 0; id < raw.nodes.size(); ++id) {
+        const RawNode& node = raw.nodes[id];
+        put(nodes, id, 4);
+        put(nodes, node.block, 4);
+        put(nodes, static_cast<std::uint8_t>(node.access), 1);
+        put(nodes, node.slot, 1);
+        put(nodes, node.size, 2);
+        put(nodes, 0, 4);
+        put(nodes, node.pc, 8);
+    }
+    write_file(prefix + ".nodes", nodes);
+    std::string events = "WTE2";
+    for (const RawEvent& event : raw.events) {
+        put(events, event.node, 4);
+        put(events, event.t, 4);
+        put(events, event.address, 8);
+        put(events, event.value, 8);
+    }
+    write_file(prefix + ".events", events);
+    std::string edges = "WTD2";
+    for (const RawEdge& edge : raw.edges) {
+        put(edges, edge.use, 4);
+        put(edges, edge.def, 4);
+        put(edges, edge.t_use, 4);
+        put(edges, edge.t_def, 4);
+    }
+    write_file(prefix + ".edges", edges);
+}
+
+}  // namespace synthetic_wet

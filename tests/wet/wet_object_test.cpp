@@ -1,0 +1,365 @@
+// The WET object on a synthetic run written by the test (synthetic_wet.hpp):
+// every query against what the raw records say directly (control flow both
+// ways, values and addresses per pc, the def of every load execution, the
+// control parent of every timestamp, backward slices by a naive fixed
+// point), the same after a save and load, and saved or raw files that are
+// corrupt, truncated or inconsistent refused with a one-line error.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <tcgen/wet.hpp>
+
+#include "control_dependence.hpp"
+#include "synthetic_wet.hpp"
+
+namespace {
+
+using tcgen::wet::RawTrace;
+using tcgen::wet::WetError;
+using tcgen::wet::WholeExecutionTrace;
+
+std::vector<std::uint32_t> parents_of(const RawTrace& raw) {
+    std::vector<tcgen::wet::BlockShape> shapes;
+    for (const auto& block : raw.blocks) {
+        shapes.push_back({block.pc, block.bytes, block.end});
+    }
+    return tcgen::wet::dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
+}
+
+std::set<std::uint64_t> pcs_of(const RawTrace& raw) {
+    std::set<std::uint64_t> pcs;
+    for (const auto& node : raw.nodes) {
+        pcs.insert(node.pc);
+    }
+    return pcs;
+}
+
+// (t, kind, pc, slot) rows of the slice semantics, computed over the raw records.
+using Row = std::tuple<std::uint32_t, char, std::uint64_t, unsigned>;
+
+std::vector<Row> reference_slice(const RawTrace& raw, const std::vector<std::uint32_t>& parents, std::uint64_t pc,
+                                 std::uint32_t start) {
+    std::set<std::pair<std::uint32_t, std::uint32_t>> executed;  // (node, t)
+    for (const auto& event : raw.events) {
+        executed.insert({event.node, event.t});
+    }
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>> def;
+    for (const auto& edge : raw.edges) {
+        def[{edge.use, edge.t_use}] = {edge.def, edge.t_def};
+    }
+    constexpr std::uint32_t branch = 0xFFFFFFFFu;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> items;  // (t, node or branch)
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> work;
+    const auto add = [&](std::uint32_t t, std::uint32_t id) {
+        if (items.insert({t, id}).second) {
+            work.push_back({t, id});
+        }
+    };
+    for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
+        if (raw.nodes[node].pc == pc && executed.count({node, start}) != 0) {
+            add(start, node);
+        }
+    }
+    while (!work.empty()) {
+        const auto [t, id] = work.back();
+        work.pop_back();
+        if (parents[t - 1] != 0) {
+            add(parents[t - 1], branch);
+        }
+        for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
+            const bool same_execution = raw.nodes[node].block == raw.flow[t - 1] && executed.count({node, t}) != 0;
+            const bool below = id == branch || (raw.nodes[id].access == 'S' && node < id);
+            if (same_execution && below && raw.nodes[node].access == 'L') {
+                add(t, node);
+            }
+        }
+        if (id != branch && raw.nodes[id].access == 'L' && def.count({id, t}) != 0) {
+            const auto [def_node, t_def] = def[{id, t}];
+            add(t_def, def_node);
+        }
+    }
+    std::vector<Row> rows;
+    for (const auto& [t, id] : items) {
+        if (id == branch) {
+            rows.emplace_back(t, 'B', raw.blocks[raw.flow[t - 1]].pc, 0);
+        } else {
+            rows.emplace_back(t, raw.nodes[id].access, raw.nodes[id].pc, raw.nodes[id].slot);
+        }
+    }
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
+                                                : std::make_tuple(std::get<2>(a), std::get<1>(a), std::get<3>(a)) <
+                                                      std::make_tuple(std::get<2>(b), std::get<1>(b), std::get<3>(b));
+    });
+    return rows;
+}
+
+// Every query of `wet` against the raw records.
+void check_queries(WholeExecutionTrace& wet, const RawTrace& raw) {
+    const std::vector<std::uint32_t> parents = parents_of(raw);
+    ASSERT_EQ(wet.executed(), raw.flow.size());
+    ASSERT_EQ(wet.events(), raw.events.size());
+    ASSERT_EQ(wet.edges(), raw.edges.size());
+
+    // Control flow: forward from 0, backward from the end, from the middle both ways.
+    tcgen::wet::FlowStep step;
+    auto cursor = wet.control_flow(0);
+    for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
+        ASSERT_TRUE(cursor.next(step));
+        ASSERT_EQ(step.t, t);
+        ASSERT_EQ(step.block, raw.flow[t - 1]);
+    }
+    EXPECT_FALSE(cursor.next(step));
+    for (std::uint32_t t = static_cast<std::uint32_t>(raw.flow.size()); t >= 1; --t) {
+        ASSERT_TRUE(cursor.prev(step));
+        ASSERT_EQ(step.t, t);
+        ASSERT_EQ(step.block, raw.flow[t - 1]);
+    }
+    EXPECT_FALSE(cursor.prev(step));
+    const auto middle = static_cast<std::uint32_t>(raw.flow.size() / 2);
+    cursor = wet.control_flow(middle);
+    ASSERT_TRUE(cursor.next(step));
+    EXPECT_EQ(step.t, middle + 1);
+    ASSERT_TRUE(cursor.prev(step));
+    ASSERT_TRUE(cursor.prev(step));
+    EXPECT_EQ(step.t, middle);
+    EXPECT_EQ(step.block, raw.flow[middle - 1]);
+    for (std::uint32_t t = static_cast<std::uint32_t>(raw.flow.size()); t >= 1; t -= 7) {
+        EXPECT_EQ(wet.block_at(t), raw.flow[t - 1]);
+        EXPECT_EQ(wet.control_parent(t), parents[t - 1]) << "t " << t;
+        if (t <= 7) break;
+    }
+    for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
+        ASSERT_EQ(wet.control_parent(t), parents[t - 1]) << "t " << t;
+    }
+
+    // Values and addresses per pc, sorted by (t, slot); instances.
+    for (const std::uint64_t pc : pcs_of(raw)) {
+        std::vector<std::tuple<std::uint32_t, unsigned, char, std::uint64_t, std::uint64_t>> expected, got;
+        std::set<std::uint32_t> times;
+        for (const auto& event : raw.events) {
+            const auto& node = raw.nodes[event.node];
+            if (node.pc == pc) {
+                expected.emplace_back(event.t, node.slot, node.access, event.value, event.address);
+                times.insert(event.t);
+            }
+        }
+        std::sort(expected.begin(), expected.end());
+        for (const auto& access : wet.accesses(pc)) {
+            got.emplace_back(access.t, access.slot, access.access, access.value, access.address);
+        }
+        EXPECT_EQ(got, expected) << "pc " << pc;
+        EXPECT_EQ(wet.instances(pc), std::vector<std::uint32_t>(times.begin(), times.end()));
+    }
+
+    // The def of every load execution, walked backward then forward.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>> defs;
+    for (const auto& edge : raw.edges) {
+        defs[{edge.use, edge.t_use}] = {edge.def, edge.t_def};
+    }
+    for (std::size_t pass = 0; pass < 2; ++pass) {
+        for (std::size_t k = 0; k < raw.events.size(); ++k) {
+            const auto& event = raw.events[pass == 0 ? raw.events.size() - 1 - k : k];
+            if (raw.nodes[event.node].access != 'L') {
+                continue;
+            }
+            const auto def = wet.def_of(event.node, event.t);
+            const auto found = defs.find({event.node, event.t});
+            if (found == defs.end()) {
+                ASSERT_FALSE(def.has_value());
+            } else {
+                ASSERT_TRUE(def.has_value());
+                ASSERT_EQ(def->node, found->second.first);
+                ASSERT_EQ(def->t, found->second.second);
+            }
+        }
+    }
+
+    // Slices from several instances of every pc.
+    for (const std::uint64_t pc : pcs_of(raw)) {
+        const std::vector<std::uint32_t> times = wet.instances(pc);
+        for (std::size_t instance : {std::size_t{1}, times.size() / 2 + 1, times.size()}) {
+            if (instance == 0 || instance > times.size()) {
+                continue;
+            }
+            std::vector<Row> got;
+            for (const auto& item : wet.backward_slice(pc, instance)) {
+                got.emplace_back(item.t, item.kind, item.pc, item.slot);
+            }
+            EXPECT_EQ(got, reference_slice(raw, parents, pc, times[instance - 1]))
+                << "pc " << pc << " instance " << instance;
+        }
+    }
+}
+
+TEST(WetObject, QueriesMatchTheRawRecords) {
+    const RawTrace raw = synthetic_wet::make_trace(60, 1);
+    tcgen::wet::check_raw_trace(raw, "synthetic");
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    check_queries(wet, raw);
+}
+
+// Long enough that hot labels are compressed streams (short ones are plain
+// records or constants), walked by the queries from wherever they stand.
+TEST(WetObject, QueriesMatchOnCompressedStreams) {
+    const RawTrace raw = synthetic_wet::make_trace(700, 8);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    const auto stats = wet.stats();
+    const auto values = std::find_if(stats.begin(), stats.end(), [](const auto& row) { return row.name == "values"; });
+    ASSERT_NE(values, stats.end());
+    EXPECT_LT(values->compressed_bytes, values->raw_bytes / 2);  // not plain: compressed streams
+    check_queries(wet, raw);
+    const std::vector<std::uint8_t> bytes = wet.to_bytes();
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "long.wet");
+    check_queries(loaded, raw);
+}
+
+TEST(WetObject, ACapCutsTheLastBlockShort) {
+    const RawTrace full = synthetic_wet::make_trace(40, 2);
+    const RawTrace raw = synthetic_wet::make_trace(40, 2, full.events.size() - 2);
+    tcgen::wet::check_raw_trace(raw, "synthetic");
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    check_queries(wet, raw);
+}
+
+TEST(WetObject, FilesOnDiskRoundTrip) {
+    const RawTrace raw = synthetic_wet::make_trace(50, 3);
+    const std::string prefix = testing::TempDir() + "wet_object_test";
+    synthetic_wet::write_trace(raw, prefix);
+    const RawTrace read = tcgen::wet::read_raw_trace(prefix);
+    ASSERT_EQ(read.events.size(), raw.events.size());
+    WholeExecutionTrace built = WholeExecutionTrace::build(read);
+    built.save(prefix + ".wet");
+    WholeExecutionTrace loaded = WholeExecutionTrace::load(prefix + ".wet");
+    EXPECT_EQ(loaded.name(), prefix + ".wet");
+    check_queries(loaded, raw);
+    // A walk moves the cursors; the saved form of what it holds stays the same after a reload.
+    WholeExecutionTrace again = WholeExecutionTrace::from_bytes(loaded.to_bytes().data(), loaded.to_bytes().size(), "again");
+    check_queries(again, raw);
+    const auto stats = loaded.stats();
+    ASSERT_FALSE(stats.empty());
+    EXPECT_EQ(stats.back().name, "total");
+    EXPECT_EQ(stats.back().compressed_bytes, loaded.to_bytes().size());
+    EXPECT_EQ(stats.back().raw_bytes, 4 * raw.flow.size() * 2 + 20 * raw.events.size() + 8 * raw.edges.size() +
+                                          8 * [&] {
+                                              std::uint64_t count = 0;
+                                              for (auto parent : parents_of(raw)) count += parent != 0;
+                                              return count;
+                                          }() + 24 * (raw.blocks.size() + raw.nodes.size()));
+    EXPECT_GT(loaded.memory_bytes(), 0u);
+}
+
+TEST(WetObject, QueriesOutsideTheTraceAreErrors) {
+    WholeExecutionTrace wet = WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4));
+    EXPECT_THROW(wet.accesses(0x9999), WetError);
+    EXPECT_THROW(wet.backward_slice(0x1004, 0), WetError);
+    EXPECT_THROW(wet.backward_slice(0x1004, 2), WetError);  // block 0 runs once
+    EXPECT_THROW(wet.block_at(0), WetError);
+    EXPECT_THROW(wet.block_at(wet.executed() + 1), WetError);
+    EXPECT_THROW(wet.control_flow(wet.executed() + 1), WetError);
+    try {
+        wet.accesses(0x9999);
+    } catch (const WetError& error) {
+        EXPECT_STREQ(error.what(), "WET: error: no memory access has pc 0x9999");
+    }
+}
+
+std::string message_of(const std::vector<std::uint8_t>& bytes) {
+    try {
+        WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "bad.wet");
+    } catch (const WetError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+TEST(WetObject, CorruptOrTruncatedFilesAreRefused) {
+    const std::vector<std::uint8_t> good = WholeExecutionTrace::build(synthetic_wet::make_trace(20, 5)).to_bytes();
+    EXPECT_EQ(message_of(good), "");
+    // Every byte flipped somewhere in each stretch of the file: never accepted silently as another WET.
+    for (std::size_t at = 0; at < good.size(); at += 1 + good.size() / 300) {
+        std::vector<std::uint8_t> bad = good;
+        bad[at] ^= 0x40;
+        const std::string message = message_of(bad);
+        EXPECT_NE(message, "") << "byte " << at;
+        EXPECT_EQ(message.find('\n'), std::string::npos);
+        EXPECT_EQ(message.rfind("bad.wet: error: ", 0), 0u) << message;
+    }
+    for (std::size_t size = 0; size < good.size(); size += 1 + good.size() / 200) {
+        const std::vector<std::uint8_t> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size));
+        EXPECT_NE(message_of(cut), "") << "size " << size;
+    }
+    std::vector<std::uint8_t> longer = good;
+    longer.push_back(0);
+    EXPECT_NE(message_of(longer), "");
+    EXPECT_EQ(message_of({'n', 'o', 'p', 'e'}), "bad.wet: error: not a saved WET (no TCGENWET magic)");
+    // A section that claims more bytes than the file holds: refused before any allocation.
+    std::vector<std::uint8_t> huge = good;
+    for (int i = 0; i < 8; ++i) {
+        huge[16 + 4 + i] = 0xff;
+    }
+    EXPECT_NE(message_of(huge).find("the file is truncated"), std::string::npos) << message_of(huge);
+    std::vector<std::uint8_t> checksum = good;
+    checksum[16 + 20] ^= 1;  // the first byte of META's payload
+    EXPECT_NE(message_of(checksum).find("checksum mismatch"), std::string::npos) << message_of(checksum);
+}
+
+std::string raw_message(const RawTrace& raw) {
+    try {
+        tcgen::wet::check_raw_trace(raw, "run");
+    } catch (const WetError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+TEST(WetRawTrace, InconsistentRecordsAreRefused) {
+    const RawTrace good = synthetic_wet::make_trace(10, 6);
+    EXPECT_EQ(raw_message(good), "");
+    RawTrace bad = good;
+    bad.flow[3] = 99;
+    EXPECT_EQ(raw_message(bad), "run.flow: error: t 4: block 99 is not in run.blocks");
+    bad = good;
+    bad.events[5].t = static_cast<std::uint32_t>(good.flow.size() + 1);
+    EXPECT_NE(raw_message(bad).find("run.events: error: event 5: t "), std::string::npos);
+    bad = good;
+    bad.events[5].node = 0;  // block 0 runs only at t 1
+    EXPECT_NE(raw_message(bad).find("is in block 0, not in block"), std::string::npos) << raw_message(bad);
+    bad = good;
+    bad.edges[2].t_def = bad.edges[2].t_use + 1;
+    EXPECT_NE(raw_message(bad).find("run.edges: error: edge 2: t_def"), std::string::npos);
+    bad = good;
+    bad.edges[2].def = bad.edges[2].use;
+    EXPECT_NE(raw_message(bad).find("is not a store"), std::string::npos);
+    bad = good;
+    bad.nodes[3].access = 'X';
+    EXPECT_EQ(raw_message(bad), "run.nodes: error: node 3: access is not L or S");
+}
+
+TEST(WetRawTrace, BadFilesAreRefusedWithTheirName) {
+    const std::string prefix = testing::TempDir() + "wet_raw_test";
+    synthetic_wet::write_trace(synthetic_wet::make_trace(10, 7), prefix);
+    EXPECT_NO_THROW(tcgen::wet::read_raw_trace(prefix));
+    synthetic_wet::write_file(prefix + ".events", "WTE1");
+    try {
+        tcgen::wet::read_raw_trace(prefix);
+        ADD_FAILURE() << "a v1 events file was read";
+    } catch (const WetError& error) {
+        EXPECT_EQ(error.file(), prefix + ".events");
+        EXPECT_NE(std::string(error.what()).find("magic WTE2 expected"), std::string::npos) << error.what();
+    }
+    synthetic_wet::write_file(prefix + ".events", std::string("WTE2") + std::string(23, '\0'));
+    EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
+    std::remove((prefix + ".edges").c_str());
+    EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
+}
+
+}  // namespace

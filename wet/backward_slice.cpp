@@ -1,0 +1,116 @@
+// The backward dynamic slice (docs/wet.md, "Slices"). Items are visited in
+// decreasing timestamp order (at one t: the block's branch first, then the
+// nodes by decreasing id), which every dependence respects: a def, a control
+// parent and a branch's own parent lie at an earlier t; the loads a store or
+// a branch depends on in the same block execution have smaller ids. So every
+// stream cursor the slice uses only walks backward, and the whole slice
+// costs one backward walk over the streams it touches at most.
+
+#include <tcgen/wet/whole_execution_trace.hpp>
+
+#include <algorithm>
+#include <queue>
+#include <unordered_set>
+
+#include "label_store.hpp"
+
+namespace tcgen::wet {
+namespace {
+
+constexpr std::uint32_t branch_id = 0xFFFFFFFFu;  // a block item's place in an item key
+
+std::uint64_t item_key(std::uint32_t t, std::uint32_t id) {
+    return (static_cast<std::uint64_t>(t) << 32) | id;
+}
+
+}  // namespace
+
+std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance) {
+    const std::vector<std::uint32_t> start_nodes = nodes_of_pc_or_fail(pc);
+    const std::uint32_t start = instance_time(pc, instance);
+
+    std::priority_queue<std::uint64_t> pending;  // largest key first: latest t, branch, then highest node
+    std::unordered_set<std::uint64_t> seen;
+    const auto add = [&](std::uint32_t t, std::uint32_t id) {
+        if (seen.insert(item_key(t, id)).second) {
+            pending.push(item_key(t, id));
+        }
+    };
+    const auto corrupt = [&](const std::string& what) { throw WetError(name_, "corrupt labels: " + what); };
+    const auto execution_of_block = [&](std::uint32_t block, std::uint32_t t) {
+        const std::optional<std::uint64_t> index = labels_->block_execution(block, t);
+        if (!index) {
+            corrupt("block " + std::to_string(block) + " has no execution at t " + std::to_string(t));
+        }
+        return *index;
+    };
+    const auto add_parent = [&](std::uint32_t block, std::uint64_t index, std::uint32_t t) {
+        const std::uint32_t parent = labels_->control_parent(block, index, t);
+        if (parent != 0) {
+            add(parent, branch_id);
+        }
+    };
+    // The loads of `block`'s execution at t with an id below `below`.
+    const auto add_loads = [&](std::uint32_t block, std::uint32_t t, std::uint32_t below) {
+        for (const std::uint32_t node : block_nodes_[block]) {
+            if (node >= below) {
+                break;
+            }
+            if (nodes_[node].access == 'L' && labels_->node_execution(node, t)) {
+                add(t, node);
+            }
+        }
+    };
+
+    for (const std::uint32_t node : start_nodes) {
+        if (labels_->node_execution(node, start)) {
+            add(start, node);
+        }
+    }
+    std::vector<SliceItem> items;
+    while (!pending.empty()) {
+        const std::uint64_t key = pending.top();
+        pending.pop();
+        const auto t = static_cast<std::uint32_t>(key >> 32);
+        const auto id = static_cast<std::uint32_t>(key);
+        if (id == branch_id) {
+            const std::uint32_t block = labels_->block_at(t);
+            items.push_back(SliceItem{t, 'B', block, blocks_[block].pc, 0});
+            add_parent(block, execution_of_block(block, t), t);
+            add_loads(block, t, branch_id);
+            continue;
+        }
+        if (id >= nodes_.size()) {
+            corrupt("node " + std::to_string(id) + " in a def");
+        }
+        const RawNode& node = nodes_[id];
+        items.push_back(SliceItem{t, node.access, id, node.pc, node.slot});
+        const std::optional<std::uint64_t> index = labels_->node_execution(id, t);
+        if (!index) {
+            corrupt("node " + std::to_string(id) + " has no execution at t " + std::to_string(t));
+        }
+        add_parent(node.block, execution_of_block(node.block, t), t);
+        if (node.access == 'L') {
+            if (const std::optional<Def> def = labels_->def_at(id, *index, t)) {
+                add(def->t, def->node);
+            }
+        } else {
+            add_loads(node.block, t, id);
+        }
+    }
+    std::sort(items.begin(), items.end(), [](const SliceItem& a, const SliceItem& b) {
+        if (a.t != b.t) {
+            return a.t > b.t;
+        }
+        if (a.pc != b.pc) {
+            return a.pc < b.pc;
+        }
+        if (a.kind != b.kind) {
+            return a.kind < b.kind;
+        }
+        return a.slot < b.slot;
+    });
+    return items;
+}
+
+}  // namespace tcgen::wet

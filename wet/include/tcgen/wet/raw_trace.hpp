@@ -1,0 +1,92 @@
+#pragma once
+// The raw files of a Whole Execution Trace as `tcgen-tracer --wet=PREFIX`
+// writes them (format v2, docs/wet-streams.md): PREFIX.blocks, .flow, .nodes,
+// .events and .edges, read whole into memory and checked, so that whatever is
+// built from a RawTrace may trust it.
+//
+//     tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace("/tmp/run");
+//     for (const auto& event : raw.events) { ... }
+//
+// Timestamps count executed blocks from 1: the block executed at t is
+// raw.blocks[raw.flow[t - 1]], and every event and edge names the t of its
+// block's execution. read_raw_trace() checks every file's magic and size,
+// every id against the table it indexes, every timestamp against the flow
+// (an event's node's block is the block executed at its t; t never
+// decreases; a node has at most one event per t), and every edge against
+// the events (its load and its store each have an event at its timestamps).
+// A failed check throws WetError naming the file: "PREFIX.events: error:
+// event 17: node 9 is not in block 3 executed at t 4".
+//
+// Memory: the files' records, plus 4 bytes per event while the edges are
+// checked.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tcgen::wet {
+
+// Every error of the WET library: what() is one line, "FILE: error: WHAT".
+class WetError : public std::runtime_error {
+public:
+    WetError(const std::string& file, const std::string& message)
+        : std::runtime_error(file + ": error: " + message), file_(file), message_(message) {}
+    const std::string& file() const { return file_; }
+    const std::string& message() const { return message_; }
+
+private:
+    std::string file_;
+    std::string message_;
+};
+
+// A static block: a straight run of guest instructions executed as one piece.
+struct RawBlock {
+    std::uint64_t pc = 0;            // its first instruction
+    std::uint32_t bytes = 0;         // code bytes: pc + bytes is the fall-through / return address
+    std::uint16_t instructions = 0;  // guest instructions in it
+    char end = 'J';                  // 'C' ends in a call, 'R' in a return, 'J' anything else
+};
+
+// A static memory access (a WET node): one load or store of one instruction.
+struct RawNode {
+    std::uint32_t block = 0;  // the block it belongs to
+    std::uint64_t pc = 0;     // its instruction
+    char access = 'L';        // 'L' load, 'S' store
+    std::uint8_t slot = 0;    // its position among the traced accesses of its instruction
+    std::uint16_t size = 0;   // bytes accessed
+};
+
+// One executed load or store, in execution order.
+struct RawEvent {
+    std::uint32_t node = 0;
+    std::uint32_t t = 0;  // the timestamp of its block's execution
+    std::uint64_t address = 0;
+    std::uint64_t value = 0;  // the first min(size, 8) bytes, little-endian
+};
+
+// One load whose bytes a traced store wrote (the store of its first byte).
+struct RawEdge {
+    std::uint32_t use = 0;  // the load's node
+    std::uint32_t def = 0;  // the store's node
+    std::uint32_t t_use = 0;
+    std::uint32_t t_def = 0;  // <= t_use; equal when the store ran earlier in the same block execution
+};
+
+struct RawTrace {
+    std::vector<RawBlock> blocks;  // by id
+    std::vector<std::uint32_t> flow;  // flow[t - 1] = the block executed at t
+    std::vector<RawNode> nodes;       // by id; within a block, ids increase in execution order
+    std::vector<RawEvent> events;     // in execution order
+    std::vector<RawEdge> edges;       // in event order
+};
+
+// Reads and checks the five files PREFIX.blocks, .flow, .nodes, .events and
+// .edges. Throws WetError on a missing, short, foreign or inconsistent file.
+RawTrace read_raw_trace(const std::string& prefix);
+
+// The checks of read_raw_trace() on records already in memory; `prefix`
+// only names the files in messages. Throws WetError.
+void check_raw_trace(const RawTrace& raw, const std::string& prefix);
+
+}  // namespace tcgen::wet

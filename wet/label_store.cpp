@@ -1,0 +1,421 @@
+// The compressed labels of a WET: building them from a raw trace, saving and
+// loading them section by section, and walking their cursors for queries.
+
+#include "label_store.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+
+namespace tcgen::wet {
+namespace {
+
+template <class Stream, class Source, class Field>
+Label<Stream> make_label(const Source& source, Field field) {
+    std::vector<typename Stream::Record> records(source.size());
+    for (std::size_t index = 0; index < source.size(); ++index) {
+        records[index] = field(source[index]);
+    }
+    return Label<Stream>::make(records);
+}
+
+template <class Stream>
+std::uint64_t saved_bytes(const std::vector<Label<Stream>>& labels) {
+    std::uint64_t bytes = 0;
+    for (const auto& label : labels) {
+        bytes += label.saved_bytes();
+    }
+    return bytes;
+}
+
+template <class Stream>
+std::uint64_t held_bytes(const std::vector<Label<Stream>>& labels) {
+    std::uint64_t bytes = (labels.capacity() - labels.size()) * sizeof(labels[0]);
+    for (const auto& label : labels) {
+        bytes += label.memory_bytes();
+    }
+    return bytes;
+}
+
+template <class Stream, class Value>
+std::vector<Value> first_fields(Label<Stream>& label) {
+    std::vector<Value> values;
+    for (const auto& record : label.all()) {
+        values.push_back(static_cast<Value>(record.field1));
+    }
+    return values;
+}
+
+}  // namespace
+
+LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks)
+    : executed_(executed),
+      node_block_(std::move(node_block)),
+      block_times_(blocks),
+      block_parents_(blocks),
+      node_mode_(node_block_.size(), 0),
+      node_times_(node_block_.size()),
+      values_(node_block_.size()),
+      addresses_(node_block_.size()),
+      defs_(node_block_.size()) {}
+
+LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
+                             const WholeExecutionTrace::Progress& progress) {
+    const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
+        if (progress) {
+            progress(step, done, total);
+        }
+    };
+    std::vector<std::uint32_t> node_block(raw.nodes.size());
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        node_block[node] = raw.nodes[node].block;
+    }
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), std::move(node_block), raw.blocks.size());
+
+    for (const std::uint32_t parent : parents) {
+        store.control_dependences_ += parent != 0 ? 1 : 0;
+    }
+    report("control flow", 0, 1);
+    store.flow_ = BlockIds::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()), raw.flow.size());
+    static_assert(sizeof(BlockIds::Record) == sizeof(std::uint32_t));
+
+    // Blocks: their executions grouped per block (a counting sort of the flow).
+    std::vector<std::size_t> block_first(raw.blocks.size() + 1, 0);
+    for (const std::uint32_t block : raw.flow) {
+        ++block_first[block + 1];
+    }
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        block_first[block + 1] += block_first[block];
+    }
+    std::vector<std::uint32_t> block_order(raw.flow.size());
+    {
+        std::vector<std::size_t> fill(block_first.begin(), block_first.end() - 1);
+        for (std::size_t index = 0; index < raw.flow.size(); ++index) {
+            block_order[fill[raw.flow[index]]++] = static_cast<std::uint32_t>(index + 1);
+        }
+    }
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        if (block % 256 == 0) {
+            report("block labels", block, raw.blocks.size());
+        }
+        const std::vector<std::uint32_t> times(block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block]),
+                                               block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block + 1]));
+        store.block_times_[block] =
+            make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        store.block_parents_[block] = make_label<ControlParents>(
+            times, [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
+    }
+
+    // Nodes: their events grouped per node, each event with its def.
+    std::vector<std::size_t> node_first(raw.nodes.size() + 1, 0);
+    for (const RawEvent& event : raw.events) {
+        ++node_first[event.node + 1];
+    }
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        node_first[node + 1] += node_first[node];
+    }
+    std::vector<std::size_t> node_order(raw.events.size());
+    std::vector<LoadDefs::Record> event_defs(raw.events.size(), LoadDefs::Record{0, 0});
+    {
+        std::vector<std::size_t> fill(node_first.begin(), node_first.end() - 1);
+        std::size_t edge = 0;
+        for (std::size_t index = 0; index < raw.events.size(); ++index) {
+            const RawEvent& event = raw.events[index];
+            node_order[fill[event.node]++] = index;
+            if (edge < raw.edges.size() && raw.edges[edge].use == event.node && raw.edges[edge].t_use == event.t) {
+                event_defs[index] = LoadDefs::Record{raw.edges[edge].def + 1, event.t - raw.edges[edge].t_def};
+                ++edge;
+            }
+        }
+    }
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        if (node % 256 == 0) {
+            report("node labels", node, raw.nodes.size());
+        }
+        const std::vector<std::size_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
+                                              node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
+        if (events.empty()) {
+            continue;
+        }
+        const std::uint32_t block = raw.nodes[node].block;
+        // A node's executions are a subset of its block's: as many means the same.
+        if (events.size() == block_first[block + 1] - block_first[block]) {
+            store.node_mode_[node] = static_cast<std::uint8_t>(Times::block);
+        } else {
+            store.node_mode_[node] = static_cast<std::uint8_t>(Times::own);
+            store.node_times_[node] = make_label<NodeTimestamps>(
+                events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; });
+        }
+        store.values_[node] = make_label<NodeValues>(
+            events, [&](std::size_t index) { return NodeValues::Record{raw.events[index].value}; });
+        store.addresses_[node] = make_label<NodeAddresses>(
+            events, [&](std::size_t index) { return NodeAddresses::Record{raw.events[index].address}; });
+        if (raw.nodes[node].access == 'L' &&
+            std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; })) {
+            store.defs_[node] = make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; });
+        }
+    }
+    report("done", 1, 1);
+    return store;
+}
+
+std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
+    ByteWriter writer;
+    const auto save_all = [&](const auto& labels) {
+        for (const auto& label : labels) {
+            label.save(writer);
+        }
+    };
+    switch (section) {
+    case 0:
+        writer.blob(flow_->save());
+        break;
+    case 1:
+        save_all(block_times_);
+        break;
+    case 2:
+        save_all(block_parents_);
+        break;
+    case 3:
+        for (std::size_t node = 0; node < node_times_.size(); ++node) {
+            writer.u8(node_mode_[node]);
+            if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
+                node_times_[node].save(writer);
+            }
+        }
+        break;
+    case 4:
+        save_all(values_);
+        break;
+    case 5:
+        save_all(addresses_);
+        break;
+    default:
+        save_all(defs_);
+        break;
+    }
+    return std::move(writer.data());
+}
+
+void LabelStore::load_section(std::size_t section, ByteReader& reader) {
+    const auto load_all = [&](auto& labels, const char* what) {
+        using Stream = typename std::decay_t<decltype(labels[0])>::stream_type;
+        for (std::size_t index = 0; index < labels.size(); ++index) {
+            labels[index] = Label<Stream>::load(reader, what + std::to_string(index));
+        }
+    };
+    switch (section) {
+    case 0: {
+        const std::uint64_t size = reader.u64();
+        const std::uint8_t* bytes = reader.bytes(size);
+        try {
+            flow_ = BlockIds::load(bytes, static_cast<std::size_t>(size));
+        } catch (const std::runtime_error& error) {
+            reader.fail(std::string("control flow: ") + error.what());
+        }
+        break;
+    }
+    case 1:
+        load_all(block_times_, "timestamps of block ");
+        break;
+    case 2:
+        load_all(block_parents_, "control parents of block ");
+        break;
+    case 3:
+        for (std::size_t node = 0; node < node_times_.size(); ++node) {
+            node_mode_[node] = reader.u8();
+            if (node_mode_[node] > static_cast<std::uint8_t>(Times::own)) {
+                reader.fail("node " + std::to_string(node) + ": unknown timestamp mode " +
+                            std::to_string(node_mode_[node]));
+            }
+            if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
+                node_times_[node] = Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node));
+                if (node_times_[node].empty()) {
+                    reader.fail("node " + std::to_string(node) + ": its timestamps are missing");
+                }
+            }
+        }
+        break;
+    case 4:
+        load_all(values_, "values of node ");
+        break;
+    case 5:
+        load_all(addresses_, "addresses of node ");
+        break;
+    default:
+        load_all(defs_, "defs of node ");
+        break;
+    }
+    reader.expect_end();
+}
+
+void LabelStore::check_loaded(const std::string& file, std::uint64_t events) const {
+    const auto fail = [&](const std::string& what) { throw WetError(file, "inconsistent labels: " + what); };
+    if (!flow_ || flow_->size() != executed_) {
+        fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
+    }
+    std::uint64_t block_executions = 0;
+    for (std::size_t block = 0; block < block_times_.size(); ++block) {
+        if (block_times_[block].size() != block_parents_[block].size()) {
+            fail("block " + std::to_string(block) + " has not as many timestamps as control parents");
+        }
+        block_executions += block_times_[block].size();
+    }
+    if (block_executions != executed_) {
+        fail("the blocks' timestamps are not " + std::to_string(executed_));
+    }
+    std::uint64_t node_events = 0;
+    for (std::size_t node = 0; node < node_mode_.size(); ++node) {
+        const std::uint64_t count = node_executions(node);
+        if (values_[node].size() != count || addresses_[node].size() != count ||
+            (!defs_[node].empty() && defs_[node].size() != count) ||
+            (node_mode_[node] != static_cast<std::uint8_t>(Times::never) && count == 0)) {
+            fail("node " + std::to_string(node) + "'s labels differ in length");
+        }
+        node_events += count;
+    }
+    if (node_events != events) {
+        fail("the nodes' executions are not " + std::to_string(events));
+    }
+}
+
+void LabelStore::corrupt(const std::string& what) const {
+    throw WetError(name_, "corrupt labels: " + what);
+}
+
+std::uint32_t LabelStore::flow_position() const {
+    return static_cast<std::uint32_t>(flow_->position());
+}
+
+void LabelStore::flow_seek(std::uint32_t position) {
+    flow_->seek(position);
+}
+
+bool LabelStore::flow_next(FlowStep& step) {
+    BlockIds::Record record{};
+    if (!flow_->next(record)) {
+        return false;
+    }
+    if (record.field1 >= block_times_.size()) {
+        corrupt("block " + std::to_string(record.field1) + " in the control flow");
+    }
+    step = FlowStep{static_cast<std::uint32_t>(flow_->position()), record.field1};
+    return true;
+}
+
+bool LabelStore::flow_prev(FlowStep& step) {
+    BlockIds::Record record{};
+    if (!flow_->prev(record)) {
+        return false;
+    }
+    if (record.field1 >= block_times_.size()) {
+        corrupt("block " + std::to_string(record.field1) + " in the control flow");
+    }
+    step = FlowStep{static_cast<std::uint32_t>(flow_->position() + 1), record.field1};
+    return true;
+}
+
+std::uint32_t LabelStore::block_at(std::uint32_t t) {
+    flow_->seek(t - 1);
+    FlowStep step;
+    flow_next(step);
+    return step.block;
+}
+
+std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
+    return block_times_[block].find(t);
+}
+
+std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
+    const std::uint32_t distance = block_parents_[block].at(index).field1;
+    if (distance == 0 || distance > t) {
+        corrupt("control parent distance " + std::to_string(distance) + " at t " + std::to_string(t));
+    }
+    return t - distance;
+}
+
+std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std::uint32_t t) {
+    switch (times_of(node)) {
+    case Times::never:
+        return std::nullopt;
+    case Times::block:
+        return block_execution(node_block_[node], t);
+    default:
+        return node_times_[node].find(t);
+    }
+}
+
+std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
+    switch (times_of(node)) {
+    case Times::never:
+        return 0;
+    case Times::block:
+        return block_times_[node_block_[node]].size();
+    default:
+        return node_times_[node].size();
+    }
+}
+
+std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
+    switch (times_of(node)) {
+    case Times::never:
+        return {};
+    case Times::block:
+        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
+    default:
+        return first_fields<NodeTimestamps, std::uint32_t>(node_times_[node]);
+    }
+}
+
+std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
+    return first_fields<NodeValues, std::uint64_t>(values_[node]);
+}
+
+std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
+    return first_fields<NodeAddresses, std::uint64_t>(addresses_[node]);
+}
+
+std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
+    if (defs_[node].empty()) {
+        return std::nullopt;
+    }
+    const LoadDefs::Record record = defs_[node].at(index);
+    if (record.field1 == 0) {
+        return std::nullopt;
+    }
+    if (record.field1 > node_block_.size() || record.field2 > t) {
+        corrupt("def of node " + std::to_string(node) + " at t " + std::to_string(t));
+    }
+    return Def{record.field1 - 1, t - record.field2};
+}
+
+std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
+    std::vector<LabelStats> rows;
+    rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
+    rows.push_back({"block timestamps", executed_, 4ull * executed_, saved_bytes(block_times_), held_bytes(block_times_)});
+    std::uint64_t node_saved = node_mode_.size();
+    for (std::size_t node = 0; node < node_times_.size(); ++node) {
+        if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
+            node_saved += node_times_[node].saved_bytes();
+        }
+    }
+    rows.push_back({"node timestamps", events, 4 * events, node_saved, held_bytes(node_times_) + node_mode_.capacity()});
+    rows.push_back({"values", events, 8 * events, saved_bytes(values_), held_bytes(values_)});
+    rows.push_back({"addresses", events, 8 * events, saved_bytes(addresses_), held_bytes(addresses_)});
+    rows.push_back({"data dependences", edges, 8 * edges, saved_bytes(defs_), held_bytes(defs_)});
+    // A control dependence instance is the pair (t, parent_t), as the paper
+    // counts an edge label; executions with no parent carry no label.
+    const std::uint64_t controlled = control_dependences_;
+    rows.push_back({"control dependences", controlled, 8 * controlled, saved_bytes(block_parents_),
+                    held_bytes(block_parents_)});
+    return rows;
+}
+
+std::size_t LabelStore::memory_bytes() const {
+    std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes();
+    bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
+             held_bytes(addresses_) + held_bytes(defs_);
+    return bytes;
+}
+
+}  // namespace tcgen::wet

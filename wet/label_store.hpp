@@ -1,0 +1,101 @@
+#pragma once
+// LabelStore: every dynamic label of a WET, compressed (tier 1: the paper's
+// §3 grouping and inference, then one bidirectional stream per label
+// sequence, §4). The only class that knows how labels are laid out: packing
+// short streams together or adding checkpoints changes this class alone.
+//
+// Layout
+// - flow: the block id at each t (BlockIds), the control-flow trace;
+// - per executed block: its timestamps (NodeTimestamps) and, per execution,
+//   t - parent_t of its dynamic control parent (ControlParents);
+// - per node that executed: its values (NodeValues) and addresses
+//   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
+//   all of its block's; per load with a def, per execution def node + 1
+//   (0 none) and t_use - t_def (LoadDefs).
+// Each per-block and per-node sequence is a Label (label.hpp): a stream, or
+// a record and a count when all its records are equal, or nothing.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <tcgen/wet.hpp>
+#include <tcgen/wet/raw_trace.hpp>
+#include <tcgen/wet/whole_execution_trace.hpp>
+
+#include "byte_io.hpp"
+#include "label.hpp"
+
+namespace tcgen::wet {
+
+class LabelStore {
+public:
+    // Builds from a checked raw trace and its dynamic control parents
+    // (parents[t-1] = parent_t, 0 none).
+    static LabelStore build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
+                            const WholeExecutionTrace::Progress& progress);
+
+    // The label sections of the saved form, in order, each with its tag.
+    static constexpr const char* section_tags[] = {"FLOW", "BTIM", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
+    static constexpr std::size_t section_count = sizeof(section_tags) / sizeof(section_tags[0]);
+    std::vector<std::uint8_t> save_section(std::size_t section) const;
+    // node_block[n] = the block of node n (already checked < block count).
+    LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks);
+    void load_section(std::size_t section, ByteReader& reader);
+    // After every section: stream lengths consistent with each other.
+    void check_loaded(const std::string& file, std::uint64_t events) const;
+
+    std::uint32_t executed() const { return executed_; }
+    void set_name(const std::string& name) { name_ = name; }  // for messages
+    // Executions that have a control parent (a count the saved META keeps).
+    std::uint64_t control_dependences() const { return control_dependences_; }
+    void set_control_dependences(std::uint64_t count) { control_dependences_ = count; }
+
+    // Control flow. The cursor of the one flow stream.
+    std::uint32_t flow_position() const;
+    void flow_seek(std::uint32_t position);
+    bool flow_next(FlowStep& step);
+    bool flow_prev(FlowStep& step);
+    std::uint32_t block_at(std::uint32_t t);
+
+    // Blocks: the index of t among block b's executions (nullopt: b did not run at t).
+    std::optional<std::uint64_t> block_execution(std::uint32_t block, std::uint32_t t);
+    // parent_t of block b's execution number `index`, which ran at t.
+    std::uint32_t control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t);
+
+    // Nodes: the index of t among node n's executions.
+    std::optional<std::uint64_t> node_execution(std::uint32_t node, std::uint32_t t);
+    // How a node's timestamps are known: it never ran, it ran at every
+    // execution of its block (none stored), or at the ones its own stream lists.
+    enum class Times : std::uint8_t { never = 0, block = 1, own = 2 };
+    Times times_of(std::uint32_t node) const { return static_cast<Times>(node_mode_[node]); }
+    std::uint64_t node_executions(std::uint32_t node) const;
+    std::vector<std::uint32_t> node_times(std::uint32_t node);
+    std::vector<std::uint64_t> node_values(std::uint32_t node);
+    std::vector<std::uint64_t> node_addresses(std::uint32_t node);
+    // The def of node n's execution number `index`, which ran at t.
+    std::optional<Def> def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t);
+
+    // Rows of WholeExecutionTrace::stats() for the dynamic labels.
+    std::vector<LabelStats> stats(std::uint64_t events, std::uint64_t edges) const;
+    std::size_t memory_bytes() const;
+
+private:
+    void corrupt(const std::string& what) const;
+
+    std::string name_ = "WET";
+    std::uint32_t executed_ = 0;
+    std::uint64_t control_dependences_ = 0;
+    std::vector<std::uint32_t> node_block_;
+    std::optional<BlockIds> flow_;
+    std::vector<Label<NodeTimestamps>> block_times_;
+    std::vector<Label<ControlParents>> block_parents_;
+    std::vector<std::uint8_t> node_mode_;  // Times
+    std::vector<Label<NodeTimestamps>> node_times_;
+    std::vector<Label<NodeValues>> values_;
+    std::vector<Label<NodeAddresses>> addresses_;
+    std::vector<Label<LoadDefs>> defs_;
+};
+
+}  // namespace tcgen::wet

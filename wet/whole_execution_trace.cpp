@@ -1,0 +1,218 @@
+// WholeExecutionTrace: the static program and its index by pc, building from
+// a raw trace, the queries over the labels, and the sizes.
+
+#include <tcgen/wet/whole_execution_trace.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "control_dependence.hpp"
+#include "label_store.hpp"
+
+namespace tcgen::wet {
+
+namespace {
+
+std::string hex(std::uint64_t value) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+}  // namespace
+
+WholeExecutionTrace::WholeExecutionTrace() = default;
+WholeExecutionTrace::WholeExecutionTrace(WholeExecutionTrace&&) noexcept = default;
+WholeExecutionTrace& WholeExecutionTrace::operator=(WholeExecutionTrace&&) noexcept = default;
+WholeExecutionTrace::~WholeExecutionTrace() = default;
+
+void WholeExecutionTrace::index_static() {
+    block_nodes_.assign(blocks_.size(), {});
+    pc_index_.clear();
+    pc_index_.reserve(nodes_.size());
+    for (std::size_t node = 0; node < nodes_.size(); ++node) {
+        block_nodes_[nodes_[node].block].push_back(static_cast<std::uint32_t>(node));
+        pc_index_.emplace_back(nodes_[node].pc, static_cast<std::uint32_t>(node));
+    }
+    std::sort(pc_index_.begin(), pc_index_.end());
+}
+
+WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress) {
+    WholeExecutionTrace wet;
+    wet.name_ = "WET";
+    wet.blocks_ = raw.blocks;
+    wet.nodes_ = raw.nodes;
+    wet.events_ = raw.events.size();
+    wet.edges_ = raw.edges.size();
+    wet.index_static();
+    if (progress) {
+        progress("control dependences", 0, 1);
+    }
+    std::vector<BlockShape> shapes(raw.blocks.size());
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        shapes[block] = BlockShape{raw.blocks[block].pc, raw.blocks[block].bytes, raw.blocks[block].end};
+    }
+    std::vector<std::uint32_t> parents;
+    try {
+        parents = dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
+    } catch (const std::invalid_argument& error) {
+        throw WetError(wet.name_, std::string("control dependences: ") + error.what());
+    }
+    if (parents.size() != raw.flow.size()) {
+        throw WetError(wet.name_, "control dependences: not one parent per timestamp");
+    }
+    for (std::size_t index = 0; index < parents.size(); ++index) {
+        if (parents[index] > index) {  // parent_t < t
+            throw WetError(wet.name_, "control dependences: the parent of t " + std::to_string(index + 1) +
+                                          " is not before it");
+        }
+    }
+    wet.labels_ = std::make_unique<LabelStore>(LabelStore::build(raw, parents, progress));
+    return wet;
+}
+
+std::uint32_t WholeExecutionTrace::executed() const {
+    return labels_->executed();
+}
+
+std::vector<std::uint32_t> WholeExecutionTrace::nodes_at_pc(std::uint64_t pc) const {
+    std::vector<std::uint32_t> nodes;
+    auto it = std::lower_bound(pc_index_.begin(), pc_index_.end(), std::make_pair(pc, std::uint32_t{0}));
+    for (; it != pc_index_.end() && it->first == pc; ++it) {
+        nodes.push_back(it->second);
+    }
+    return nodes;
+}
+
+std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_pc_or_fail(std::uint64_t pc) const {
+    std::vector<std::uint32_t> nodes = nodes_at_pc(pc);
+    if (nodes.empty()) {
+        throw WetError(name_, "no memory access has pc " + hex(pc));
+    }
+    return nodes;
+}
+
+bool WholeExecutionTrace::FlowCursor::next(FlowStep& step) {
+    return labels_->flow_next(step);
+}
+
+bool WholeExecutionTrace::FlowCursor::prev(FlowStep& step) {
+    return labels_->flow_prev(step);
+}
+
+std::uint32_t WholeExecutionTrace::FlowCursor::position() const {
+    return labels_->flow_position();
+}
+
+WholeExecutionTrace::FlowCursor WholeExecutionTrace::control_flow(std::uint32_t position) {
+    if (position > executed()) {
+        throw WetError(name_, "timestamp " + std::to_string(position) + " is outside 0.." + std::to_string(executed()));
+    }
+    labels_->flow_seek(position);
+    return FlowCursor(labels_.get());
+}
+
+std::uint32_t WholeExecutionTrace::checked_t(std::uint32_t t) const {
+    if (t == 0 || t > executed()) {
+        throw WetError(name_, "timestamp " + std::to_string(t) + " is outside 1.." + std::to_string(executed()));
+    }
+    return t;
+}
+
+std::uint32_t WholeExecutionTrace::block_at(std::uint32_t t) {
+    return labels_->block_at(checked_t(t));
+}
+
+std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) {
+    std::vector<Access> result;
+    for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {
+        const std::vector<std::uint32_t> times = labels_->node_times(node);
+        const std::vector<std::uint64_t> values = labels_->node_values(node);
+        const std::vector<std::uint64_t> addresses = labels_->node_addresses(node);
+        for (std::size_t index = 0; index < times.size(); ++index) {
+            result.push_back(Access{times[index], node, nodes_[node].access, nodes_[node].slot, values.at(index),
+                                    addresses.at(index)});
+        }
+    }
+    std::sort(result.begin(), result.end(), [](const Access& a, const Access& b) {
+        return a.t != b.t ? a.t < b.t : a.slot < b.slot;
+    });
+    return result;
+}
+
+std::vector<std::uint32_t> WholeExecutionTrace::instances(std::uint64_t pc) {
+    std::vector<std::uint32_t> times;
+    for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {
+        const std::vector<std::uint32_t> own = labels_->node_times(node);
+        times.insert(times.end(), own.begin(), own.end());
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    return times;
+}
+
+std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t instance) {
+    const std::vector<std::uint32_t> times = instances(pc);
+    if (instance == 0 || instance > times.size()) {
+        throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
+                                  std::to_string(times.size()));
+    }
+    return times[instance - 1];
+}
+
+bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) {
+    return node < nodes_.size() && labels_->node_execution(node, checked_t(t)).has_value();
+}
+
+std::optional<Def> WholeExecutionTrace::def_of(std::uint32_t node, std::uint32_t t) {
+    if (node >= nodes_.size() || nodes_[node].access != 'L') {
+        return std::nullopt;
+    }
+    const std::optional<std::uint64_t> index = labels_->node_execution(node, checked_t(t));
+    if (!index) {
+        return std::nullopt;
+    }
+    return labels_->def_at(node, *index, t);
+}
+
+std::uint32_t WholeExecutionTrace::control_parent(std::uint32_t t) {
+    const std::uint32_t block = block_at(t);
+    const std::optional<std::uint64_t> index = labels_->block_execution(block, t);
+    if (!index) {
+        throw WetError(name_, "corrupt labels: block " + std::to_string(block) + " has no execution at t " +
+                                  std::to_string(t));
+    }
+    return labels_->control_parent(block, *index, t);
+}
+
+std::vector<LabelStats> WholeExecutionTrace::stats() const {
+    std::vector<LabelStats> rows = labels_->stats(events_, edges_);
+    LabelStats program{"static program", blocks_.size() + nodes_.size(), 24 * (blocks_.size() + nodes_.size()),
+                       static_bytes(), static_memory_bytes()};
+    rows.push_back(program);
+    LabelStats total{"total", 0, 0, 0, memory_bytes()};
+    for (const LabelStats& row : rows) {
+        total.labels += row.labels;
+        total.raw_bytes += row.raw_bytes;
+        total.compressed_bytes += row.compressed_bytes;
+    }
+    total.labels -= program.labels;  // static records are not labels
+    rows.push_back(total);
+    return rows;
+}
+
+std::size_t WholeExecutionTrace::static_memory_bytes() const {
+    std::size_t bytes = sizeof(*this) + blocks_.capacity() * sizeof(RawBlock) + nodes_.capacity() * sizeof(RawNode) +
+                        pc_index_.capacity() * sizeof(pc_index_[0]) + block_nodes_.capacity() * sizeof(block_nodes_[0]);
+    for (const auto& nodes : block_nodes_) {
+        bytes += nodes.capacity() * sizeof(std::uint32_t);
+    }
+    return bytes;
+}
+
+std::size_t WholeExecutionTrace::memory_bytes() const {
+    return static_memory_bytes() + labels_->memory_bytes();
+}
+
+}  // namespace tcgen::wet
