@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (building first if needed).
-# Usage: scripts/test.sh [BUILD_DIR] [CMAKE_OPTIONS...]   (default: build)
+# Runs the test suite (building first if needed): every test but those
+# labelled `slow` (minutes each: the bench scripts, the tuner, every pass
+# combination, regenerating from .tcz files, clang builds), which keeps it
+# under ten minutes on two cores. CI runs the slow ones too.
+# Usage: scripts/test.sh [--slow | --all] [BUILD_DIR] [CMAKE_OPTIONS...]   (default: build)
+#   --slow   only the slow tests;  --all   every test
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+select=(-LE slow)
+case ${1:-} in
+    --slow) select=(-L slow); shift ;;
+    --all) select=(); shift ;;
+esac
 build=${1:-$root/build}
 shift $(( $# > 0 ? 1 : 0 ))
 
 cmake -S "$root" -B "$build" "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)"
-ctest --test-dir "$build" -j "$(nproc)" --output-on-failure
+ctest --test-dir "$build" -j "$(nproc)" --output-on-failure "${select[@]}"

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -239,12 +240,16 @@ int main(int argc, char** argv) {
         command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
             ->required();
     }
+    // CLI11 would call an unknown command a missing one: name it instead.
     const std::string first = argc > 1 ? argv[1] : "";
-    const bool known = first == "build" || first == "stats" || first == "cf" || first == "values" ||
-                       first == "addresses" || first == "def" || first == "slice";
+    std::string commands;
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+        commands += (commands.empty() ? "" : ", ") + command->get_name();
+        known = known || command->get_name() == first;
+    }
     if (!first.empty() && first[0] != '-' && !known) {
-        std::cerr << "wet: error: unknown command '" << argv[1]
-                  << "' (build, stats, cf, values, addresses, def, slice; try wet --help)\n";
+        std::cerr << "wet: error: unknown command '" << first << "' (" << commands << "; try wet --help)\n";
         return exit_user_error;
     }
     try {
@@ -258,13 +263,20 @@ int main(int argc, char** argv) {
         return exit_user_error;
     }
     try {
-        if (build->parsed()) return run_build(prefix, file);
-        if (stats->parsed()) return run_stats(file);
-        if (cf->parsed()) return run_cf(file, from, backward, count);
-        if (values->parsed()) return run_accesses(file, pc, false);
-        if (addresses->parsed()) return run_accesses(file, pc, true);
-        if (def->parsed()) return run_def(file, pc, instance);
-        return run_slice(file, pc, instance);
+        const int status = build->parsed()       ? run_build(prefix, file)
+                           : stats->parsed()     ? run_stats(file)
+                           : cf->parsed()        ? run_cf(file, from, backward, count)
+                           : values->parsed()    ? run_accesses(file, pc, false)
+                           : addresses->parsed() ? run_accesses(file, pc, true)
+                           : def->parsed()       ? run_def(file, pc, instance)
+                                                 : run_slice(file, pc, instance);
+        // A full disk or a closed file shows only here: never exit 0 with
+        // the output cut short.
+        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+            std::cerr << "wet: error: write error on standard output: " << std::strerror(errno) << "\n";
+            return exit_user_error;
+        }
+        return status;
     } catch (const UsageError& error) {
         std::fflush(stdout);
         std::cerr << "wet: error: " << error.what() << "\n";

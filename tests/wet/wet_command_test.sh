@@ -143,6 +143,15 @@ open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
     head -c $((size / 2)) "$file" > "$work/corrupt.wet"
     one_line_error "a .wet cut in half" "$wet" values "$work/corrupt.wet" 0
     one_line_error "an unknown subcommand" "$wet" frobnicate "$file"
+    grep -qx "wet: error: unknown command 'frobnicate' (build, stats, cf, values, addresses, def, slice; try wet --help)" \
+        "$work/err" || fail "the unknown command is not named: $(cat "$work/err")"
+    if [[ -w /dev/full ]]; then
+        local rc=0
+        "$wet" cf "$file" > /dev/full 2> "$work/err" || rc=$?
+        [[ $rc == 1 ]] && grep -q "^wet: error: write error on standard output" "$work/err" ||
+            fail "output to a full disk: exit status $rc, stderr: $(cat "$work/err")"
+        echo "ok: output to a full disk: $(cat "$work/err")"
+    fi
     one_line_error "cf from 0" "$wet" cf "$file" --from=0
     one_line_error "cf past the end" "$wet" cf "$file" --from=$(( ($(stat -c %s "$prefix.flow") - 4) / 4 + 1 ))
     one_line_error "a pc with no node" "$wet" values "$file" 0x1
