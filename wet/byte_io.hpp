@@ -1,16 +1,53 @@
 #pragma once
-// Little-endian bytes in and out for the saved WET. ByteReader refuses to
-// read past its end, so a length a file claims is checked against the bytes
-// present before anything is allocated for it.
+// Little-endian bytes in and out for the saved WET, and whole files.
+// ByteReader refuses to read past its end, so a length a file claims is
+// checked against the bytes present before anything is allocated for it.
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
 
+#include "runtime/error.hpp"
+#include "runtime/files.hpp"
+
 namespace tcgen::wet {
+
+// The whole of file `path`; a WetError naming it when it cannot be read.
+inline std::vector<std::uint8_t> read_whole_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file) {
+        throw WetError(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    const std::streamoff size = file.tellg();
+    if (size < 0) {
+        throw WetError(path, "cannot read");
+    }
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+    file.seekg(0);
+    if (size > 0 && !file.read(reinterpret_cast<char*>(bytes.data()), size)) {
+        throw WetError(path, "cannot read");
+    }
+    return bytes;
+}
+
+// Writes file `path`, which appears only once complete (a temporary renamed
+// over it, as tcgen's programs write their outputs): a full disk or a kill
+// never leaves a partial file under the name.
+inline void write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    try {
+        tcgen_runtime::OutputPath file(path, true, true);
+        file.write(bytes.data(), bytes.size());
+        file.commit();
+    } catch (const tcgen_runtime::Error& error) {
+        throw WetError(path, error.what());
+    }
+}
 
 class ByteWriter {
 public:

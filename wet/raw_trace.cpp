@@ -5,10 +5,10 @@
 #include <tcgen/wet/raw_trace.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <limits>
+
+#include "byte_io.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -32,19 +32,7 @@ struct RecordFile {
 };
 
 RecordFile read_records(const std::string& name, const char* magic, std::size_t record_bytes) {
-    std::ifstream file(name, std::ios::binary | std::ios::ate);
-    if (!file) {
-        throw WetError(name, std::string("cannot open: ") + std::strerror(errno));
-    }
-    const std::streamoff size = file.tellg();
-    if (size < 0) {
-        throw WetError(name, "cannot read");
-    }
-    RecordFile records{name, std::vector<std::uint8_t>(static_cast<std::size_t>(size)), record_bytes};
-    file.seekg(0);
-    if (size > 0 && !file.read(reinterpret_cast<char*>(records.bytes.data()), size)) {
-        throw WetError(name, "cannot read");
-    }
+    RecordFile records{name, read_whole_file(name), record_bytes};
     if (records.bytes.size() < 4 || std::memcmp(records.bytes.data(), magic, 4) != 0) {
         throw WetError(name, std::string("not a WET ") + (name.substr(name.rfind('.') + 1)) +
                                  " file of format v2 (magic " + magic + " expected)");

@@ -9,9 +9,7 @@
 
 #include <tcgen/wet/whole_execution_trace.hpp>
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "byte_io.hpp"
 #include "label_store.hpp"
@@ -186,32 +184,11 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
 }
 
 void WholeExecutionTrace::save(const std::string& path) const {
-    const std::vector<std::uint8_t> bytes = to_bytes();
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) {
-        throw WetError(path, std::string("cannot create: ") + std::strerror(errno));
-    }
-    file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    file.close();
-    if (!file) {
-        throw WetError(path, "cannot write");
-    }
+    write_whole_file(path, to_bytes());
 }
 
 WholeExecutionTrace WholeExecutionTrace::load(const std::string& path) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) {
-        throw WetError(path, std::string("cannot open: ") + std::strerror(errno));
-    }
-    const std::streamoff size = file.tellg();
-    if (size < 0) {
-        throw WetError(path, "cannot read");
-    }
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-    file.seekg(0);
-    if (size > 0 && !file.read(reinterpret_cast<char*>(bytes.data()), size)) {
-        throw WetError(path, "cannot read");
-    }
+    const std::vector<std::uint8_t> bytes = read_whole_file(path);
     return from_bytes(bytes.data(), bytes.size(), path);
 }
 
