@@ -563,7 +563,7 @@ public:
                 run_one(file);
             } catch (const SpecMismatchError& error) {
                 report_error(file, error.what());
-                std::fputs(printable_text(error.spec_text()).c_str(), console_.messages);
+                std::fputs(spec_excerpt(error.spec_text()).c_str(), console_.messages);
                 status = 1;
             } catch (const Error& error) {
                 report_error(file, error.what());

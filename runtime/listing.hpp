@@ -3,6 +3,7 @@
 // each stream, read from the section headers (every check of the chain
 // verified) without decompressing a single stream.
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +81,31 @@ inline std::string printable_text(const std::string& text) {
         printable += '\n';
     }
     return printable;
+}
+
+// The start of a spec from an untrusted file, for an error message: at most
+// `max_lines` lines and `max_bytes` bytes, printable, then a line saying how
+// much was left out (a forged file may store a megabyte of spec).
+inline std::string spec_excerpt(const std::string& text, std::size_t max_lines = 40, std::size_t max_bytes = 4096) {
+    std::size_t end = 0;
+    std::size_t lines = 0;
+    while (end < text.size() && lines < max_lines) {
+        const std::size_t newline = text.find('\n', end);
+        const std::size_t next = newline == std::string::npos ? text.size() : newline + 1;
+        if (next > max_bytes) {
+            break;
+        }
+        end = next;
+        lines += 1;
+    }
+    if (end == 0) {
+        end = std::min(text.size(), max_bytes);  // one huge first line: cut it
+    }
+    std::string excerpt = printable_text(text.substr(0, end));
+    if (end < text.size()) {
+        excerpt += "... (" + std::to_string(text.size() - end) + " more bytes of the spec not shown)\n";
+    }
+    return excerpt;
 }
 
 inline double ratio_of(std::uint64_t original, std::uint64_t compressed) {

@@ -35,8 +35,17 @@ public:
                                                             "; at most " + std::to_string(max_fields));
         }
         check_numbering(syntax.fields);
+        std::size_t predictions = 0;
+        bool too_many_predictions = syntax.fields.size() > max_fields;  // reported as that already
         for (const ast::Field& field : syntax.fields) {
             spec.fields.push_back(check_field(field));
+            predictions += spec.fields.back().prediction_count();
+            if (predictions > max_predictions_in_all && !too_many_predictions) {
+                too_many_predictions = true;
+                sink_.error(field.span, "too many predictions: the fields up to " + field_label(field.number.value) +
+                                            " make " + std::to_string(predictions) + " in all; at most " +
+                                            std::to_string(max_predictions_in_all));
+            }
         }
         check_pc(syntax, spec);
         check_encoding(syntax.encodings, spec);

@@ -18,6 +18,10 @@ constexpr unsigned max_predictions_per_field = 255;                // the miss c
 // accepted spec yields a compressor that compiles and a file it can write.
 constexpr std::uint64_t max_header_bits = tcgen_runtime::tcz_max_header_bytes * 8;
 constexpr std::size_t max_fields = 4096;  // keeps records, streams and spec text within the format
+// The generated code grows with the predictions of all fields together (a
+// few lines each): 4096 of them make about 14 MB of C++ in a few seconds,
+// while the 4096 × 255 the two limits above allow would make gigabytes.
+constexpr std::size_t max_predictions_in_all = 4096;
 
 // Returns the model, or nothing when any error was reported.
 std::optional<Spec> check_spec(const ast::Spec& syntax, DiagnosticSink& sink);

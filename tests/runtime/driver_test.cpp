@@ -3,6 +3,7 @@
 #include "runtime/command_line.hpp"
 #include "runtime/driver.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <new>
@@ -397,6 +398,30 @@ TEST(Command, PrintsTheSpecOfAnotherSpecsFile) {
                                    hex64(DeltaCodecTemplate<4, 5, 1>::fingerprint) + "); it was made by:\n";
     EXPECT_EQ(result.messages, first_line + std::string(DeltaCodec::spec_text));
     EXPECT_TRUE(result.output.empty());
+}
+
+// A forged file may store a megabyte of spec: the message quotes its start.
+TEST(Command, QuotesOnlyTheStartOfAHugeStoredSpec) {
+    std::string spec;
+    for (int line = 0; line < 5000; ++line) {
+        spec += "32-Bit Field " + std::to_string(line + 1) + " = {: LV[1]};\n";
+    }
+    const CommandResult result = run({"-d"}, file_with_spec(spec, fingerprint64(spec)));
+    EXPECT_EQ(result.status, 1);
+    const std::size_t shown = result.messages.find("... (");
+    ASSERT_NE(shown, std::string::npos) << result.messages.substr(0, 300);
+    std::string quoted = result.messages.substr(result.messages.find('\n') + 1);
+    quoted = quoted.substr(0, quoted.find("... ("));
+    EXPECT_EQ(quoted, spec.substr(0, quoted.size()));
+    EXPECT_EQ(std::count(quoted.begin(), quoted.end(), '\n'), 40);
+    EXPECT_NE(result.messages.find("more bytes of the spec not shown)\n"), std::string::npos);
+    EXPECT_LT(result.messages.size(), 5000u);
+    // One line of a megabyte is cut too.
+    const std::string one_line(1 << 19, 'x');
+    const CommandResult cut = run({"-d"}, file_with_spec(one_line, fingerprint64(one_line)));
+    EXPECT_LT(cut.messages.size(), 5000u);
+    EXPECT_NE(cut.messages.find("(" + std::to_string((1 << 19) - 4096) + " more bytes of the spec not shown)"),
+              std::string::npos);
 }
 
 TEST(Command, RefusesToWriteCompressedDataToATerminal) {
