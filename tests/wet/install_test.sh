@@ -22,7 +22,7 @@ mkdir -p "$work/user"
 cat >"$work/user/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.18)
 project(user_of_tcgen_wet CXX)
-find_package(tcgen_wet REQUIRED)
+find_package(tcgen_wet 0.1 REQUIRED)
 add_executable(user main.cpp)
 target_link_libraries(user PRIVATE tcgen::tcgen_wet)
 CMAKE
@@ -75,7 +75,12 @@ cp "$(dirname "$0")/../../examples/vpc3.tcg" "$work/codec_user/vpc3.tcg"
 cat >"$work/codec_user/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.19)
 project(user_of_tcgen CXX)
-find_package(tcgen REQUIRED)
+# The installed version file: 0.1 is this version, 99 none.
+find_package(tcgen 99 QUIET)
+if(tcgen_FOUND)
+  message(FATAL_ERROR "find_package(tcgen 99) accepted tcgen ${tcgen_VERSION}")
+endif()
+find_package(tcgen 0.1 REQUIRED)
 tcgen_add_codec(vpc3_codec SPEC vpc3.tcg)
 add_executable(codec_user main.cpp)
 target_link_libraries(codec_user PRIVATE vpc3_codec)
