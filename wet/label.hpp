@@ -3,7 +3,7 @@
 // timestamps, ...) in the cheapest of three forms, chosen per sequence as the
 // paper's §4.4 chooses a compressor per stream:
 // - constant: every record is the same (a node that ran once, a load that
-//   always reads the same store at the same distance: the paper's §3.4
+//   always reads the latest execution of the same store: the paper's §3.4
 //   static edge, which needs no labels): that record and a count;
 // - plain: the records themselves, when they take less memory than the
 //   stream would (a stream has a fixed cost of a few KiB: predictor tables,
@@ -105,23 +105,21 @@ public:
         return records;
     }
 
-    // The index of the record whose first field is t, in a sequence of
+    // How many records have a first field below t, in a sequence of
     // increasing first fields (timestamps). The cursor ends just before the
     // first record >= t, reached from wherever it was, so queries close in
     // time are cheap.
-    std::optional<std::uint64_t> find(std::uint32_t t) {
+    std::uint64_t count_below(std::uint64_t t) {
         if (plain_) {
             const Record* end = plain_.get() + count_;
             const Record* found = std::lower_bound(
                 static_cast<const Record*>(plain_.get()), end, t,
-                [](const Record& record, std::uint32_t value) { return record.field1 < value; });
-            return found != end && found->field1 == t
-                       ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(found - plain_.get()))
-                       : std::nullopt;
+                [](const Record& record, std::uint64_t value) { return record.field1 < value; });
+            return static_cast<std::uint64_t>(found - plain_.get());
         }
         if (!stream_) {
             // Increasing, so a constant sequence holds one record.
-            return count_ != 0 && constant_.field1 == t ? std::optional<std::uint64_t>(0) : std::nullopt;
+            return count_ != 0 && constant_.field1 < t ? 1 : 0;
         }
         Stream& stream = *stream_;
         Record record{};
@@ -137,12 +135,15 @@ public:
                 break;
             }
         }
-        const std::uint64_t position = stream.position();
-        if (stream.next(record)) {
-            stream.prev(record);
-            if (record.field1 == t) {
-                return position;
-            }
+        return stream.position();
+    }
+
+    // The index of the record whose first field is t, in a sequence of
+    // increasing first fields; the cursor moves as count_below()'s.
+    std::optional<std::uint64_t> find(std::uint32_t t) {
+        const std::uint64_t below = count_below(t);
+        if (below < size() && at(below).field1 == t) {
+            return below;
         }
         return std::nullopt;
     }

@@ -10,6 +10,14 @@
 namespace tcgen::wet {
 namespace {
 
+// The executions of store node `store` that ran before load node `load`
+// executed at t are those at timestamps below the returned one: a store in
+// the same block execution runs before the load when its id is lower (ids
+// follow execution order within a block, docs/wet-streams.md).
+std::uint64_t store_horizon(std::uint32_t store, std::uint32_t load, std::uint32_t t) {
+    return store < load ? std::uint64_t{t} + 1 : t;
+}
+
 template <class Stream, class Source, class Field>
 Label<Stream> make_label(const Source& source, Field field) {
     std::vector<typename Stream::Record> records(source.size());
@@ -115,15 +123,34 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         node_first[node + 1] += node_first[node];
     }
     std::vector<std::size_t> node_order(raw.events.size());
-    std::vector<LoadDefs::Record> event_defs(raw.events.size(), LoadDefs::Record{0, 0});
     {
         std::vector<std::size_t> fill(node_first.begin(), node_first.end() - 1);
-        std::size_t edge = 0;
         for (std::size_t index = 0; index < raw.events.size(); ++index) {
+            node_order[fill[raw.events[index].node]++] = index;
+        }
+    }
+    // A def is kept as its store node and its rank among that node's
+    // executions before the load (0: the latest), not as t_use - t_def: a
+    // load that reads what a loop stored a fixed number of iterations ago has
+    // one rank, but a distance that grows with the loop's body.
+    const auto executions_before = [&](std::uint32_t node, std::uint64_t t) {
+        const auto first = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]);
+        const auto last = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]);
+        const auto found = std::lower_bound(first, last, t, [&](std::size_t event, std::uint64_t value) {
+            return raw.events[event].t < value;
+        });
+        return static_cast<std::uint64_t>(found - first);
+    };
+    std::vector<LoadDefs::Record> event_defs(raw.events.size(), LoadDefs::Record{0, 0});
+    {
+        std::size_t edge = 0;
+        for (std::size_t index = 0; index < raw.events.size() && edge < raw.edges.size(); ++index) {
             const RawEvent& event = raw.events[index];
-            node_order[fill[event.node]++] = index;
-            if (edge < raw.edges.size() && raw.edges[edge].use == event.node && raw.edges[edge].t_use == event.t) {
-                event_defs[index] = LoadDefs::Record{raw.edges[edge].def + 1, event.t - raw.edges[edge].t_def};
+            const RawEdge& def = raw.edges[edge];
+            if (def.use == event.node && def.t_use == event.t) {
+                const std::uint64_t def_index = executions_before(def.def, def.t_def);
+                const std::uint64_t before = executions_before(def.def, store_horizon(def.def, event.node, event.t));
+                event_defs[index] = LoadDefs::Record{def.def + 1, static_cast<std::uint32_t>(before - 1 - def_index)};
                 ++edge;
             }
         }
@@ -334,15 +361,20 @@ std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t inde
     return t - distance;
 }
 
-std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std::uint32_t t) {
+Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
     switch (times_of(node)) {
     case Times::never:
-        return std::nullopt;
+        return nullptr;
     case Times::block:
-        return block_execution(node_block_[node], t);
+        return &block_times_[node_block_[node]];
     default:
-        return node_times_[node].find(t);
+        return &node_times_[node];
     }
+}
+
+std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std::uint32_t t) {
+    Label<NodeTimestamps>* times = times_label(node);
+    return times ? times->find(t) : std::nullopt;
 }
 
 std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
@@ -383,10 +415,19 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
     if (record.field1 == 0) {
         return std::nullopt;
     }
-    if (record.field1 > node_block_.size() || record.field2 > t) {
-        corrupt("def of node " + std::to_string(node) + " at t " + std::to_string(t));
+    const std::uint32_t store = record.field1 - 1;
+    const std::string where = "def of node " + std::to_string(node) + " at t " + std::to_string(t);
+    Label<NodeTimestamps>* times = store < node_block_.size() ? times_label(store) : nullptr;
+    if (times == nullptr) {
+        corrupt(where + ": store node " + std::to_string(store) + " never ran");
     }
-    return Def{record.field1 - 1, t - record.field2};
+    // The rank counts back from the store's latest execution before the load.
+    const std::uint64_t before = times->count_below(store_horizon(store, node, t));
+    if (record.field2 >= before) {
+        corrupt(where + ": rank " + std::to_string(record.field2) + " of " + std::to_string(before) +
+                " earlier executions");
+    }
+    return Def{store, times->at(before - 1 - record.field2).field1};
 }
 
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {

@@ -11,7 +11,8 @@
 // - per node that executed: its values (NodeValues) and addresses
 //   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
-//   (0 none) and t_use - t_def (LoadDefs).
+//   (0 none) and the def's rank among that store's executions before the
+//   load, 0 the latest (LoadDefs).
 // Each per-block and per-node sequence is a Label (label.hpp): a stream, or
 // a record and a count when all its records are equal, or nothing.
 
@@ -82,7 +83,10 @@ public:
     std::size_t memory_bytes() const;
 
 private:
-    void corrupt(const std::string& what) const;
+    [[noreturn]] void corrupt(const std::string& what) const;
+    // The timestamps of node n's executions (its block's or its own); null
+    // when it never ran.
+    Label<NodeTimestamps>* times_label(std::uint32_t node);
 
     std::string name_ = "WET";
     std::uint32_t executed_ = 0;

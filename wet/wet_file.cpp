@@ -1,6 +1,6 @@
 // The saved form of a WholeExecutionTrace (docs/wet.md, "The .wet file"):
 //   8  magic "TCGENWET"
-//   4  format version (1)
+//   4  format version (2)
 //   4  section count (10)
 //   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
 // Sections in order: META, BLKS, NODS, then the label sections of LabelStore.
@@ -19,7 +19,7 @@ namespace tcgen::wet {
 namespace {
 
 constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
-constexpr std::uint32_t format_version = 1;
+constexpr std::uint32_t format_version = 2;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
 constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};
