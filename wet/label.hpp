@@ -5,10 +5,14 @@
 // - constant: every record is the same (a node that ran once, a load that
 //   always reads the latest execution of the same store: the paper's §3.4
 //   static edge, which needs no labels): that record and a count;
-// - plain: the records themselves, when they take less memory than the
-//   stream would (a stream has a fixed cost of a few KiB: predictor tables,
-//   its buffer) — short sequences;
-// - stream: a bidirectional compressed stream.
+// - plain: the records themselves, when they take fewer bytes than the
+//   stream's saved form;
+// - stream: a bidirectional compressed stream. It is held in its saved form
+//   (the code and the tables a walk starts from) until a query walks it;
+//   only then are its cursor, code tables and buffer made from it, and they
+//   stay (in place of the saved form).
+//   A stream at rest so costs its saved bytes, not the few KiB of a cursor:
+//   most sequences of a real run are short and never queried.
 // Absent (empty) sequences have none.
 
 #include <algorithm>
@@ -47,32 +51,33 @@ public:
             return label;
         }
         static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
-        Stream stream = Stream::build(records.data(), records.size());
-        if (records.size() * sizeof(Record) < stream.memory_bytes()) {
+        std::vector<std::uint8_t> saved = Stream::build(records.data(), records.size()).save();
+        label.count_ = records.size();
+        if (records.size() * sizeof(Record) < saved.size()) {
             label.plain_ = std::make_unique<Record[]>(records.size());
             std::copy(records.begin(), records.end(), label.plain_.get());
-            label.count_ = records.size();
         } else {
-            label.stream_ = std::make_unique<Stream>(std::move(stream));
+            label.saved_ = std::move(saved);
         }
         return label;
     }
 
-    std::uint64_t size() const { return stream_ ? stream_->size() : count_; }
+    std::uint64_t size() const { return count_; }
     bool empty() const { return size() == 0; }
-    bool is_stream() const { return stream_ != nullptr; }
+    bool is_stream() const { return stream_ != nullptr || !saved_.empty(); }
 
     // The record at `index` (< size()), reached by stepping the stream's cursor.
     Record at(std::uint64_t index) {
         if (plain_) {
             return plain_[static_cast<std::size_t>(index)];
         }
-        if (!stream_) {
+        if (!is_stream()) {
             return constant_;
         }
+        Stream& stream = walked();
         Record record{};
-        stream_->seek(index);
-        stream_->next(record);
+        stream.seek(index);
+        stream.next(record);
         return record;
     }
 
@@ -85,20 +90,21 @@ public:
         }
         std::vector<Record> records;
         records.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size(), 1u << 20)));
-        if (!stream_) {
+        if (!is_stream()) {
             records.assign(static_cast<std::size_t>(count_), constant_);
             return records;
         }
+        Stream& stream = walked();
         Record record{};
-        if (stream_->position() > stream_->size() / 2) {
-            stream_->seek(stream_->size());
-            while (stream_->prev(record)) {
+        if (stream.position() > stream.size() / 2) {
+            stream.seek(stream.size());
+            while (stream.prev(record)) {
                 records.push_back(record);
             }
             std::reverse(records.begin(), records.end());
         } else {
-            stream_->seek(0);
-            while (stream_->next(record)) {
+            stream.seek(0);
+            while (stream.next(record)) {
                 records.push_back(record);
             }
         }
@@ -117,11 +123,11 @@ public:
                 [](const Record& record, std::uint64_t value) { return record.field1 < value; });
             return static_cast<std::uint64_t>(found - plain_.get());
         }
-        if (!stream_) {
+        if (!is_stream()) {
             // Increasing, so a constant sequence holds one record.
             return count_ != 0 && constant_.field1 < t ? 1 : 0;
         }
-        Stream& stream = *stream_;
+        Stream& stream = walked();
         Record record{};
         while (stream.prev(record)) {
             if (record.field1 < t) {
@@ -149,9 +155,9 @@ public:
     }
 
     // Saved: u8 form (0 absent, 1 constant, 2 stream, 3 plain); a constant's
-    // u64 count then its fields as u64 each; a stream's u64 size then its
-    // saved form; plain records as a u64 count then each record's fields at
-    // their own width (4 or 8 bytes).
+    // u64 count then its fields as u64 each; a stream's u64 count, u64 size
+    // then its saved form (its cursor where it is); plain records as a u64
+    // count then each record's fields at their own width (4 or 8 bytes).
     void save(ByteWriter& writer) const {
         if (plain_) {
             writer.u8(3);
@@ -167,9 +173,10 @@ public:
                     }
                 }
             }
-        } else if (stream_) {
+        } else if (is_stream()) {
             writer.u8(2);
-            writer.blob(stream_->save());
+            writer.u64(count_);
+            writer.blob(stream_ ? stream_->save() : saved_);
         } else if (count_ != 0) {
             writer.u8(1);
             writer.u64(count_);
@@ -183,7 +190,7 @@ public:
     }
     std::uint64_t saved_bytes() const {
         return plain_          ? 1 + 8 + sizeof(Record) * count_
-               : stream_       ? 1 + 8 + stream_->save().size()
+               : is_stream()   ? 1 + 8 + 8 + (stream_ ? stream_->save().size() : saved_.size())
                : count_ != 0   ? 1 + 8 + 8 * Stream::field_count
                                : 1;
     }
@@ -198,15 +205,24 @@ public:
             }
             read_fields(reader, label.constant_, what);
         } else if (form == 2) {
+            label.count_ = reader.u64();
             const std::uint64_t size = reader.u64();
             const std::uint8_t* bytes = reader.bytes(size);
+            // Checked whole now, so that a walk later cannot fail; then only
+            // the bytes are kept.
             try {
-                label.stream_ = std::make_unique<Stream>(Stream::load(bytes, static_cast<std::size_t>(size)));
+                if (Stream::load(bytes, static_cast<std::size_t>(size)).size() != label.count_) {
+                    reader.fail(what + ": the stream does not hold " + std::to_string(label.count_) + " records");
+                }
             } catch (const WetError&) {
                 throw;
             } catch (const std::runtime_error& error) {
                 reader.fail(what + ": " + error.what());
             }
+            if (label.count_ == 0) {
+                reader.fail(what + ": a stream of no records");
+            }
+            label.saved_.assign(bytes, bytes + size);
         } else if (form == 3) {
             const std::size_t count = reader.count(sizeof(Record));
             if (count == 0) {
@@ -228,10 +244,20 @@ public:
     }
 
     std::size_t memory_bytes() const {
-        return sizeof(*this) + (stream_ ? stream_->memory_bytes() : 0) + (plain_ ? count_ * sizeof(Record) : 0);
+        return sizeof(*this) + saved_.capacity() + (stream_ ? stream_->memory_bytes() : 0) +
+               (plain_ ? count_ * sizeof(Record) : 0);
     }
 
 private:
+    // The stream's cursor, made from the saved form on the first walk.
+    Stream& walked() {
+        if (!stream_) {
+            stream_ = std::make_unique<Stream>(Stream::load(saved_.data(), saved_.size()));
+            saved_ = std::vector<std::uint8_t>();  // save() asks the stream from now on
+        }
+        return *stream_;
+    }
+
     static void read_fields(ByteReader& reader, Record& record, const std::string& what) {
         auto* fields = &record.field1;
         for (std::size_t field = 0; field < Stream::field_count; ++field) {
@@ -243,12 +269,13 @@ private:
         }
     }
 
-    // One of the three forms, or none: 32 bytes a label, as there is one per
+    // One of the three forms, or none: 56 bytes a label, as there is one per
     // node and kind of label whether it ran or not.
-    std::unique_ptr<Stream> stream_;
+    std::vector<std::uint8_t> saved_;  // a stream's saved form
+    std::unique_ptr<Stream> stream_;   // its cursor, once walked
     std::unique_ptr<Record[]> plain_;
     Record constant_{};
-    std::uint64_t count_ = 0;  // records of a constant or plain label
+    std::uint64_t count_ = 0;          // records, in every form
 };
 
 }  // namespace tcgen::wet

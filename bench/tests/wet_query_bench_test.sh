@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# wet-query-bench on the toy run of tests/wet/make_synthetic_wet.py: every key
+# present, the counts it walked equal to what `wet stats` says the WET holds
+# (blocks executed, loads plus stores), the slices asked for taken; a bad
+# argument and a missing file give one line and exit status 1. No timing
+# checks: the machine decides those.
+# Usage: wet_query_bench_test.sh WET_QUERY_BENCH WET
+set -euo pipefail
+bench=$(realpath "$1")
+wet=$(realpath "$2")
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/wet_query_bench_test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+python3 "$here/../../tests/wet/make_synthetic_wet.py" "$work/toy" 3
+"$wet" build "$work/toy" "$work/toy.wet" 2>/dev/null
+line=$("$bench" "$work/toy.wet" --slices=7 --seeks=5)
+value() { tr '\t' '\n' <<< "$line" | sed -n "s/^$1=//p"; }
+for key in load_s resident_bytes memory_bytes instructions executed cf_forward_s cf_backward_s L_accesses L_s \
+           S_accesses S_s seek_median_s slices slice_median_s slice_max_s slice_items_median; do
+    [[ -n $(value "$key") ]] || fail "no $key in: $line"
+done
+stats=$("$wet" stats "$work/toy.wet")
+executed=$(awk '$1 == "control" && $2 == "flow" {print $3}' <<< "$stats")
+events=$(awk '$1 == "values" {print $2}' <<< "$stats")
+[[ $(value executed) == "$executed" ]] || fail "executed $(value executed), wet stats says $executed"
+[[ $(( $(value L_accesses) + $(value S_accesses) )) == "$events" ]] \
+    || fail "$(value L_accesses) loads + $(value S_accesses) stores, wet stats says $events events"
+[[ $(value slices) == 7 ]] || fail "slices $(value slices), asked for 7"
+
+if "$bench" "$work/toy.wet" --slices=x 2> "$work/err"; then fail "--slices=x accepted"; fi
+[[ $(wc -l < "$work/err") == 1 && $(cat "$work/err") == "wet-query-bench: bad count in --slices=x" ]] \
+    || fail "--slices=x: $(cat "$work/err")"
+if "$bench" "$work/none.wet" 2> "$work/err"; then fail "a missing file accepted"; fi
+[[ $(wc -l < "$work/err") == 1 && $(cat "$work/err") == "wet-query-bench: $work/none.wet: error: "* ]] \
+    || fail "missing file: $(cat "$work/err")"
+echo "wet-query-bench: keys and counts checked"

@@ -1,0 +1,196 @@
+// wet-query-bench: the WET paper's query timings (its Tables V-VIII) on one
+// saved WET. Loads OUT.wet, then times, each on the thread's CPU clock:
+// - the whole control-flow trace, forward from t = 1 and backward from the
+//   end (Table V);
+// - every instruction's access trace, one instruction at a time: the
+//   values, addresses and timestamps of all its executions, loads then
+//   stores (Tables VI and VII; the WET keeps a node's values and addresses
+//   side by side, so one query yields both);
+// - seeks of the control flow to random timestamps, each followed by one
+//   step (the "seek anywhere" goal);
+// - backward dynamic slices from random load executions (Table VIII).
+// Prints tab-separated `key=value` pairs on one line (bench/wet reads them):
+//
+//   wet-query-bench OUT.wet [--slices=N] [--seeks=N]
+//
+// Random choices come from a fixed seed, so two runs on one file time the
+// same queries. Exit status 1 with one line on a bad argument or file.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <time.h>
+#include <unistd.h>
+
+#include <tcgen/wet/whole_execution_trace.hpp>
+
+namespace {
+
+double cpu_seconds() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// The process's resident set, from /proc/self/statm (pages -> bytes).
+std::uint64_t resident_bytes() {
+    std::FILE* file = std::fopen("/proc/self/statm", "r");
+    unsigned long long size = 0;
+    unsigned long long resident = 0;
+    if (file == nullptr || std::fscanf(file, "%llu %llu", &size, &resident) != 2) {
+        throw std::runtime_error("cannot read /proc/self/statm");
+    }
+    std::fclose(file);
+    return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) {
+        return 0;
+    }
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+unsigned parse_count(const std::string& argument, const std::string& prefix) {
+    try {
+        std::size_t used = 0;
+        const unsigned long value = std::stoul(argument.substr(prefix.size()), &used);
+        if (used == argument.size() - prefix.size()) {
+            return static_cast<unsigned>(value);
+        }
+    } catch (const std::exception&) {
+    }
+    throw std::runtime_error("bad count in " + argument);
+}
+
+void run(const std::string& path, unsigned slices, unsigned seeks) {
+    using tcgen::wet::WholeExecutionTrace;
+    const std::uint64_t resident_before = resident_bytes();
+    double start = cpu_seconds();
+    WholeExecutionTrace wet = WholeExecutionTrace::load(path);
+    const double load_seconds = cpu_seconds() - start;
+    const std::uint64_t resident_after = resident_bytes();
+    std::cout << "load_s=" << load_seconds << "\tresident_bytes=" << resident_after - resident_before
+              << "\tmemory_bytes=" << wet.memory_bytes();
+
+    // Control flow, both ways; the instructions executed come from the
+    // forward walk's blocks, summed after the clock stops.
+    std::vector<std::uint32_t> blocks;
+    blocks.reserve(wet.executed());
+    tcgen::wet::FlowStep step;
+    start = cpu_seconds();
+    auto cursor = wet.control_flow(0);
+    while (cursor.next(step)) {
+        blocks.push_back(step.block);
+    }
+    const double forward_seconds = cpu_seconds() - start;
+    std::uint64_t backward_steps = 0;
+    start = cpu_seconds();
+    cursor = wet.control_flow(wet.executed());
+    while (cursor.prev(step)) {
+        ++backward_steps;
+    }
+    const double backward_seconds = cpu_seconds() - start;
+    std::uint64_t instructions = 0;
+    for (const std::uint32_t block : blocks) {
+        instructions += wet.block(block).instructions;
+    }
+    if (blocks.size() != wet.executed() || backward_steps != wet.executed()) {
+        throw std::runtime_error(path + ": a control-flow walk did not yield every timestamp");
+    }
+    std::cout << "\tinstructions=" << instructions << "\texecuted=" << wet.executed() << "\tcf_forward_s="
+              << forward_seconds << "\tcf_backward_s=" << backward_seconds;
+
+    // Every instruction's access trace, loads first, then stores.
+    std::vector<std::uint64_t> load_pcs;
+    std::vector<std::uint64_t> store_pcs;
+    for (std::uint32_t node = 0; node < wet.node_count(); ++node) {
+        (wet.node(node).access == 'L' ? load_pcs : store_pcs).push_back(wet.node(node).pc);
+    }
+    for (auto* pcs : {&load_pcs, &store_pcs}) {
+        std::sort(pcs->begin(), pcs->end());
+        pcs->erase(std::unique(pcs->begin(), pcs->end()), pcs->end());
+    }
+    const auto time_accesses = [&](const std::vector<std::uint64_t>& pcs, const char* name) {
+        std::uint64_t accesses = 0;
+        const double begin = cpu_seconds();
+        for (const std::uint64_t pc : pcs) {
+            for (const auto& access : wet.accesses(pc)) {
+                accesses += access.access == name[0] ? 1 : 0;
+            }
+        }
+        std::cout << "\t" << name << "_accesses=" << accesses << "\t" << name << "_s=" << cpu_seconds() - begin;
+    };
+    time_accesses(load_pcs, "L");
+    time_accesses(store_pcs, "S");
+
+    // Seeks: the control flow at a random timestamp.
+    std::mt19937_64 random(20051);
+    std::vector<double> seek_times;
+    for (unsigned seek = 0; seek < seeks && wet.executed() > 0; ++seek) {
+        const auto t = static_cast<std::uint32_t>(1 + random() % wet.executed());
+        const double begin = cpu_seconds();
+        auto place = wet.control_flow(t - 1);
+        place.next(step);
+        seek_times.push_back(cpu_seconds() - begin);
+        if (step.t != t || step.block != blocks[t - 1]) {
+            throw std::runtime_error(path + ": a seek to t " + std::to_string(t) + " read the wrong block");
+        }
+    }
+    std::cout << "\tseek_median_s=" << median(seek_times);
+
+    // Slices from random executions of random loads.
+    std::vector<double> slice_times;
+    std::vector<double> slice_items;
+    for (unsigned slice = 0; slice < slices && !load_pcs.empty(); ++slice) {
+        const std::uint64_t pc = load_pcs[random() % load_pcs.size()];
+        const std::size_t instances = wet.instances(pc).size();
+        const std::uint64_t instance = 1 + random() % instances;
+        const double begin = cpu_seconds();
+        const auto items = wet.backward_slice(pc, instance);
+        slice_times.push_back(cpu_seconds() - begin);
+        slice_items.push_back(static_cast<double>(items.size()));
+    }
+    std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times)
+              << "\tslice_max_s=" << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
+              << "\tslice_items_median=" << median(slice_items) << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        std::string path;
+        unsigned slices = 25;
+        unsigned seeks = 101;
+        for (int index = 1; index < argc; ++index) {
+            const std::string argument = argv[index];
+            if (argument.rfind("--slices=", 0) == 0) {
+                slices = parse_count(argument, "--slices=");
+            } else if (argument.rfind("--seeks=", 0) == 0) {
+                seeks = parse_count(argument, "--seeks=");
+            } else if (path.empty() && argument.rfind("-", 0) != 0) {
+                path = argument;
+            } else {
+                throw std::runtime_error("unknown argument " + argument +
+                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N])");
+            }
+        }
+        if (path.empty()) {
+            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N]");
+        }
+        run(path, slices, seeks);
+    } catch (const std::exception& error) {
+        std::cerr << "wet-query-bench: " << error.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
