@@ -14,6 +14,7 @@ Out outs[N_KINDS] = {
    { NULL, "WTN2", "wet nodes",  0, 0, -1, 0, NULL },
    { NULL, "WTE2", "wet events", 0, 0, -1, 0, NULL },
    { NULL, "WTD2", "wet edges",  0, 0, -1, 0, NULL },
+   { NULL, "THR1", "threads",    0, 0, -1, 0, NULL },
 };
 
 UInt active[N_KINDS];
@@ -98,8 +99,9 @@ void kind_full(Int k)
    active[k] = 0;
    recompute_active();
    if (!clo_exit_when_full) return;
+   /* The thread log is not a trace of its own: it ends with the others. */
    for (i = 0; i < N_KINDS; i++)
-      if (active[i]) return;
+      if (active[i] && i != K_THR) return;
    finish_all();
    VG_(umsg)("tcgen-tracer: every requested trace reached its record cap; "
              "ending the program\n");

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# threads_test.sh TOOL_DIR PROGRAM: tcgen-tracer on a multi-threaded program.
+# PROGRAM (threads_program.c) runs four workers in loops of their own code
+# whose branches it prints; valgrind's fair scheduling makes the threads take
+# turns in the middle of the loops. thread_check.py then checks the branch
+# trace against those loops (no record completed by another thread), and,
+# split by the thread log (--threads), every thread's branch, ChampSim and
+# WET flow records against each other. A single-threaded program's log is
+# one run of the main thread.
+set -euo pipefail
+
+tool_dir=${1:?usage: threads_test.sh TOOL_DIR PROGRAM}
+program=${2:?usage: threads_test.sh TOOL_DIR PROGRAM}
+[[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || { echo "no tcgen-tracer-amd64-linux in $tool_dir" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "valgrind not installed; skipping"; exit 0; }
+tool_dir=$(cd "$tool_dir" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+python=/usr/bin/python3
+[[ -x $python ]] || { echo "no $python; skipping"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracer_threads_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+trace() {  # name, options and command...
+    local name=$1; shift
+    ( exec 9<"$tool_dir"
+      exec env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
+        valgrind --tool=tcgen-tracer "$@" ) > "$tmp/$name.out" 2> "$tmp/$name.log" \
+        || { cat "$tmp/$name.log" >&2; fail "valgrind run $name failed"; }
+}
+
+# --wet turns valgrind's chasing off: every loop iteration is a block of its
+# own, and the time slices end inside the loops.
+trace mt --fair-sched=yes --branches="$tmp/b" --champsim="$tmp/c" --wet="$tmp/w" \
+    --threads="$tmp/t" "$program"
+grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them" "$tmp/mt.log" \
+    || fail "no thread report: $(grep tcgen-tracer: "$tmp/mt.log")"
+"$python" "$here/thread_check.py" "$tmp/mt.out" "$tmp/b" "$tmp/c" --threads="$tmp/t" --wet="$tmp/w" \
+    || fail "thread check"
+
+# One thread: one run, the main thread's from the start, whatever the kinds.
+trace st --threads="$tmp/t1" --branches="$tmp/b1" /bin/true
+cmp "$tmp/t1" <(printf 'THR1\001\000\000\000'; head -c 64 /dev/zero) || fail "single-threaded log"
+! grep -q "tcgen-tracer: threads:.*switches" "$tmp/st.log" || fail "a thread report for one thread"
+echo PASS
