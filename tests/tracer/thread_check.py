@@ -15,7 +15,9 @@ branch and ChampSim traces split by it give, per thread, the checks of
 branch_check.py (the same branches, taken alike, a taken branch's target the
 thread's next instruction), each loop's records come from one thread, and
 the records per thread are printed.  With --wet as well: per thread, the WET
-flow moves to another block only at that thread's taken branches."""
+flow moves to another block only at that thread's taken branches.  With
+--split=DIR (bench/thread-split's output for the same traces): its
+per-thread files hold the records of this script's own split."""
 import argparse
 import re
 import struct
@@ -141,6 +143,7 @@ def main():
     p.add_argument("champsim")
     p.add_argument("--threads")
     p.add_argument("--wet")
+    p.add_argument("--split")
     args = p.parse_args()
     known = loops(args.output)
     body = read(args.branches, b"BRA1", BRANCH.size)
@@ -190,6 +193,23 @@ def main():
             line += f", {len(per_flow.get(tid, []))} WET blocks ({moves} taken branches followed)"
         print(line)
     print("ok: no record mixes threads")
+    if args.split:
+        compare_split(args.split, per_branches, per_instrs, per_flow if flow is not None else None)
+
+
+def compare_split(directory, per_branches, per_instrs, per_flow):
+    def records(name, header, size, fmt):
+        body = read(f"{directory}/{name}", header, size)
+        return [struct.unpack_from(fmt, body, i) for i in range(0, len(body), size)]
+    for tid in per_branches:
+        if records(f"branches.t{tid}", b"BRA1", 17, "<QQB") != per_branches[tid]:
+            sys.exit(f"{directory}/branches.t{tid}: not thread {tid}'s branch records")
+        cs = [(ip, b, t) for ip, b, t in records(f"champsim.t{tid}", b"", 64, "<QBB")]
+        if cs != per_instrs[tid]:
+            sys.exit(f"{directory}/champsim.t{tid}: not thread {tid}'s ChampSim records")
+        if per_flow is not None and [b for (b,) in records(f"wet-flow.t{tid}", b"WTF1", 4, "<I")] != per_flow[tid]:
+            sys.exit(f"{directory}/wet-flow.t{tid}: not thread {tid}'s WET flow")
+    print(f"ok: thread-split gives the same {len(per_branches)} threads")
 
 
 if __name__ == "__main__":

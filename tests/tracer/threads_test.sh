@@ -35,8 +35,18 @@ trace mt --fair-sched=yes --branches="$tmp/b" --champsim="$tmp/c" --wet="$tmp/w"
     --threads="$tmp/t" "$program"
 grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them" "$tmp/mt.log" \
     || fail "no thread report: $(grep tcgen-tracer: "$tmp/mt.log")"
+"$python" "$here/../../bench/thread-split" --out="$tmp/split" "$tmp/t" branches="$tmp/b" \
+    champsim="$tmp/c" wet-flow="$tmp/w.flow" || fail "thread-split failed"
 "$python" "$here/thread_check.py" "$tmp/mt.out" "$tmp/b" "$tmp/c" --threads="$tmp/t" --wet="$tmp/w" \
-    || fail "thread check"
+    --split="$tmp/split" || fail "thread check"
+# thread-split on bad input: a one-line error, exit status 1, no output
+head -c -5 "$tmp/t" > "$tmp/t.bad"
+head -c $(( 4 + 17 * 10 )) "$tmp/b" > "$tmp/b.bad"   # shorter than the log counts
+for bad in "$tmp/t.bad branches=$tmp/b" "$tmp/t branches=$tmp/b.bad" "$tmp/t stores=$tmp/b" "$tmp/t bogus=$tmp/b"; do
+    rc=0; "$python" "$here/../../bench/thread-split" --out="$tmp/badsplit" $bad 2> "$tmp/err" || rc=$?
+    [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 && ! -e "$tmp/badsplit" ]] \
+        || fail "thread-split $bad: exit status $rc, $(cat "$tmp/err")"
+done
 
 # One thread: one run, the main thread's from the start, whatever the kinds.
 trace st --threads="$tmp/t1" --branches="$tmp/b1" /bin/true
