@@ -72,7 +72,10 @@ typedef struct {
    Long n;                 /* records written */
    Int fd;
    UInt used;              /* bytes in buf */
-   UChar* buf;
+   UChar* buf;             /* NULL: not open */
+   Bool transient;         /* open only while writing: the program never sees
+                              its descriptor (its own open()s get the same
+                              numbers as without it) */
 } Out;
 
 extern Out outs[N_KINDS];
