@@ -175,13 +175,14 @@ def main():
     # A switch right after a loop branch (the thread's last instruction) is
     # where a thread-blind tracer completes the branch with another thread's
     # code: the test needs some.
-    in_loops = 0
+    in_loops = after_branch = 0
     for tid, spans in runs[:-1]:
         first, end = spans[3]
-        if end > first and instrs[end - 1][0] in known:
-            in_loops += 1
+        if end > first and instrs[end - 1][1]:
+            after_branch += 1
+            in_loops += instrs[end - 1][0] in known
     print(f"{len(runs)} runs of {len(per_branches)} thread ids, {len(runs) - 1} switches, "
-          f"{in_loops} right after a loop branch")
+          f"{after_branch} right after a branch, {in_loops} of them a loop branch")
     if not in_loops:
         sys.exit("no thread switch right after a loop branch: the run does not test the tracer")
     for tid in sorted(per_branches):
