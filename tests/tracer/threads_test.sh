@@ -5,8 +5,10 @@
 # turns in the middle of the loops. thread_check.py then checks the branch
 # trace against those loops (no record completed by another thread), and,
 # split by the thread log (--threads), every thread's branch, ChampSim and
-# WET flow records against each other. A single-threaded program's log is
-# one run of the main thread.
+# WET flow records against each other, and bench/thread-split's files against
+# that split (and its errors on bad input). The log does not keep a capped
+# run going; a single-threaded program's log is one run of the main thread;
+# asking for the log changes no other trace.
 set -euo pipefail
 
 tool_dir=${1:?usage: threads_test.sh TOOL_DIR PROGRAM}
@@ -48,6 +50,15 @@ for bad in "$tmp/t.bad branches=$tmp/b" "$tmp/t branches=$tmp/b.bad" "$tmp/t sto
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 && ! -e "$tmp/badsplit" ]] \
         || fail "thread-split $bad: exit status $rc, $(cat "$tmp/err")"
 done
+
+# The log is no trace of its own: the program ends when the traces are full.
+trace cap --fair-sched=yes --vex-guest-chase=no --branches="$tmp/bc" --branches-max=30000 \
+    --threads="$tmp/tc" "$program"
+grep -q "every requested trace reached its record cap" "$tmp/cap.log" || fail "--threads kept a full run going"
+[[ $(stat -c %s "$tmp/bc") == $((4 + 17 * 30000)) ]] || fail "--branches-max with --threads not obeyed"
+[[ ! -s "$tmp/cap.out" ]] || fail "the capped run got to print its loops"
+"$python" "$here/../../bench/thread-split" --out="$tmp/capsplit" "$tmp/tc" branches="$tmp/bc" \
+    || fail "thread-split on a capped run"
 
 # One thread: one run, the main thread's from the start, whatever the kinds.
 trace st --threads="$tmp/t1" --branches="$tmp/b1" /bin/true
