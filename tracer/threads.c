@@ -1,5 +1,6 @@
 /* Threads.  Valgrind runs one client thread at a time and switches between
-   them only between superblocks (tracer.h: start_client_code).  The
+   them only between superblocks; it tells the tool which thread enters the
+   translated code each time one does (track_start_client_code).  The
    instruction-level kinds keep one pending record (branches.c,
    champsim.c): the instruction just started, whose outcome the next one
    gives.  When another thread starts running, the pending record is the
