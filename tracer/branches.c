@@ -4,7 +4,9 @@
    starts.  The target is where the branch went when taken and where it
    would have gone when not (a conditional branch's static target), as
    branch-predictor traces record it.  A branch still pending at exit has
-   no outcome and is left out. */
+   no outcome and is left out.  The pending branch is the running
+   thread's: when another thread starts, it is completed with the stopped
+   thread's resume address (threads.c). */
 
 #include "tracer.h"
 
@@ -29,4 +31,11 @@ void branches_instr(const InstrDesc* d)
       if (!active[K_BRA]) return;
    }
    if (d->is_branch) branch_pend = d;
+}
+
+void branches_thread_stops(Addr next_ip)
+{
+   const InstrDesc* b = branch_pend;
+   branch_pend = NULL;
+   if (b && active[K_BRA]) branch_write(b, next_ip);
 }

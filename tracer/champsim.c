@@ -9,7 +9,8 @@
 #include "tracer.h"
 
 /* The instruction being executed: its record is completed when the next
-   instruction starts (branch_taken is known then) or at exit. */
+   instruction of the same thread starts (branch_taken is known then), when
+   another thread starts running (threads.c) or at exit. */
 static Bool pend_valid = False;
 static const InstrDesc* pend_desc;
 static ULong pend_dmem[2], pend_smem[4];
@@ -53,6 +54,12 @@ void champsim_mem(Bool is_store, Addr a)
       for (i = 0; i < pend_ns; i++) if (pend_smem[i] == a) return;
       if (pend_ns < 4) pend_smem[pend_ns++] = a;
    }
+}
+
+void champsim_thread_stops(Addr next_ip)
+{
+   if (pend_valid && active[K_CHS]) champsim_write_pending(next_ip);
+   pend_valid = False;
 }
 
 /* The last instruction has no successor: not taken, if a branch. */

@@ -14,6 +14,9 @@ Out outs[N_KINDS] = {
    { NULL, "WTN2", "wet nodes",  0, 0, -1, 0, NULL },
    { NULL, "WTE2", "wet events", 0, 0, -1, 0, NULL },
    { NULL, "WTD2", "wet edges",  0, 0, -1, 0, NULL },
+   /* The thread log must not change the other files: its descriptor
+      would shift the program's (loaded as values). */
+   { NULL, "THR1", "threads",    0, 0, -1, 0, NULL, True },
 };
 
 UInt active[N_KINDS];
@@ -34,20 +37,28 @@ void recompute_active(void)
    instr_active = active[K_CHS] | active[K_BRA];
 }
 
+static Int out_open(const Out* o, Int flags)
+{
+   SysRes r = VG_(open)(o->path, flags, 0644);
+   if (sr_isError(r)) {
+      VG_(fmsg)("tcgen-tracer: cannot open '%s' for writing\n", o->path);
+      VG_(exit)(2);
+   }
+   return (Int)sr_Res(r);
+}
+
 Bool outs_open(void)
 {
    Int k;
    Bool any = False;
    for (k = 0; k < N_KINDS; k++) {
       Out* o = &outs[k];
-      SysRes r;
       if (!o->path) continue;
-      r = VG_(open)(o->path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
-      if (sr_isError(r)) {
-         VG_(fmsg)("tcgen-tracer: cannot open '%s' for writing\n", o->path);
-         VG_(exit)(2);
+      o->fd = out_open(o, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY);
+      if (o->transient) {
+         VG_(close)(o->fd);
+         o->fd = -1;
       }
-      o->fd = (Int)sr_Res(r);
       o->buf = VG_(malloc)("tcgen-tracer.buf", OUT_BUF_BYTES);
       o->used = 0;
       if (o->header) {
@@ -63,14 +74,16 @@ Bool outs_open(void)
 void out_flush(Out* o)
 {
    UInt off = 0;
+   Int fd = o->transient ? out_open(o, VKI_O_WRONLY | VKI_O_APPEND) : o->fd;
    while (off < o->used) {
-      Int w = VG_(write)(o->fd, o->buf + off, (Int)(o->used - off));
+      Int w = VG_(write)(fd, o->buf + off, (Int)(o->used - off));
       if (w <= 0) {
          VG_(umsg)("tcgen-tracer: write to %s failed\n", o->path);
          VG_(exit)(2);
       }
       off += (UInt)w;
    }
+   if (o->transient) VG_(close)(fd);
    o->used = 0;
 }
 
@@ -79,10 +92,12 @@ void outs_close(void)
    Int k;
    for (k = 0; k < N_KINDS; k++) {
       Out* o = &outs[k];
-      if (o->fd < 0) continue;
+      if (!o->buf) continue;
       out_flush(o);
-      VG_(close)(o->fd);
+      if (!o->transient) VG_(close)(o->fd);
       o->fd = -1;
+      VG_(free)(o->buf);
+      o->buf = NULL;
       active[k] = 0;
    }
    recompute_active();
@@ -98,8 +113,9 @@ void kind_full(Int k)
    active[k] = 0;
    recompute_active();
    if (!clo_exit_when_full) return;
+   /* The thread log is not a trace of its own: it ends with the others. */
    for (i = 0; i < N_KINDS; i++)
-      if (active[i]) return;
+      if (active[i] && i != K_THR) return;
    finish_all();
    VG_(umsg)("tcgen-tracer: every requested trace reached its record cap; "
              "ending the program\n");

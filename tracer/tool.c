@@ -20,6 +20,7 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--branches-max", outs[K_BRA].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--branches-skip", clo_branches_skip, 0, 1LL << 50) {}
    else if VG_BINT_CLO(arg, "--skip", clo_skip, 0, 1LL << 50) {}
+   else if VG_STR_CLO(arg, "--threads", outs[K_THR].path) {}
    else if VG_STR_CLO(arg, "--wet", clo_wet_prefix) {}
    else if VG_BINT_CLO(arg, "--wet-max", outs[K_WTE].max, 0, 1LL << 40) {}
    else if VG_BINT_CLO(arg, "--wet-track-mb", clo_wet_track_mb, 1, 4096) {}
@@ -45,6 +46,9 @@ static void tr_print_usage(void)
 "                           memory instructions: PREFIX.blocks (WTB1), .flow\n"
 "                           (WTF1), .nodes (WTN2), .events (WTE2), .edges\n"
 "                           (WTD2); see docs/wet-streams.md\n"
+"    --threads=FILE         log of the thread runs (THR1: u32 thread, then per\n"
+"                           dynamic kind the u64 number of its records so far)\n"
+"                           each time another thread starts running\n"
 "    --KIND-max=N           stop that trace after N records [0 = no cap];\n"
 "                           --wet-max=N caps the WET events\n"
 "    --skip=N               write no record of any kind before N instructions\n"
@@ -79,6 +83,7 @@ static void tr_post_clo_init(void)
                          ? clo_champsim_skip : clo_branches_skip) + 1;
    skipping = clo_skip > 0;
    if (clo_wet_prefix) wet_init();
+   threads_init();
    if (!outs_open())
       VG_(umsg)("tcgen-tracer: no output requested (--stores=, --misses=, "
                 "--loads=, --champsim=, --branches=, --wet=)\n");
@@ -104,6 +109,7 @@ void finish_all(void)
          VG_(umsg)("tcgen-tracer: %s: %lld records -> %s\n", outs[k].name,
                    outs[k].n, outs[k].path);
    if (clo_wet_prefix) wet_report();
+   threads_report();
 }
 
 static void tr_fini(Int exitcode)

@@ -6,6 +6,8 @@
      --loads=FILE      LDV1 + (u32 pc, u64 loaded value)     per load
      --champsim=FILE   ChampSim input_instr (64 bytes)       per instruction
      --branches=FILE   BRA1 + (u64 pc, u64 target, u8 taken) per branch
+     --threads=FILE    THR1 + (u32 thread, u64 records so far per
+                       kind) each time another thread starts running
      --wet=PREFIX      a Whole Execution Trace of the memory instructions
                        and the control flow, timestamps counting executed
                        blocks: PREFIX.blocks (WTB1, one record per static
@@ -28,10 +30,11 @@
    The files: tool.c (registration, options, start and end), output.c (the
    buffered output files), instrument.c (the IR walk) with ir.c (its IR
    helpers), dispatch.c (the run-time helpers the instrumented code calls,
-   which hand each event to the kinds that record it), determinism.c, and
-   one file per kind: stores.c, misses.c, loads.c, champsim.c, branches.c,
-   wet.c.  This header is what they share.  The tool is linked statically
-   with valgrind's core and VEX, so a non-static name must not be one of
+   which hand each event to the kinds that record it), determinism.c,
+   threads.c (thread switches, --threads), and one file per kind:
+   stores.c, misses.c, loads.c, champsim.c, branches.c, wet.c.  This
+   header is what they share.  The tool is linked statically with
+   valgrind's core and VEX, so a non-static name must not be one of
    theirs (`nm -g` on the archives CMakeLists.txt links lists them). */
 
 #ifndef TCGEN_TRACER_H
@@ -46,6 +49,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "libvex_guest_amd64.h"
 
@@ -56,7 +60,7 @@
 /* The five WET files are one kind for the user (one option, one cap on
    the events); they get separate buffers here. */
 enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_BRA, K_WTB, K_WTF, K_WTN, K_WTE, K_WTD,
-       N_KINDS };
+       K_THR, N_KINDS };
 
 #define OUT_BUF_BYTES (4u << 20)
 
@@ -68,7 +72,10 @@ typedef struct {
    Long n;                 /* records written */
    Int fd;
    UInt used;              /* bytes in buf */
-   UChar* buf;
+   UChar* buf;             /* NULL: not open */
+   Bool transient;         /* open only while writing: the program never sees
+                              its descriptor (its own open()s get the same
+                              numbers as without it) */
 } Out;
 
 extern Out outs[N_KINDS];
@@ -108,13 +115,15 @@ static inline void put_le64(UChar* p, ULong v)
 /* Where kind k's next record goes. */
 static inline UChar* out_next(Int k) { return outs[k].buf + outs[k].used; }
 
-/* Every writer puts one record of at most 64 bytes at out_next(k) and then
-   commits it here: the buffer always has room for the next one. */
+/* Every writer puts one record of at most OUT_MAX_RECORD bytes at
+   out_next(k) and then commits it here: the buffer always has room for the
+   next one. */
+#define OUT_MAX_RECORD 128u
 static inline void out_commit(Int k, UInt bytes)
 {
    Out* o = &outs[k];
    o->used += bytes;
-   if (o->used > OUT_BUF_BYTES - 64) out_flush(o);
+   if (o->used > OUT_BUF_BYTES - OUT_MAX_RECORD) out_flush(o);
    o->n++;
    if (o->max && o->n >= o->max) kind_full(k);
 }
@@ -233,9 +242,20 @@ void champsim_init(void);
 void champsim_instr(const InstrDesc* d);
 void champsim_mem(Bool is_store, Addr a);
 void champsim_finish(void);
+/* The running thread stops and another starts (threads.c): the pending
+   record is completed with next_ip, the stopped thread's next address. */
+void champsim_thread_stops(Addr next_ip);
 
 /* branches.c */
 void branches_instr(const InstrDesc* d);
+void branches_thread_stops(Addr next_ip);
+
+/* threads.c: one pending record per instruction-level kind is the running
+   thread's; at a switch it is completed from the stopped thread's state.
+   The log (--threads=FILE) has a column per kind with dynamic records. */
+#define THREAD_LOG_KINDS 8
+void threads_init(void);
+void threads_report(void);
 
 /* wet.c */
 #define WET_MAX_BLOCKS 0xFFFFFFFFu    /* u32 timestamps, 0 = "no store" */

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# threads_test.sh TOOL_DIR PROGRAM: tcgen-tracer on a multi-threaded program.
+# PROGRAM (threads_program.c) runs four workers in loops of their own code
+# whose branches it prints; valgrind's fair scheduling makes the threads take
+# turns in the middle of the loops. thread_check.py then checks the branch
+# trace against those loops (no record completed by another thread), and,
+# split by the thread log (--threads), every thread's branch, ChampSim and
+# WET flow records against each other, and bench/thread-split's files against
+# that split (and its errors on bad input). The log does not keep a capped
+# run going; a single-threaded program's log is one run of the main thread;
+# asking for the log changes no other trace.
+set -euo pipefail
+
+tool_dir=${1:?usage: threads_test.sh TOOL_DIR PROGRAM}
+program=${2:?usage: threads_test.sh TOOL_DIR PROGRAM}
+[[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || { echo "no tcgen-tracer-amd64-linux in $tool_dir" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "valgrind not installed; skipping"; exit 0; }
+tool_dir=$(cd "$tool_dir" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+python=/usr/bin/python3
+[[ -x $python ]] || { echo "no $python; skipping"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracer_threads_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+wrap=()
+trace() {  # name, options and command... (run under ${wrap[@]})
+    local name=$1; shift
+    ( exec 9<"$tool_dir"
+      exec "${wrap[@]}" env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
+        valgrind --tool=tcgen-tracer "$@" ) > "$tmp/$name.out" 2> "$tmp/$name.log" \
+        || { cat "$tmp/$name.log" >&2; fail "valgrind run $name failed"; }
+}
+
+# --wet turns valgrind's chasing off: every loop iteration is a block of its
+# own, and the time slices end inside the loops.
+trace mt --fair-sched=yes --branches="$tmp/b" --champsim="$tmp/c" --wet="$tmp/w" \
+    --threads="$tmp/t" "$program"
+grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them" "$tmp/mt.log" \
+    || fail "no thread report: $(grep tcgen-tracer: "$tmp/mt.log")"
+"$python" "$here/../../bench/thread-split" --out="$tmp/split" "$tmp/t" branches="$tmp/b" \
+    champsim="$tmp/c" wet-flow="$tmp/w.flow" || fail "thread-split failed"
+"$python" "$here/thread_check.py" "$tmp/mt.out" "$tmp/b" "$tmp/c" --threads="$tmp/t" --wet="$tmp/w" \
+    --split="$tmp/split" || fail "thread check"
+# thread-split on bad input: a one-line error, exit status 1, no output
+head -c -5 "$tmp/t" > "$tmp/t.bad"
+head -c $(( 4 + 17 * 10 )) "$tmp/b" > "$tmp/b.bad"   # shorter than the log counts
+for bad in "$tmp/t.bad branches=$tmp/b" "$tmp/t branches=$tmp/b.bad" "$tmp/t stores=$tmp/b" "$tmp/t bogus=$tmp/b"; do
+    rc=0; "$python" "$here/../../bench/thread-split" --out="$tmp/badsplit" $bad 2> "$tmp/err" || rc=$?
+    [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 && ! -e "$tmp/badsplit" ]] \
+        || fail "thread-split $bad: exit status $rc, $(cat "$tmp/err")"
+done
+
+# The log is no trace of its own: the program ends when the traces are full.
+trace cap --fair-sched=yes --vex-guest-chase=no --branches="$tmp/bc" --branches-max=30000 \
+    --threads="$tmp/tc" "$program"
+grep -q "every requested trace reached its record cap" "$tmp/cap.log" || fail "--threads kept a full run going"
+[[ $(stat -c %s "$tmp/bc") == $((4 + 17 * 30000)) ]] || fail "--branches-max with --threads not obeyed"
+[[ ! -s "$tmp/cap.out" ]] || fail "the capped run got to print its loops"
+"$python" "$here/../../bench/thread-split" --out="$tmp/capsplit" "$tmp/tc" branches="$tmp/bc" \
+    || fail "thread-split on a capped run"
+
+# One thread: one run, the main thread's from the start, whatever the kinds.
+trace st --threads="$tmp/t1" --branches="$tmp/b1" /bin/true
+cmp "$tmp/t1" <(printf 'THR1\001\000\000\000'; head -c 64 /dev/zero) || fail "single-threaded log"
+! grep -q "tcgen-tracer: threads:.*switches" "$tmp/st.log" || fail "a thread report for one thread"
+
+# The log changes no other file: its descriptor is open only while the tool
+# writes it, so the program's own descriptors (loaded values here: sort
+# opens its input file) keep their numbers. Compared where runs repeat
+# (bench/corpus's isolation: no ASLR, a pid namespace).
+if setarch "$(uname -m)" -R true 2>/dev/null && unshare --pid --fork --kill-child true 2>/dev/null; then
+    printf '%s\n' pear apple fig banana cherry > "$tmp/in"
+    wrap=(setarch "$(uname -m)" -R unshare --pid --fork --kill-child)
+    for s in a b; do
+        log=(); [[ $s == b ]] && log=(--threads="$tmp/t-$s")
+        trace "sort-$s" "${log[@]}" --loads="$tmp/l-$s" --branches="$tmp/b-$s" --champsim="$tmp/c-$s" \
+            /usr/bin/sort "$tmp/in"
+    done
+    for k in l b c; do cmp "$tmp/$k-a" "$tmp/$k-b" || fail "--threads changed the $k trace of sort"; done
+    cmp "$tmp/sort-a.out" "$tmp/sort-b.out" || fail "--threads changed sort's output"
+else
+    echo "note: no setarch -R / pid namespace here; traces with and without --threads not compared"
+fi
+echo PASS
