@@ -17,36 +17,39 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/wpp_command_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# The naive answers: NAIVE MODE FILE [ARGS], FILE bare u32 symbols or a flow.
+# The naive answers, all at once for one input (one python start, not dozens):
+# NAIVE FILE OUTDIR writes OUTDIR/length, OUTDIR/hot.L for each L of the
+# checks below, and OUTDIR/walk.DIRECTION.FROM.COUNT for each walk ('-' for
+# an option left out); FILE is bare u32 symbols or a flow.
 cat > "$work/naive.py" <<'PY'
-import struct, sys
+import os, struct, sys
 from collections import Counter
-mode, path = sys.argv[1], sys.argv[2]
+path, outdir = sys.argv[1], sys.argv[2]
 data = open(path, 'rb').read()
 if data[:4] == b'WTF1':
     data = data[4:]
 s = list(struct.unpack('<%dI' % (len(data) // 4), data))
-out = sys.stdout
-if mode == 'hot':
-    length = int(sys.argv[3])
+os.makedirs(outdir, exist_ok=True)
+def write(name, text):
+    with open(os.path.join(outdir, name), 'w') as f:
+        f.write(text)
+write('length', '%d\n' % len(s))
+for length in (1, 2, 3, 4, 8, 16):
     counts = Counter(tuple(s[i:i + length]) for i in range(len(s) - length + 1))
-    for window, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        out.write('%d %s\n' % (count, ' '.join(map(str, window))))
-elif mode == 'walk':
-    direction, start, count = sys.argv[3], sys.argv[4], sys.argv[5]
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    write('hot.%d' % length, ''.join('%d %s\n' % (c, ' '.join(map(str, w))) for w, c in rows))
+mid = str(len(s) // 3)
+for direction, start, count in [('forward', '-', '-'), ('backward', '-', '-'), ('forward', mid, '-'),
+                                ('backward', mid, '-'), ('forward', mid, '17'), ('backward', mid, '17'),
+                                ('forward', str(len(s)), '-'), ('backward', '0', '-')]:
     if direction == 'forward':
-        start = 0 if start == '-' else int(start)
-        part = s[start:]
+        part = s[(0 if start == '-' else int(start)):]
     else:
-        start = len(s) if start == '-' else int(start)
-        part = s[:start][::-1]
+        part = s[:(len(s) if start == '-' else int(start))][::-1]
     if count != '-':
         part = part[:int(count)]
-    out.write(''.join('%d\n' % x for x in part))
-elif mode == 'length':
-    out.write('%d\n' % len(s))
+    write('walk.%s.%s.%s' % (direction, start, count), ''.join('%d\n' % x for x in part))
 PY
-naive() { python3 "$work/naive.py" "$@"; }
 
 # Inputs: NAME and the python expression of its symbols.
 cat > "$work/make.py" <<'PY'
@@ -82,17 +85,18 @@ check_all() {
     cmp -s "$work/$name.wpp" "$work/$name.again.wpp" || fail "$name: two builds differ"
     "$wpp" expand "$work/$name.wpp" > "$work/$name.expanded" || fail "$name: expand failed"
     cmp -s "$input" "$work/$name.expanded" || fail "$name: expand does not give the input's bytes"
+    local naive=$work/$name.naive
+    python3 "$work/naive.py" "$input" "$naive"
     local length
-    length=$(naive length "$input")
+    length=$(cat "$naive/length")
     "$wpp" stats "$work/$name.wpp" > "$work/$name.stats"
     grep -qx "symbols $length" "$work/$name.stats" || fail "$name: stats: $(head -1 "$work/$name.stats"), want $length"
     local L
     for L in 1 2 3 4 8 16; do
         "$wpp" hot "$work/$name.wpp" "$L" --top=0 > "$work/hot.wpp"
-        naive hot "$input" "$L" > "$work/hot.naive"
-        cmp -s "$work/hot.wpp" "$work/hot.naive" || fail "$name: hot L=$L differs from brute force"
+        cmp -s "$work/hot.wpp" "$naive/hot.$L" || fail "$name: hot L=$L differs from brute force"
         "$wpp" hot "$work/$name.wpp" "$L" --top=5 > "$work/hot5.wpp"
-        head -5 "$work/hot.naive" | cmp -s - "$work/hot5.wpp" || fail "$name: hot L=$L --top=5 is not the first 5 rows"
+        head -5 "$naive/hot.$L" | cmp -s - "$work/hot5.wpp" || fail "$name: hot L=$L --top=5 is not the first 5 rows"
         checks=$((checks + 2))
     done
     local mid=$(( length / 3 ))
@@ -105,8 +109,7 @@ check_all() {
         [[ $2 != - ]] && args+=(--from="$2")
         [[ $3 != - ]] && args+=(--count="$3")
         "$wpp" walk "$work/$name.wpp" "${args[@]}" > "$work/walk.wpp"
-        naive walk "$input" "$1" "$2" "$3" > "$work/walk.naive"
-        cmp -s "$work/walk.wpp" "$work/walk.naive" || fail "$name: walk $walk differs from the sequence"
+        cmp -s "$work/walk.wpp" "$naive/walk.$1.$2.$3" || fail "$name: walk $walk differs from the sequence"
         checks=$((checks + 1))
     done
     checks=$((checks + 4))
@@ -153,7 +156,7 @@ C
         [[ -s $work/real.flow ]] || fail "tcgen-tracer wrote no real.flow"
         checks=0
         check_all "$work/real.flow"
-        echo "ok: real run: $(naive length "$work/real.flow") executed blocks, $checks checks"
+        echo "ok: real run: $(cat "$work/real.flow.naive/length") executed blocks, $checks checks"
     else
         echo "no C compiler: real run skipped"
     fi
