@@ -13,6 +13,7 @@
 #include <tcgen/wpp/grammar.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace tcgen::wpp {
@@ -138,11 +139,39 @@ void count_run(WindowTable& table, const std::vector<std::uint32_t>& run, const 
     }
 }
 
+// The most a window table of `windows` distinct windows of `length` costs:
+// the symbols, an entry, two slots (the table is at most half full) and
+// vectors' doubling.
+std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+void check_memory(std::uint64_t windows, std::size_t length, std::uint64_t edge_symbols, std::uint64_t limit) {
+    const std::uint64_t per_window = 2 * (4 * std::uint64_t{length} + 16) + 2 * 4;
+    const std::uint64_t window_bytes = saturating_product(windows, per_window);
+    const std::uint64_t edge_bytes = saturating_product(edge_symbols, 4);
+    const std::uint64_t need = window_bytes > UINT64_MAX - edge_bytes ? UINT64_MAX : window_bytes + edge_bytes;
+    if (need > limit || windows >= 0xFFFFFFFFu) {
+        throw WppError("hot", "subpaths of " + std::to_string(length) + " symbols could need " +
+                                  std::to_string(need >> 20) + " MiB, more than the limit of " +
+                                  std::to_string(limit >> 20) + " MiB: choose a smaller length");
+    }
+}
+
 }  // namespace
 
-std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, std::size_t top) {
+std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, std::size_t top,
+                                  std::uint64_t memory_limit) {
     if (length == 0 || length > grammar.length()) {
         return {};
+    }
+    {
+        // Distinct windows: no more than the expansion's windows, nor than
+        // the windows each body boundary can start (L - 1 of them).
+        const std::uint64_t in_sequence = grammar.length() - length + 1;
+        const std::uint64_t crossing = saturating_product(grammar.body_symbols(), length);
+        const std::uint64_t edges = saturating_product(2 * std::uint64_t{grammar.rule_count()}, length - 1);
+        check_memory(std::min(in_sequence, crossing), length, edges, memory_limit);
     }
     const std::uint32_t rules = grammar.rule_count();
     // How many times each rule occurs in the expansion: from the start rule
@@ -252,10 +281,11 @@ std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, st
 }
 
 std::vector<Subpath> hot_subpaths_of_sequence(const std::uint32_t* symbols, std::size_t count, std::size_t length,
-                                              std::size_t top) {
+                                              std::size_t top, std::uint64_t memory_limit) {
     if (length == 0 || length > count) {
         return {};
     }
+    check_memory(count - length + 1, length, 0, memory_limit);
     WindowTable table(length);
     std::uint64_t hash = 0;
     for (std::size_t i = 0; i < length; ++i) {

@@ -182,11 +182,15 @@ int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bo
     }
     const Grammar grammar = load(file);
     std::vector<tcgen::wpp::Subpath> hot;
-    if (by_expanding) {
-        const std::vector<std::uint32_t> sequence = grammar.expand();
-        hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top);
-    } else {
-        hot = tcgen::wpp::hot_subpaths(grammar, length, top);
+    try {
+        if (by_expanding) {
+            const std::vector<std::uint32_t> sequence = grammar.expand();
+            hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top);
+        } else {
+            hot = tcgen::wpp::hot_subpaths(grammar, length, top);
+        }
+    } catch (const WppError& error) {
+        throw WppError(file, error.message());  // the memory limit: name the grammar
     }
     Output out;
     for (const tcgen::wpp::Subpath& subpath : hot) {
@@ -299,6 +303,10 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         std::fflush(stdout);
         std::cerr << "wpp: error: out of memory\n";
+        return exit_user_error;
+    } catch (const std::exception& error) {
+        std::fflush(stdout);
+        std::cerr << "wpp: error: " << error.what() << "\n";
         return exit_user_error;
     }
 }

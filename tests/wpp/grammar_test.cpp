@@ -347,6 +347,16 @@ TEST(WppHotSubpaths, EqualBruteForceCounting) {
     }
 }
 
+TEST(WppHotSubpaths, RefuseWhatWouldNotFitTheMemoryLimit) {
+    std::mt19937_64 random(3);
+    const auto input = looping_sequence(random, 5000);
+    const Grammar grammar = tcgen::wpp::build_grammar(input.data(), input.size());
+    // 5000 windows of 1000 symbols: some 40 MB at most.
+    EXPECT_THROW(tcgen::wpp::hot_subpaths(grammar, 1000, 10, 1 << 20), WppError);
+    EXPECT_THROW(tcgen::wpp::hot_subpaths_of_sequence(input.data(), input.size(), 1000, 10, 1 << 20), WppError);
+    expect_same_table(tcgen::wpp::hot_subpaths(grammar, 1000, 0), brute_force(input, 1000));
+}
+
 TEST(WppCursor, WalksEqualTheSequence) {
     std::mt19937_64 random(11);
     for (const auto& input : all_inputs()) {
