@@ -119,7 +119,7 @@ private:
 
 // Adds the windows of one gap-free run whose first and last symbols lie in
 // different segments (every window when `segments` is null).
-void count_run(WindowTable& table, const std::vector<std::uint32_t>& run, const std::uint64_t* segments,
+void count_run(WindowTable& table, const std::vector<std::uint32_t>& run, const std::uint32_t* segments,
                std::size_t length, std::uint64_t weight) {
     if (run.size() < length) {
         return;
@@ -238,7 +238,7 @@ std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, st
         }
     }
     std::vector<std::uint32_t> run;
-    std::vector<std::uint64_t> segments;
+    std::vector<std::uint32_t> segments;  // body index of each symbol (mod 2^32: compared L-1 apart only)
     for (std::uint32_t rule = 0; rule < rules; ++rule) {
         const std::uint64_t weight = occurrences[rule];
         if (weight == 0) {
@@ -251,7 +251,7 @@ std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, st
         for (std::size_t i = 0; i < size; ++i) {
             if (!is_rule(body[i])) {
                 run.push_back(terminal_of(body[i]));
-                segments.push_back(i);
+                segments.push_back(static_cast<std::uint32_t>(i));
                 continue;
             }
             const std::uint32_t child = rule_of(body[i]);
@@ -260,7 +260,7 @@ std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, st
             const std::uint32_t* suffix = suffixes.data() + std::size_t{child} * edge;
             const std::size_t prefix_size = edge_size(child);
             run.insert(run.end(), prefix, prefix + prefix_size);
-            segments.insert(segments.end(), prefix_size, i);
+            segments.insert(segments.end(), prefix_size, static_cast<std::uint32_t>(i));
             if (child_length <= edge) {
                 continue;  // the prefix is the whole expansion
             }
@@ -268,12 +268,12 @@ std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, st
                 // Prefix and suffix overlap: the rest of the expansion.
                 const std::size_t rest = static_cast<std::size_t>(child_length - edge);
                 run.insert(run.end(), suffix + (edge - rest), suffix + edge);
-                segments.insert(segments.end(), rest, i);
+                segments.insert(segments.end(), rest, static_cast<std::uint32_t>(i));
                 continue;
             }
             count_run(table, run, segments.data(), length, weight);
             run.assign(suffix, suffix + edge);
-            segments.assign(edge, i);
+            segments.assign(edge, static_cast<std::uint32_t>(i));
         }
         count_run(table, run, segments.data(), length, weight);
     }

@@ -112,7 +112,11 @@ int run_build(const std::string& input, const std::string& output, bool raw) {
             symbols[i] = std::uint32_t{at[0]} | std::uint32_t{at[1]} << 8 | std::uint32_t{at[2]} << 16 |
                          std::uint32_t{at[3]} << 24;
         }
-        builder.append(symbols.data(), whole);
+        try {
+            builder.append(symbols.data(), whole);
+        } catch (const WppError& error) {
+            throw WppError(input, error.message());  // too long for 32-bit indices
+        }
         carried = have - 4 * whole;
         std::memmove(buffer.data(), buffer.data() + 4 * whole, carried);
     }
