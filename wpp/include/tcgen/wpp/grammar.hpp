@@ -44,8 +44,8 @@
 // a position costs O(depth x body length).
 //
 // Errors: every failure a caller can cause (a forged or truncated file, an
-// input too long for 32-bit indices) throws WppError, whose what() is one
-// line, "FILE: error: WHAT".
+// input too long for 32-bit indices, a hot-subpath table over its memory
+// limit) throws WppError, whose what() is one line, "FILE: error: WHAT".
 
 #include <cstddef>
 #include <cstdint>
