@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# The `wpp` command against naive answers computed here (python3) from the
+# input itself:
+# 1. Synthetic inputs (bare u32 and PREFIX.flow; empty, one symbol, long
+#    repeats, random, loop-like): expand gives the input's bytes (cmp);
+#    building twice gives the same file; stats names the length; every
+#    hot-subpath table (all rows) equals brute-force counting; walks forward
+#    and backward, from positions and for counts, equal the sequence.
+# 2. A real run: a small C program traced by tcgen-tracer --wet, the same
+#    checks on its PREFIX.flow (when TRACER_LIB_DIR is given).
+# 3. Bad input: one line on stderr, exit status 1.
+# Usage: wpp_command_test.sh WPP [TRACER_LIB_DIR]
+set -euo pipefail
+wpp=$(realpath "$1")
+tool_dir=${2:-}
+work=$(mktemp -d "${TMPDIR:-/tmp}/wpp_command_test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The naive answers, all at once for one input (one python start, not dozens):
+# NAIVE FILE OUTDIR writes OUTDIR/length, OUTDIR/hot.L for each L of the
+# checks below, and OUTDIR/walk.DIRECTION.FROM.COUNT for each walk ('-' for
+# an option left out); FILE is bare u32 symbols or a flow.
+cat > "$work/naive.py" <<'PY'
+import os, struct, sys
+from collections import Counter
+path, outdir = sys.argv[1], sys.argv[2]
+data = open(path, 'rb').read()
+if data[:4] == b'WTF1':
+    data = data[4:]
+s = list(struct.unpack('<%dI' % (len(data) // 4), data))
+os.makedirs(outdir, exist_ok=True)
+def write(name, text):
+    with open(os.path.join(outdir, name), 'w') as f:
+        f.write(text)
+write('length', '%d\n' % len(s))
+for length in (1, 2, 3, 4, 8, 16):
+    counts = Counter(tuple(s[i:i + length]) for i in range(len(s) - length + 1))
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    write('hot.%d' % length, ''.join('%d %s\n' % (c, ' '.join(map(str, w))) for w, c in rows))
+mid = str(len(s) // 3)
+for direction, start, count in [('forward', '-', '-'), ('backward', '-', '-'), ('forward', mid, '-'),
+                                ('backward', mid, '-'), ('forward', mid, '17'), ('backward', mid, '17'),
+                                ('forward', str(len(s)), '-'), ('backward', '0', '-')]:
+    if direction == 'forward':
+        part = s[(0 if start == '-' else int(start)):]
+    else:
+        part = s[:(len(s) if start == '-' else int(start))][::-1]
+    if count != '-':
+        part = part[:int(count)]
+    write('walk.%s.%s.%s' % (direction, start, count), ''.join('%d\n' % x for x in part))
+PY
+
+# Inputs: NAME and the python expression of its symbols.
+cat > "$work/make.py" <<'PY'
+import random, struct, sys
+random.seed(int(sys.argv[3]))
+kind, path = sys.argv[1], sys.argv[2]
+def loops(n):
+    s = []
+    while len(s) < n:
+        body = random.randrange(6)
+        for _ in range(1 + random.randrange(30)):
+            s += [10 * body + b + (1000 if random.randrange(40) == 0 else 0) for b in range(body + 1)]
+    return s[:n]
+seqs = {
+    'empty': [], 'one': [7], 'two': [4294967295, 0], 'repeat': [3] * 5000,
+    'random': [random.randrange(50) for _ in range(3000)],
+    'wide': [random.randrange(2**32) for _ in range(300)],
+    'loops': loops(8000),
+}
+s = seqs[kind]
+flow = sys.argv[4] == 'flow'
+open(path, 'wb').write((b'WTF1' if flow else b'') + struct.pack('<%dI' % len(s), *s))
+PY
+
+checks=0
+# check_all INPUT [--raw]: every check of part 1 on one input file.
+check_all() {
+    local input=$1 raw=${2:-}
+    local name
+    name=$(basename "$input")
+    "$wpp" build $raw "$input" "$work/$name.wpp" || fail "$name: build failed"
+    "$wpp" build $raw "$input" "$work/$name.again.wpp" || fail "$name: second build failed"
+    cmp -s "$work/$name.wpp" "$work/$name.again.wpp" || fail "$name: two builds differ"
+    "$wpp" expand "$work/$name.wpp" > "$work/$name.expanded" || fail "$name: expand failed"
+    cmp -s "$input" "$work/$name.expanded" || fail "$name: expand does not give the input's bytes"
+    local naive=$work/$name.naive
+    python3 "$work/naive.py" "$input" "$naive"
+    local length
+    length=$(cat "$naive/length")
+    "$wpp" stats "$work/$name.wpp" > "$work/$name.stats"
+    grep -qx "symbols $length" "$work/$name.stats" || fail "$name: stats: $(head -1 "$work/$name.stats"), want $length"
+    local L
+    for L in 1 2 3 4 8 16; do
+        "$wpp" hot "$work/$name.wpp" "$L" --top=0 > "$work/hot.wpp"
+        cmp -s "$work/hot.wpp" "$naive/hot.$L" || fail "$name: hot L=$L differs from brute force"
+        "$wpp" hot "$work/$name.wpp" "$L" --top=5 > "$work/hot5.wpp"
+        head -5 "$naive/hot.$L" | cmp -s - "$work/hot5.wpp" || fail "$name: hot L=$L --top=5 is not the first 5 rows"
+        checks=$((checks + 2))
+    done
+    local mid=$(( length / 3 ))
+    local walk
+    for walk in "forward - -" "backward - -" "forward $mid -" "backward $mid -" "forward $mid 17" "backward $mid 17" \
+                "forward $length -" "backward 0 -"; do
+        set -- $walk
+        local args=()
+        [[ $1 == backward ]] && args+=(--backward)
+        [[ $2 != - ]] && args+=(--from="$2")
+        [[ $3 != - ]] && args+=(--count="$3")
+        "$wpp" walk "$work/$name.wpp" "${args[@]}" > "$work/walk.wpp"
+        cmp -s "$work/walk.wpp" "$naive/walk.$1.$2.$3" || fail "$name: walk $walk differs from the sequence"
+        checks=$((checks + 1))
+    done
+    checks=$((checks + 4))
+}
+
+for kind in empty one two repeat random wide loops; do
+    python3 "$work/make.py" "$kind" "$work/$kind.u32" 1 raw
+    check_all "$work/$kind.u32" --raw
+    python3 "$work/make.py" "$kind" "$work/$kind.flow" 1 flow
+    check_all "$work/$kind.flow"
+done
+echo "ok: synthetic inputs: $checks checks"
+
+# 2. A real run.
+if [[ -n $tool_dir ]] && command -v valgrind > /dev/null; then
+    cat > "$work/program.c" <<'C'
+#include <stdio.h>
+static int table[64];
+static void fill(int* a, int n) {
+    for (int i = 0; i < n; i++) a[i] = i * 7 % 13;
+}
+static int sum_odd(const int* a, int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        if (a[i] & 1) s += a[i];
+    return s;
+}
+static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int main(void) {
+    fill(table, 40);
+    printf("%d %ld\n", sum_odd(table, 40), fib(12));
+    return 0;
+}
+C
+    if cc=$(command -v cc || command -v gcc); then
+        "$cc" -O0 -fno-inline -static -o "$work/program" "$work/program.c" 2> "$work/cc.err" \
+            || "$cc" -O0 -fno-inline -o "$work/program" "$work/program.c" \
+            || fail "cannot compile the test program: $(cat "$work/cc.err")"
+        ( exec 9<"$tool_dir"
+          exec env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
+            valgrind --tool=tcgen-tracer --wet="$work/real" "$work/program" ) > "$work/program.out" 2> "$work/valgrind.log" \
+            || { cat "$work/valgrind.log" >&2; fail "the traced run failed"; }
+        [[ $(cat "$work/program.out") == "108 144" ]] || fail "the traced program printed $(cat "$work/program.out")"
+        [[ -s $work/real.flow ]] || fail "tcgen-tracer wrote no real.flow"
+        checks=0
+        check_all "$work/real.flow"
+        echo "ok: real run: $(cat "$work/real.flow.naive/length") executed blocks, $checks checks"
+    else
+        echo "no C compiler: real run skipped"
+    fi
+else
+    echo "no tracer or valgrind: real run skipped"
+fi
+
+# 3. Bad input: exactly one line on stderr, exit status 1.
+# bad WHAT EXPECTED_TEXT ARGS...
+bad() {
+    local what=$1 expect=$2; shift 2
+    local rc=0
+    "$wpp" "$@" > "$work/bad.out" 2> "$work/bad.err" || rc=$?
+    [[ $rc -eq 1 ]] || fail "$what: exit status $rc, want 1 ($(cat "$work/bad.err"))"
+    [[ $(wc -l < "$work/bad.err") -eq 1 ]] || fail "$what: stderr is not one line: $(cat "$work/bad.err")"
+    grep -qF -- "$expect" "$work/bad.err" || fail "$what: stderr '$(cat "$work/bad.err")' lacks '$expect'"
+}
+good=$work/loops.flow.wpp
+size=$(stat -c %s "$good")
+head -c $((size - 1)) "$good" > "$work/truncated.wpp"
+bad "a truncated file" "wpp: $work/truncated.wpp: error: " expand "$work/truncated.wpp"
+head -c 30 "$good" > "$work/short.wpp"
+bad "a file shorter than its header" "truncated" stats "$work/short.wpp"
+cp "$good" "$work/flipped.wpp"
+printf '\x55' | dd of="$work/flipped.wpp" bs=1 seek=$((size / 2)) conv=notrunc status=none
+bad "a flipped byte" "checksum mismatch" hot "$work/flipped.wpp" 4
+printf 'NOTAWPP!%056d' 0 > "$work/magic.wpp"
+bad "a wrong magic" "no TCGENWPP magic" walk "$work/magic.wpp"
+bad "a missing file" "cannot open" stats "$work/missing.wpp"
+bad "a missing input" "cannot open" build "$work/missing.flow" "$work/out.wpp"
+printf 'WTF1\1\2\3' > "$work/odd.flow"
+bad "a flow cut inside a symbol" "truncated" build "$work/odd.flow" "$work/out.wpp"
+bad "a flow without its magic" "no WTF1 magic" build "$work/loops.u32" "$work/out.wpp"
+[[ ! -e $work/out.wpp ]] || fail "a failed build left its output behind"
+bad "a walk past the end" "past the end" walk "$good" --from=99999999
+bad "L of 0" "L must be 1 or more" hot "$good" 0
+bad "an unknown command" "unknown command" frobnicate "$good"
+echo "ok: bad input"

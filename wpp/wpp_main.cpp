@@ -1,0 +1,316 @@
+// wpp: whole program paths (docs/wpp.md). Builds the SEQUITUR grammar of a
+// block-id stream (a PREFIX.flow of tcgen-tracer --wet, or bare u32
+// symbols) and answers from the grammar without expanding it: hot subpaths,
+// and walks forward or backward. Output is pinned (decimal, one item a line,
+// fields separated by one space) so that scripts compare it byte for byte.
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tcgen/wpp/grammar.hpp>
+
+#include "byte_io.hpp"
+
+namespace {
+
+using tcgen::wpp::Grammar;
+using tcgen::wpp::WppError;
+
+constexpr int exit_user_error = 1;
+constexpr char flow_magic[4] = {'W', 'T', 'F', '1'};
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Standard output through one buffer: a walk prints millions of lines.
+class Output {
+public:
+    ~Output() { flush(); }
+    Output& bytes(const void* data, std::size_t size) {
+        const char* text = static_cast<const char*>(data);
+        buffer_.insert(buffer_.end(), text, text + size);
+        if (buffer_.size() > (1u << 16)) {
+            flush();
+        }
+        return *this;
+    }
+    Output& dec(std::uint64_t value) {
+        char text[24];
+        char* end = text + sizeof text;
+        char* at = end;
+        do {
+            *--at = static_cast<char>('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        bytes(at, static_cast<std::size_t>(end - at));
+        return *this;
+    }
+    Output& ch(char c) {
+        buffer_.push_back(c);
+        return *this;
+    }
+    void flush() {
+        if (!buffer_.empty()) {
+            std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
+            buffer_.clear();
+        }
+    }
+
+private:
+    std::vector<char> buffer_;
+};
+
+Grammar load(const std::string& file) {
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = tcgen::wet::read_whole_file(file);
+    } catch (const tcgen::wet::WetError& error) {
+        throw WppError(error.file(), error.message());
+    }
+    return Grammar::from_bytes(bytes.data(), bytes.size(), file);
+}
+
+// Reads INPUT piece by piece into the builder: memory is the grammar's, not
+// the input's.
+int run_build(const std::string& input, const std::string& output, bool raw) {
+    std::FILE* file = std::fopen(input.c_str(), "rb");
+    if (file == nullptr) {
+        throw WppError(input, std::string("cannot open: ") + std::strerror(errno));
+    }
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, std::fclose);
+    if (!raw) {
+        char magic[4];
+        const std::size_t got = std::fread(magic, 1, sizeof magic, file);
+        if (got != sizeof magic || std::memcmp(magic, flow_magic, sizeof magic) != 0) {
+            throw WppError(input, "not a PREFIX.flow of tcgen-tracer --wet (no WTF1 magic; --raw reads bare u32 symbols)");
+        }
+    }
+    tcgen::wpp::GrammarBuilder builder;
+    std::vector<std::uint8_t> buffer(1 << 20);
+    std::vector<std::uint32_t> symbols;
+    std::size_t carried = 0;  // bytes of a symbol split between two reads
+    for (;;) {
+        const std::size_t got = std::fread(buffer.data() + carried, 1, buffer.size() - carried, file);
+        if (got == 0) {
+            break;
+        }
+        const std::size_t have = carried + got;
+        const std::size_t whole = have / 4;
+        symbols.resize(whole);
+        for (std::size_t i = 0; i < whole; ++i) {
+            const std::uint8_t* at = buffer.data() + 4 * i;
+            symbols[i] = std::uint32_t{at[0]} | std::uint32_t{at[1]} << 8 | std::uint32_t{at[2]} << 16 |
+                         std::uint32_t{at[3]} << 24;
+        }
+        try {
+            builder.append(symbols.data(), whole);
+        } catch (const WppError& error) {
+            throw WppError(input, error.message());  // too long for 32-bit indices
+        }
+        carried = have - 4 * whole;
+        std::memmove(buffer.data(), buffer.data() + 4 * whole, carried);
+    }
+    if (std::ferror(file)) {
+        throw WppError(input, std::string("cannot read: ") + std::strerror(errno));
+    }
+    if (carried != 0) {
+        throw WppError(input, "truncated: ends " + std::to_string(carried) + " bytes into a 4-byte symbol");
+    }
+    Grammar grammar = builder.finish();
+    grammar.set_origin(raw ? Grammar::Origin::symbols : Grammar::Origin::flow);
+    try {
+        tcgen::wet::write_whole_file(output, grammar.to_bytes());
+    } catch (const tcgen::wet::WetError& error) {
+        throw WppError(error.file(), error.message());
+    }
+    return 0;
+}
+
+int run_expand(const std::string& file) {
+    const Grammar grammar = load(file);
+    Output out;
+    if (grammar.origin() == Grammar::Origin::flow) {
+        out.bytes(flow_magic, sizeof flow_magic);
+    }
+    grammar.expand([&](const std::uint32_t* symbols, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::uint8_t le[4] = {static_cast<std::uint8_t>(symbols[i]), static_cast<std::uint8_t>(symbols[i] >> 8),
+                                        static_cast<std::uint8_t>(symbols[i] >> 16),
+                                        static_cast<std::uint8_t>(symbols[i] >> 24)};
+            out.bytes(le, sizeof le);
+        }
+    });
+    return 0;
+}
+
+int run_stats(const std::string& file) {
+    const Grammar grammar = load(file);
+    std::uint32_t depth = 0;
+    {
+        // The longest chain of rules from the start rule: the cursor's stack.
+        std::vector<std::uint32_t> level(grammar.rule_count(), 1);
+        for (std::uint32_t rule = 0; rule < grammar.rule_count(); ++rule) {
+            for (std::size_t i = 0; i < grammar.body_size(rule); ++i) {
+                const tcgen::wpp::Symbol symbol = grammar.body(rule)[i];
+                if (tcgen::wpp::is_rule(symbol)) {
+                    level[rule] = std::max(level[rule], level[tcgen::wpp::rule_of(symbol)] + 1);
+                }
+            }
+        }
+        depth = level[grammar.start_rule()];
+    }
+    const std::uint64_t saved = grammar.to_bytes().size();
+    Output out;
+    out.bytes("symbols ", 8).dec(grammar.length()).ch('\n');
+    out.bytes("rules ", 6).dec(grammar.rule_count()).ch('\n');
+    out.bytes("grammar symbols ", 16).dec(grammar.body_symbols()).ch('\n');
+    out.bytes("start rule symbols ", 19).dec(grammar.body_size(grammar.start_rule())).ch('\n');
+    out.bytes("depth ", 6).dec(depth).ch('\n');
+    out.bytes("saved bytes ", 12).dec(saved).ch('\n');
+    return 0;
+}
+
+int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding) {
+    if (length == 0) {
+        throw UsageError("L must be 1 or more");
+    }
+    const Grammar grammar = load(file);
+    std::vector<tcgen::wpp::Subpath> hot;
+    try {
+        if (by_expanding) {
+            const std::vector<std::uint32_t> sequence = grammar.expand();
+            hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top);
+        } else {
+            hot = tcgen::wpp::hot_subpaths(grammar, length, top);
+        }
+    } catch (const WppError& error) {
+        throw WppError(file, error.message());  // the memory limit: name the grammar
+    }
+    Output out;
+    for (const tcgen::wpp::Subpath& subpath : hot) {
+        out.dec(subpath.count);
+        for (const std::uint32_t symbol : subpath.symbols) {
+            out.ch(' ').dec(symbol);
+        }
+        out.ch('\n');
+    }
+    return 0;
+}
+
+int run_walk(const std::string& file, bool backward, const std::uint64_t* from, const std::uint64_t* count) {
+    const Grammar grammar = load(file);
+    const std::uint64_t start = from != nullptr ? *from : backward ? grammar.length() : 0;
+    if (start > grammar.length()) {
+        throw UsageError("--from=" + std::to_string(start) + " is past the end of the sequence (" +
+                         std::to_string(grammar.length()) + " symbols)");
+    }
+    tcgen::wpp::Cursor cursor(grammar, start);
+    std::uint64_t left = count != nullptr ? *count : grammar.length();
+    Output out;
+    std::uint32_t symbol = 0;
+    while (left-- > 0 && (backward ? cursor.previous(symbol) : cursor.next(symbol))) {
+        out.dec(symbol).ch('\n');
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"wpp: whole program paths: the SEQUITUR grammar of a block-id stream, queried without expanding it",
+                 "wpp"};
+    app.require_subcommand(1);
+    std::string input;
+    std::string file;
+    std::string output;
+    bool raw = false;
+    std::uint64_t length = 0;
+    std::uint64_t top = 10;
+    bool by_expanding = false;
+    bool backward = false;
+    std::uint64_t from = 0;
+    std::uint64_t count = 0;
+
+    CLI::App* build = app.add_subcommand("build", "Build the grammar of INPUT (a PREFIX.flow, or --raw u32 symbols)");
+    build->add_option("INPUT", input, "PREFIX.flow of tcgen-tracer --wet=PREFIX, or with --raw bare u32 LE symbols")
+        ->required();
+    build->add_option("OUT", output, "The grammar file to write (replaced if it exists)")->required();
+    build->add_flag("--raw", raw, "INPUT is bare little-endian u32 symbols, no magic");
+    CLI::App* expand = app.add_subcommand("expand", "Write the sequence to standard output, the input's very bytes");
+    CLI::App* stats = app.add_subcommand("stats", "Symbols, rules, grammar size, depth and saved bytes");
+    CLI::App* hot = app.add_subcommand("hot", "The most frequent subpaths of L symbols: 'COUNT SYMBOL...' a line");
+    CLI::App* walk = app.add_subcommand("walk", "The symbols from a position on, one a line, forward or backward");
+    for (CLI::App* command : {expand, stats, hot, walk}) {
+        command->add_option("WPP", file, "A file written by wpp build")->required();
+    }
+    hot->add_option("L", length, "The subpaths' length in symbols")->required();
+    hot->add_option("--top", top, "How many subpaths (0: all); most frequent first, ties by their symbols");
+    hot->add_flag("--by-expanding", by_expanding, "Count on the expanded sequence instead (for comparison)");
+    walk->add_flag("--backward", backward, "Walk toward the start: the symbol before the position first");
+    CLI::Option* from_option =
+        walk->add_option("--from", from, "The position between symbols to start at (default: 0, or the end with --backward)");
+    CLI::Option* count_option = walk->add_option("--count", count, "How many symbols at most (default: all)");
+
+    const std::string first = argc > 1 ? argv[1] : "";
+    std::string commands;
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+        commands += (commands.empty() ? "" : ", ") + command->get_name();
+        known = known || command->get_name() == first;
+    }
+    if (!first.empty() && first[0] != '-' && !known) {
+        std::cerr << "wpp: error: unknown command '" << first << "' (" << commands << "; try wpp --help)\n";
+        return exit_user_error;
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::CallForAllHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::ParseError& error) {
+        std::cerr << "wpp: error: " << error.what() << " (try wpp --help)\n";
+        return exit_user_error;
+    }
+    try {
+        const int status = build->parsed()  ? run_build(input, output, raw)
+                           : expand->parsed() ? run_expand(file)
+                           : stats->parsed()  ? run_stats(file)
+                           : hot->parsed()    ? run_hot(file, length, top, by_expanding)
+                                              : run_walk(file, backward, from_option->count() ? &from : nullptr,
+                                                         count_option->count() ? &count : nullptr);
+        // A full disk or a closed pipe shows only here: never exit 0 with
+        // the output cut short.
+        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+            std::cerr << "wpp: error: write error on standard output: " << std::strerror(errno) << "\n";
+            return exit_user_error;
+        }
+        return status;
+    } catch (const UsageError& error) {
+        std::fflush(stdout);
+        std::cerr << "wpp: error: " << error.what() << "\n";
+        return exit_user_error;
+    } catch (const WppError& error) {
+        std::fflush(stdout);
+        std::cerr << "wpp: " << error.what() << "\n";
+        return exit_user_error;
+    } catch (const std::bad_alloc&) {
+        std::fflush(stdout);
+        std::cerr << "wpp: error: out of memory\n";
+        return exit_user_error;
+    } catch (const std::exception& error) {
+        std::fflush(stdout);
+        std::cerr << "wpp: error: " << error.what() << "\n";
+        return exit_user_error;
+    }
+}
