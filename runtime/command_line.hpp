@@ -9,12 +9,13 @@
 // output. An output file appears only when complete; an existing one is
 // replaced only with -f. Errors are one line, "comp: error: ...", and make
 // the exit status 1 (2 for an internal error); with several files, the others
-// are still processed.
+// are still processed. Other messages are few (MessagePlan): a line per file
+// on a terminal, the predictor report only when asked for, -l on standard
+// output.
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -65,6 +66,7 @@ struct CommandOptions {
     bool force = false;       // -f
     bool quiet = false;       // -q
     bool verbose = false;     // -v
+    bool report = false;      // --report
     std::optional<std::string> output_path;  // -o
     WriteOptions write;  // -0 .. -9, --restart-blocks, --block-size, --backend
     // -T, as xz and zstd take it: 0 (the default) lets the program choose,
@@ -75,6 +77,33 @@ struct CommandOptions {
 
     ReadAhead read_ahead() const { return threads == 1 ? ReadAhead::off : ReadAhead::on; }
 };
+
+// What a run prints on standard error besides its errors, chosen as zstd
+// chooses: on a terminal one summary line per file and the progress line,
+// but not when the output is standard output, where the program is likely a
+// filter feeding another (`comp -dc trace.tcz | simulator`) whose own output
+// shares the terminal; elsewhere only warnings, so that scripts and logs stay
+// clean (xz prints nothing either). -v prints the summary wherever standard
+// error goes; --report (or -v) adds the predictor report after compressing;
+// -q leaves only errors, whatever else is asked.
+struct MessagePlan {
+    bool warnings = false;  // an input that does not fit the spec
+    bool progress = false;  // the line a long run rewrites once a second
+    bool summary = false;   // one line per file: bytes in and out, ratio, records
+    bool report = false;    // each predictor's hits and each stream's bytes
+};
+
+inline MessagePlan plan_messages(const CommandOptions& options, bool messages_is_terminal, bool output_is_console) {
+    MessagePlan plan;
+    if (options.quiet) {
+        return plan;
+    }
+    plan.warnings = true;
+    plan.report = (options.verbose || options.report) && options.operation == Operation::compress;
+    plan.summary = options.verbose || plan.report || (messages_is_terminal && !output_is_console);
+    plan.progress = messages_is_terminal && (options.verbose || !output_is_console);
+    return plan;
+}
 
 // What parse_command_line found: options to run with, or text to print.
 struct ParsedCommand {
@@ -212,7 +241,8 @@ inline const std::vector<CommandOption>& command_options() {
         {"t", "--test", "", OptionValue::none, "", "", "decompress and verify, writing nothing",
          set_operation<Operation::test>},
         {"l", "--list", "", OptionValue::none, "", "",
-         "print the spec, records and bytes of each stream of each .tcz FILE, without decompressing",
+         "print the spec, records and bytes of each stream of each .tcz FILE on standard output, without "
+         "decompressing",
          set_operation<Operation::list>},
         {"c", "--stdout", "--to-stdout", OptionValue::none, "", "",
          "write to standard output and keep the input files", set_flag<&CommandOptions::to_console>},
@@ -224,10 +254,16 @@ inline const std::vector<CommandOption>& command_options() {
         {"k", "--keep", "", OptionValue::none, "", "", "keep the input files", set_flag<&CommandOptions::keep>},
         {"f", "--force", "", OptionValue::none, "", "", "overwrite output files, write to a terminal",
          set_flag<&CommandOptions::force>},
-        {"q", "--quiet", "", OptionValue::none, "", "", "print no report, only errors",
+        {"q", "--quiet", "", OptionValue::none, "", "",
+         "print only errors: no warning, summary, report or progress, whatever else is asked",
          set_flag<&CommandOptions::quiet>},
-        {"v", "--verbose", "", OptionValue::none, "", "", "name each file and what became of it",
+        {"v", "--verbose", "", OptionValue::none, "", "",
+         "print a line of what became of each file wherever standard error goes (by default only on a "
+         "terminal, and not when writing standard output), and the report of --report",
          set_flag<&CommandOptions::verbose>},
+        {"", "--report", "", OptionValue::none, "", "",
+         "after compressing, print how often each predictor was right and the bytes of each stream",
+         set_flag<&CommandOptions::report>},
         {"0123456789", "", "", OptionValue::own_letters, "", "",
          "compression level (default " + std::to_string(default_level) +
              "): below 6 LZMA searches less (-1: ~5x faster, 3-17 % larger); 7, 8 and 9 put 32, 48 and 64 MiB "
@@ -359,8 +395,8 @@ inline std::string usage_text(const std::string& name) {
            " [OPTION]... [FILE]...\n"
            "Compresses each FILE to FILE.tcz, or decompresses FILE.tcz to FILE, removing FILE\n"
            "once the output is complete (keep it with -k). With no FILE, or when FILE is -,\n"
-           "reads standard input and writes standard output. Compressing reports how often\n"
-           "each predictor was right and the bytes of each stream on standard error.\n" +
+           "reads standard input and writes standard output. On a terminal it prints a line\n"
+           "per file on standard error; --report shows how often each predictor was right.\n" +
            option_list_text() +
            "Exit status: 0 success, 1 an error (bad input or arguments, I/O), 2 an internal error.\n";
 }
@@ -639,16 +675,20 @@ private:
         ByteSource& input = input_file ? static_cast<ByteSource&>(*input_file) : console_.input;
         const std::string shown = is_console(file) ? "(stdin)" : file;
         if (options_.operation == Operation::list) {
+            // On standard output, as xz -l and zstd -l print theirs: a
+            // listing is what was asked for, not a message.
             for (const TczListing& listing : list_tcz(input, Codec::fingerprint, Codec::stream_names.data())) {
-                print_listing(console_.messages, shown, listing);
+                write_text(console_.output, listing_text(shown, listing));
             }
             return;
         }
         if (options_.operation == Operation::test) {
+            const MessagePlan plan = plan_messages(options_, console_.messages_is_terminal, false);
             DiscardSink discard;
             TraceReader<Codec> reader(input, options_.read_ahead());
-            const RunTotals totals = decompress_with(reader, discard, progress_of<TraceReader<Codec>>(shown, input_file.get()));
-            if (options_.verbose) {
+            const RunTotals totals =
+                decompress_with(reader, discard, progress_of<TraceReader<Codec>>(plan, shown, input_file.get()));
+            if (plan.summary) {
                 std::fprintf(console_.messages, "%s: %s: ok, %llu records, %llu bytes\n", name_.c_str(), shown.c_str(),
                              static_cast<unsigned long long>(totals.records),
                              static_cast<unsigned long long>(totals.output_bytes));
@@ -662,22 +702,22 @@ private:
         std::unique_ptr<OutputPath> output_file = open_output(file, input_file.get());
         ByteSink& output = output_file ? static_cast<ByteSink&>(*output_file) : console_.output;
         const std::string target = output_file ? output_file->path() : "(stdout)";
+        const MessagePlan plan = plan_messages(options_, console_.messages_is_terminal, output_file == nullptr);
         if (options_.operation == Operation::compress) {
             TraceWriter<Codec> writer(output, options_.write);
-            ProgressLine progress(console_.messages, progress_enabled(), shown, input_size(input_file.get()));
+            ProgressLine progress(console_.messages, plan.progress, shown, input_size(input_file.get()));
             compress_with(input, writer, [&](const TraceWriter<Codec>& current) {
                 progress.update(current.totals().input_bytes, current.bytes_written());
             });
             progress.clear();
             finish_output(output_file.get(), input_file.get());
-            if (!options_.quiet) {
-                write_compression_report(writer, shown, target);
-            }
+            write_compression_messages(plan, writer, shown, target);
         } else {
             TraceReader<Codec> reader(input, options_.read_ahead());
-            const RunTotals totals = decompress_with(reader, output, progress_of<TraceReader<Codec>>(shown, input_file.get()));
+            const RunTotals totals =
+                decompress_with(reader, output, progress_of<TraceReader<Codec>>(plan, shown, input_file.get()));
             finish_output(output_file.get(), input_file.get());
-            if (options_.verbose) {
+            if (plan.summary) {
                 std::fprintf(console_.messages, "%s: %s -> %s: %llu bytes in, %llu bytes out (%llu records)\n",
                              name_.c_str(), shown.c_str(), target.c_str(),
                              static_cast<unsigned long long>(totals.input_bytes),
@@ -690,16 +730,14 @@ private:
         }
     }
 
-    bool progress_enabled() const { return console_.messages_is_terminal && !options_.quiet; }
-
     static std::uint64_t input_size(const InputPath* input) {
         return input != nullptr && input->is_regular() ? static_cast<std::uint64_t>(input->status().st_size) : 0;
     }
 
     // The decompression progress callback: a ProgressLine owned by the lambda.
     template <class Reader>
-    auto progress_of(const std::string& shown, const InputPath* input) {
-        auto line = std::make_shared<ProgressLine>(console_.messages, progress_enabled(), shown, input_size(input));
+    auto progress_of(const MessagePlan& plan, const std::string& shown, const InputPath* input) {
+        auto line = std::make_shared<ProgressLine>(console_.messages, plan.progress, shown, input_size(input));
         return [line](const Reader&, const RunTotals& totals) { line->update(totals.input_bytes, totals.output_bytes); };
     }
 
@@ -713,24 +751,42 @@ private:
         output->commit();
     }
 
-    void write_compression_report(const TraceWriter<Codec>& writer, const std::string& shown,
-                                  const std::string& target) {
+    // The predictor report, the summary line and the warnings, each as the
+    // plan says.
+    void write_compression_messages(const MessagePlan& plan, const TraceWriter<Codec>& writer, const std::string& shown,
+                                    const std::string& target) {
         std::FILE* out = console_.messages;
         const RunTotals& totals = writer.totals();
-        writer.codec().write_report(out);
-        std::vector<StreamListing> streams;
-        for (std::size_t stream = 0; stream < Codec::stream_count; ++stream) {
-            const bool written = stream < writer.stream_bytes().size();
-            streams.push_back({std::string(Codec::stream_names[stream]), written ? writer.stream_raw_bytes()[stream] : 0,
-                               written ? writer.stream_bytes()[stream] : 0});
+        if (plan.report) {
+            writer.codec().write_report(out);
+            std::vector<StreamListing> streams;
+            for (std::size_t stream = 0; stream < Codec::stream_count; ++stream) {
+                const bool written = stream < writer.stream_bytes().size();
+                streams.push_back({std::string(Codec::stream_names[stream]),
+                                   written ? writer.stream_raw_bytes()[stream] : 0,
+                                   written ? writer.stream_bytes()[stream] : 0});
+            }
+            std::fputs(stream_table_text(streams, totals.output_bytes).c_str(), out);
         }
-        print_stream_table(out, streams, totals.output_bytes);
-        const std::string which = options_.files.empty() ? "" : shown + " -> " + target + ": ";
-        std::fprintf(out, "%s: %s%llu bytes in, %llu bytes out, ratio %.3f (%llu records in %llu blocks)\n",
-                     name_.c_str(), which.c_str(), static_cast<unsigned long long>(totals.input_bytes),
-                     static_cast<unsigned long long>(totals.output_bytes),
-                     ratio_of(totals.input_bytes, totals.output_bytes),
-                     static_cast<unsigned long long>(totals.records), static_cast<unsigned long long>(totals.blocks));
+        if (plan.summary) {
+            const std::string which = options_.files.empty() ? "" : shown + " -> " + target + ": ";
+            std::fprintf(out, "%s: %s%llu bytes in, %llu bytes out, ratio %.3f (%llu records in %llu blocks)\n",
+                         name_.c_str(), which.c_str(), static_cast<unsigned long long>(totals.input_bytes),
+                         static_cast<unsigned long long>(totals.output_bytes),
+                         ratio_of(totals.input_bytes, totals.output_bytes),
+                         static_cast<unsigned long long>(totals.records),
+                         static_cast<unsigned long long>(totals.blocks));
+        }
+        if (plan.warnings) {
+            write_fit_warnings(writer);
+        }
+        std::fflush(out);
+    }
+
+    // Warnings of an input that does not fit the spec.
+    void write_fit_warnings(const TraceWriter<Codec>& writer) {
+        std::FILE* out = console_.messages;
+        const RunTotals& totals = writer.totals();
         const std::uint64_t header = totals.input_bytes < Codec::header_bytes ? totals.input_bytes : Codec::header_bytes;
         const std::uint64_t tail = (totals.input_bytes - header) % Codec::record_bytes;
         if (totals.input_bytes < Codec::header_bytes) {
@@ -749,7 +805,6 @@ private:
                          "this spec's format?\n",
                          name_.c_str());
         }
-        std::fflush(out);
     }
 
     static constexpr std::uint64_t minimum_records_for_fit = 4096;
@@ -786,9 +841,11 @@ int run_command(int argc, char** argv, Console& console) {
 // What a generated main() calls.
 template <class Codec>
 int run_main(int argc, char** argv) {
-    // A closed pipe must give "write error: Broken pipe" and exit status 1,
-    // not a silent death by SIGPIPE.
-    std::signal(SIGPIPE, SIG_IGN);
+    // A reader that goes away (`comp -dc trace.tcz | head`) ends the program
+    // quietly by SIGPIPE, as it ends xz and zstd: the handler (set even if
+    // the parent ignored SIGPIPE) dies of it, so the shell sees 141, not an
+    // error; a genuine write error, such as a full disk, is still one line
+    // and exit status 1.
     remove_temporaries_on_signals();
     InputFile input(STDIN_FILENO);
     OutputFile output(STDOUT_FILENO);

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,12 +95,20 @@ extern "C" inline void remove_pending_temporary_and_die(int signal_number) {
     std::raise(signal_number);
 }
 
-// For programs (not libraries, whose host owns its signals): ^C, a hangup
-// or a kill while an output file is being written removes its temporary.
+// For programs (not libraries, whose host owns its signals): ^C, a hangup,
+// a kill or a closed pipe while an output file is being written removes its
+// temporary, and the program dies of the signal as xz does. SIGPIPE is
+// caught and unblocked even if the parent ignored or blocked it, so that a
+// reader going away ends the program quietly (exit status 141 in a shell)
+// instead of turning into a "Broken pipe" write error.
 inline void remove_temporaries_on_signals() {
-    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
         std::signal(signal_number, remove_pending_temporary_and_die);
     }
+    sigset_t closed_pipe;
+    sigemptyset(&closed_pipe);
+    sigaddset(&closed_pipe, SIGPIPE);
+    ::pthread_sigmask(SIG_UNBLOCK, &closed_pipe, nullptr);
 }
 
 inline std::string quoted_path(const std::string& path) {

@@ -116,44 +116,62 @@ inline double percent_of(std::uint64_t part, std::uint64_t whole) {
     return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
+// `text` padded with spaces to `width` characters; a longer text is kept
+// whole, as printf's %-20s keeps it.
+inline std::string padded(const std::string& text, std::size_t width) {
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
 // The per-stream table of -l and of the compression report: each stream's
-// compressed bytes and its share of the file.
-inline void print_stream_table(std::FILE* out, const std::vector<StreamListing>& streams, std::uint64_t file_bytes) {
-    std::fprintf(out, "  %-20s %14s %14s %8s\n", "stream", "raw bytes", "compressed", "share");
+// compressed bytes and its share of the file. Built as text (numbers through
+// snprintf, names, which may be long, appended whole) so that -l can print it
+// on standard output and the report on standard error.
+inline std::string stream_table_text(const std::vector<StreamListing>& streams, std::uint64_t file_bytes) {
+    char columns[160];
+    std::snprintf(columns, sizeof columns, " %14s %14s %8s\n", "raw bytes", "compressed", "share");
+    std::string text = "  " + padded("stream", 20) + columns;
     std::uint64_t stream_total = 0;
     for (const StreamListing& stream : streams) {
-        std::fprintf(out, "  %-20s %14" PRIu64 " %14" PRIu64 " %7.2f%%\n", stream.name.c_str(), stream.raw_bytes,
-                     stream.compressed_bytes, percent_of(stream.compressed_bytes, file_bytes));
+        std::snprintf(columns, sizeof columns, " %14" PRIu64 " %14" PRIu64 " %7.2f%%\n", stream.raw_bytes,
+                      stream.compressed_bytes, percent_of(stream.compressed_bytes, file_bytes));
+        text += "  " + padded(stream.name, 20) + columns;
         stream_total += stream.compressed_bytes;
     }
     const std::uint64_t rest = file_bytes - stream_total;
-    std::fprintf(out, "  %-20s %14s %14" PRIu64 " %7.2f%%\n", "(spec, header, checks)", "", rest,
-                 percent_of(rest, file_bytes));
+    std::snprintf(columns, sizeof columns, " %14s %14" PRIu64 " %7.2f%%\n", "", rest, percent_of(rest, file_bytes));
+    text += "  " + padded("(spec, header, checks)", 20) + columns;
+    return text;
 }
 
-inline void print_listing(std::FILE* out, const std::string& file_name, const TczListing& listing) {
-    std::fprintf(out, "%s: %" PRIu64 " records of %" PRIu32 " bytes in %" PRIu64 " blocks, %" PRIu64
-                      " bytes in %" PRIu64 " bytes, ratio %.3f\n",
-                 file_name.c_str(), listing.records, listing.preamble.record_bytes, listing.blocks,
-                 listing.trace_bytes, listing.file_bytes, ratio_of(listing.trace_bytes, listing.file_bytes));
+// What -l prints of one .tcz that `file_name` holds.
+inline std::string listing_text(const std::string& file_name, const TczListing& listing) {
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  ": %" PRIu64 " records of %" PRIu32 " bytes in %" PRIu64 " blocks, %" PRIu64 " bytes in %" PRIu64
+                  " bytes, ratio %.3f\n",
+                  listing.records, listing.preamble.record_bytes, listing.blocks, listing.trace_bytes,
+                  listing.file_bytes, ratio_of(listing.trace_bytes, listing.file_bytes));
+    std::string text = file_name + line;
     const std::uint64_t block_bytes = listing.preamble.records_per_block * listing.preamble.record_bytes;
-    std::fprintf(out, "  blocks of %" PRIu64 " records (%" PRIu64 " bytes); ", listing.preamble.records_per_block,
-                 block_bytes);
+    std::snprintf(line, sizeof line, "  blocks of %" PRIu64 " records (%" PRIu64 " bytes); ",
+                  listing.preamble.records_per_block, block_bytes);
+    text += line;
     if (listing.preamble.restart_blocks > 0) {
-        std::fprintf(out, "the predictors restart every %" PRIu32 " blocks (seekable)\n",
-                     listing.preamble.restart_blocks);
+        std::snprintf(line, sizeof line, "the predictors restart every %" PRIu32 " blocks (seekable)\n",
+                      listing.preamble.restart_blocks);
+        text += line;
     } else {
-        std::fprintf(out, "the predictors never restart\n");
+        text += "the predictors never restart\n";
     }
-    std::fprintf(out, "  spec (fingerprint %s):\n", hex64(listing.preamble.fingerprint).c_str());
+    text += "  spec (fingerprint " + hex64(listing.preamble.fingerprint) + "):\n";
     const std::string spec = printable_text(listing.preamble.spec_text);
     std::size_t begin = 0;
     while (begin < spec.size()) {
         const std::size_t end = spec.find('\n', begin);
-        std::fprintf(out, "    %s\n", spec.substr(begin, end - begin).c_str());
+        text += "    " + spec.substr(begin, end - begin) + "\n";
         begin = end + 1;
     }
-    print_stream_table(out, listing.streams, listing.file_bytes);
+    return text + stream_table_text(listing.streams, listing.file_bytes);
 }
 
 }  // namespace tcgen_runtime

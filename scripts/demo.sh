@@ -26,7 +26,7 @@ if [ ! -s "$trace" ]; then
 fi
 
 echo "== round trip"
-"$demo/vpc3" <"$trace" >"$trace.tcz" 2>"$demo/report.txt"
+"$demo/vpc3" --report <"$trace" >"$trace.tcz" 2>"$demo/report.txt"
 "$demo/vpc3" -d <"$trace.tcz" >"$trace.out"
 cmp "$trace" "$trace.out"
 echo "byte-exact: $(basename "$trace") -> $(basename "$trace").tcz -> identical"

@@ -144,7 +144,8 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
                            failure_text(compiled) + "): " + first_line(log)};
         return std::nullopt;
     }
-    std::vector<std::string> run = {binary};
+    // --report: the usage report the moves are chosen from, on stderr.
+    std::vector<std::string> run = {binary, "--report"};
     if (!settings_.backend.empty()) {
         run.push_back("--backend=" + settings_.backend);
     }

@@ -32,13 +32,21 @@ absent() { [ ! -e "$1" ] || fail "$1 should not exist"; }
 "$synth" --fields=32,64 --header=4 --records=3000 --tail=5 --pattern=stride --seed=6 >other.orig
 cp trace.orig trace
 
-# comp FILE -> FILE.tcz, the input removed; comp -d FILE.tcz -> FILE.
+# comp FILE -> FILE.tcz, the input removed; comp -d FILE.tcz -> FILE. Off a
+# terminal they print nothing; -v names each file and what became of it.
 expect 0 "compress a file" -- "$comp" trace
 exists trace.tcz; absent trace
-grep -q "^$name: trace -> trace.tcz: .* bytes in, .* bytes out, ratio" err || fail "no summary naming the file: $(tail -1 err)"
-grep -q "field_2_misses" err || fail "the report lacks the stream table"
+[ ! -s err ] || fail "compressing printed off a terminal: $(head -3 err)"
 expect 0 "decompress a file" -- "$comp" -d trace.tcz
 exists trace; absent trace.tcz; same trace trace.orig
+[ ! -s err ] || fail "decompressing printed off a terminal: $(head -3 err)"
+expect 0 "compress a file -v" -- "$comp" -v trace
+grep -q "^$name: trace -> trace.tcz: .* bytes in, .* bytes out, ratio" err || fail "no summary naming the file: $(tail -1 err)"
+grep -q "field_2_misses" err || fail "the report lacks the stream table"
+expect 0 "decompress a file -v" -- "$comp" -v -d trace.tcz
+grep -q "^$name: trace.tcz -> trace: [0-9]* bytes in, 240004 bytes out (20000 records)$" err \
+    || fail "-v -d: $(cat err)"
+same trace trace.orig
 
 # -k keeps the input; -q prints nothing; the output keeps the input's mode.
 chmod 640 trace
@@ -106,12 +114,14 @@ sleep 1
 ls slow.tcz* >/dev/null 2>&1 && fail "a killed compression left $(ls slow.tcz*)"
 rm -f slow
 
-# -l: spec, records and the bytes of each stream, without decompressing.
+# -l: spec, records and the bytes of each stream, without decompressing, on
+# standard output as xz -l and zstd -l.
 expect 0 "list" -- "$comp" -l trace.tcz
-grep -q "^trace.tcz: 20000 records of 12 bytes in 1 blocks, 240004 bytes in $(stat -c %s trace.tcz) bytes, ratio" err \
-    || fail "-l first line: $(head -1 err)"
-grep -q "TCgen Trace Specification;" err || fail "-l shows no spec"
-grep -q "^  codes  " err || fail "-l shows no streams"
+grep -q "^trace.tcz: 20000 records of 12 bytes in 1 blocks, 240004 bytes in $(stat -c %s trace.tcz) bytes, ratio" out \
+    || fail "-l first line: $(head -1 out)"
+grep -q "TCgen Trace Specification;" out || fail "-l shows no spec"
+grep -q "^  codes  " out || fail "-l shows no streams"
+[ ! -s err ] || fail "-l printed on stderr: $(head -3 err)"
 
 # Restart points for seeking: a trace of several blocks round-trips whatever
 # the interval, and -l shows it; bad intervals are refused.
@@ -123,8 +133,8 @@ for restart in 0 1 2; do
     same out long.orig
 done
 expect 0 "list a file with restarts" -- "$comp" -l long.tcz
-grep -q "^  blocks of 349525 records (4194300 bytes); the predictors restart every 2 blocks (seekable)$" err \
-    || fail "-l shows no restarts: $(head -3 err)"
+grep -q "^  blocks of 349525 records (4194300 bytes); the predictors restart every 2 blocks (seekable)$" out \
+    || fail "-l shows no restarts: $(head -3 out)"
 expect 1 "a bad restart interval" -- "$comp" --restart-blocks=-1 long.orig
 expect_err "$name: error: --restart-blocks needs a number of blocks (0 .. 4294967295), not '-1'"
 
@@ -137,9 +147,9 @@ for size in 1000000 300K 300KiB 1M 2MiB; do
     same out long.orig
 done
 expect 0 "list a file of 2 MiB blocks" -- "$comp" -l sized.tcz
-grep -q "^sized.tcz: 800000 records of 12 bytes in 5 blocks" err || fail "-l block count: $(head -1 err)"
-grep -q "^  blocks of 174762 records (2097144 bytes); the predictors never restart$" err \
-    || fail "-l records per block: $(head -3 err)"
+grep -q "^sized.tcz: 800000 records of 12 bytes in 5 blocks" out || fail "-l block count: $(head -1 out)"
+grep -q "^  blocks of 174762 records (2097144 bytes); the predictors never restart$" out \
+    || fail "-l records per block: $(head -3 out)"
 expect 0 "one record per block" -- "$comp" -q -c --block-size 12 trace.orig
 mv out tiny.tcz
 expect 0 "decompress one record per block" -- "$comp" -dc tiny.tcz
@@ -166,12 +176,12 @@ done
 "$comp" -q -c -1 long.orig >fast.tcz
 cmp -s fast.tcz default.tcz && fail "-1 wrote what -6 writes"
 expect 0 "list a file of level 9" -- "$comp" -l level.tcz
-grep -q "^  blocks of 5592405 records (67108860 bytes); the predictors never restart$" err \
-    || fail "-9 blocks: $(head -3 err)"
+grep -q "^  blocks of 5592405 records (67108860 bytes); the predictors never restart$" out \
+    || fail "-9 blocks: $(head -3 out)"
 "$comp" -q -c -7 long.orig >seven.tcz
-"$comp" -l seven.tcz 2>&1 | grep -q "blocks of 2796202 records" || fail "-7 does not make 32 MiB blocks"
+"$comp" -l seven.tcz | grep -q "blocks of 2796202 records" || fail "-7 does not make 32 MiB blocks"
 "$comp" -q -c -9 --block-size=2MiB long.orig >sized9.tcz
-"$comp" -l sized9.tcz 2>&1 | grep -q "blocks of 174762 records" || fail "--block-size does not override -9"
+"$comp" -l sized9.tcz | grep -q "blocks of 174762 records" || fail "--block-size does not override -9"
 expect 1 "-19" -- "$comp" -c -19 long.orig
 expect_err "$name: error: compression level 19 is not in 0..9 (try -h)"
 
@@ -182,7 +192,7 @@ expect 0 "decompress a concatenation" -- "$comp" -dc both.tcz
 cat trace.orig other.orig >both.orig
 same out both.orig
 expect 0 "list a concatenation" -- "$comp" -l both.tcz
-[ "$(grep -c 'records of 12 bytes' err)" -eq 2 ] || fail "-l of two files listed $(grep -c 'records of' err)"
+[ "$(grep -c 'records of 12 bytes' out)" -eq 2 ] || fail "-l of two files listed $(grep -c 'records of' out)"
 cat trace.tcz other.tcz trace.tcz >three.tcz
 expect 0 "test three concatenated files" -- "$comp" -t three.tcz
 

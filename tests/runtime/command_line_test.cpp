@@ -185,6 +185,7 @@ TEST(CommandLine, EverySpellingDoesWhatItsRowSays) {
     EXPECT_TRUE(parse({"-f"}).options.force && parse({"--force"}).options.force);
     EXPECT_TRUE(parse({"-q"}).options.quiet && parse({"--quiet"}).options.quiet);
     EXPECT_TRUE(parse({"-v"}).options.verbose && parse({"--verbose"}).options.verbose);
+    EXPECT_TRUE(parse({"--report"}).options.report);
     for (const std::vector<std::string>& output :
          {std::vector<std::string>{"-oout"}, {"-o", "out"}, {"--output=out"}, {"--output", "out"}}) {
         EXPECT_EQ(parse(output).options.output_path, std::optional<std::string>("out")) << output[0];
@@ -206,6 +207,57 @@ TEST(CommandLine, EverySpellingDoesWhatItsRowSays) {
     EXPECT_EQ(parse({"--version"}).text, parse({"-V"}).text);
     EXPECT_EQ(parse({"-h"}).text, std::optional<std::string>(usage_text("comp")));
     EXPECT_EQ(parse({"--help"}).text, parse({"-h"}).text);
+}
+
+// What each run prints besides errors, for every operation, option, kind of
+// output and kind of standard error: as zstd, a line per file on a terminal
+// unless the output is standard output; -v and --report print wherever
+// standard error goes; -q silences all but errors.
+TEST(CommandLine, PlansTheMessagesAsZstdDoes) {
+    struct Case {
+        std::vector<std::string> arguments;
+        bool messages_is_terminal;
+        bool output_is_console;
+        bool warnings, progress, summary, report;
+    };
+    const std::vector<Case> cases = {
+        // By default: warnings only, off a terminal or when writing standard output.
+        {{}, false, false, true, false, false, false},
+        {{}, false, true, true, false, false, false},
+        {{}, true, true, true, false, false, false},
+        {{"-d"}, true, true, true, false, false, false},
+        // On a terminal, writing a file: the summary line and the progress line.
+        {{}, true, false, true, true, true, false},
+        {{"-d"}, true, false, true, true, true, false},
+        {{"-t"}, true, false, true, true, true, false},
+        // -v: the summary anywhere, the report after compressing, progress on a terminal.
+        {{"-v"}, false, true, true, false, true, true},
+        {{"-v"}, true, true, true, true, true, true},
+        {{"-v", "-d"}, false, true, true, false, true, false},
+        {{"-v", "-t"}, false, false, true, false, true, false},
+        // --report: the report and its summary line after compressing, nothing more.
+        {{"--report"}, false, true, true, false, true, true},
+        {{"--report"}, true, true, true, false, true, true},
+        {{"--report", "-d"}, false, false, true, false, false, false},
+        // -q: nothing but errors, whatever else is asked.
+        {{"-q"}, true, false, false, false, false, false},
+        {{"-q", "-v", "--report"}, true, false, false, false, false, false},
+        {{"-v", "-q"}, false, true, false, false, false, false},
+    };
+    for (const Case& expected : cases) {
+        const CommandOptions options = parse(expected.arguments).options;
+        const MessagePlan plan = plan_messages(options, expected.messages_is_terminal, expected.output_is_console);
+        std::string arguments;
+        for (const std::string& argument : expected.arguments) {
+            arguments += argument + " ";
+        }
+        const std::string where = arguments + (expected.messages_is_terminal ? "stderr a terminal" : "stderr a file") +
+                                  (expected.output_is_console ? ", writing stdout" : ", writing a file");
+        EXPECT_EQ(plan.warnings, expected.warnings) << where;
+        EXPECT_EQ(plan.progress, expected.progress) << where;
+        EXPECT_EQ(plan.summary, expected.summary) << where;
+        EXPECT_EQ(plan.report, expected.report) << where;
+    }
 }
 
 TEST(CommandLine, ShortOptionsGroupAndDashDashEndsTheOptions) {

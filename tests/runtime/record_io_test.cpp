@@ -7,9 +7,13 @@
 #include "runtime/record_io.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -57,6 +61,27 @@ void expect_record(Reader& reader, std::size_t index) {
     ASSERT_TRUE(reader.next(record)) << "record " << index;
     EXPECT_EQ(record.counter, record_at(index).counter) << "record " << index;
     EXPECT_EQ(record.word, record_at(index).word) << "record " << index;
+}
+
+// A Writer's file is any program's new file: 0666 less the umask, as xz and
+// zstd make theirs, so that others may read it where the umask says so.
+TEST(RecordIo, AWritersFileHasMode0666LessTheUmask) {
+    std::string pattern = ::testing::TempDir() + "tcgen_writer_XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    const mode_t saved = ::umask(0);
+    for (const mode_t mask : {mode_t{022}, mode_t{077}}) {
+        ::umask(mask);
+        const std::string path = pattern + "/trace" + std::to_string(mask) + ".tcz";
+        Writer writer(path, {'H', 'D', 'R', '1'});
+        writer.append(record_at(0));
+        writer.close();
+        struct stat status {};
+        ASSERT_EQ(::stat(path.c_str(), &status), 0) << path;
+        EXPECT_EQ(status.st_mode & 07777, 0666 & ~mask) << "umask " << mask;
+        ::unlink(path.c_str());
+    }
+    ::umask(saved);
+    ::rmdir(pattern.c_str());
 }
 
 TEST(RecordIo, ReadsBackEveryRecordWhateverTheRestartInterval) {

@@ -18,10 +18,12 @@ struct CommandResult {
     std::string messages;
 };
 
-// `program` is argv[0]; `terminal` says whether standard output is one.
+// `program` is argv[0]; `terminal` says whether standard output is one,
+// `messages_terminal` whether standard error is.
 template <class Codec>
 CommandResult run_in_memory(const std::string& program, std::vector<std::string> arguments,
-                            const std::vector<std::uint8_t>& input, bool terminal = false) {
+                            const std::vector<std::uint8_t>& input, bool terminal = false,
+                            bool messages_terminal = false) {
     arguments.insert(arguments.begin(), program);
     std::vector<char*> argv;
     for (std::string& argument : arguments) {
@@ -31,7 +33,7 @@ CommandResult run_in_memory(const std::string& program, std::vector<std::string>
     std::FILE* messages = std::tmpfile();
     tcgen_runtime::MemorySource source(input);
     tcgen_runtime::MemorySink sink;
-    tcgen_runtime::Console console{source, sink, messages, terminal};
+    tcgen_runtime::Console console{source, sink, messages, terminal, false, messages_terminal};
     CommandResult result;
     result.status = tcgen_runtime::run_command<Codec>(static_cast<int>(arguments.size()), argv.data(), console);
     result.output = sink.bytes();

@@ -39,12 +39,12 @@
 // # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
-// Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
+// Compress:   comp < trace > trace.tcz      (--report: predictor usage report on stderr)
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 655, a class per field and the
-// TraceCodec that ties them together; main() at line 2657; then the rest of
+// of this spec is written in); from line 657, a class per field and the
+// TraceCodec that ties them together; main() at line 2659; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -70,7 +70,9 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <pthread.h>
 #include <random>
+#include <signal.h>
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -13,12 +13,12 @@
 // # Memory estimate: 291,154,606 bytes (277.7 MiB): 36,700,172 bytes of tables + 254,454,434 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
-// Compress:   comp < trace > trace.tcz      (predictor usage report on stderr)
+// Compress:   comp < trace > trace.tcz      (--report: predictor usage report on stderr)
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 629, a class per field and the
-// TraceCodec that ties them together; main() at line 1043; then the rest of
+// of this spec is written in); from line 631, a class per field and the
+// TraceCodec that ties them together; main() at line 1045; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -44,7 +44,9 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <pthread.h>
 #include <random>
+#include <signal.h>
 #include <stdexcept>
 #include <string>
 #include <string_view>
