@@ -18,6 +18,17 @@ std::uint64_t store_horizon(std::uint32_t store, std::uint32_t load, std::uint32
     return store < load ? std::uint64_t{t} + 1 : t;
 }
 
+// A def's second field: its rank when below ranked_defs, else ranked_defs +
+// t_use - t_def (or the rank, if that sum would not fit). A distance is at
+// least the rank (each execution of the store has its own timestamp), so the
+// two ranges never meet.
+constexpr std::uint32_t ranked_defs = 64;
+
+std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
+    const bool ranked = rank < ranked_defs || distance > UINT32_MAX - ranked_defs;
+    return ranked ? static_cast<std::uint32_t>(rank) : ranked_defs + distance;
+}
+
 template <class Stream, class Source, class Field>
 Label<Stream> make_label(const Source& source, Field field) {
     std::vector<typename Stream::Record> records(source.size());
@@ -129,10 +140,12 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             node_order[fill[raw.events[index].node]++] = index;
         }
     }
-    // A def is kept as its store node and its rank among that node's
-    // executions before the load (0: the latest), not as t_use - t_def: a
-    // load that reads what a loop stored a fixed number of iterations ago has
-    // one rank, but a distance that grows with the loop's body.
+    // A def is kept as its store node and, for a recent def, its rank among
+    // that node's executions before the load (0: the latest), not as
+    // t_use - t_def: a load that reads what a loop stored a few iterations
+    // ago has one rank, but a distance that grows with the loop's body. An
+    // older def keeps its distance (encode_def): finding it by rank would
+    // walk the store's timestamps back that far and, in a slice, forth again.
     const auto executions_before = [&](std::uint32_t node, std::uint64_t t) {
         const auto first = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]);
         const auto last = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]);
@@ -150,7 +163,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             if (def.use == event.node && def.t_use == event.t) {
                 const std::uint64_t def_index = executions_before(def.def, def.t_def);
                 const std::uint64_t before = executions_before(def.def, store_horizon(def.def, event.node, event.t));
-                event_defs[index] = LoadDefs::Record{def.def + 1, static_cast<std::uint32_t>(before - 1 - def_index)};
+                event_defs[index] = LoadDefs::Record{def.def + 1, encode_def(before - 1 - def_index, event.t - def.t_def)};
                 ++edge;
             }
         }
@@ -420,6 +433,13 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
     Label<NodeTimestamps>* times = store < node_block_.size() ? times_label(store) : nullptr;
     if (times == nullptr) {
         corrupt(where + ": store node " + std::to_string(store) + " never ran");
+    }
+    if (record.field2 >= ranked_defs) {
+        const std::uint32_t distance = record.field2 - ranked_defs;
+        if (distance > t) {
+            corrupt(where + ": a distance of " + std::to_string(distance));
+        }
+        return Def{store, t - distance};
     }
     // The rank counts back from the store's latest execution before the load.
     const std::uint64_t before = times->count_below(store_horizon(store, node, t));

@@ -12,7 +12,7 @@
 //   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
 //   (0 none) and the def's rank among that store's executions before the
-//   load, 0 the latest (LoadDefs).
+//   load (0 the latest) when below 64, else 64 + t_use - t_def (LoadDefs).
 // Each per-block and per-node sequence is a Label (label.hpp): a stream, or
 // a record and a count when all its records are equal, or nothing.
 

@@ -4,8 +4,9 @@
 // branch, a block entered in the middle of another (overlapping blocks share
 // pcs), a read-modify-write instruction (a load and a store at one pc), a
 // load that some executions skip, stores and loads over a few addresses so
-// that defs are both local (same block execution) and remote, and a cap that
-// cuts the last block short. Deterministic for a seed.
+// that defs are both local (same block execution) and remote, one address
+// read long after the store that wrote it last ran many times since, and a
+// cap that cuts the last block short. Deterministic for a seed.
 
 #include <cstdint>
 #include <cstdio>
@@ -85,6 +86,9 @@ inline RawTrace make_trace(unsigned iterations, std::uint64_t seed, std::size_t 
             }
             const RawNode& shape = raw.nodes[node];
             std::uint64_t address = 0x8000 + 8 * (random() % 6);
+            if ((node == 14 && t < 20) || (node == 19 && random() % 8 == 0)) {
+                address = 0x9000;  // stored by f's entry early only, read long after: a def far back
+            }
             if (node == 5 || node == 21) {
                 address = raw.events.back().address;  // read-modify-write: the store hits the load's address
             }
