@@ -8,7 +8,7 @@
 # directory beside the regular one, bench/run --section writes it into a
 # document of its own (as docs/benchmarks/run-hard.md, its chart beside it),
 # and bench/ablation --section writes a second section without touching the
-# others. No figure is asserted: timings on a shared machine mean nothing in
+# others. Last, bench/wet on one program's small WET. No figure is asserted: timings on a shared machine mean nothing in
 # a test.
 #
 #   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
@@ -181,4 +181,18 @@ for script in run ablation tune; do
     grep -q "argument --section: give a name without '--'" "$work/err" \
         || fail "bench/$script: no error for a section name with '--': $(cat "$work/err")"
 done
+# bench/wet on one program's small WET (no xz: it is most of a real run):
+# every table and the goals, sort's row in each, no path of this checkout.
+build=$(cd "$(dirname "$tcgen")/.." && pwd)
+"$repo/bench/wet" --corpus="$work/wet-corpus" --wet-max=20000 --programs=sort --no-xz --slices=3 --seeks=3 \
+    --build="$build" --work="$work/wet" --tool-dir="$tracer_dir" --out="$work/doc/wet.md" \
+    >"$work/wet.out" 2>"$work/wet.err" || { cat "$work/wet.err"; fail "bench/wet failed"; }
+for heading in "WET sizes" "Raw ÷ compressed per label type" "Memory and build" "Queries" "Goals"; do
+    grep -q "^#### $heading" "$work/doc/wet.md" || fail "bench/wet: no table '$heading'"
+done
+[[ $(grep -c '^| sort | ' "$work/doc/wet.md") -eq 4 ]] || fail "bench/wet: sort is not in each table"
+! grep -qF "$repo" "$work/doc/wet.md" || fail "bench/wet: the checkout's path is in the document"
+if "$repo/bench/wet" --programs=nosuch >/dev/null 2>"$work/err"; then fail "bench/wet accepted an unknown program"; fi
+[[ $(cat "$work/err") == "bench/wet: unknown program 'nosuch' (known: bzip2, gzip, xz, sort, sqlite3, python3, perl, cc1)" ]] \
+    || fail "bench/wet: unknown program: $(cat "$work/err")"
 echo "bench_scripts_test: ok"
