@@ -16,9 +16,12 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <tcgen/wet.hpp>
+
+#include "subcommand_line.hpp"
 
 namespace {
 
@@ -240,27 +243,8 @@ int main(int argc, char** argv) {
         command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
             ->required();
     }
-    // CLI11 would call an unknown command a missing one: name it instead.
-    const std::string first = argc > 1 ? argv[1] : "";
-    std::string commands;
-    bool known = false;
-    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
-        commands += (commands.empty() ? "" : ", ") + command->get_name();
-        known = known || command->get_name() == first;
-    }
-    if (!first.empty() && first[0] != '-' && !known) {
-        std::cerr << "wet: error: unknown command '" << first << "' (" << commands << "; try wet --help)\n";
-        return exit_user_error;
-    }
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& help) {
-        return app.exit(help);
-    } catch (const CLI::CallForAllHelp& help) {
-        return app.exit(help);
-    } catch (const CLI::ParseError& error) {
-        std::cerr << "wet: error: " << error.what() << " (try wet --help)\n";
-        return exit_user_error;
+    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, "wet")) {
+        return *status;
     }
     try {
         const int status = build->parsed()       ? run_build(prefix, file)

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include <tcgen/wpp/grammar.hpp>
 
 #include "byte_io.hpp"
+#include "subcommand_line.hpp"
 
 namespace {
 
@@ -261,26 +263,8 @@ int main(int argc, char** argv) {
         walk->add_option("--from", from, "The position between symbols to start at (default: 0, or the end with --backward)");
     CLI::Option* count_option = walk->add_option("--count", count, "How many symbols at most (default: all)");
 
-    const std::string first = argc > 1 ? argv[1] : "";
-    std::string commands;
-    bool known = false;
-    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
-        commands += (commands.empty() ? "" : ", ") + command->get_name();
-        known = known || command->get_name() == first;
-    }
-    if (!first.empty() && first[0] != '-' && !known) {
-        std::cerr << "wpp: error: unknown command '" << first << "' (" << commands << "; try wpp --help)\n";
-        return exit_user_error;
-    }
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& help) {
-        return app.exit(help);
-    } catch (const CLI::CallForAllHelp& help) {
-        return app.exit(help);
-    } catch (const CLI::ParseError& error) {
-        std::cerr << "wpp: error: " << error.what() << " (try wpp --help)\n";
-        return exit_user_error;
+    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, "wpp")) {
+        return *status;
     }
     try {
         const int status = build->parsed()  ? run_build(input, output, raw)
