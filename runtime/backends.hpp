@@ -121,7 +121,9 @@ inline void backend_decompress(Backend backend, const std::uint8_t* input, std::
 
 // What a writer compresses each buffer with: one back-end for every buffer
 // (`--backend=NAME`), or by default, per buffer, whichever of LZMA and bzip2
-// writes fewer bytes (LZMA on a tie: it decodes faster). Neither wins
+// writes fewer bytes (LZMA on a tie: it decodes faster). The writer runs the
+// candidates of a block's buffers in parallel (ContainerWriter) from these
+// pieces; compress() runs them one after another. Neither wins
 // everywhere: bzip2's block sorting is ahead on the code streams of regular
 // traces (up to a third smaller on sqlite3's store addresses), LZMA on the
 // rest. zstd is not tried: it was never the smallest on the corpus
@@ -135,32 +137,54 @@ public:
     // The one back-end chosen, or none for the smaller of two.
     constexpr std::optional<Backend> only() const { return only_; }
 
+    // The back-ends each buffer is compressed with, the first preferred on
+    // a tie (LZMA: it decodes faster): one, or LZMA and bzip2.
+    constexpr std::size_t candidate_count() const { return only_ ? 1 : 2; }
+    constexpr Backend candidate(std::size_t index) const {
+        return only_ ? *only_ : index == 0 ? Backend::lzma : Backend::bzip2;
+    }
+
+    // Whether a buffer of `size` bytes that LZMA, the chosen back-end,
+    // compressed to `compressed_size` bytes at `level` is compressed once
+    // more following every match to its end (the smaller kept). At levels
+    // above the default, code streams of long repeats shrink by up to a
+    // tenth more; the misses and the buffers bzip2 wins, where the slower
+    // search gains nothing, do not pay for it (docs/design/log.md,
+    // "Compression levels").
+    static constexpr bool searches_longer(Backend chosen, std::size_t size, std::size_t compressed_size,
+                                          unsigned level) {
+        return chosen == Backend::lzma && level > default_level && compressed_size <= size / 8;
+    }
+
     // Compresses `size` bytes at `data` into `compressed` at `level`
     // (`scratch` is the caller's buffer for the candidate that loses) and
-    // returns the back-end used. At levels above the default a buffer that
-    // LZMA compresses best, and at least 8-fold, is compressed once more
-    // following every match to its end, and the smaller kept: code streams
-    // of long repeats shrink by up to a tenth more, while the misses and the
-    // buffers bzip2 wins, where the slower search gains nothing, do not pay
-    // for it (docs/design/log.md, "Compression levels").
+    // returns the back-end used: every candidate, the smallest output kept,
+    // then the longer search where searches_longer says.
     Backend compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
                      std::vector<std::uint8_t>& scratch, unsigned level = default_level) const {
-        Backend chosen = only_.value_or(Backend::lzma);
+        Backend chosen = candidate(0);
         backend_compress(chosen, data, size, compressed, level);
-        if (!only_) {
-            backend_compress(Backend::bzip2, data, size, scratch, level);
+        for (std::size_t index = 1; index < candidate_count(); ++index) {
+            backend_compress(candidate(index), data, size, scratch, level);
             if (scratch.size() < compressed.size()) {
                 compressed.swap(scratch);
-                chosen = Backend::bzip2;
+                chosen = candidate(index);
             }
         }
-        if (chosen == Backend::lzma && level > default_level && compressed.size() <= size / 8) {
-            lzma_compress(data, size, scratch, lzma_default_preset, LzmaSearch::longest_matches);
-            if (scratch.size() < compressed.size()) {
-                compressed.swap(scratch);
-            }
+        if (searches_longer(chosen, size, compressed.size(), level)) {
+            compress_longest_matches(data, size, compressed, scratch);
         }
         return chosen;
+    }
+
+    // The longer search of searches_longer: `compressed` holds LZMA's
+    // output and keeps the smaller of the two.
+    static void compress_longest_matches(const std::uint8_t* data, std::size_t size,
+                                         std::vector<std::uint8_t>& compressed, std::vector<std::uint8_t>& scratch) {
+        lzma_compress(data, size, scratch, lzma_default_preset, LzmaSearch::longest_matches);
+        if (scratch.size() < compressed.size()) {
+            compressed.swap(scratch);
+        }
     }
 
 private:

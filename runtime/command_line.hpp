@@ -71,7 +71,7 @@ struct CommandOptions {
     WriteOptions write;  // -0 .. -9, --restart-blocks, --block-size, --backend
     // -T, as xz and zstd take it: 0 (the default) lets the program choose,
     // 1 keeps to one thread. Decompression uses two threads unless it is 1
-    // (TraceReader's ReadAhead); compression uses one whatever it says.
+    // (TraceReader's ReadAhead); compression uses N (write.threads).
     std::uint32_t threads = 0;
     std::vector<std::string> files;
 
@@ -303,10 +303,12 @@ inline const std::vector<CommandOption>& command_options() {
              target.parsed.options.write.block_bytes = parse_block_size(value, option, target.program.record_bytes);
          }},
         {"T", "--threads", "", OptionValue::argument, "N", "a number",
-         "decompress on N threads: 1 reads and decodes on one, any other number (0, the default: choose) reads "
-         "the next block on a second thread; compression uses one",
+         "use N threads (0, the default: one per core): compression runs the back-ends of a block's streams on N "
+         "threads while it predicts the next block; decompression reads the next block on a second thread "
+         "unless N is 1",
          [](OptionTarget& target, const std::string& value, std::string_view option) {
              target.parsed.options.threads = parse_count(value, option, "threads");
+             target.parsed.options.write.threads = target.parsed.options.threads;
          }},
         {"", "--spec", "", OptionValue::none, "", "", "print the trace specification this program was made from",
          [](OptionTarget& target, const std::string&, std::string_view) {

@@ -19,16 +19,24 @@
 #include "error.hpp"
 #include "format_limits.hpp"
 #include "io.hpp"
+#include "pending_block.hpp"
 #include "streams.hpp"
+#include "task_pool.hpp"
 
 namespace tcgen_runtime {
 
 class ContainerWriter {
 public:
     // Every buffer is compressed with the back-end `backend` picks for it,
-    // at `level`.
-    explicit ContainerWriter(ByteSink& sink, BackendChoice backend = {}, unsigned level = default_level)
-        : sink_(sink), backend_(backend), level_(level) {}
+    // at `level`, on `threads` threads (0: hardware_threads()). With more
+    // than one, a block's streams are compressed while the caller goes on
+    // to predict the next block: the block is written out by the next
+    // write_block() or by write_trailer(), and its records are copied for
+    // their check. The file is the same whatever the threads.
+    explicit ContainerWriter(ByteSink& sink, BackendChoice backend = {}, unsigned level = default_level,
+                             unsigned threads = 1)
+        : sink_(sink), backend_(backend), level_(level),
+          tasks_(threads == 0 ? hardware_threads() : threads), pipelined_(tasks_.threads() > 1) {}
 
     void write_preamble(const Preamble& preamble) {
         using Layout = TczPreambleLayout;
@@ -62,7 +70,7 @@ public:
             fail("internal error: header of " + size_text(size) + " bytes, the spec says " +
                  size_text(preamble_.header_bytes));
         }
-        std::vector<std::uint8_t>& compressed = compressed_[0];
+        std::vector<std::uint8_t>& compressed = header_compressed_;
         const Backend backend = backend_.compress(header, size, compressed, scratch_, level_);
         section_.assign(Layout::data, 0);
         Layout::tag.store(section_.data(), tcz_header_tag);
@@ -79,9 +87,9 @@ public:
     }
 
     // `records` holds record_count whole records, and streams[0..stream_count)
-    // what the codec wrote for them.
-    void write_block(const std::uint8_t* records, std::uint64_t record_count, const StreamWriter* streams) {
-        using Layout = TczBlockLayout;
+    // what the codec wrote for them. The streams' contents are taken (each
+    // is left empty) for the back-ends to compress.
+    void write_block(const std::uint8_t* records, std::uint64_t record_count, StreamWriter* streams) {
         const std::size_t stream_count = preamble_.stream_count;
         if (record_count == 0 || record_count > preamble_.records_per_block) {
             fail("internal error: block of " + size_text(record_count) + " records");
@@ -94,47 +102,18 @@ public:
             fail("internal error: the codec wrote " + size_text(raw_total) + " stream bytes for " +
                  size_text(record_count) + " records, more than the format allows");
         }
-        if (compressed_.size() < stream_count) {
-            compressed_.resize(stream_count);
+        finish_block();
+        pending_.take(records, record_count, streams, stream_count, preamble_.record_bytes, pipelined_);
+        pending_.start(tasks_, backend_, level_);
+        if (!pipelined_) {
+            finish_block();
         }
-        stream_bytes_.resize(stream_count);
-        stream_raw_bytes_.resize(stream_count);
-        blocks_written_ += 1;
-        if (tcz_restarts_at(blocks_written_, preamble_.restart_blocks)) {
-            restart_offsets_.push_back(bytes_written_);
-        }
-        section_.assign(Layout::data(stream_count), 0);
-        Layout::tag.store(section_.data(), tcz_block_tag);
-        Layout::record_count.store(section_.data(), record_count);
-        for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            const Backend backend =
-                backend_.compress(streams[stream].data(), streams[stream].size(), compressed_[stream], scratch_,
-                                  level_);
-            Layout::raw_size(stream).store(section_.data(), streams[stream].size());
-            Layout::compressed_size(stream).store(section_.data(), compressed_[stream].size());
-            stream_bytes_[stream] += compressed_[stream].size();
-            stream_raw_bytes_[stream] += streams[stream].size();
-            Layout::backend(stream).store(section_.data(), static_cast<std::uint8_t>(backend));
-        }
-        const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
-        fields_check.store(section_.data(), chain_.next(section_.data(), fields_check.offset));
-        emit(section_.data(), section_.size());
-        Xxh64 data_check = chain_.start();
-        for (std::size_t stream = 0; stream < stream_count; ++stream) {
-            emit(compressed_[stream].data(), compressed_[stream].size());
-            data_check.update(compressed_[stream].data(), compressed_[stream].size());
-        }
-        chain_.advance(data_check.digest());
-        std::array<std::uint8_t, Layout::AfterData::size> after_data{};
-        Layout::AfterData::data_check.store(after_data.data(), chain_.last());
-        const std::size_t record_area = static_cast<std::size_t>(record_count) * preamble_.record_bytes;
-        Layout::AfterData::records_check.store(after_data.data(), chain_.next(records, record_area));
-        emit(after_data.data(), after_data.size());
     }
 
     void write_trailer(std::uint64_t total_records, std::uint64_t total_bytes, const std::uint8_t* tail,
                        std::size_t tail_size) {
         using Layout = TczTrailerLayout;
+        finish_block();
         if (tail_size >= preamble_.record_bytes) {
             fail("internal error: tail of " + size_text(tail_size) + " bytes is a whole record");
         }
@@ -159,6 +138,7 @@ public:
         emit(section_.data(), section_.size());
     }
 
+    // The bytes written so far (a block being compressed is not yet).
     std::uint64_t bytes_written() const { return bytes_written_; }
 
     // The compressed and the raw bytes of each stream so far, over all
@@ -167,6 +147,53 @@ public:
     const std::vector<std::uint64_t>& stream_raw_bytes() const { return stream_raw_bytes_; }
 
 private:
+    // Waits for the block being compressed, if any, and writes it out.
+    void finish_block() {
+        if (!pending_.waiting) {
+            return;
+        }
+        pending_.finish(tasks_, backend_, level_);
+        write_pending_block();
+    }
+
+    void write_pending_block() {
+        using Layout = TczBlockLayout;
+        const std::size_t stream_count = preamble_.stream_count;
+        stream_bytes_.resize(stream_count);
+        stream_raw_bytes_.resize(stream_count);
+        blocks_written_ += 1;
+        if (tcz_restarts_at(blocks_written_, preamble_.restart_blocks)) {
+            restart_offsets_.push_back(bytes_written_);
+        }
+        section_.assign(Layout::data(stream_count), 0);
+        Layout::tag.store(section_.data(), tcz_block_tag);
+        Layout::record_count.store(section_.data(), pending_.record_count);
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            const std::vector<std::uint8_t>& compressed = pending_.compressed(stream);
+            const std::size_t raw_size = pending_.streams[stream].size();
+            Layout::raw_size(stream).store(section_.data(), raw_size);
+            Layout::compressed_size(stream).store(section_.data(), compressed.size());
+            Layout::backend(stream).store(section_.data(), static_cast<std::uint8_t>(pending_.chosen[stream]));
+            stream_bytes_[stream] += compressed.size();
+            stream_raw_bytes_[stream] += raw_size;
+        }
+        const TczField<std::uint64_t> fields_check = Layout::fields_check(stream_count);
+        fields_check.store(section_.data(), chain_.next(section_.data(), fields_check.offset));
+        emit(section_.data(), section_.size());
+        Xxh64 data_check = chain_.start();
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            const std::vector<std::uint8_t>& compressed = pending_.compressed(stream);
+            emit(compressed.data(), compressed.size());
+            data_check.update(compressed.data(), compressed.size());
+        }
+        chain_.advance(data_check.digest());
+        std::array<std::uint8_t, Layout::AfterData::size> after_data{};
+        Layout::AfterData::data_check.store(after_data.data(), chain_.last());
+        const std::size_t record_area = static_cast<std::size_t>(pending_.record_count) * preamble_.record_bytes;
+        Layout::AfterData::records_check.store(after_data.data(), chain_.next(pending_.records(), record_area));
+        emit(after_data.data(), after_data.size());
+    }
+
     void emit(const std::uint8_t* data, std::size_t size) {
         sink_.write(data, size);
         bytes_written_ += size;
@@ -180,14 +207,18 @@ private:
     // The fixed fields of the section being written (and, for the preamble
     // and trailer, all of it).
     std::vector<std::uint8_t> section_;
-    std::vector<std::vector<std::uint8_t>> compressed_ = std::vector<std::vector<std::uint8_t>>(1);
+    std::vector<std::uint8_t> header_compressed_;
     std::vector<std::uint8_t> scratch_;  // the output BackendChoice did not keep
+    PendingBlock pending_;
     std::vector<std::uint64_t> stream_bytes_;
     std::vector<std::uint64_t> stream_raw_bytes_;
     std::uint64_t blocks_written_ = 0;
     // Where each block at which the predictors restart begins.
     std::vector<std::uint64_t> restart_offsets_;
     std::uint64_t bytes_written_ = 0;
+    // Last, so that it is destroyed first: its tasks write into pending_.
+    TaskPool tasks_;
+    bool pipelined_;
 };
 
 }  // namespace tcgen_runtime

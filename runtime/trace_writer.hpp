@@ -38,6 +38,11 @@ struct WriteOptions {
     // 0-9, as xz and zstd take it: how hard LZMA searches (up to 6) and how
     // large a block is (from 7).
     unsigned level = default_level;
+    // The threads of the back-ends (0: one per hardware thread): with more
+    // than one the streams of a block are compressed in parallel while the
+    // codec predicts the next block, for a block's more memory. The file is
+    // the same whatever the threads.
+    unsigned threads = 0;
 };
 
 // The block of a compression level: up to 6 the codec's own (0 here; the
@@ -75,7 +80,7 @@ public:
     explicit TraceWriter(ByteSink& sink, const WriteOptions& options = {})
         : records_per_block_(records_per_block_for(options, Codec::record_bytes, Codec::records_per_block)),
           block_bytes_(records_per_block_ * Codec::record_bytes), codec_(make_codec<Codec>()),
-          container_(sink, options.backend, options.level), sink_(sink), streams_(Codec::stream_count),
+          container_(sink, options.backend, options.level, options.threads), sink_(sink), streams_(Codec::stream_count),
           restart_blocks_(options.restart_blocks) {
         Preamble preamble = codec_preamble<Codec>();
         preamble.restart_blocks = options.restart_blocks;

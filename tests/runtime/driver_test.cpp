@@ -50,10 +50,10 @@ Bytes structured_trace(std::size_t record_count, std::size_t extra_bytes) {
 }
 
 template <class Codec = DeltaCodec>
-Bytes compress_bytes(const Bytes& input, RunTotals* totals = nullptr) {
+Bytes compress_bytes(const Bytes& input, RunTotals* totals = nullptr, const WriteOptions& options = {}) {
     MemorySource source(input);
     MemorySink sink;
-    const RunTotals result = compress<Codec>(source, sink);
+    const RunTotals result = compress<Codec>(source, sink, options);
     if (totals != nullptr) {
         *totals = result;
     }
@@ -107,6 +107,25 @@ TEST(Driver, RoundTripsWithOtherLayouts) {
         EXPECT_EQ(decompress_bytes<Headerless>(compress_bytes<Headerless>(input)), input) << size;
         EXPECT_EQ(decompress_bytes<BigBlocks>(compress_bytes<BigBlocks>(input)), input) << size;
         EXPECT_EQ(decompress_bytes<LongHeader>(compress_bytes<LongHeader>(input)), input) << size;
+    }
+}
+
+TEST(Driver, TheFileIsTheSameWhateverTheThreads) {
+    using BigBlocks = DeltaCodecTemplate<4, 4096>;
+    const Bytes input = structured_trace(50000, 3);
+    for (const unsigned level : {1u, 6u, 9u}) {
+        WriteOptions options;
+        options.level = level;
+        options.threads = 1;
+        const Bytes one_thread = compress_bytes<BigBlocks>(input, nullptr, options);
+        EXPECT_EQ(decompress_bytes<BigBlocks>(one_thread), input);
+        for (const unsigned threads : {0u, 2u, 3u, 8u}) {
+            options.threads = threads;
+            RunTotals totals;
+            EXPECT_EQ(compress_bytes<BigBlocks>(input, &totals, options), one_thread)
+                << "level " << level << ", " << threads << " threads";
+            EXPECT_EQ(totals.output_bytes, one_thread.size());
+        }
     }
 }
 
