@@ -1,0 +1,298 @@
+// tcgen-branch-ids: a branch trace (tcgen-tracer --branches, BRA1) as a
+// block-id stream plus a side table, and back, byte for byte
+// (docs/branch-ids.md).
+//
+//   split BRANCHES IDS TABLE   IDS: one u32 id per branch record, bare, no
+//                              header (what `wpp build --raw` and
+//                              examples/branch_ids.tcg read); an id numbers a
+//                              distinct (pc, target, taken) outcome, in order
+//                              of first appearance.
+//                              TABLE: "BIT1", then outcome 0, 1, ... as BRA1
+//                              records (u64 pc, u64 target, u8 taken).
+//   join IDS TABLE             the branch trace, on standard output.
+//
+// The id stream is what a context predictor reads well: one 32-bit symbol a
+// branch instead of 17 bytes of which the pc and target repeat together.
+// Memory is the table's (the distinct outcomes, a program's code size), never
+// the trace's: both directions stream the trace.
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "subcommand_line.hpp"
+
+namespace {
+
+constexpr int exit_user_error = 1;
+constexpr char program[] = "tcgen-branch-ids";
+constexpr char branch_magic[4] = {'B', 'R', 'A', '1'};
+constexpr char table_magic[4] = {'B', 'I', 'T', '1'};
+constexpr std::size_t record_size = 17;  // u64 pc, u64 target, u8 taken
+constexpr std::size_t id_size = 4;
+constexpr std::uint64_t max_outcomes = std::uint64_t{1} << 32;  // ids are u32
+
+// An error about one file: "FILE: error: WHAT".
+class FileError : public std::runtime_error {
+public:
+    FileError(const std::string& file, const std::string& what) : std::runtime_error(file + ": error: " + what) {}
+};
+
+using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+FilePtr open_input(const std::string& path) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+        throw FileError(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    return FilePtr(file, std::fclose);
+}
+
+// Reads whole records of `size` bytes, a buffer at a time; a file that ends
+// inside a record is an error naming how far in.
+class RecordReader {
+public:
+    RecordReader(std::FILE* file, std::string path, std::size_t size, const char* what)
+        : file_(file), path_(std::move(path)), size_(size), what_(what), buffer_(size * 65536) {}
+
+    // The next record, or nullptr at the end of the file.
+    const std::uint8_t* next() {
+        if (at_ + size_ > have_) {
+            refill();
+            if (have_ == 0) {
+                return nullptr;
+            }
+        }
+        const std::uint8_t* record = buffer_.data() + at_;
+        at_ += size_;
+        return record;
+    }
+
+private:
+    void refill() {
+        const std::size_t left = have_ - at_;
+        std::memmove(buffer_.data(), buffer_.data() + at_, left);
+        have_ = left;
+        at_ = 0;
+        while (have_ < buffer_.size()) {
+            const std::size_t got = std::fread(buffer_.data() + have_, 1, buffer_.size() - have_, file_);
+            if (got == 0) {
+                break;
+            }
+            have_ += got;
+        }
+        if (std::ferror(file_)) {
+            throw FileError(path_, std::string("cannot read: ") + std::strerror(errno));
+        }
+        if (have_ % size_ != 0 && std::feof(file_)) {
+            throw FileError(path_, "truncated: ends " + std::to_string(have_ % size_) + " bytes into a " +
+                                       std::to_string(size_) + "-byte " + what_);
+        }
+    }
+
+    std::FILE* file_;
+    std::string path_;
+    std::size_t size_;
+    const char* what_;
+    std::vector<std::uint8_t> buffer_;
+    std::size_t have_ = 0;
+    std::size_t at_ = 0;
+};
+
+void read_magic(std::FILE* file, const std::string& path, const char (&magic)[4], const char* what) {
+    char got[4];
+    if (std::fread(got, 1, sizeof got, file) != sizeof got || std::memcmp(got, magic, sizeof got) != 0) {
+        throw FileError(path, std::string("not ") + what + " (no " + std::string(magic, sizeof magic) + " header)");
+    }
+}
+
+// An output that appears under its name only when complete: written to
+// NAME.part, renamed at the end, removed if anything fails first.
+class Output {
+public:
+    explicit Output(std::string path) : path_(std::move(path)), part_(path_ + ".part") {
+        file_ = std::fopen(part_.c_str(), "wb");
+        if (file_ == nullptr) {
+            throw FileError(part_, std::string("cannot create: ") + std::strerror(errno));
+        }
+        std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+    }
+    Output(const Output&) = delete;
+    Output& operator=(const Output&) = delete;
+    ~Output() {
+        if (file_ != nullptr) {
+            std::fclose(file_);
+            std::remove(part_.c_str());
+        }
+    }
+    void write(const void* data, std::size_t size) {
+        if (std::fwrite(data, 1, size, file_) != size) {
+            throw FileError(path_, std::string("cannot write: ") + std::strerror(errno));
+        }
+    }
+    void commit() {
+        const int closed = std::fclose(file_);
+        file_ = nullptr;
+        if (closed != 0) {
+            std::remove(part_.c_str());
+            throw FileError(path_, std::string("cannot write: ") + std::strerror(errno));
+        }
+        if (std::rename(part_.c_str(), path_.c_str()) != 0) {
+            const std::string reason = std::strerror(errno);
+            std::remove(part_.c_str());
+            throw FileError(path_, "cannot rename " + part_ + " to it: " + reason);
+        }
+    }
+
+private:
+    std::string path_;
+    std::string part_;
+    std::FILE* file_ = nullptr;
+};
+
+struct OutcomeHash {
+    std::size_t operator()(const std::string& record) const noexcept {
+        // pc and target as read; the taken byte folded in.
+        std::uint64_t pc = 0;
+        std::uint64_t target = 0;
+        std::memcpy(&pc, record.data(), 8);
+        std::memcpy(&target, record.data() + 8, 8);
+        const std::uint64_t mixed = (pc * 0x9E3779B97F4A7C15ull) ^ (target + 0x632BE59BD9B4E019ull + (pc << 6)) ^
+                                    static_cast<std::uint8_t>(record[16]);
+        return static_cast<std::size_t>(mixed ^ (mixed >> 29));
+    }
+};
+
+int run_split(const std::string& branches, const std::string& ids_path, const std::string& table_path) {
+    FilePtr input = open_input(branches);
+    read_magic(input.get(), branches, branch_magic, "a branch trace of tcgen-tracer --branches");
+    Output ids(ids_path);
+    std::unordered_map<std::string, std::uint32_t, OutcomeHash> id_of;
+    std::vector<std::uint8_t> table(table_magic, table_magic + sizeof table_magic);
+    std::vector<std::uint8_t> out;
+    out.reserve(id_size * 65536);
+    RecordReader reader(input.get(), branches, record_size, "branch record");
+    std::string key(record_size, '\0');
+    while (const std::uint8_t* record = reader.next()) {
+        key.assign(reinterpret_cast<const char*>(record), record_size);
+        auto found = id_of.find(key);
+        if (found == id_of.end()) {
+            if (id_of.size() == max_outcomes) {
+                throw FileError(branches, "more than 2^32 distinct branch outcomes: ids are 32-bit");
+            }
+            found = id_of.emplace(key, static_cast<std::uint32_t>(id_of.size())).first;
+            table.insert(table.end(), record, record + record_size);
+        }
+        const std::uint32_t id = found->second;
+        const std::uint8_t le[id_size] = {static_cast<std::uint8_t>(id), static_cast<std::uint8_t>(id >> 8),
+                                          static_cast<std::uint8_t>(id >> 16), static_cast<std::uint8_t>(id >> 24)};
+        out.insert(out.end(), le, le + id_size);
+        if (out.size() >= id_size * 65536) {
+            ids.write(out.data(), out.size());
+            out.clear();
+        }
+    }
+    ids.write(out.data(), out.size());
+    Output table_file(table_path);
+    table_file.write(table.data(), table.size());
+    ids.commit();
+    table_file.commit();
+    return 0;
+}
+
+int run_join(const std::string& ids_path, const std::string& table_path) {
+    FilePtr table_input = open_input(table_path);
+    read_magic(table_input.get(), table_path, table_magic, "a side table of tcgen-branch-ids split");
+    std::vector<std::uint8_t> table;
+    {
+        RecordReader reader(table_input.get(), table_path, record_size, "table entry");
+        while (const std::uint8_t* entry = reader.next()) {
+            if (table.size() / record_size == max_outcomes) {
+                throw FileError(table_path, "more than 2^32 entries: ids are 32-bit");
+            }
+            table.insert(table.end(), entry, entry + record_size);
+        }
+    }
+    const std::uint64_t entries = table.size() / record_size;
+    FilePtr ids_input = open_input(ids_path);
+    RecordReader reader(ids_input.get(), ids_path, id_size, "id");
+    std::vector<std::uint8_t> out(branch_magic, branch_magic + sizeof branch_magic);
+    out.reserve(record_size * 65536);
+    std::uint64_t position = 0;
+    while (const std::uint8_t* le = reader.next()) {
+        const std::uint32_t id = std::uint32_t{le[0]} | std::uint32_t{le[1]} << 8 | std::uint32_t{le[2]} << 16 |
+                                 std::uint32_t{le[3]} << 24;
+        if (id >= entries) {
+            throw FileError(ids_path, "id " + std::to_string(id) + " at position " + std::to_string(position) +
+                                          " is not in " + table_path + " (" + std::to_string(entries) + " entries)");
+        }
+        const std::uint8_t* entry = table.data() + std::size_t{id} * record_size;
+        out.insert(out.end(), entry, entry + record_size);
+        if (out.size() >= record_size * 65536) {
+            if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {
+                throw std::runtime_error(std::string("write error on standard output: ") + std::strerror(errno));
+            }
+            out.clear();
+        }
+        ++position;
+    }
+    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {
+        throw std::runtime_error(std::string("write error on standard output: ") + std::strerror(errno));
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tcgen-branch-ids: a branch trace (tcgen-tracer --branches) as a block-id stream and a side table, "
+                 "and back byte for byte",
+                 program};
+    app.require_subcommand(1);
+    std::string branches;
+    std::string ids;
+    std::string table;
+    CLI::App* split = app.add_subcommand("split", "Write BRANCHES as IDS (bare u32 ids) and TABLE (the outcomes)");
+    split->add_option("BRANCHES", branches, "A branch trace of tcgen-tracer --branches (BRA1)")->required();
+    split->add_option("IDS", ids, "The id stream to write: one little-endian u32 a branch, no header")->required();
+    split->add_option("TABLE", table, "The side table to write: BIT1, then each id's branch record")->required();
+    CLI::App* join = app.add_subcommand("join", "Write the branch trace of IDS and TABLE to standard output");
+    join->add_option("IDS", ids, "An id stream of tcgen-branch-ids split")->required();
+    join->add_option("TABLE", table, "Its side table")->required();
+
+    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, program)) {
+        return *status;
+    }
+    try {
+        const int status = split->parsed() ? run_split(branches, ids, table) : run_join(ids, table);
+        // A full disk or a closed pipe shows only here: never exit 0 with
+        // the output cut short.
+        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+            std::cerr << program << ": error: write error on standard output: " << std::strerror(errno) << "\n";
+            return exit_user_error;
+        }
+        return status;
+    } catch (const FileError& error) {
+        std::fflush(stdout);
+        std::cerr << program << ": " << error.what() << "\n";
+        return exit_user_error;
+    } catch (const std::bad_alloc&) {
+        std::cerr << program << ": error: out of memory\n";
+        return exit_user_error;
+    } catch (const std::exception& error) {
+        std::fflush(stdout);
+        std::cerr << program << ": error: " << error.what() << "\n";
+        return exit_user_error;
+    }
+}
