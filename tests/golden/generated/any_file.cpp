@@ -15,14 +15,15 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 629, a class per field and the
-// TraceCodec that ties them together; main() at line 858; then the rest of
+// of this spec is written in); from line 631, a class per field and the
+// TraceCodec that ties them together; main() at line 860; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bzlib.h>
 #include <cerrno>
 #include <chrono>
@@ -36,6 +37,7 @@
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
+#include <functional>
 #include <limits>
 #include <lzma.h>
 #include <memory>
