@@ -119,15 +119,33 @@ inline void backend_decompress(Backend backend, const std::uint8_t* input, std::
     backend_row(backend).decompress(input, input_size, out, expected_size, what);
 }
 
+// What a buffer holds, as far as its back-end goes: the predictors' codes
+// (small numbers naming the predictor that was right, in long repeats), or
+// anything else (the values the predictors missed, the trace header).
+enum class StreamContent { codes, values };
+
+// The content of a codec's stream by its name: tcgen names its code streams
+// "codes" or "..._codes".
+inline StreamContent stream_content(std::string_view name) {
+    constexpr std::string_view suffix = "_codes";
+    const bool codes = name == "codes" ||
+                       (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix);
+    return codes ? StreamContent::codes : StreamContent::values;
+}
+
 // What a writer compresses each buffer with: one back-end for every buffer
 // (`--backend=NAME`), or by default, per buffer, whichever of LZMA and bzip2
-// writes fewer bytes (LZMA on a tie: it decodes faster). The writer runs the
-// candidates of a block's buffers in parallel (ContainerWriter) from these
-// pieces; compress() runs them one after another. Neither wins
-// everywhere: bzip2's block sorting is ahead on the code streams of regular
-// traces (up to a third smaller on sqlite3's store addresses), LZMA on the
-// rest. zstd is not tried: it was never the smallest on the corpus
-// (docs/design/log.md, "Choosing the back-end per stream").
+// writes fewer bytes (LZMA on a tie: it decodes faster), except where one
+// of them is known to win: bzip2's block sorting is ahead on the code
+// streams (up to half their size on the x86-64 traces; LZMA wins one kind in
+// five, cache misses, by 8 %), so up to the default level they are
+// compressed with bzip2 alone, and LZMA's search, most of compression's
+// time, is spent on the misses only; level 0 uses bzip2 alone for every
+// buffer, as the TCgen paper does (docs/design/log.md, "Choosing the
+// back-end per stream" and "A cheaper default level"). zstd is not tried:
+// it was never the smallest on the corpus. The writer runs the candidates
+// of a block's buffers in parallel (ContainerWriter) from these pieces;
+// compress() runs them one after another.
 class BackendChoice {
 public:
     constexpr BackendChoice() = default;
@@ -137,11 +155,16 @@ public:
     // The one back-end chosen, or none for the smaller of two.
     constexpr std::optional<Backend> only() const { return only_; }
 
-    // The back-ends each buffer is compressed with, the first preferred on
-    // a tie (LZMA: it decodes faster): one, or LZMA and bzip2.
-    constexpr std::size_t candidate_count() const { return only_ ? 1 : 2; }
-    constexpr Backend candidate(std::size_t index) const {
-        return only_ ? *only_ : index == 0 ? Backend::lzma : Backend::bzip2;
+    // The back-ends a buffer of `content` is compressed with at `level`,
+    // the first preferred on a tie: one, or LZMA and bzip2.
+    constexpr std::size_t candidate_count(StreamContent content, unsigned level) const {
+        return only_ || bzip2_alone(content, level) ? 1 : 2;
+    }
+    constexpr Backend candidate(StreamContent content, unsigned level, std::size_t index) const {
+        if (only_) {
+            return *only_;
+        }
+        return bzip2_alone(content, level) || index == 1 ? Backend::bzip2 : Backend::lzma;
     }
 
     // Whether a buffer of `size` bytes that LZMA, the chosen back-end,
@@ -156,19 +179,20 @@ public:
         return chosen == Backend::lzma && level > default_level && compressed_size <= size / 8;
     }
 
-    // Compresses `size` bytes at `data` into `compressed` at `level`
-    // (`scratch` is the caller's buffer for the candidate that loses) and
-    // returns the back-end used: every candidate, the smallest output kept,
-    // then the longer search where searches_longer says.
+    // Compresses `size` bytes of `content` at `data` into `compressed` at
+    // `level` (`scratch` is the caller's buffer for the candidate that
+    // loses) and returns the back-end used: every candidate, the smallest
+    // output kept, then the longer search where searches_longer says.
     Backend compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
-                     std::vector<std::uint8_t>& scratch, unsigned level = default_level) const {
-        Backend chosen = candidate(0);
+                     std::vector<std::uint8_t>& scratch, unsigned level = default_level,
+                     StreamContent content = StreamContent::values) const {
+        Backend chosen = candidate(content, level, 0);
         backend_compress(chosen, data, size, compressed, level);
-        for (std::size_t index = 1; index < candidate_count(); ++index) {
-            backend_compress(candidate(index), data, size, scratch, level);
+        for (std::size_t index = 1; index < candidate_count(content, level); ++index) {
+            backend_compress(candidate(content, level, index), data, size, scratch, level);
             if (scratch.size() < compressed.size()) {
                 compressed.swap(scratch);
-                chosen = candidate(index);
+                chosen = candidate(content, level, index);
             }
         }
         if (searches_longer(chosen, size, compressed.size(), level)) {
@@ -188,6 +212,10 @@ public:
     }
 
 private:
+    static constexpr bool bzip2_alone(StreamContent content, unsigned level) {
+        return level == 0 || (content == StreamContent::codes && level <= default_level);
+    }
+
     std::optional<Backend> only_;
 };
 

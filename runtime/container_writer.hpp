@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "backends.hpp"
@@ -37,6 +38,11 @@ public:
                              unsigned threads = 1)
         : sink_(sink), backend_(backend), level_(level),
           tasks_(threads == 0 ? hardware_threads() : threads), pipelined_(tasks_.threads() > 1) {}
+
+    // What each stream of the blocks holds (one per stream of the preamble;
+    // by default every stream holds values): the back-ends tried depend on
+    // it (BackendChoice).
+    void set_stream_contents(std::vector<StreamContent> contents) { stream_contents_ = std::move(contents); }
 
     void write_preamble(const Preamble& preamble) {
         using Layout = TczPreambleLayout;
@@ -102,9 +108,12 @@ public:
             fail("internal error: the codec wrote " + size_text(raw_total) + " stream bytes for " +
                  size_text(record_count) + " records, more than the format allows");
         }
+        if (stream_contents_.size() != stream_count) {
+            stream_contents_.assign(stream_count, StreamContent::values);
+        }
         finish_block();
         pending_.take(records, record_count, streams, stream_count, preamble_.record_bytes, pipelined_);
-        pending_.start(tasks_, backend_, level_);
+        pending_.start(tasks_, backend_, level_, stream_contents_.data());
         if (!pipelined_) {
             finish_block();
         }
@@ -209,6 +218,7 @@ private:
     std::vector<std::uint8_t> section_;
     std::vector<std::uint8_t> header_compressed_;
     std::vector<std::uint8_t> scratch_;  // the output BackendChoice did not keep
+    std::vector<StreamContent> stream_contents_;
     PendingBlock pending_;
     std::vector<std::uint64_t> stream_bytes_;
     std::vector<std::uint64_t> stream_raw_bytes_;

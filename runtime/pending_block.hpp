@@ -49,23 +49,25 @@ public:
         waiting = true;
     }
 
-    // Starts the back-ends on `tasks`.
-    void start(TaskPool& tasks, const BackendChoice& backend, unsigned level) {
-        candidates_ = backend.candidate_count();
-        // One buffer more per stream: the scratch of the longer search.
-        outputs_.resize(streams.size() * (candidates_ + 1));
-        order_.resize(streams.size() * candidates_);
-        for (std::size_t task = 0; task < order_.size(); ++task) {
-            order_[task] = task;
+    // Starts the back-ends on `tasks`; contents[stream] says what each
+    // stream holds.
+    void start(TaskPool& tasks, const BackendChoice& backend, unsigned level, const StreamContent* contents) {
+        contents_ = contents;
+        outputs_.resize(streams.size() * slots_per_stream);
+        order_.clear();
+        for (std::size_t stream = 0; stream < streams.size(); ++stream) {
+            for (std::size_t candidate = 0; candidate < backend.candidate_count(contents[stream], level); ++candidate) {
+                order_.push_back({stream, candidate});
+            }
         }
-        std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
-            return streams[a / candidates_].size() > streams[b / candidates_].size();
+        std::stable_sort(order_.begin(), order_.end(), [this](const Task& a, const Task& b) {
+            return streams[a.stream].size() > streams[b.stream].size();
         });
-        tasks.start(order_.size(), [this, backend, level](std::size_t task) {
-            const std::size_t stream = order_[task] / candidates_;
-            const std::size_t candidate = order_[task] % candidates_;
-            backend_compress(backend.candidate(candidate), streams[stream].data(), streams[stream].size(),
-                             output(stream, candidate), level);
+        tasks.start(order_.size(), [this, backend, level](std::size_t index) {
+            const Task task = order_[index];
+            backend_compress(backend.candidate(contents_[task.stream], level, task.candidate),
+                             streams[task.stream].data(), streams[task.stream].size(),
+                             output(task.stream, task.candidate), level);
         });
     }
 
@@ -78,43 +80,53 @@ public:
         longer_.clear();
         for (std::size_t stream = 0; stream < streams.size(); ++stream) {
             std::size_t best = 0;
-            for (std::size_t candidate = 1; candidate < candidates_; ++candidate) {
+            for (std::size_t candidate = 1; candidate < backend.candidate_count(contents_[stream], level); ++candidate) {
                 if (output(stream, candidate).size() < output(stream, best).size()) {
                     best = candidate;
                 }
             }
             kept_[stream] = best;
-            chosen[stream] = backend.candidate(best);
+            chosen[stream] = backend.candidate(contents_[stream], level, best);
             if (BackendChoice::searches_longer(chosen[stream], streams[stream].size(),
                                                output(stream, best).size(), level)) {
                 longer_.push_back(stream);
             }
         }
-        tasks.run(longer_.size(), [this](std::size_t task) {
-            const std::size_t stream = longer_[task];
+        tasks.run(longer_.size(), [this](std::size_t index) {
+            const std::size_t stream = longer_[index];
             BackendChoice::compress_longest_matches(streams[stream].data(), streams[stream].size(),
-                                                    output(stream, kept_[stream]), output(stream, candidates_));
+                                                    output(stream, kept_[stream]), output(stream, scratch_slot));
         });
         waiting = false;
     }
 
     // The output kept for `stream` (after finish()).
     const std::vector<std::uint8_t>& compressed(std::size_t stream) const {
-        return outputs_[stream * (candidates_ + 1) + kept_[stream]];
+        return outputs_[stream * slots_per_stream + kept_[stream]];
     }
 
     const std::uint8_t* records() const { return records_; }
 
 private:
-    std::vector<std::uint8_t>& output(std::size_t stream, std::size_t candidate) {
-        return outputs_[stream * (candidates_ + 1) + candidate];
+    // Per stream: one output per candidate (two at most), then the scratch
+    // of the longer search.
+    static constexpr std::size_t scratch_slot = 2;
+    static constexpr std::size_t slots_per_stream = 3;
+
+    struct Task {
+        std::size_t stream;
+        std::size_t candidate;
+    };
+
+    std::vector<std::uint8_t>& output(std::size_t stream, std::size_t slot) {
+        return outputs_[stream * slots_per_stream + slot];
     }
 
-    std::size_t candidates_ = 1;
-    std::vector<std::vector<std::uint8_t>> outputs_;  // per stream: the candidates', then the scratch
-    std::vector<std::size_t> order_;                  // stream * candidates_ + candidate, largest first
-    std::vector<std::size_t> kept_;                   // per stream: the candidate kept
-    std::vector<std::size_t> longer_;                 // the streams of the longer search
+    const StreamContent* contents_ = nullptr;
+    std::vector<std::vector<std::uint8_t>> outputs_;
+    std::vector<Task> order_;           // the tasks, largest stream first
+    std::vector<std::size_t> kept_;     // per stream: the candidate kept
+    std::vector<std::size_t> longer_;   // the streams of the longer search
     std::vector<std::uint8_t> record_copy_;
     const std::uint8_t* records_ = nullptr;
 };

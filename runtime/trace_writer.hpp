@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "backends.hpp"
@@ -85,6 +87,11 @@ public:
         Preamble preamble = codec_preamble<Codec>();
         preamble.restart_blocks = options.restart_blocks;
         preamble.records_per_block = records_per_block_;
+        std::vector<StreamContent> contents;
+        for (const std::string_view name : Codec::stream_names) {
+            contents.push_back(stream_content(name));
+        }
+        container_.set_stream_contents(std::move(contents));
         container_.write_preamble(preamble);
         header_.reserve(Codec::header_bytes);
         // Reserved, not filled: a short trace touches only the pages it uses.

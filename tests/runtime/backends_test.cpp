@@ -265,6 +265,38 @@ TEST(BackendChoice, TheDefaultKeepsTheSmallerOfLzmaAndBzip2) {
     }
 }
 
+TEST(BackendChoice, CodeStreamsUseBzip2AloneUpToTheDefaultLevel) {
+    EXPECT_EQ(stream_content("codes"), StreamContent::codes);
+    EXPECT_EQ(stream_content("field_3_codes"), StreamContent::codes);
+    EXPECT_EQ(stream_content("field_1_misses"), StreamContent::values);
+    EXPECT_EQ(stream_content("_codes"), StreamContent::values);
+    EXPECT_EQ(stream_content("codes_of_field_1"), StreamContent::values);
+
+    const BackendChoice either;
+    for (unsigned level = 0; level <= max_level; ++level) {
+        const std::size_t code_candidates = level <= default_level ? 1 : 2;
+        EXPECT_EQ(either.candidate_count(StreamContent::codes, level), code_candidates) << "level " << level;
+        EXPECT_EQ(either.candidate_count(StreamContent::values, level), level == 0 ? 1u : 2u) << "level " << level;
+        EXPECT_EQ(either.candidate(StreamContent::codes, level, 0),
+                  code_candidates == 1 ? Backend::bzip2 : Backend::lzma);
+        const BackendChoice lzma_only(Backend::lzma);
+        EXPECT_EQ(lzma_only.candidate_count(StreamContent::codes, level), 1u);
+        EXPECT_EQ(lzma_only.candidate(StreamContent::codes, level, 0), Backend::lzma);
+    }
+    // A buffer LZMA would win goes to bzip2 when it holds codes, up to the
+    // default level; above it, and for values, the smaller wins.
+    const Bytes repeat = far_repeat_bytes();
+    Bytes compressed;
+    Bytes scratch;
+    EXPECT_EQ(either.compress(repeat.data(), repeat.size(), compressed, scratch, default_level, StreamContent::codes),
+              Backend::bzip2);
+    EXPECT_EQ(compressed, compress(Backend::bzip2, repeat));
+    EXPECT_EQ(either.compress(repeat.data(), repeat.size(), compressed, scratch, default_level, StreamContent::values),
+              Backend::lzma);
+    EXPECT_EQ(either.compress(repeat.data(), repeat.size(), compressed, scratch, max_level, StreamContent::codes),
+              Backend::lzma);
+}
+
 // Like a code stream: runs of code 0 (the first predictor right) of 20 to
 // 300 codes, each ended by another code, drawn again and again from 200 such
 // segments. Following each match to its end (rather than settling for the
