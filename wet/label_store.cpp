@@ -67,6 +67,68 @@ std::vector<Value> first_fields(Label<Stream>& label) {
 
 }  // namespace
 
+BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks) {
+    BlockExecutions executions;
+    executions.first.assign(blocks + 1, 0);
+    for (std::size_t index = 0; index < executed; ++index) {
+        ++executions.first[flow[index] + 1];
+    }
+    for (std::size_t block = 0; block < blocks; ++block) {
+        executions.first[block + 1] += executions.first[block];
+    }
+    executions.order.resize(executed);
+    std::vector<std::size_t> fill(executions.first.begin(), executions.first.end() - 1);
+    for (std::size_t index = 0; index < executed; ++index) {
+        executions.order[fill[flow[index]]++] = static_cast<std::uint32_t>(index + 1);
+    }
+    return executions;
+}
+
+std::vector<std::uint32_t> BlockExecutions::times(std::size_t block) const {
+    return std::vector<std::uint32_t>(order.begin() + static_cast<std::ptrdiff_t>(first[block]),
+                                      order.begin() + static_cast<std::ptrdiff_t>(first[block + 1]));
+}
+
+template <class Progress>
+void LabelStore::derive_block_times(const BlockExecutions& executions, const Progress& progress) {
+    for (std::size_t block = 0; block < block_times_.size(); ++block) {
+        progress(block);
+        block_times_[block] = make_label<NodeTimestamps>(executions.times(block),
+                                                         [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+    }
+}
+
+void LabelStore::derive_block_times_from_flow(BlockIds walker) {
+    // One walk of a second cursor on the flow, from its nearer end: the one
+    // queries use stays where the file left it, so that saving again gives
+    // the same bytes. The records the walk decodes, not what the file
+    // claims, bound what is allocated.
+    std::vector<std::uint32_t> flow;
+    flow.reserve(std::min<std::size_t>(walker.size(), std::size_t{1} << 20));
+    BlockIds::Record record{};
+    const auto take = [&](const BlockIds::Record& step) {
+        if (step.field1 >= block_times_.size()) {
+            corrupt("block " + std::to_string(step.field1) + " in the control flow");
+        }
+        flow.push_back(step.field1);
+    };
+    if (walker.position() > walker.size() / 2) {
+        walker.seek(walker.size());
+        while (walker.prev(record)) {
+            take(record);
+        }
+        std::reverse(flow.begin(), flow.end());
+    } else {
+        walker.seek(0);
+        while (walker.next(record)) {
+            take(record);
+        }
+    }
+    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_times_.size());
+    flow = std::vector<std::uint32_t>();
+    derive_block_times(executions, [](std::size_t) {});
+}
+
 LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks)
     : executed_(executed),
       node_block_(std::move(node_block)),
@@ -98,32 +160,18 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     store.flow_ = BlockIds::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()), raw.flow.size());
     static_assert(sizeof(BlockIds::Record) == sizeof(std::uint32_t));
 
-    // Blocks: their executions grouped per block (a counting sort of the flow).
-    std::vector<std::size_t> block_first(raw.blocks.size() + 1, 0);
-    for (const std::uint32_t block : raw.flow) {
-        ++block_first[block + 1];
-    }
-    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
-        block_first[block + 1] += block_first[block];
-    }
-    std::vector<std::uint32_t> block_order(raw.flow.size());
-    {
-        std::vector<std::size_t> fill(block_first.begin(), block_first.end() - 1);
-        for (std::size_t index = 0; index < raw.flow.size(); ++index) {
-            block_order[fill[raw.flow[index]]++] = static_cast<std::uint32_t>(index + 1);
-        }
-    }
-    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+    // Blocks: their executions grouped per block, the same way load() derives them.
+    const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+    store.derive_block_times(executions, [&](std::size_t block) {
         if (block % 256 == 0) {
             report("block labels", block, raw.blocks.size());
         }
-        const std::vector<std::uint32_t> times(block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block]),
-                                               block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block + 1]));
-        store.block_times_[block] =
-            make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+    });
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_[block] = make_label<ControlParents>(
-            times, [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
+            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
     }
+    const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node, each event with its def.
     std::vector<std::size_t> node_first(raw.nodes.size() + 1, 0);
@@ -211,12 +259,9 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         writer.blob(flow_->save());
         break;
     case 1:
-        save_all(block_times_);
-        break;
-    case 2:
         save_all(block_parents_);
         break;
-    case 3:
+    case 2:
         for (std::size_t node = 0; node < node_times_.size(); ++node) {
             writer.u8(node_mode_[node]);
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -224,10 +269,10 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
             }
         }
         break;
-    case 4:
+    case 3:
         save_all(values_);
         break;
-    case 5:
+    case 4:
         save_all(addresses_);
         break;
     default:
@@ -250,18 +295,21 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         const std::uint8_t* bytes = reader.bytes(size);
         try {
             flow_ = BlockIds::load(bytes, static_cast<std::size_t>(size));
+            if (flow_->size() != executed_) {
+                reader.fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
+            }
+            derive_block_times_from_flow(BlockIds::load(bytes, static_cast<std::size_t>(size)));
+        } catch (const WetError&) {
+            throw;
         } catch (const std::runtime_error& error) {
             reader.fail(std::string("control flow: ") + error.what());
         }
         break;
     }
     case 1:
-        load_all(block_times_, "timestamps of block ");
-        break;
-    case 2:
         load_all(block_parents_, "control parents of block ");
         break;
-    case 3:
+    case 2:
         for (std::size_t node = 0; node < node_times_.size(); ++node) {
             node_mode_[node] = reader.u8();
             if (node_mode_[node] > static_cast<std::uint8_t>(Times::own)) {
@@ -276,10 +324,10 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
             }
         }
         break;
-    case 4:
+    case 3:
         load_all(values_, "values of node ");
         break;
-    case 5:
+    case 4:
         load_all(addresses_, "addresses of node ");
         break;
     default:
@@ -453,7 +501,8 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
     std::vector<LabelStats> rows;
     rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
-    rows.push_back({"block timestamps", executed_, 4ull * executed_, saved_bytes(block_times_), held_bytes(block_times_)});
+    // Not saved: derived from the control flow on load.
+    rows.push_back({"block timestamps", executed_, 4ull * executed_, 0, held_bytes(block_times_)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_times_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {

@@ -6,7 +6,9 @@
 //
 // Layout
 // - flow: the block id at each t (BlockIds), the control-flow trace;
-// - per executed block: its timestamps (NodeTimestamps) and, per execution,
+// - per executed block: its timestamps (NodeTimestamps), not saved but
+//   derived from the flow (block b's k-th timestamp is the position of b's
+//   k-th occurrence in it) when built or loaded, and, per execution,
 //   t - parent_t of its dynamic control parent (ControlParents);
 // - per node that executed: its values (NodeValues) and addresses
 //   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
@@ -30,6 +32,16 @@
 
 namespace tcgen::wet {
 
+// Block executions grouped per block: block b's timestamps, increasing, are
+// order[first[b]] .. order[first[b+1] - 1] (a counting sort of the flow).
+struct BlockExecutions {
+    std::vector<std::size_t> first;
+    std::vector<std::uint32_t> order;
+    std::vector<std::uint32_t> times(std::size_t block) const;
+};
+// flow[i] is the block at t = i + 1; every id below `blocks`.
+BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks);
+
 class LabelStore {
 public:
     // Builds from a checked raw trace and its dynamic control parents
@@ -38,12 +50,13 @@ public:
                             const WholeExecutionTrace::Progress& progress);
 
     // The label sections of the saved form, in order, each with its tag.
-    static constexpr const char* section_tags[] = {"FLOW", "BTIM", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
+    static constexpr const char* section_tags[] = {"FLOW", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
     static constexpr std::size_t section_count = sizeof(section_tags) / sizeof(section_tags[0]);
     std::vector<std::uint8_t> save_section(std::size_t section) const;
     // node_block[n] = the block of node n (already checked < block count).
     LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks);
     void load_section(std::size_t section, ByteReader& reader);
+    // Loading FLOW derives the blocks' timestamps from it (one walk).
     // After every section: stream lengths consistent with each other.
     void check_loaded(const std::string& file, std::uint64_t events) const;
 
@@ -84,6 +97,9 @@ public:
 
 private:
     [[noreturn]] void corrupt(const std::string& what) const;
+    template <class Progress>
+    void derive_block_times(const BlockExecutions& executions, const Progress& progress);
+    void derive_block_times_from_flow(BlockIds walker);
     // The timestamps of node n's executions (its block's or its own); null
     // when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);

@@ -1,0 +1,137 @@
+// The blocks' timestamps that a saved WET no longer holds: derived from the
+// control flow (block b's k-th timestamp is the position of b's k-th
+// occurrence in it), when built and again when loaded, they must be the ones
+// counted by brute force on the flow of the synthetic run (synthetic_wet.hpp),
+// for every block at every timestamp, walked forward and backward; and a
+// file of the format that kept them is refused by its version.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <tcgen/wet.hpp>
+
+#include "byte_io.hpp"
+#include "control_dependence.hpp"
+#include "label_store.hpp"
+#include "synthetic_wet.hpp"
+
+namespace {
+
+using tcgen::wet::LabelStore;
+using tcgen::wet::RawTrace;
+
+std::vector<std::uint32_t> parents_of(const RawTrace& raw) {
+    std::vector<tcgen::wet::BlockShape> shapes;
+    for (const auto& block : raw.blocks) {
+        shapes.push_back({block.pc, block.bytes, block.end});
+    }
+    return tcgen::wet::dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
+}
+
+// timestamps[b] = the t at which block b ran, counted on the flow one by one.
+std::vector<std::vector<std::uint32_t>> brute_force_times(const RawTrace& raw) {
+    std::vector<std::vector<std::uint32_t>> timestamps(raw.blocks.size());
+    for (std::size_t index = 0; index < raw.flow.size(); ++index) {
+        timestamps[raw.flow[index]].push_back(static_cast<std::uint32_t>(index + 1));
+    }
+    return timestamps;
+}
+
+// A LabelStore read back from the saved sections of `built`, as load() does.
+LabelStore reloaded(const LabelStore& built, const RawTrace& raw) {
+    std::vector<std::uint32_t> node_block;
+    for (const auto& node : raw.nodes) {
+        node_block.push_back(node.block);
+    }
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), node_block, raw.blocks.size());
+    store.set_name("reloaded.wet");
+    for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
+        const std::vector<std::uint8_t> bytes = built.save_section(section);
+        tcgen::wet::ByteReader reader(bytes.data(), bytes.size(), "reloaded.wet", LabelStore::section_tags[section]);
+        store.load_section(section, reader);
+    }
+    store.check_loaded("reloaded.wet", raw.events.size());
+    return store;
+}
+
+// Every block at every t, forward then backward: its execution index when it
+// ran at t, else none.
+void expect_block_executions(LabelStore& store, const RawTrace& raw, const char* which) {
+    const auto timestamps = brute_force_times(raw);
+    const auto expect_at = [&](std::uint32_t block, std::uint32_t t) {
+        std::optional<std::uint64_t> expected;
+        for (std::size_t k = 0; k < timestamps[block].size(); ++k) {
+            if (timestamps[block][k] == t) {
+                expected = k;
+            }
+        }
+        EXPECT_EQ(store.block_execution(block, t), expected) << which << ": block " << block << " at t " << t;
+    };
+    const auto executed = static_cast<std::uint32_t>(raw.flow.size());
+    for (std::uint32_t block = 0; block < raw.blocks.size(); ++block) {
+        for (std::uint32_t t = 1; t <= executed; ++t) {
+            expect_at(block, t);
+        }
+        for (std::uint32_t t = executed; t >= 1; --t) {
+            expect_at(block, t);
+        }
+    }
+}
+
+TEST(WetBlockTimes, GroupingTheFlowGivesEachBlocksTimestamps) {
+    for (const unsigned trips : {1u, 3u, 60u}) {
+        const RawTrace raw = synthetic_wet::make_trace(trips, trips);
+        const auto executions = tcgen::wet::group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+        const auto timestamps = brute_force_times(raw);
+        for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+            EXPECT_EQ(executions.times(block), timestamps[block]) << trips << " trips, block " << block;
+        }
+    }
+}
+
+// 1 trip: every label a constant or plain records; 700: hot blocks' timestamps
+// are compressed streams, walked by block_execution from wherever they stand.
+TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
+    for (const unsigned trips : {1u, 3u, 60u, 700u}) {
+        const RawTrace raw = synthetic_wet::make_trace(trips, 10 + trips);
+        LabelStore built = LabelStore::build(raw, parents_of(raw), nullptr);
+        LabelStore loaded = reloaded(built, raw);
+        expect_block_executions(built, raw, "built");
+        expect_block_executions(loaded, raw, "loaded");
+    }
+}
+
+TEST(WetBlockTimes, TheSavedFormHoldsNoBlockTimestamps) {
+    const RawTrace raw = synthetic_wet::make_trace(60, 4);
+    const auto wet = tcgen::wet::WholeExecutionTrace::build(raw);
+    const std::vector<std::uint8_t> bytes = wet.to_bytes();
+    const std::string text(bytes.begin(), bytes.end());
+    EXPECT_EQ(text.find("BTIM"), std::string::npos);
+    EXPECT_NE(text.find("BPAR"), std::string::npos);
+    for (const auto& row : wet.stats()) {
+        if (row.name == "block timestamps") {
+            EXPECT_EQ(row.compressed_bytes, 0u);
+            EXPECT_EQ(row.raw_bytes, 4 * raw.flow.size());
+        }
+    }
+}
+
+// A file of version 2, which kept the blocks' timestamps: one line that names
+// the file, its version and what to do.
+TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
+    std::vector<std::uint8_t> bytes = tcgen::wet::WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4)).to_bytes();
+    bytes[8] = 2;
+    try {
+        tcgen::wet::WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "old.wet");
+        ADD_FAILURE() << "a version 2 file was accepted";
+    } catch (const tcgen::wet::WetError& error) {
+        EXPECT_STREQ(error.what(),
+                     "old.wet: error: WET format version 2, this library reads version 3: rebuild it with `wet build`");
+    }
+}
+
+}  // namespace
