@@ -91,6 +91,7 @@ std::vector<std::uint32_t> BlockExecutions::times(std::size_t block) const {
 
 template <class Progress>
 void LabelStore::derive_block_times(const BlockExecutions& executions, const Progress& progress) {
+    block_times_.resize(block_counts_.size());
     for (std::size_t block = 0; block < block_times_.size(); ++block) {
         progress(block);
         block_times_[block] = make_label<NodeTimestamps>(executions.times(block),
@@ -98,41 +99,62 @@ void LabelStore::derive_block_times(const BlockExecutions& executions, const Pro
     }
 }
 
-void LabelStore::derive_block_times_from_flow(BlockIds walker) {
+void LabelStore::need_block_times() {
+    if (block_times_derived_) {
+        return;
+    }
     // One walk of a second cursor on the flow, from its nearer end: the one
-    // queries use stays where the file left it, so that saving again gives
-    // the same bytes. The records the walk decodes, not what the file
-    // claims, bound what is allocated.
+    // queries use stays where it is. The records the walk decodes, not what
+    // the file claims, bound what is allocated.
     std::vector<std::uint32_t> flow;
-    flow.reserve(std::min<std::size_t>(walker.size(), std::size_t{1} << 20));
-    BlockIds::Record record{};
-    const auto take = [&](const BlockIds::Record& step) {
-        if (step.field1 >= block_times_.size()) {
-            corrupt("block " + std::to_string(step.field1) + " in the control flow");
+    flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
+    std::vector<std::uint32_t> counts(block_counts_.size(), 0);
+    try {
+        BlockIds walker = [&] {
+            const std::vector<std::uint8_t> saved = flow_->save();
+            return BlockIds::load(saved.data(), saved.size());
+        }();
+        BlockIds::Record record{};
+        const auto take = [&](const BlockIds::Record& step) {
+            if (step.field1 >= counts.size()) {
+                corrupt("block " + std::to_string(step.field1) + " in the control flow");
+            }
+            ++counts[step.field1];
+            flow.push_back(step.field1);
+        };
+        if (walker.position() > walker.size() / 2) {
+            walker.seek(walker.size());
+            while (walker.prev(record)) {
+                take(record);
+            }
+            std::reverse(flow.begin(), flow.end());
+        } else {
+            walker.seek(0);
+            while (walker.next(record)) {
+                take(record);
+            }
         }
-        flow.push_back(step.field1);
-    };
-    if (walker.position() > walker.size() / 2) {
-        walker.seek(walker.size());
-        while (walker.prev(record)) {
-            take(record);
-        }
-        std::reverse(flow.begin(), flow.end());
-    } else {
-        walker.seek(0);
-        while (walker.next(record)) {
-            take(record);
+    } catch (const WetError&) {
+        throw;
+    } catch (const std::runtime_error& error) {
+        corrupt(std::string("control flow: ") + error.what());
+    }
+    for (std::size_t block = 0; block < counts.size(); ++block) {
+        if (counts[block] != block_counts_[block]) {
+            corrupt("block " + std::to_string(block) + " runs " + std::to_string(counts[block]) +
+                    " times in the control flow, " + std::to_string(block_counts_[block]) + " by its count");
         }
     }
-    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_times_.size());
+    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_counts_.size());
     flow = std::vector<std::uint32_t>();
     derive_block_times(executions, [](std::size_t) {});
+    block_times_derived_ = true;
 }
 
 LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks)
     : executed_(executed),
       node_block_(std::move(node_block)),
-      block_times_(blocks),
+      block_counts_(blocks, 0),
       block_parents_(blocks),
       node_mode_(node_block_.size(), 0),
       node_times_(node_block_.size()),
@@ -162,6 +184,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
 
     // Blocks: their executions grouped per block, the same way load() derives them.
     const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
+    }
+    store.block_times_derived_ = true;
     store.derive_block_times(executions, [&](std::size_t block) {
         if (block % 256 == 0) {
             report("block labels", block, raw.blocks.size());
@@ -259,9 +285,14 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         writer.blob(flow_->save());
         break;
     case 1:
-        save_all(block_parents_);
+        for (const std::uint32_t count : block_counts_) {
+            writer.u32(count);
+        }
         break;
     case 2:
+        save_all(block_parents_);
+        break;
+    case 3:
         for (std::size_t node = 0; node < node_times_.size(); ++node) {
             writer.u8(node_mode_[node]);
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -269,10 +300,10 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
             }
         }
         break;
-    case 3:
+    case 4:
         save_all(values_);
         break;
-    case 4:
+    case 5:
         save_all(addresses_);
         break;
     default:
@@ -295,21 +326,20 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         const std::uint8_t* bytes = reader.bytes(size);
         try {
             flow_ = BlockIds::load(bytes, static_cast<std::size_t>(size));
-            if (flow_->size() != executed_) {
-                reader.fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
-            }
-            derive_block_times_from_flow(BlockIds::load(bytes, static_cast<std::size_t>(size)));
-        } catch (const WetError&) {
-            throw;
         } catch (const std::runtime_error& error) {
             reader.fail(std::string("control flow: ") + error.what());
         }
         break;
     }
     case 1:
-        load_all(block_parents_, "control parents of block ");
+        for (std::uint32_t& count : block_counts_) {
+            count = reader.u32();
+        }
         break;
     case 2:
+        load_all(block_parents_, "control parents of block ");
+        break;
+    case 3:
         for (std::size_t node = 0; node < node_times_.size(); ++node) {
             node_mode_[node] = reader.u8();
             if (node_mode_[node] > static_cast<std::uint8_t>(Times::own)) {
@@ -324,10 +354,10 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
             }
         }
         break;
-    case 3:
+    case 4:
         load_all(values_, "values of node ");
         break;
-    case 4:
+    case 5:
         load_all(addresses_, "addresses of node ");
         break;
     default:
@@ -343,11 +373,11 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
         fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
     }
     std::uint64_t block_executions = 0;
-    for (std::size_t block = 0; block < block_times_.size(); ++block) {
-        if (block_times_[block].size() != block_parents_[block].size()) {
-            fail("block " + std::to_string(block) + " has not as many timestamps as control parents");
+    for (std::size_t block = 0; block < block_counts_.size(); ++block) {
+        if (block_counts_[block] != block_parents_[block].size()) {
+            fail("block " + std::to_string(block) + " has not as many executions as control parents");
         }
-        block_executions += block_times_[block].size();
+        block_executions += block_counts_[block];
     }
     if (block_executions != executed_) {
         fail("the blocks' timestamps are not " + std::to_string(executed_));
@@ -384,7 +414,7 @@ bool LabelStore::flow_next(FlowStep& step) {
     if (!flow_->next(record)) {
         return false;
     }
-    if (record.field1 >= block_times_.size()) {
+    if (record.field1 >= block_counts_.size()) {
         corrupt("block " + std::to_string(record.field1) + " in the control flow");
     }
     step = FlowStep{static_cast<std::uint32_t>(flow_->position()), record.field1};
@@ -396,7 +426,7 @@ bool LabelStore::flow_prev(FlowStep& step) {
     if (!flow_->prev(record)) {
         return false;
     }
-    if (record.field1 >= block_times_.size()) {
+    if (record.field1 >= block_counts_.size()) {
         corrupt("block " + std::to_string(record.field1) + " in the control flow");
     }
     step = FlowStep{static_cast<std::uint32_t>(flow_->position() + 1), record.field1};
@@ -411,6 +441,7 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
 }
 
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
+    need_block_times();
     return block_times_[block].find(t);
 }
 
@@ -427,6 +458,7 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
     case Times::never:
         return nullptr;
     case Times::block:
+        need_block_times();
         return &block_times_[node_block_[node]];
     default:
         return &node_times_[node];
@@ -443,7 +475,7 @@ std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
     case Times::never:
         return 0;
     case Times::block:
-        return block_times_[node_block_[node]].size();
+        return block_counts_[node_block_[node]];
     default:
         return node_times_[node].size();
     }
@@ -454,6 +486,7 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
+        need_block_times();
         return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
     default:
         return first_fields<NodeTimestamps, std::uint32_t>(node_times_[node]);
@@ -501,8 +534,9 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
     std::vector<LabelStats> rows;
     rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
-    // Not saved: derived from the control flow on load.
-    rows.push_back({"block timestamps", executed_, 4ull * executed_, 0, held_bytes(block_times_)});
+    // Only the counts are saved; the timestamps are derived from the control flow.
+    rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
+                    block_counts_.capacity() * 4 + held_bytes(block_times_)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_times_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -522,7 +556,8 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 }
 
 std::size_t LabelStore::memory_bytes() const {
-    std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes();
+    std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
+                        block_counts_.capacity() * 4;
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
     return bytes;

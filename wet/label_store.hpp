@@ -6,10 +6,12 @@
 //
 // Layout
 // - flow: the block id at each t (BlockIds), the control-flow trace;
-// - per executed block: its timestamps (NodeTimestamps), not saved but
-//   derived from the flow (block b's k-th timestamp is the position of b's
-//   k-th occurrence in it) when built or loaded, and, per execution,
-//   t - parent_t of its dynamic control parent (ControlParents);
+// - per block: how many times it ran (saved), and its timestamps
+//   (NodeTimestamps), not saved but derived from the flow (block b's k-th
+//   timestamp is the position of b's k-th occurrence in it): when built, or
+//   by one walk of the flow on the first query that needs them after a load;
+//   and, per execution, t - parent_t of its dynamic control parent
+//   (ControlParents);
 // - per node that executed: its values (NodeValues) and addresses
 //   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
@@ -50,13 +52,12 @@ public:
                             const WholeExecutionTrace::Progress& progress);
 
     // The label sections of the saved form, in order, each with its tag.
-    static constexpr const char* section_tags[] = {"FLOW", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
+    static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
     static constexpr std::size_t section_count = sizeof(section_tags) / sizeof(section_tags[0]);
     std::vector<std::uint8_t> save_section(std::size_t section) const;
     // node_block[n] = the block of node n (already checked < block count).
     LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks);
     void load_section(std::size_t section, ByteReader& reader);
-    // Loading FLOW derives the blocks' timestamps from it (one walk).
     // After every section: stream lengths consistent with each other.
     void check_loaded(const std::string& file, std::uint64_t events) const;
 
@@ -99,7 +100,9 @@ private:
     [[noreturn]] void corrupt(const std::string& what) const;
     template <class Progress>
     void derive_block_times(const BlockExecutions& executions, const Progress& progress);
-    void derive_block_times_from_flow(BlockIds walker);
+    // The blocks' timestamps, derived from the flow on the first call after
+    // a load (checked against the saved counts).
+    void need_block_times();
     // The timestamps of node n's executions (its block's or its own); null
     // when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);
@@ -109,7 +112,9 @@ private:
     std::uint64_t control_dependences_ = 0;
     std::vector<std::uint32_t> node_block_;
     std::optional<BlockIds> flow_;
-    std::vector<Label<NodeTimestamps>> block_times_;
+    std::vector<std::uint32_t> block_counts_;       // executions per block
+    bool block_times_derived_ = false;
+    std::vector<Label<NodeTimestamps>> block_times_;  // empty until derived
     std::vector<Label<ControlParents>> block_parents_;
     std::vector<std::uint8_t> node_mode_;  // Times
     std::vector<Label<NodeTimestamps>> node_times_;

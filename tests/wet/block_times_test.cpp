@@ -1,12 +1,15 @@
 // The blocks' timestamps that a saved WET no longer holds: derived from the
 // control flow (block b's k-th timestamp is the position of b's k-th
-// occurrence in it), when built and again when loaded, they must be the ones
-// counted by brute force on the flow of the synthetic run (synthetic_wet.hpp),
-// for every block at every timestamp, walked forward and backward; and a
-// file of the format that kept them is refused by its version.
+// occurrence in it), when built and again after a load, they must be the
+// ones counted by brute force on the flow of the synthetic run
+// (synthetic_wet.hpp), for every block at every timestamp, walked forward
+// and backward; a flow that disagrees with the saved counts is an error of
+// the query, not a crash; and a file of the format that kept the timestamps
+// is refused by its version.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -105,6 +108,45 @@ TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
     }
 }
 
+// Two blocks' saved counts swapped: the first query that derives the
+// timestamps finds that the flow runs them otherwise.
+TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
+    const RawTrace raw = synthetic_wet::make_trace(3, 2);
+    LabelStore built = LabelStore::build(raw, parents_of(raw), nullptr);
+    std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
+    for (const std::uint32_t block : raw.flow) {
+        ++counts[block];
+    }
+    // Two blocks that ran a different number of times.
+    std::uint32_t first = 0;
+    std::uint32_t second = 1;
+    while (counts[second] == counts[first]) {
+        ++second;
+    }
+    std::vector<std::uint32_t> node_block;
+    for (const auto& node : raw.nodes) {
+        node_block.push_back(node.block);
+    }
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), node_block, raw.blocks.size());
+    store.set_name("swapped.wet");
+    for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
+        std::vector<std::uint8_t> bytes = built.save_section(section);
+        if (std::string(LabelStore::section_tags[section]) == "BCNT") {
+            std::swap_ranges(bytes.begin() + 4 * first, bytes.begin() + 4 * first + 4, bytes.begin() + 4 * second);
+        }
+        tcgen::wet::ByteReader reader(bytes.data(), bytes.size(), "swapped.wet", LabelStore::section_tags[section]);
+        store.load_section(section, reader);
+    }
+    // The nodes' lengths no longer agree with the counts either: only the
+    // query can be tried, not check_loaded.
+    try {
+        store.block_execution(first, 1);
+        ADD_FAILURE() << "swapped counts were accepted";
+    } catch (const tcgen::wet::WetError& error) {
+        EXPECT_EQ(std::string(error.what()).rfind("swapped.wet: error: corrupt labels: block ", 0), 0u) << error.what();
+    }
+}
+
 TEST(WetBlockTimes, TheSavedFormHoldsNoBlockTimestamps) {
     const RawTrace raw = synthetic_wet::make_trace(60, 4);
     const auto wet = tcgen::wet::WholeExecutionTrace::build(raw);
@@ -114,7 +156,7 @@ TEST(WetBlockTimes, TheSavedFormHoldsNoBlockTimestamps) {
     EXPECT_NE(text.find("BPAR"), std::string::npos);
     for (const auto& row : wet.stats()) {
         if (row.name == "block timestamps") {
-            EXPECT_EQ(row.compressed_bytes, 0u);
+            EXPECT_EQ(row.compressed_bytes, 4 * raw.blocks.size());  // each block's count of executions
             EXPECT_EQ(row.raw_bytes, 4 * raw.flow.size());
         }
     }
