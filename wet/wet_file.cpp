@@ -117,7 +117,7 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     const std::uint32_t version = file.u32();
     if (version != format_version) {
         throw WetError(name, "WET format version " + std::to_string(version) + ", this library reads version " +
-                                 std::to_string(format_version) + ": rebuild it with `wet build`");
+                                 std::to_string(format_version) + ": rebuild it with 'wet build'");
     }
     const std::uint32_t sections = file.u32();
     if (sections != section_total) {

@@ -172,7 +172,7 @@ TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
         ADD_FAILURE() << "a version 2 file was accepted";
     } catch (const tcgen::wet::WetError& error) {
         EXPECT_STREQ(error.what(),
-                     "old.wet: error: WET format version 2, this library reads version 3: rebuild it with `wet build`");
+                     "old.wet: error: WET format version 2, this library reads version 3: rebuild it with 'wet build'");
     }
 }
 
