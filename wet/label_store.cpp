@@ -119,7 +119,10 @@ void LabelStore::need_block_times() {
             if (step.field1 >= counts.size()) {
                 corrupt("block " + std::to_string(step.field1) + " in the control flow");
             }
-            ++counts[step.field1];
+            if (++counts[step.field1] > block_counts_[step.field1]) {  // stop as soon as the flow disagrees
+                corrupt("block " + std::to_string(step.field1) + " runs more than its count, " +
+                        std::to_string(block_counts_[step.field1]) + ", in the control flow");
+            }
             flow.push_back(step.field1);
         };
         if (walker.position() > walker.size() / 2) {
@@ -142,7 +145,7 @@ void LabelStore::need_block_times() {
     for (std::size_t block = 0; block < counts.size(); ++block) {
         if (counts[block] != block_counts_[block]) {
             corrupt("block " + std::to_string(block) + " runs " + std::to_string(counts[block]) +
-                    " times in the control flow, " + std::to_string(block_counts_[block]) + " by its count");
+                    " times in the control flow, its count says " + std::to_string(block_counts_[block]));
         }
     }
     const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_counts_.size());
@@ -380,7 +383,7 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
         block_executions += block_counts_[block];
     }
     if (block_executions != executed_) {
-        fail("the blocks' timestamps are not " + std::to_string(executed_));
+        fail("the blocks' counts do not add up to the " + std::to_string(executed_) + " executed blocks");
     }
     std::uint64_t node_events = 0;
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
