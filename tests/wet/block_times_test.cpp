@@ -162,6 +162,70 @@ TEST(WetBlockTimes, TheSavedFormHoldsNoBlockTimestamps) {
     }
 }
 
+// Every query that uses blocks' timestamps answers the same on the WET as
+// built (timestamps from the raw flow) and as loaded (timestamps derived
+// by the first of these queries): control parents, executions, defs,
+// accesses, instances and slices.
+TEST(WetBlockTimes, QueriesAnswerTheSameBuiltAndLoaded) {
+    using tcgen::wet::WholeExecutionTrace;
+    const RawTrace raw = synthetic_wet::make_trace(300, 21);
+    WholeExecutionTrace built = WholeExecutionTrace::build(raw);
+    const std::vector<std::uint8_t> bytes = built.to_bytes();
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "loaded.wet");
+    const auto block_times_memory = [&] {
+        for (const auto& row : loaded.stats()) {
+            if (row.name == "block timestamps") {
+                return row.memory_bytes;
+            }
+        }
+        return std::uint64_t{0};
+    };
+    EXPECT_EQ(block_times_memory(), 4 * raw.blocks.size());  // only the counts until a query needs the timestamps
+    for (std::uint32_t t = built.executed(); t >= 1; --t) {
+        ASSERT_EQ(loaded.control_parent(t), built.control_parent(t)) << "t " << t;
+        for (std::uint32_t node = 0; node < built.node_count(); ++node) {
+            ASSERT_EQ(loaded.executed_at(node, t), built.executed_at(node, t)) << "node " << node << " t " << t;
+            const auto def = built.def_of(node, t);
+            const auto again = loaded.def_of(node, t);
+            ASSERT_EQ(again.has_value(), def.has_value()) << "node " << node << " t " << t;
+            if (def) {
+                EXPECT_EQ(again->node, def->node);
+                EXPECT_EQ(again->t, def->t);
+            }
+        }
+    }
+    EXPECT_GT(block_times_memory(), 4 * raw.blocks.size());
+    std::vector<std::uint64_t> pcs;
+    for (std::uint32_t node = 0; node < built.node_count(); ++node) {
+        pcs.push_back(built.node(node).pc);
+    }
+    for (const std::uint64_t pc : pcs) {
+        const auto accesses = built.accesses(pc);
+        const auto accessed = loaded.accesses(pc);
+        ASSERT_EQ(accessed.size(), accesses.size()) << "pc " << pc;
+        for (std::size_t index = 0; index < accesses.size(); ++index) {
+            EXPECT_EQ(accessed[index].t, accesses[index].t);
+            EXPECT_EQ(accessed[index].node, accesses[index].node);
+            EXPECT_EQ(accessed[index].value, accesses[index].value);
+            EXPECT_EQ(accessed[index].address, accesses[index].address);
+        }
+        const auto instances = built.instances(pc);
+        ASSERT_EQ(loaded.instances(pc), instances) << "pc " << pc;
+        for (const std::uint64_t instance : {std::uint64_t{1}, std::uint64_t(instances.size() / 2 + 1),
+                                             std::uint64_t(instances.size())}) {
+            const auto slice = built.backward_slice(pc, instance);
+            const auto sliced = loaded.backward_slice(pc, instance);
+            ASSERT_EQ(sliced.size(), slice.size()) << "pc " << pc << " instance " << instance;
+            for (std::size_t index = 0; index < slice.size(); ++index) {
+                EXPECT_EQ(sliced[index].t, slice[index].t);
+                EXPECT_EQ(sliced[index].kind, slice[index].kind);
+                EXPECT_EQ(sliced[index].pc, slice[index].pc);
+                EXPECT_EQ(sliced[index].slot, slice[index].slot);
+            }
+        }
+    }
+}
+
 // A file of version 2, which kept the blocks' timestamps: one line that names
 // the file, its version and what to do.
 TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
