@@ -94,20 +94,20 @@ void LabelStore::derive_block_times(const BlockExecutions& executions, const Pro
     block_times_.resize(block_counts_.size());
     for (std::size_t block = 0; block < block_times_.size(); ++block) {
         progress(block);
+        if (!block_derived_.empty() && block_derived_[block]) {
+            continue;  // derived by a walk of its own
+        }
         block_times_[block] = make_label<NodeTimestamps>(executions.times(block),
                                                          [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
     }
 }
 
-void LabelStore::need_block_times() {
-    if (block_times_derived_) {
-        return;
-    }
-    // One walk of a second cursor on the flow, from its nearer end: the one
-    // queries use stays where it is. The records the walk decodes, not what
-    // the file claims, bound what is allocated.
-    std::vector<std::uint32_t> flow;
-    flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
+template <class Visit>
+void LabelStore::walk_flow(const Visit& visit) {
+    // A second cursor on the flow, walked whole from its nearer end: the one
+    // queries use stays where it is. Every block's count is checked on the
+    // way, and the walk stops at the first block that runs more often than
+    // its count says.
     std::vector<std::uint32_t> counts(block_counts_.size(), 0);
     try {
         BlockIds walker = [&] {
@@ -115,26 +115,26 @@ void LabelStore::need_block_times() {
             return BlockIds::load(saved.data(), saved.size());
         }();
         BlockIds::Record record{};
-        const auto take = [&](const BlockIds::Record& step) {
-            if (step.field1 >= counts.size()) {
-                corrupt("block " + std::to_string(step.field1) + " in the control flow");
+        const auto take = [&](std::uint64_t t) {
+            const std::uint32_t block = record.field1;
+            if (block >= counts.size()) {
+                corrupt("block " + std::to_string(block) + " in the control flow");
             }
-            if (++counts[step.field1] > block_counts_[step.field1]) {  // stop as soon as the flow disagrees
-                corrupt("block " + std::to_string(step.field1) + " runs more than its count, " +
-                        std::to_string(block_counts_[step.field1]) + ", in the control flow");
+            if (++counts[block] > block_counts_[block]) {
+                corrupt("block " + std::to_string(block) + " runs more than its count, " +
+                        std::to_string(block_counts_[block]) + ", in the control flow");
             }
-            flow.push_back(step.field1);
+            visit(block, static_cast<std::uint32_t>(t));
         };
         if (walker.position() > walker.size() / 2) {
             walker.seek(walker.size());
             while (walker.prev(record)) {
-                take(record);
+                take(walker.position() + 1);
             }
-            std::reverse(flow.begin(), flow.end());
         } else {
             walker.seek(0);
             while (walker.next(record)) {
-                take(record);
+                take(walker.position());
             }
         }
     } catch (const WetError&) {
@@ -148,10 +148,52 @@ void LabelStore::need_block_times() {
                     " times in the control flow, its count says " + std::to_string(block_counts_[block]));
         }
     }
+}
+
+void LabelStore::need_block_times(std::uint32_t block) {
+    if (block_times_derived_ || (!block_derived_.empty() && block_derived_[block])) {
+        return;
+    }
+    block_times_.resize(block_counts_.size());
+    block_derived_.resize(block_counts_.size(), 0);
+    // A walk that keeps one block's timestamps costs about a sixth of
+    // deriving every block's (compressing them all is what costs: measured
+    // on bzip2 and cc1), so the first blocks asked for get a walk each, as
+    // a query of one pc needs; a query that needs more blocks pays for all
+    // of them at once, at worst a third more than it would have.
+    if (flow_walks_ < walks_for_single_blocks) {
+        ++flow_walks_;
+        std::vector<std::uint32_t> times;
+        times.reserve(std::min<std::size_t>(block_counts_[block], std::size_t{1} << 20));
+        walk_flow([&](std::uint32_t executed, std::uint32_t t) {
+            if (executed == block) {
+                times.push_back(t);
+            }
+        });
+        if (!times.empty() && times.front() > times.back()) {
+            std::reverse(times.begin(), times.end());
+        }
+        block_times_[block] = make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        block_derived_[block] = 1;
+        return;
+    }
+    // The records the walk decodes, not what the file claims, bound what is
+    // allocated.
+    std::vector<std::uint32_t> flow;
+    flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
+    bool backward = false;
+    walk_flow([&](std::uint32_t executed, std::uint32_t t) {
+        backward = t != flow.size() + 1;
+        flow.push_back(executed);
+    });
+    if (backward) {
+        std::reverse(flow.begin(), flow.end());
+    }
     const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_counts_.size());
     flow = std::vector<std::uint32_t>();
     derive_block_times(executions, [](std::size_t) {});
     block_times_derived_ = true;
+    block_derived_ = std::vector<std::uint8_t>();
 }
 
 LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks)
@@ -444,7 +486,7 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
 }
 
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
-    need_block_times();
+    need_block_times(block);
     return block_times_[block].find(t);
 }
 
@@ -461,7 +503,7 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
     case Times::never:
         return nullptr;
     case Times::block:
-        need_block_times();
+        need_block_times(node_block_[node]);
         return &block_times_[node_block_[node]];
     default:
         return &node_times_[node];
@@ -489,7 +531,7 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
-        need_block_times();
+        need_block_times(node_block_[node]);
         return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
     default:
         return first_fields<NodeTimestamps, std::uint32_t>(node_times_[node]);
@@ -560,7 +602,7 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 
 std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
-                        block_counts_.capacity() * 4;
+                        block_counts_.capacity() * 4 + block_derived_.capacity();
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
     return bytes;

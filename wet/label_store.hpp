@@ -9,7 +9,7 @@
 // - per block: how many times it ran (saved), and its timestamps
 //   (NodeTimestamps), not saved but derived from the flow (block b's k-th
 //   timestamp is the position of b's k-th occurrence in it): when built, or
-//   by one walk of the flow on the first query that needs them after a load;
+//   by walks of the flow when a query first needs them after a load;
 //   and, per execution, t - parent_t of its dynamic control parent
 //   (ControlParents);
 // - per node that executed: its values (NodeValues) and addresses
@@ -100,9 +100,13 @@ private:
     [[noreturn]] void corrupt(const std::string& what) const;
     template <class Progress>
     void derive_block_times(const BlockExecutions& executions, const Progress& progress);
-    // The blocks' timestamps, derived from the flow on the first call after
-    // a load (checked against the saved counts).
-    void need_block_times();
+    // Block b's timestamps, derived from the flow after a load (checked
+    // against the saved counts): by a walk for b alone for the first few
+    // blocks asked for, then every block's at once.
+    void need_block_times(std::uint32_t block);
+    template <class Visit>
+    void walk_flow(const Visit& visit);  // visit(block, t) for every t, in one direction
+    static constexpr unsigned walks_for_single_blocks = 2;
     // The timestamps of node n's executions (its block's or its own); null
     // when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);
@@ -113,8 +117,10 @@ private:
     std::vector<std::uint32_t> node_block_;
     std::optional<BlockIds> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
-    bool block_times_derived_ = false;
-    std::vector<Label<NodeTimestamps>> block_times_;  // empty until derived
+    bool block_times_derived_ = false;                // every block's
+    std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own
+    unsigned flow_walks_ = 0;                         // such walks made
+    std::vector<Label<NodeTimestamps>> block_times_;  // empty until one is derived
     std::vector<Label<ControlParents>> block_parents_;
     std::vector<std::uint8_t> node_mode_;  // Times
     std::vector<Label<NodeTimestamps>> node_times_;
