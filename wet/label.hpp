@@ -58,6 +58,7 @@ public:
             std::copy(records.begin(), records.end(), label.plain_.get());
         } else {
             label.saved_ = std::move(saved);
+            label.saved_.shrink_to_fit();  // as a loaded one: a label made on load stays its saved size
         }
         return label;
     }

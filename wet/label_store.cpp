@@ -67,10 +67,139 @@ std::vector<Value> first_fields(Label<Stream>& label) {
 
 }  // namespace
 
+BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks) {
+    BlockExecutions executions;
+    executions.first.assign(blocks + 1, 0);
+    for (std::size_t index = 0; index < executed; ++index) {
+        ++executions.first[flow[index] + 1];
+    }
+    for (std::size_t block = 0; block < blocks; ++block) {
+        executions.first[block + 1] += executions.first[block];
+    }
+    executions.order.resize(executed);
+    std::vector<std::size_t> fill(executions.first.begin(), executions.first.end() - 1);
+    for (std::size_t index = 0; index < executed; ++index) {
+        executions.order[fill[flow[index]]++] = static_cast<std::uint32_t>(index + 1);
+    }
+    return executions;
+}
+
+std::vector<std::uint32_t> BlockExecutions::times(std::size_t block) const {
+    return std::vector<std::uint32_t>(order.begin() + static_cast<std::ptrdiff_t>(first[block]),
+                                      order.begin() + static_cast<std::ptrdiff_t>(first[block + 1]));
+}
+
+template <class Progress>
+void LabelStore::derive_block_times(const BlockExecutions& executions, const Progress& progress) {
+    block_times_.resize(block_counts_.size());
+    for (std::size_t block = 0; block < block_times_.size(); ++block) {
+        progress(block);
+        if (!block_derived_.empty() && block_derived_[block]) {
+            continue;  // derived by a walk of its own
+        }
+        block_times_[block] = make_label<NodeTimestamps>(executions.times(block),
+                                                         [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+    }
+}
+
+template <class Visit>
+void LabelStore::walk_flow(const Visit& visit) {
+    // A second cursor on the flow, walked whole from its nearer end: the one
+    // queries use stays where it is. Every block's count is checked on the
+    // way, and the walk stops at the first block that runs more often than
+    // its count says.
+    std::vector<std::uint32_t> counts(block_counts_.size(), 0);
+    try {
+        BlockIds walker = [&] {
+            const std::vector<std::uint8_t> saved = flow_->save();
+            return BlockIds::load(saved.data(), saved.size());
+        }();
+        BlockIds::Record record{};
+        const auto take = [&](std::uint64_t t) {
+            const std::uint32_t block = record.field1;
+            if (block >= counts.size()) {
+                corrupt("block " + std::to_string(block) + " in the control flow");
+            }
+            if (++counts[block] > block_counts_[block]) {
+                corrupt("block " + std::to_string(block) + " runs more than its count, " +
+                        std::to_string(block_counts_[block]) + ", in the control flow");
+            }
+            visit(block, static_cast<std::uint32_t>(t));
+        };
+        if (walker.position() > walker.size() / 2) {
+            walker.seek(walker.size());
+            while (walker.prev(record)) {
+                take(walker.position() + 1);
+            }
+        } else {
+            walker.seek(0);
+            while (walker.next(record)) {
+                take(walker.position());
+            }
+        }
+    } catch (const WetError&) {
+        throw;
+    } catch (const std::runtime_error& error) {
+        corrupt(std::string("control flow: ") + error.what());
+    }
+    for (std::size_t block = 0; block < counts.size(); ++block) {
+        if (counts[block] != block_counts_[block]) {
+            corrupt("block " + std::to_string(block) + " runs " + std::to_string(counts[block]) +
+                    " times in the control flow, its count says " + std::to_string(block_counts_[block]));
+        }
+    }
+}
+
+void LabelStore::need_block_times(std::uint32_t block) {
+    if (block_times_derived_ || (!block_derived_.empty() && block_derived_[block])) {
+        return;
+    }
+    block_times_.resize(block_counts_.size());
+    block_derived_.resize(block_counts_.size(), 0);
+    // A walk that keeps one block's timestamps costs about a sixth of
+    // deriving every block's (compressing them all is what costs: measured
+    // on bzip2 and cc1), so the first blocks asked for get a walk each, as
+    // a query of one pc needs; a query that needs more blocks pays for all
+    // of them at once, at worst a third more than it would have.
+    if (flow_walks_ < walks_for_single_blocks) {
+        ++flow_walks_;
+        std::vector<std::uint32_t> times;
+        times.reserve(std::min<std::size_t>(block_counts_[block], std::size_t{1} << 20));
+        walk_flow([&](std::uint32_t executed, std::uint32_t t) {
+            if (executed == block) {
+                times.push_back(t);
+            }
+        });
+        if (!times.empty() && times.front() > times.back()) {
+            std::reverse(times.begin(), times.end());
+        }
+        block_times_[block] = make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        block_derived_[block] = 1;
+        return;
+    }
+    // The records the walk decodes, not what the file claims, bound what is
+    // allocated.
+    std::vector<std::uint32_t> flow;
+    flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
+    bool backward = false;
+    walk_flow([&](std::uint32_t executed, std::uint32_t t) {
+        backward = t != flow.size() + 1;
+        flow.push_back(executed);
+    });
+    if (backward) {
+        std::reverse(flow.begin(), flow.end());
+    }
+    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_counts_.size());
+    flow = std::vector<std::uint32_t>();
+    derive_block_times(executions, [](std::size_t) {});
+    block_times_derived_ = true;
+    block_derived_ = std::vector<std::uint8_t>();
+}
+
 LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks)
     : executed_(executed),
       node_block_(std::move(node_block)),
-      block_times_(blocks),
+      block_counts_(blocks, 0),
       block_parents_(blocks),
       node_mode_(node_block_.size(), 0),
       node_times_(node_block_.size()),
@@ -98,32 +227,22 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     store.flow_ = BlockIds::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()), raw.flow.size());
     static_assert(sizeof(BlockIds::Record) == sizeof(std::uint32_t));
 
-    // Blocks: their executions grouped per block (a counting sort of the flow).
-    std::vector<std::size_t> block_first(raw.blocks.size() + 1, 0);
-    for (const std::uint32_t block : raw.flow) {
-        ++block_first[block + 1];
-    }
+    // Blocks: their executions grouped per block, the same way load() derives them.
+    const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
-        block_first[block + 1] += block_first[block];
+        store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
     }
-    std::vector<std::uint32_t> block_order(raw.flow.size());
-    {
-        std::vector<std::size_t> fill(block_first.begin(), block_first.end() - 1);
-        for (std::size_t index = 0; index < raw.flow.size(); ++index) {
-            block_order[fill[raw.flow[index]]++] = static_cast<std::uint32_t>(index + 1);
-        }
-    }
-    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+    store.block_times_derived_ = true;
+    store.derive_block_times(executions, [&](std::size_t block) {
         if (block % 256 == 0) {
             report("block labels", block, raw.blocks.size());
         }
-        const std::vector<std::uint32_t> times(block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block]),
-                                               block_order.begin() + static_cast<std::ptrdiff_t>(block_first[block + 1]));
-        store.block_times_[block] =
-            make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+    });
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_[block] = make_label<ControlParents>(
-            times, [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
+            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
     }
+    const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node, each event with its def.
     std::vector<std::size_t> node_first(raw.nodes.size() + 1, 0);
@@ -211,7 +330,9 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         writer.blob(flow_->save());
         break;
     case 1:
-        save_all(block_times_);
+        for (const std::uint32_t count : block_counts_) {
+            writer.u32(count);
+        }
         break;
     case 2:
         save_all(block_parents_);
@@ -256,7 +377,9 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         break;
     }
     case 1:
-        load_all(block_times_, "timestamps of block ");
+        for (std::uint32_t& count : block_counts_) {
+            count = reader.u32();
+        }
         break;
     case 2:
         load_all(block_parents_, "control parents of block ");
@@ -295,14 +418,14 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
         fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
     }
     std::uint64_t block_executions = 0;
-    for (std::size_t block = 0; block < block_times_.size(); ++block) {
-        if (block_times_[block].size() != block_parents_[block].size()) {
-            fail("block " + std::to_string(block) + " has not as many timestamps as control parents");
+    for (std::size_t block = 0; block < block_counts_.size(); ++block) {
+        if (block_counts_[block] != block_parents_[block].size()) {
+            fail("block " + std::to_string(block) + " has not as many executions as control parents");
         }
-        block_executions += block_times_[block].size();
+        block_executions += block_counts_[block];
     }
     if (block_executions != executed_) {
-        fail("the blocks' timestamps are not " + std::to_string(executed_));
+        fail("the blocks' counts do not add up to the " + std::to_string(executed_) + " executed blocks");
     }
     std::uint64_t node_events = 0;
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
@@ -336,7 +459,7 @@ bool LabelStore::flow_next(FlowStep& step) {
     if (!flow_->next(record)) {
         return false;
     }
-    if (record.field1 >= block_times_.size()) {
+    if (record.field1 >= block_counts_.size()) {
         corrupt("block " + std::to_string(record.field1) + " in the control flow");
     }
     step = FlowStep{static_cast<std::uint32_t>(flow_->position()), record.field1};
@@ -348,7 +471,7 @@ bool LabelStore::flow_prev(FlowStep& step) {
     if (!flow_->prev(record)) {
         return false;
     }
-    if (record.field1 >= block_times_.size()) {
+    if (record.field1 >= block_counts_.size()) {
         corrupt("block " + std::to_string(record.field1) + " in the control flow");
     }
     step = FlowStep{static_cast<std::uint32_t>(flow_->position() + 1), record.field1};
@@ -363,6 +486,7 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
 }
 
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
+    need_block_times(block);
     return block_times_[block].find(t);
 }
 
@@ -379,6 +503,7 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
     case Times::never:
         return nullptr;
     case Times::block:
+        need_block_times(node_block_[node]);
         return &block_times_[node_block_[node]];
     default:
         return &node_times_[node];
@@ -395,7 +520,7 @@ std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
     case Times::never:
         return 0;
     case Times::block:
-        return block_times_[node_block_[node]].size();
+        return block_counts_[node_block_[node]];
     default:
         return node_times_[node].size();
     }
@@ -406,6 +531,7 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
+        need_block_times(node_block_[node]);
         return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
     default:
         return first_fields<NodeTimestamps, std::uint32_t>(node_times_[node]);
@@ -453,7 +579,9 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
     std::vector<LabelStats> rows;
     rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
-    rows.push_back({"block timestamps", executed_, 4ull * executed_, saved_bytes(block_times_), held_bytes(block_times_)});
+    // Only the counts are saved; the timestamps are derived from the control flow.
+    rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
+                    block_counts_.capacity() * 4 + held_bytes(block_times_)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_times_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -473,7 +601,8 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 }
 
 std::size_t LabelStore::memory_bytes() const {
-    std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes();
+    std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
+                        block_counts_.capacity() * 4 + block_derived_.capacity();
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
     return bytes;

@@ -6,8 +6,12 @@
 //
 // Layout
 // - flow: the block id at each t (BlockIds), the control-flow trace;
-// - per executed block: its timestamps (NodeTimestamps) and, per execution,
-//   t - parent_t of its dynamic control parent (ControlParents);
+// - per block: how many times it ran (saved), and its timestamps
+//   (NodeTimestamps), not saved but derived from the flow (block b's k-th
+//   timestamp is the position of b's k-th occurrence in it): when built, or
+//   by walks of the flow when a query first needs them after a load;
+//   and, per execution, t - parent_t of its dynamic control parent
+//   (ControlParents);
 // - per node that executed: its values (NodeValues) and addresses
 //   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
@@ -30,6 +34,16 @@
 
 namespace tcgen::wet {
 
+// Block executions grouped per block: block b's timestamps, increasing, are
+// order[first[b]] .. order[first[b+1] - 1] (a counting sort of the flow).
+struct BlockExecutions {
+    std::vector<std::size_t> first;
+    std::vector<std::uint32_t> order;
+    std::vector<std::uint32_t> times(std::size_t block) const;
+};
+// flow[i] is the block at t = i + 1; every id below `blocks`.
+BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks);
+
 class LabelStore {
 public:
     // Builds from a checked raw trace and its dynamic control parents
@@ -38,7 +52,7 @@ public:
                             const WholeExecutionTrace::Progress& progress);
 
     // The label sections of the saved form, in order, each with its tag.
-    static constexpr const char* section_tags[] = {"FLOW", "BTIM", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
+    static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
     static constexpr std::size_t section_count = sizeof(section_tags) / sizeof(section_tags[0]);
     std::vector<std::uint8_t> save_section(std::size_t section) const;
     // node_block[n] = the block of node n (already checked < block count).
@@ -84,6 +98,15 @@ public:
 
 private:
     [[noreturn]] void corrupt(const std::string& what) const;
+    template <class Progress>
+    void derive_block_times(const BlockExecutions& executions, const Progress& progress);
+    // Block b's timestamps, derived from the flow after a load (checked
+    // against the saved counts): by a walk for b alone for the first few
+    // blocks asked for, then every block's at once.
+    void need_block_times(std::uint32_t block);
+    template <class Visit>
+    void walk_flow(const Visit& visit);  // visit(block, t) for every t, in one direction
+    static constexpr unsigned walks_for_single_blocks = 2;
     // The timestamps of node n's executions (its block's or its own); null
     // when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);
@@ -93,7 +116,11 @@ private:
     std::uint64_t control_dependences_ = 0;
     std::vector<std::uint32_t> node_block_;
     std::optional<BlockIds> flow_;
-    std::vector<Label<NodeTimestamps>> block_times_;
+    std::vector<std::uint32_t> block_counts_;       // executions per block
+    bool block_times_derived_ = false;                // every block's
+    std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own
+    unsigned flow_walks_ = 0;                         // such walks made
+    std::vector<Label<NodeTimestamps>> block_times_;  // empty until one is derived
     std::vector<Label<ControlParents>> block_parents_;
     std::vector<std::uint8_t> node_mode_;  // Times
     std::vector<Label<NodeTimestamps>> node_times_;

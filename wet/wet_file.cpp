@@ -1,7 +1,7 @@
 // The saved form of a WholeExecutionTrace (docs/wet.md, "The .wet file"):
 //   8  magic "TCGENWET"
-//   4  format version (2)
-//   4  section count (10)
+//   4  format version (3)
+//   4  section count (9)
 //   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
 // Sections in order: META, BLKS, NODS, then the label sections of LabelStore.
 // Every size is checked against the bytes present before anything is
@@ -19,7 +19,9 @@ namespace tcgen::wet {
 namespace {
 
 constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
-constexpr std::uint32_t format_version = 2;
+// 3: the blocks' timestamps are no longer saved (BTIM), they are derived
+// from the control flow on load; 2 kept them; 1 kept t_use - t_def per def.
+constexpr std::uint32_t format_version = 3;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
 constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};
@@ -115,12 +117,12 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     const std::uint32_t version = file.u32();
     if (version != format_version) {
         throw WetError(name, "WET format version " + std::to_string(version) + ", this library reads version " +
-                                 std::to_string(format_version));
+                                 std::to_string(format_version) + ": rebuild it with 'wet build'");
     }
     const std::uint32_t sections = file.u32();
     if (sections != section_total) {
-        throw WetError(name, "has " + std::to_string(sections) + " sections, a WET of format 1 has " +
-                                 std::to_string(section_total));
+        throw WetError(name, "has " + std::to_string(sections) + " sections, a WET of format " +
+                                 std::to_string(format_version) + " has " + std::to_string(section_total));
     }
     WholeExecutionTrace wet;
     wet.name_ = name;

@@ -8,8 +8,10 @@
 //   and the memory accesses (nodes) in them;
 // - the control-flow trace: the block executed at each timestamp t = 1, 2, ...
 //   (a timestamp counts executed blocks, as the paper's does);
-// - per block the timestamps of its executions and, per execution, its
-//   dynamic control parent (the execution of the branch it depends on);
+// - per block the timestamps of its executions (not saved: derived from the
+//   control flow by the queries that first need them, walks of it) and,
+//   per execution, its dynamic control parent (the execution of the branch
+//   it depends on);
 // - per node the value and the address of each of its executions (its
 //   timestamps are its block's, stored only for a node that missed some of
 //   its block's executions);
