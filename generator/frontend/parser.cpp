@@ -51,7 +51,7 @@ std::string describe_token_type(const antlr4::dfa::Vocabulary& vocabulary, std::
         case TcgenSpecParser::NUMBER:
             return "a number";
         case TcgenSpecParser::WORD:
-            return "a predictor";  // the only place the grammar takes a word
+            return "a name";  // of a field or a predictor
         default:
             return vocabulary.getDisplayName(type);
     }
@@ -146,7 +146,14 @@ public:
             }
         }
         if (auto* pc = description.pcDefinition()) {
-            spec.pc = ast::PcDefinition{number(pc->NUMBER()), node_span(*pc)};
+            ast::PcDefinition definition;
+            definition.span = node_span(*pc);
+            if (pc->NUMBER() != nullptr) {
+                definition.field = number(pc->NUMBER());
+            } else {
+                definition.name = name(*pc->fieldName());
+            }
+            spec.pc = definition;
         }
         return spec;
     }
@@ -158,6 +165,12 @@ private:
         field.bits = number(declaration.NUMBER());
         field.number = number(context.NUMBER());
         field.span = token_span(*declaration.getStart());
+        if (auto* field_name = context.fieldName()) {
+            field.name = name(*field_name);
+        }
+        if (auto* size = context.arraySize()) {
+            field.array_size = number(size->NUMBER());
+        }
         if (auto* sizes = context.levelSizes()) {
             for (auto* size : sizes->levelSize()) {
                 ast::LevelKind kind = size->L1() != nullptr ? ast::LevelKind::l1 : ast::LevelKind::l2;
@@ -177,24 +190,48 @@ private:
     ast::Predictor build_predictor(TcgenSpecParser::PredictorContext& context) {
         ast::Predictor predictor;
         predictor.span = node_span(context);
-        predictor.name = context.WORD()->getText();
-        predictor.name_span = token_span(*context.WORD()->getSymbol());
+        const antlr4::Token& word = *context.WORD()->getSymbol();
+        predictor.name = word.getText();
+        predictor.name_span = token_span(word);
         std::vector<antlr4::tree::TerminalNode*> numbers = context.NUMBER();
-        if (numbers.size() == 2) {
+        // "FCM3" is one word (names may hold digits): its trailing digits are
+        // the order, as in "FCM 3".
+        std::size_t digits = predictor.name.find_last_not_of("0123456789") + 1;
+        if (digits < predictor.name.size()) {
+            std::string order = predictor.name.substr(digits);
+            predictor.name.resize(digits);
+            predictor.name_span.end_column = predictor.name_span.column + static_cast<int>(digits);
+            SourceSpan order_span{predictor.name_span.line, predictor.name_span.end_column,
+                                  predictor.name_span.end_column + static_cast<int>(order.size())};
+            predictor.order = number_of(order, order_span);
+            if (numbers.size() == 2) {
+                sink_.error(token_span(*numbers[0]->getSymbol()),
+                            "the order of " + predictor.name + " is given twice; write " + word.getText() + "[" +
+                                numbers[1]->getText() + "]");
+            }
+        } else if (numbers.size() == 2) {
             predictor.order = number(numbers[0]);
         }
         predictor.entries = number(numbers.back());
         return predictor;
     }
 
+    ast::Name name(TcgenSpecParser::FieldNameContext& context) {
+        return ast::Name{context.getText(), token_span(*context.getStart())};
+    }
+
     ast::Number number(antlr4::tree::TerminalNode* node) {
         const antlr4::Token& token = *node->getSymbol();
-        ast::Number result{0, token_span(token)};
+        return number_of(token.getText(), token_span(token));
+    }
+
+    ast::Number number_of(const std::string& text, SourceSpan span) {
+        ast::Number result{0, span};
         constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
-        for (char digit : token.getText()) {
+        for (char digit : text) {
             auto value = static_cast<std::uint64_t>(digit - '0');
             if (result.value > (max - value) / 10) {
-                sink_.error(result.span, "number " + token.getText() + " is too large");
+                sink_.error(result.span, "number " + text + " is too large");
                 result.value = max;
                 return result;
             }
