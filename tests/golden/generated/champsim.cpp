@@ -5,37 +5,31 @@
 //
 // TCgen Trace Specification;
 // 0-Bit Header;
-// 64-Bit Field 1 = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[2], FCM1[2], DFCM1[2]};
-// # Field 1: 7 predictions, 25,165,848 bytes of tables
-// 8-Bit Field 2 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 2: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 3 = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
-// # Field 3: 3 predictions, 786,432 bytes of tables
-// 8-Bit Field 4 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 4: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 5 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 5: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 6 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 6: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 7 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 7: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 8 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 8: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 9 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 9: 2 predictions, 131,072 bytes of tables
-// 64-Bit Field 10 = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 10: 6 predictions, 10,616,832 bytes of tables
-// 64-Bit Field 11 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 11: 3 predictions, 7,471,104 bytes of tables
-// 64-Bit Field 12 = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 12: 6 predictions, 10,616,832 bytes of tables
-// 64-Bit Field 13 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 13: 3 predictions, 7,471,104 bytes of tables
-// 64-Bit Field 14 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 14: 3 predictions, 7,471,104 bytes of tables
-// 64-Bit Field 15 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 15: 3 predictions, 7,471,104 bytes of tables
-// PC = Field 1;
+// 64-Bit Field 1 ip = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[2], FCM1[2], DFCM1[2]};
+// # Field 1 ip: 7 predictions, 25,165,848 bytes of tables
+// 8-Bit Field 2 is_branch = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 2 is_branch: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 3 branch_taken = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
+// # Field 3 branch_taken: 3 predictions, 786,432 bytes of tables
+// 8-Bit Field 4 destination_registers[2] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 4 destination_registers[0]: 2 predictions, 131,072 bytes of tables
+// # Field 5 destination_registers[1]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 6 source_registers[4] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 6 source_registers[0]: 2 predictions, 131,072 bytes of tables
+// # Field 7 source_registers[1]: 2 predictions, 131,072 bytes of tables
+// # Field 8 source_registers[2]: 2 predictions, 131,072 bytes of tables
+// # Field 9 source_registers[3]: 2 predictions, 131,072 bytes of tables
+// 64-Bit Field 10 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
+// # Field 10 destination_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// 64-Bit Field 11 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// # Field 11 destination_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 12 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
+// # Field 12 source_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// 64-Bit Field 13 source_memory[3] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// # Field 13 source_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// # Field 14 source_memory[2]: 3 predictions, 7,471,104 bytes of tables
+// # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
+// PC = Field ip;
 // # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
@@ -43,8 +37,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 657, a class per field and the
-// TraceCodec that ties them together; main() at line 2659; then the rest of
+// of this spec is written in); from line 651, a class per field and the
+// TraceCodec that ties them together; main() at line 2653; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -111,7 +105,7 @@ using tcgen_runtime::wrapping_add;
 using tcgen_runtime::wrapping_subtract;
 
 // ---------------------------------------------------------------------------
-// Field 1: 64 bits at byte 0 of each record, the PC; L1 = 1, L2 = 131072.
+// Field 1 ip: 64 bits at byte 0 of each record, the PC; L1 = 1, L2 = 131072.
 // Codes: 0 MATCH4[1], 1-2 FCM3[2], 3-4 FCM1[2], 5-6 DFCM1[2]; 7 = miss.
 class Field1 {
 public:
@@ -153,7 +147,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 1 (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 1 ip (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -274,7 +268,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 2: 8 bits at byte 8 of each record; L1 = 65536, L2 = 65536.
+// Field 2 is_branch: 8 bits at byte 8 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field2 {
 public:
@@ -314,7 +308,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 2 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 2 is_branch (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -364,7 +358,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 3: 8 bits at byte 9 of each record; L1 = 65536, L2 = 65536.
+// Field 3 branch_taken: 8 bits at byte 9 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 FCM2[1], 1-2 LV[2]; 3 = miss.
 class Field3 {
 public:
@@ -406,7 +400,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 3 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 3 branch_taken (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -492,7 +486,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 4: 8 bits at byte 10 of each record; L1 = 65536, L2 = 65536.
+// Field 4 destination_registers[0]: 8 bits at byte 10 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field4 {
 public:
@@ -532,7 +526,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 4 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 4 destination_registers[0] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -582,7 +576,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 5: 8 bits at byte 11 of each record; L1 = 65536, L2 = 65536.
+// Field 5 destination_registers[1]: 8 bits at byte 11 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field5 {
 public:
@@ -622,7 +616,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 5 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 5 destination_registers[1] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -672,7 +666,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 6: 8 bits at byte 12 of each record; L1 = 65536, L2 = 65536.
+// Field 6 source_registers[0]: 8 bits at byte 12 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field6 {
 public:
@@ -712,7 +706,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 6 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 6 source_registers[0] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -762,7 +756,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 7: 8 bits at byte 13 of each record; L1 = 65536, L2 = 65536.
+// Field 7 source_registers[1]: 8 bits at byte 13 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field7 {
 public:
@@ -802,7 +796,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 7 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 7 source_registers[1] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -852,7 +846,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 8: 8 bits at byte 14 of each record; L1 = 65536, L2 = 65536.
+// Field 8 source_registers[2]: 8 bits at byte 14 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field8 {
 public:
@@ -892,7 +886,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 8 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 8 source_registers[2] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -942,7 +936,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 9: 8 bits at byte 15 of each record; L1 = 65536, L2 = 65536.
+// Field 9 source_registers[3]: 8 bits at byte 15 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field9 {
 public:
@@ -982,7 +976,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 9 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 9 source_registers[3] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1032,7 +1026,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 10: 64 bits at byte 16 of each record; L1 = 65536, L2 = 65536.
+// Field 10 destination_memory[0]: 64 bits at byte 16 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 DFCM2[2], 2 FCM1[1], 3-4 LV[2], 5 MATCH4[1]; 6 = miss.
 class Field10 {
 public:
@@ -1074,7 +1068,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 10 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 10 destination_memory[0] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1186,7 +1180,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 11: 64 bits at byte 24 of each record; L1 = 65536, L2 = 65536.
+// Field 11 destination_memory[1]: 64 bits at byte 24 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field11 {
 public:
@@ -1228,7 +1222,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 11 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 11 destination_memory[1] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1321,7 +1315,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 12: 64 bits at byte 32 of each record; L1 = 65536, L2 = 65536.
+// Field 12 source_memory[0]: 64 bits at byte 32 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 DFCM2[2], 2 FCM1[1], 3-4 LV[2], 5 MATCH4[1]; 6 = miss.
 class Field12 {
 public:
@@ -1363,7 +1357,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 12 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 12 source_memory[0] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1475,7 +1469,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 13: 64 bits at byte 40 of each record; L1 = 65536, L2 = 65536.
+// Field 13 source_memory[1]: 64 bits at byte 40 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field13 {
 public:
@@ -1517,7 +1511,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 13 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 13 source_memory[1] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1610,7 +1604,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 14: 64 bits at byte 48 of each record; L1 = 65536, L2 = 65536.
+// Field 14 source_memory[2]: 64 bits at byte 48 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field14 {
 public:
@@ -1652,7 +1646,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 14 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 14 source_memory[2] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1745,7 +1739,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 15: 64 bits at byte 56 of each record; L1 = 65536, L2 = 65536.
+// Field 15 source_memory[3]: 64 bits at byte 56 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field15 {
 public:
@@ -1787,7 +1781,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 15 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 15 source_memory[3] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1913,21 +1907,21 @@ public:
     static constexpr std::size_t stream_count = 16;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "codes",
-        "field_1_misses",
-        "field_2_misses",
-        "field_3_misses",
-        "field_4_misses",
-        "field_5_misses",
-        "field_6_misses",
-        "field_7_misses",
-        "field_8_misses",
-        "field_9_misses",
-        "field_10_misses",
-        "field_11_misses",
-        "field_12_misses",
-        "field_13_misses",
-        "field_14_misses",
-        "field_15_misses",
+        "ip_misses",
+        "is_branch_misses",
+        "branch_taken_misses",
+        "destination_registers[0]_misses",
+        "destination_registers[1]_misses",
+        "source_registers[0]_misses",
+        "source_registers[1]_misses",
+        "source_registers[2]_misses",
+        "source_registers[3]_misses",
+        "destination_memory[0]_misses",
+        "destination_memory[1]_misses",
+        "source_memory[0]_misses",
+        "source_memory[1]_misses",
+        "source_memory[2]_misses",
+        "source_memory[3]_misses",
     };
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
