@@ -4,6 +4,7 @@
 
 #include "generator/frontend/parser.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -57,6 +58,23 @@ std::string describe_token_type(const antlr4::dfa::Vocabulary& vocabulary, std::
     }
 }
 
+bool is_keyword(ssize_t type) {
+    switch (type) {
+        case TcgenSpecParser::TCGEN:
+        case TcgenSpecParser::TRACE:
+        case TcgenSpecParser::SPECIFICATION:
+        case TcgenSpecParser::BIT:
+        case TcgenSpecParser::HEADER:
+        case TcgenSpecParser::FIELD:
+        case TcgenSpecParser::PC:
+        case TcgenSpecParser::L1:
+        case TcgenSpecParser::L2:
+            return true;
+        default:
+            return false;
+    }
+}
+
 std::string describe_token(const antlr4::Token& token) {
     if (token.getType() == antlr4::Token::EOF) {
         return "end of file";
@@ -102,7 +120,15 @@ public:
         auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
         std::vector<std::string> expected;
         if (parser != nullptr) {
-            for (ssize_t type : parser->getExpectedTokens().toList()) {
+            std::vector<ssize_t> types = parser->getExpectedTokens().toList();
+            // Where a field name may stand, the keywords are accepted too (for
+            // the checker to explain why they cannot name a field), but the
+            // message asks for a name.
+            bool name_expected = std::find(types.begin(), types.end(), TcgenSpecParser::WORD) != types.end();
+            for (ssize_t type : types) {
+                if (name_expected && is_keyword(type)) {
+                    continue;
+                }
                 std::size_t token_type = type < 0 ? antlr4::Token::EOF : static_cast<std::size_t>(type);
                 expected.push_back(describe_token_type(parser->getVocabulary(), token_type));
             }

@@ -237,16 +237,24 @@ private:
         } else if (text.find("__") != std::string::npos ||
                    (text.size() >= 2 && text[0] == '_' && std::isupper(static_cast<unsigned char>(text[1])))) {
             why = "C++ reserves names with '__' or starting with '_' and a capital";
-        } else if (text == "bytes" || text == "load" || text == "store" || text == "Record" ||
-                   (text.size() > 5 && text.rfind("field", 0) == 0 &&
-                    text.find_first_not_of("0123456789", 5) == std::string::npos)) {
-            why = "the generated Record has a member of that name";
+        } else if (is_record_name(text) || (text.size() > 5 && text.rfind("field", 0) == 0 &&
+                                             text.find_first_not_of("0123456789", 5) == std::string::npos)) {
+            why = "the generated Record uses that name";
         }
         if (why.empty()) {
             return true;
         }
         sink_.error(name.span, "'" + text + "' cannot name a field: " + why);
         return false;
+    }
+
+    // What templates/codec.hpp.mustache's Record already names: its members,
+    // the parameters and locals of load() and store(), which a member would
+    // shadow, and the namespaces they qualify types and functions with.
+    static bool is_record_name(const std::string& text) {
+        static const std::set<std::string> names = {"Record", "bytes", "load", "store", "record",
+                                                    "loaded", "std", "tcgen_runtime"};
+        return names.count(text) != 0;
     }
 
     static bool is_spec_keyword(const std::string& text) {
