@@ -127,25 +127,19 @@ inline std::string padded(const std::string& text, std::size_t width) {
 // snprintf, names, which may be long, appended whole) so that -l can print it
 // on standard output and the report on standard error.
 inline std::string stream_table_text(const std::vector<StreamListing>& streams, std::uint64_t file_bytes) {
-    // Named fields name their streams ("source_memory[0]_misses"): the
-    // column widens to the longest.
-    std::size_t width = 20;
-    for (const StreamListing& stream : streams) {
-        width = std::max(width, stream.name.size());
-    }
     char columns[160];
     std::snprintf(columns, sizeof columns, " %14s %14s %8s\n", "raw bytes", "compressed", "share");
-    std::string text = "  " + padded("stream", width) + columns;
+    std::string text = "  " + padded("stream", 20) + columns;
     std::uint64_t stream_total = 0;
     for (const StreamListing& stream : streams) {
         std::snprintf(columns, sizeof columns, " %14" PRIu64 " %14" PRIu64 " %7.2f%%\n", stream.raw_bytes,
                       stream.compressed_bytes, percent_of(stream.compressed_bytes, file_bytes));
-        text += "  " + padded(stream.name, width) + columns;
+        text += "  " + padded(stream.name, 20) + columns;
         stream_total += stream.compressed_bytes;
     }
     const std::uint64_t rest = file_bytes - stream_total;
     std::snprintf(columns, sizeof columns, " %14s %14" PRIu64 " %7.2f%%\n", "", rest, percent_of(rest, file_bytes));
-    text += "  " + padded("(spec, header, checks)", width) + columns;
+    text += "  " + padded("(spec, header, checks)", 20) + columns;
     return text;
 }
 

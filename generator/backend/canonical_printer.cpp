@@ -16,20 +16,14 @@ std::string predictor_list(const Field& field) {
     return text;
 }
 
-// Whether `next` continues the array piece of `field`: the same array,
-// next element, alike in everything the statement says.
-bool same_piece(const Field& field, const Field& next) {
-    return field.element && next.element && next.name == field.name && *next.element == *field.element + 1 &&
-           next.bits == field.bits && next.l1 == field.l1 && next.l2 == field.l2 &&
-           next.predictors == field.predictors;
-}
-
-// `count` fields from `field` on as one statement: with `named`, its name and
-// (for an array piece) the number of elements.
-std::string field_statement(const Field& field, std::size_t count, bool named) {
+// One statement per field, so that the canonical text keeps the shape of
+// Figure 4 (scripts read a record's layout from it): with `named`, its name,
+// and an array's element as a piece of one ("source_memory[1]"), which the
+// statements of the next elements continue.
+std::string field_statement(const Field& field, bool named) {
     std::string name;
     if (named && !field.name.empty()) {
-        name = " " + field.name + (field.element ? "[" + std::to_string(count) + "]" : "");
+        name = " " + field.name + (field.element ? "[1]" : "");
     }
     return std::to_string(field.bits) + "-Bit Field " + std::to_string(field.number) + name +
            " = {L1 = " + std::to_string(field.l1) + ", L2 = " + std::to_string(field.l2) + ": " +
@@ -44,22 +38,17 @@ std::string field_comment(const Field& field, const PlanField& plan) {
            with_thousands_separators(plan.table_bytes()) + " bytes of tables";
 }
 
-// The statements of the spec: with `named`, an array's like elements in one
-// statement and the PC by name where it has one; without, one statement per
-// field and no names, the form the encoding is identified by.
+// The statements of the spec: with `named`, the names and the PC by name
+// where it has one; without, no names, the form the encoding is identified
+// by.
 std::string statements(const Spec& spec, const CodePlan* plan, bool named) {
     std::string text = "TCgen Trace Specification;\n";
     text += std::to_string(spec.header_bits) + "-Bit Header;\n";
-    for (std::size_t i = 0; i < spec.fields.size();) {
-        std::size_t count = 1;
-        while (named && i + count < spec.fields.size() && same_piece(spec.fields[i + count - 1], spec.fields[i + count])) {
-            ++count;
+    for (std::size_t i = 0; i < spec.fields.size(); ++i) {
+        text += field_statement(spec.fields[i], named) + "\n";
+        if (plan != nullptr) {
+            text += field_comment(spec.fields[i], plan->fields[i]) + "\n";
         }
-        text += field_statement(spec.fields[i], count, named) + "\n";
-        for (std::size_t k = i; plan != nullptr && k < i + count; ++k) {
-            text += field_comment(spec.fields[k], plan->fields[k]) + "\n";
-        }
-        i += count;
     }
     const Field& pc = spec.pc();
     bool pc_by_name = named && !pc.name.empty() && !pc.element;

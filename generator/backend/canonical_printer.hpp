@@ -8,8 +8,9 @@
 // any change to the statements' format changes every fingerprint: treat it
 // as stable. Names are left out of it so that naming the fields of a spec
 // changes neither its fingerprint nor the .tcz it makes.
-// canonical_text() has the names (an array's like elements in one statement,
-// the PC by name) and adds tcgen's cost comments for one build: after each
+// canonical_text() has the names (still one statement per field: an array's
+// elements as pieces of one, "a[1]", each continuing the array; the PC by
+// name) and adds tcgen's cost comments for one build: after each
 // field its predictions and table bytes, at the end the memory estimate. The
 // names and comments may change freely.
 

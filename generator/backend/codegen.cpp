@@ -107,8 +107,10 @@ public:
         std::string label = spec_field.label();
         data.set("label", label.empty() ? "" : " " + label);
         data.set("member", spec_field.member());
-        data.set("report_title", "Field " + std::to_string(field_.number) + (label.empty() ? "" : " " + label) +
-                                     " (" + std::to_string(field_.bits) + "-bit" + (field_.is_pc ? ", PC" : "") + ")");
+        // "Field 12 (source_memory[0], 64-bit)": the number first, as scripts
+        // read it.
+        data.set("report_title", "Field " + std::to_string(field_.number) + " (" + (label.empty() ? "" : label + ", ") +
+                                     std::to_string(field_.bits) + "-bit" + (field_.is_pc ? ", PC" : "") + ")");
         data.set("slot_names", slot_names());
         data.set("tables", tables());
         data.set("lines", lines());

@@ -62,16 +62,18 @@ TEST(NamedFields, NamesLeaveTheIdentityAndFingerprintAlone) {
     EXPECT_EQ(encoding_identity(*named.plan).find("ip"), std::string::npos);
 }
 
+// One statement per field, as in Figure 4: an array's elements are pieces of
+// one, which the next continue.
 TEST(NamedFields, CanonicalTextKeepsNamesAndArraysAndIsAFixedPoint) {
     CompileResult first = compile_text(named_spec);
     ASSERT_TRUE(first.plan) << first.rendered;
     std::string canonical = canonical_text(*first.plan);
     const std::string statements[] = {
         "64-Bit Field 1 ip = {L1 = 1, L2 = 65536: FCM1[1]};\n# Field 1 ip: ",
-        "8-Bit Field 2 registers[3] = {L1 = 16, L2 = 65536: LV[2]};\n# Field 2 registers[0]: ",
-        "# Field 4 registers[2]: ",
+        "8-Bit Field 2 registers[1] = {L1 = 16, L2 = 65536: LV[2]};\n# Field 2 registers[0]: ",
+        "8-Bit Field 4 registers[1] = {L1 = 16, L2 = 65536: LV[2]};\n# Field 4 registers[2]: ",
         "64-Bit Field 5 memory[1] = {L1 = 16, L2 = 65536: DFCM2[2]};\n",
-        "64-Bit Field 6 memory[2] = {L1 = 16, L2 = 65536: LV[1]};\n",
+        "64-Bit Field 7 memory[1] = {L1 = 16, L2 = 65536: LV[1]};\n# Field 7 memory[2]: ",
         "16-Bit Field 8 = {L1 = 16, L2 = 65536: LV[1]};\n# Field 8: ",
         "PC = Field ip;\n"};
     for (const std::string& statement : statements) {
@@ -80,6 +82,8 @@ TEST(NamedFields, CanonicalTextKeepsNamesAndArraysAndIsAFixedPoint) {
     CompileResult second = compile_text(canonical, "canonical.tcg");
     ASSERT_TRUE(second.plan) << second.rendered;
     EXPECT_EQ(canonical_text(*second.plan), canonical);
+    EXPECT_EQ(second.spec->fields[3].member(), "registers[2]");
+    EXPECT_EQ(second.spec->fields[3].array_size, 3u);
 }
 
 TEST(NamedFields, NamesMayHoldDigitsAndPredictorsKeepTheirOrders) {

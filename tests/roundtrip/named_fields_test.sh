@@ -33,8 +33,8 @@ cmp "$work/unnamed.tcz" "$work/named.tcz" || fail "names changed the .tcz"
 "$work/unnamed" -d <"$work/named.tcz" | cmp - "$input" || fail "the unnamed program does not decompress the named one's .tcz"
 
 "$named" --report -c "$input" 2>"$work/report" >/dev/null || fail "--report"
-for title in "Field 1 ip (64-bit, PC): " "Field 4 destination_registers[0] (8-bit): " \
-    "Field 15 source_memory[3] (64-bit): "; do
+for title in "Field 1 (ip, 64-bit, PC): " "Field 4 (destination_registers[0], 8-bit): " \
+    "Field 15 (source_memory[3], 64-bit): "; do
     grep -qF "$title" "$work/report" || fail "the report has no line '$title'"
 done
 "$named" -l <"$work/unnamed.tcz" >"$work/list" || fail "-l"

@@ -11,13 +11,17 @@
 // # Field 2 is_branch: 2 predictions, 131,072 bytes of tables
 // 8-Bit Field 3 branch_taken = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
 // # Field 3 branch_taken: 3 predictions, 786,432 bytes of tables
-// 8-Bit Field 4 destination_registers[2] = {L1 = 65536, L2 = 65536: LV[2]};
+// 8-Bit Field 4 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 4 destination_registers[0]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 5 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 5 destination_registers[1]: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 6 source_registers[4] = {L1 = 65536, L2 = 65536: LV[2]};
+// 8-Bit Field 6 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 6 source_registers[0]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 7 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 7 source_registers[1]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 8 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 8 source_registers[2]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 9 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 9 source_registers[3]: 2 predictions, 131,072 bytes of tables
 // 64-Bit Field 10 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
 // # Field 10 destination_memory[0]: 6 predictions, 10,616,832 bytes of tables
@@ -25,9 +29,11 @@
 // # Field 11 destination_memory[1]: 3 predictions, 7,471,104 bytes of tables
 // 64-Bit Field 12 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
 // # Field 12 source_memory[0]: 6 predictions, 10,616,832 bytes of tables
-// 64-Bit Field 13 source_memory[3] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// 64-Bit Field 13 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 13 source_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 14 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 14 source_memory[2]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 15 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
 // PC = Field ip;
 // # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
@@ -37,8 +43,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 651, a class per field and the
-// TraceCodec that ties them together; main() at line 2653; then the rest of
+// of this spec is written in); from line 657, a class per field and the
+// TraceCodec that ties them together; main() at line 2659; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -147,7 +153,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 1 ip (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 1 (ip, 64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -308,7 +314,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 2 is_branch (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 2 (is_branch, 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -400,7 +406,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 3 branch_taken (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 3 (branch_taken, 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -526,7 +532,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 4 destination_registers[0] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 4 (destination_registers[0], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -616,7 +622,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 5 destination_registers[1] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 5 (destination_registers[1], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -706,7 +712,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 6 source_registers[0] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 6 (source_registers[0], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -796,7 +802,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 7 source_registers[1] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 7 (source_registers[1], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -886,7 +892,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 8 source_registers[2] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 8 (source_registers[2], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -976,7 +982,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 9 source_registers[3] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 9 (source_registers[3], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1068,7 +1074,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 10 destination_memory[0] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 10 (destination_memory[0], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1222,7 +1228,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 11 destination_memory[1] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 11 (destination_memory[1], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1357,7 +1363,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 12 source_memory[0] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 12 (source_memory[0], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1511,7 +1517,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 13 source_memory[1] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 13 (source_memory[1], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1646,7 +1652,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 14 source_memory[2] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 14 (source_memory[2], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1781,7 +1787,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 15 source_memory[3] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 15 (source_memory[3], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).

@@ -11,13 +11,17 @@
 // # Field 2 is_branch: 2 predictions, 131,072 bytes of tables
 // 8-Bit Field 3 branch_taken = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
 // # Field 3 branch_taken: 3 predictions, 786,432 bytes of tables
-// 8-Bit Field 4 destination_registers[2] = {L1 = 65536, L2 = 65536: LV[2]};
+// 8-Bit Field 4 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 4 destination_registers[0]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 5 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 5 destination_registers[1]: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 6 source_registers[4] = {L1 = 65536, L2 = 65536: LV[2]};
+// 8-Bit Field 6 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 6 source_registers[0]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 7 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 7 source_registers[1]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 8 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 8 source_registers[2]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 9 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 9 source_registers[3]: 2 predictions, 131,072 bytes of tables
 // 64-Bit Field 10 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
 // # Field 10 destination_memory[0]: 6 predictions, 10,616,832 bytes of tables
@@ -25,9 +29,11 @@
 // # Field 11 destination_memory[1]: 3 predictions, 7,471,104 bytes of tables
 // 64-Bit Field 12 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
 // # Field 12 source_memory[0]: 6 predictions, 10,616,832 bytes of tables
-// 64-Bit Field 13 source_memory[3] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// 64-Bit Field 13 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 13 source_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 14 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 14 source_memory[2]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 15 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
 // PC = Field ip;
 // # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
@@ -225,7 +231,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 1 ip (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 1 (ip, 64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -386,7 +392,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 2 is_branch (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 2 (is_branch, 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -478,7 +484,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 3 branch_taken (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 3 (branch_taken, 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -604,7 +610,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 4 destination_registers[0] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 4 (destination_registers[0], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -694,7 +700,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 5 destination_registers[1] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 5 (destination_registers[1], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -784,7 +790,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 6 source_registers[0] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 6 (source_registers[0], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -874,7 +880,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 7 source_registers[1] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 7 (source_registers[1], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -964,7 +970,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 8 source_registers[2] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 8 (source_registers[2], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1054,7 +1060,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 9 source_registers[3] (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 9 (source_registers[3], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1146,7 +1152,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 10 destination_memory[0] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 10 (destination_memory[0], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1300,7 +1306,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 11 destination_memory[1] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 11 (destination_memory[1], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1435,7 +1441,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 12 source_memory[0] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 12 (source_memory[0], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1589,7 +1595,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 13 source_memory[1] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 13 (source_memory[1], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1724,7 +1730,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 14 source_memory[2] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 14 (source_memory[2], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1859,7 +1865,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 15 source_memory[3] (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 15 (source_memory[3], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
