@@ -16,6 +16,11 @@
 //   name up among the predictor kinds tcgen knows (generator/kinds/), so that
 //   adding a kind needs no grammar change and "STRIDE[1]" gets an error that
 //   lists the known kinds.
+//
+// Beyond Figure 4, a field may be named, and a name may declare an array of
+// like fields ("64-Bit Field 13 source_memory[4] = {...};"); the PC
+// statement may name its field. A name may be any word, keywords included,
+// so that the checker can say why "Header" or "class" cannot name a field.
 grammar TcgenSpec;
 
 description
@@ -31,7 +36,15 @@ headerRest
     ;
 
 fieldRest
-    : FIELD NUMBER EQUALS LBRACE levelSizes? COLON predictors? RBRACE SEMI
+    : FIELD NUMBER (fieldName arraySize?)? EQUALS LBRACE levelSizes? COLON predictors? RBRACE SEMI
+    ;
+
+fieldName
+    : WORD | TCGEN | TRACE | SPECIFICATION | BIT | HEADER | FIELD | PC | L1 | L2
+    ;
+
+arraySize
+    : LBRACK NUMBER RBRACK
     ;
 
 levelSizes
@@ -52,7 +65,7 @@ predictor
     ;
 
 pcDefinition
-    : PC EQUALS FIELD NUMBER SEMI
+    : PC EQUALS FIELD (NUMBER | fieldName) SEMI
     ;
 
 TCGEN         : 'TCgen' ;
@@ -77,9 +90,10 @@ COMMA  : ',' ;
 
 NUMBER : [0-9]+ ;
 
-// Letters only, so that "FCM3" lexes as the name FCM followed by the order 3,
-// and a misspelt keyword such as "Feild" becomes one token the error can quote.
-WORD : [A-Za-z_]+ ;
+// A predictor or a field name. Trailing digits are a predictor's order: the
+// parser splits "FCM3" into the name FCM and the order 3. A misspelt keyword
+// such as "Feild" becomes one token the error can quote.
+WORD : [A-Za-z_] [A-Za-z_0-9]* ;
 
 // "# Encoding: tcgen --disable=NAMES" is the comment tcgen writes after a spec
 // built with passes that change the encoding turned off (generator/backend/

@@ -33,25 +33,21 @@ struct input_instr {
     unsigned long long source_memory[num_instr_sources] = {};
 };
 
-// The generated Record has one member per field of examples/champsim.tcg,
-// in the order of input_instr's members.
+// The generated Record has the members examples/champsim.tcg names, those
+// of input_instr.
 input_instr to_input_instr(const champsim_trace::Record& record) {
     input_instr instr;
-    instr.ip = record.field1;
-    instr.is_branch = record.field2;
-    instr.branch_taken = record.field3;
-    instr.destination_registers[0] = record.field4;
-    instr.destination_registers[1] = record.field5;
-    instr.source_registers[0] = record.field6;
-    instr.source_registers[1] = record.field7;
-    instr.source_registers[2] = record.field8;
-    instr.source_registers[3] = record.field9;
-    instr.destination_memory[0] = record.field10;
-    instr.destination_memory[1] = record.field11;
-    instr.source_memory[0] = record.field12;
-    instr.source_memory[1] = record.field13;
-    instr.source_memory[2] = record.field14;
-    instr.source_memory[3] = record.field15;
+    instr.ip = record.ip;
+    instr.is_branch = record.is_branch;
+    instr.branch_taken = record.branch_taken;
+    for (int k = 0; k < num_instr_destinations; ++k) {
+        instr.destination_registers[k] = record.destination_registers[k];
+        instr.destination_memory[k] = record.destination_memory[k];
+    }
+    for (int k = 0; k < num_instr_sources; ++k) {
+        instr.source_registers[k] = record.source_registers[k];
+        instr.source_memory[k] = record.source_memory[k];
+    }
     return instr;
 }
 

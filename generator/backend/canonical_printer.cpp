@@ -7,46 +7,63 @@
 namespace tcgen {
 namespace {
 
-std::string field_statement(const Field& field) {
-    std::string text = std::to_string(field.bits) + "-Bit Field " + std::to_string(field.number) +
-                       " = {L1 = " + std::to_string(field.l1) + ", L2 = " + std::to_string(field.l2) + ":";
-    const char* separator = " ";
+// "FCM3[2], LV[4]"
+std::string predictor_list(const Field& field) {
+    std::string text;
     for (const Predictor& predictor : field.predictors) {
-        text += separator;
-        text += predictor_name(predictor);
-        separator = ", ";
+        text += (text.empty() ? "" : ", ") + predictor_name(predictor);
     }
-    return text + "};";
+    return text;
 }
 
-std::string field_comment(const PlanField& field) {
-    unsigned predictions = field.miss_code;
-    return "# Field " + std::to_string(field.number) + ": " + std::to_string(predictions) +
-           (predictions == 1 ? " prediction, " : " predictions, ") + with_thousands_separators(field.table_bytes()) +
-           " bytes of tables";
+// One statement per field, so that the canonical text keeps the shape of
+// Figure 4 (scripts read a record's layout from it): with `named`, its name,
+// and an array's element as a piece of one ("source_memory[1]"), which the
+// statements of the next elements continue.
+std::string field_statement(const Field& field, bool named) {
+    std::string name;
+    if (named && !field.name.empty()) {
+        name = " " + field.name + (field.element ? "[1]" : "");
+    }
+    return std::to_string(field.bits) + "-Bit Field " + std::to_string(field.number) + name +
+           " = {L1 = " + std::to_string(field.l1) + ", L2 = " + std::to_string(field.l2) + ": " +
+           predictor_list(field) + "};";
 }
 
-std::string statements(const Spec& spec, const CodePlan* plan) {
+std::string field_comment(const Field& field, const PlanField& plan) {
+    unsigned predictions = plan.miss_code;
+    std::string label = field.label();
+    return "# Field " + std::to_string(field.number) + (label.empty() ? "" : " " + label) + ": " +
+           std::to_string(predictions) + (predictions == 1 ? " prediction, " : " predictions, ") +
+           with_thousands_separators(plan.table_bytes()) + " bytes of tables";
+}
+
+// The statements of the spec: with `named`, the names and the PC by name
+// where it has one; without, no names, the form the encoding is identified
+// by.
+std::string statements(const Spec& spec, const CodePlan* plan, bool named) {
     std::string text = "TCgen Trace Specification;\n";
     text += std::to_string(spec.header_bits) + "-Bit Header;\n";
-    for (const Field& field : spec.fields) {
-        text += field_statement(field) + "\n";
+    for (std::size_t i = 0; i < spec.fields.size(); ++i) {
+        text += field_statement(spec.fields[i], named) + "\n";
         if (plan != nullptr) {
-            text += field_comment(plan->fields[field.number - 1]) + "\n";
+            text += field_comment(spec.fields[i], plan->fields[i]) + "\n";
         }
     }
-    return text + "PC = Field " + std::to_string(spec.pc_field) + ";\n";
+    const Field& pc = spec.pc();
+    bool pc_by_name = named && !pc.name.empty() && !pc.element;
+    return text + "PC = Field " + (pc_by_name ? pc.name : std::to_string(spec.pc_field)) + ";\n";
 }
 
 }  // namespace
 
 std::string spec_text(const Spec& spec) {
-    return statements(spec, nullptr);
+    return statements(spec, nullptr, false);
 }
 
 std::string canonical_text(const CodePlan& plan) {
     MemoryEstimate memory = estimate_memory(plan);
-    return statements(plan.spec, &plan) + encoding_line(plan) + "# Memory estimate: " + with_thousands_separators(memory.total()) +
+    return statements(plan.spec, &plan, true) + encoding_line(plan) + "# Memory estimate: " + with_thousands_separators(memory.total()) +
            " bytes (" + human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) +
            " bytes of tables + " + with_thousands_separators(memory.buffers) + " bytes of buffers\n";
 }

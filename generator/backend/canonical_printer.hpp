@@ -3,12 +3,16 @@
 // in order. The text is accepted back by tcgen and is a fixed point of
 // printing.
 //
-// spec_text() is the statements alone: with the encoding line it is the
-// spec's identity, fingerprinted and stored in every .tcz (encoding.hpp), so
+// spec_text() is the statements alone, one per field, without field names:
+// with the encoding line it is the spec's identity, fingerprinted and stored in every .tcz (encoding.hpp), so
 // any change to the statements' format changes every fingerprint: treat it
-// as stable. canonical_text() adds tcgen's cost comments for one build: after
-// each field its predictions and table bytes, at the end the memory estimate.
-// The comments may change freely.
+// as stable. Names are left out of it so that naming the fields of a spec
+// changes neither its fingerprint nor the .tcz it makes.
+// canonical_text() has the names (still one statement per field: an array's
+// elements as pieces of one, "a[1]", each continuing the array; the PC by
+// name) and adds tcgen's cost comments for one build: after each
+// field its predictions and table bytes, at the end the memory estimate. The
+// names and comments may change freely.
 
 #include <string>
 

@@ -103,8 +103,14 @@ public:
         data.set("code_summary", code_summary(field_, names_));
         data.set("miss_code", std::to_string(predictions));
         data.set("table_bytes", std::to_string(field_.table_bytes()));
-        data.set("report_title", "Field " + std::to_string(field_.number) + " (" + std::to_string(field_.bits) +
-                                     "-bit" + (field_.is_pc ? ", PC" : "") + ")");
+        const Field& spec_field = plan_.spec.fields[field_.number - 1];
+        std::string label = spec_field.label();
+        data.set("label", label.empty() ? "" : " " + label);
+        data.set("member", spec_field.member());
+        // "Field 12 (source_memory[0], 64-bit)": the number first, as scripts
+        // read it.
+        data.set("report_title", "Field " + std::to_string(field_.number) + " (" + (label.empty() ? "" : label + ", ") +
+                                     std::to_string(field_.bits) + "-bit" + (field_.is_pc ? ", PC" : "") + ")");
         data.set("slot_names", slot_names());
         data.set("tables", tables());
         data.set("lines", lines());
@@ -356,11 +362,40 @@ CompressorRuntime embedded_runtime(const std::vector<std::string_view>& machiner
     return {runtime_of_roles(runtime_before_spec, ", part 1 of 2"), runtime_of_roles(machinery_roles, ", part 2 of 2")};
 }
 
-std::string stream_name(const PlanStream& stream) {
+// "codes", "field_2_misses", or after a named field "ip_misses". Names are
+// only shown: the .tcz does not store them.
+std::string stream_name(const CodePlan& plan, const PlanStream& stream) {
     if (stream.field == 0) {
         return "codes";  // the one stream of every field's codes
     }
-    return "field_" + std::to_string(stream.field) + (stream.role == StreamRole::codes ? "_codes" : "_misses");
+    std::string label = plan.spec.fields[stream.field - 1].label();
+    return (label.empty() ? "field_" + std::to_string(stream.field) : label) +
+           (stream.role == StreamRole::codes ? "_codes" : "_misses");
+}
+
+// The members of the generated Record: one per field, one array per array.
+TemplateData record_members(const CodePlan& plan) {
+    TemplateData list = template_list();
+    for (const PlanField& field : plan.fields) {
+        const Field& spec_field = plan.spec.fields[field.number - 1];
+        if (spec_field.element && *spec_field.element != 0) {
+            continue;  // declared with element 0
+        }
+        TemplateData member;
+        member.set("type", unsigned_type(field.bits));
+        member.set("declarator", spec_field.element ? spec_field.name + "[" + std::to_string(spec_field.array_size) + "]"
+                                                    : spec_field.member());
+        member.set("initializer", spec_field.element ? "{}" : "0");
+        unsigned last = field.number + (spec_field.element ? spec_field.array_size - 1 : 0);
+        member.set("comment", (last == field.number ? "Field " + std::to_string(field.number)
+                                                    : "Fields " + std::to_string(field.number) + " to " +
+                                                          std::to_string(last)) +
+                                  ": " + std::to_string(field.bits) + " bits at byte " + std::to_string(field.offset) +
+                                  (last == field.number ? " of a record" : " on, each") +
+                                  (field.is_pc ? ", the PC" : ""));
+        list.push_back(member);
+    }
+    return list;
 }
 
 // The values of the codec partial (templates/codec.mustache) and of the
@@ -393,7 +428,7 @@ TemplateData codec_data(const CodePlan& plan) {
     TemplateData streams = template_list();
     const std::vector<std::uint64_t> stream_bytes = plan.stream_bytes_per_record();
     for (std::size_t index = 0; index < plan.streams.size(); ++index) {
-        TemplateData stream = TemplateData("name", stream_name(plan.streams[index]));
+        TemplateData stream = TemplateData("name", stream_name(plan, plan.streams[index]));
         stream.set("bytes_per_record", std::to_string(stream_bytes[index]));
         streams.push_back(stream);
     }
@@ -467,7 +502,8 @@ std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_n
     data.set("namespace", cpp_namespace);
     data.set("header_name", comment_safe(header_name));
     data.set("has_header", plan.header_bytes > 0);
-    data.set("first_member", "field" + std::to_string(plan.fields.front().number));
+    data.set("first_member", plan.spec.fields.front().member());
+    data.set("record_members", record_members(plan));
     std::uint64_t table_bytes = 0;
     for (const PlanField& field : plan.fields) {
         table_bytes += field.table_bytes();

@@ -43,9 +43,17 @@ struct Predictor {
     SourceSpan span;
 };
 
+// A field's name as written, keywords included (the checker refuses them).
+struct Name {
+    std::string text;
+    SourceSpan span;
+};
+
 struct Field {
     Number bits;
     Number number;
+    std::optional<Name> name;
+    std::optional<Number> array_size;  // "name[N]": N like fields numbered from `number` on
     std::vector<LevelSize> level_sizes;
     std::vector<Predictor> predictors;
     SourceSpan span;             // the width, where a reader looks for the field
@@ -53,7 +61,8 @@ struct Field {
 };
 
 struct PcDefinition {
-    Number field;
+    Number field;               // when given by number
+    std::optional<Name> name;   // when given by name
     SourceSpan span;
 };
 

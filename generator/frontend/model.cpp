@@ -26,6 +26,14 @@ unsigned Field::max_context_order(Sequence sequence) const {
     return order;
 }
 
+std::string Field::label() const {
+    return element ? name + "[" + std::to_string(*element) + "]" : name;
+}
+
+std::string Field::member() const {
+    return name.empty() ? "field" + std::to_string(number) : label();
+}
+
 unsigned Spec::record_bytes() const {
     unsigned total = 0;
     for (const Field& field : fields) {

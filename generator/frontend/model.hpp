@@ -29,6 +29,13 @@ inline bool operator!=(const Predictor& a, const Predictor& b) {
 
 struct Field {
     unsigned number = 1;  // 1-based position in the record
+    // The field's name, empty if it has none. Names reach the generated
+    // Record, reports and canonical text, never the encoding: the fingerprint
+    // is of the spec without them (backend/encoding.hpp).
+    std::string name;
+    // An element of the array `name`: its index and the array's size.
+    std::optional<unsigned> element;
+    unsigned array_size = 0;
     unsigned bits = 8;
     std::uint64_t l1 = 1;
     std::uint64_t l2 = 65536;
@@ -37,6 +44,10 @@ struct Field {
     SourceSpan l1_span;                 // its "L1 = N", or `span` when L1 is left out
 
     unsigned bytes() const { return bits / 8; }
+    // "ip", "source_memory[0]", or "" for a field without a name.
+    std::string label() const;
+    // "ip", "source_memory[0]" or "field12": the member of the generated Record.
+    std::string member() const;
     // The number of predictions (code slots); the miss code equals it.
     unsigned prediction_count() const;
     // The highest order among the predictors that learn from `sequence` through

@@ -4,6 +4,7 @@
 
 #include "generator/frontend/parser.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -51,9 +52,26 @@ std::string describe_token_type(const antlr4::dfa::Vocabulary& vocabulary, std::
         case TcgenSpecParser::NUMBER:
             return "a number";
         case TcgenSpecParser::WORD:
-            return "a predictor";  // the only place the grammar takes a word
+            return "a name";  // of a field or a predictor
         default:
             return vocabulary.getDisplayName(type);
+    }
+}
+
+bool is_keyword(ssize_t type) {
+    switch (type) {
+        case TcgenSpecParser::TCGEN:
+        case TcgenSpecParser::TRACE:
+        case TcgenSpecParser::SPECIFICATION:
+        case TcgenSpecParser::BIT:
+        case TcgenSpecParser::HEADER:
+        case TcgenSpecParser::FIELD:
+        case TcgenSpecParser::PC:
+        case TcgenSpecParser::L1:
+        case TcgenSpecParser::L2:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -102,7 +120,15 @@ public:
         auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
         std::vector<std::string> expected;
         if (parser != nullptr) {
-            for (ssize_t type : parser->getExpectedTokens().toList()) {
+            std::vector<ssize_t> types = parser->getExpectedTokens().toList();
+            // Where a field name may stand, the keywords are accepted too (for
+            // the checker to explain why they cannot name a field), but the
+            // message asks for a name.
+            bool name_expected = std::find(types.begin(), types.end(), TcgenSpecParser::WORD) != types.end();
+            for (ssize_t type : types) {
+                if (name_expected && is_keyword(type)) {
+                    continue;
+                }
                 std::size_t token_type = type < 0 ? antlr4::Token::EOF : static_cast<std::size_t>(type);
                 expected.push_back(describe_token_type(parser->getVocabulary(), token_type));
             }
@@ -146,7 +172,14 @@ public:
             }
         }
         if (auto* pc = description.pcDefinition()) {
-            spec.pc = ast::PcDefinition{number(pc->NUMBER()), node_span(*pc)};
+            ast::PcDefinition definition;
+            definition.span = node_span(*pc);
+            if (pc->NUMBER() != nullptr) {
+                definition.field = number(pc->NUMBER());
+            } else {
+                definition.name = name(*pc->fieldName());
+            }
+            spec.pc = definition;
         }
         return spec;
     }
@@ -158,6 +191,12 @@ private:
         field.bits = number(declaration.NUMBER());
         field.number = number(context.NUMBER());
         field.span = token_span(*declaration.getStart());
+        if (auto* field_name = context.fieldName()) {
+            field.name = name(*field_name);
+        }
+        if (auto* size = context.arraySize()) {
+            field.array_size = number(size->NUMBER());
+        }
         if (auto* sizes = context.levelSizes()) {
             for (auto* size : sizes->levelSize()) {
                 ast::LevelKind kind = size->L1() != nullptr ? ast::LevelKind::l1 : ast::LevelKind::l2;
@@ -177,24 +216,48 @@ private:
     ast::Predictor build_predictor(TcgenSpecParser::PredictorContext& context) {
         ast::Predictor predictor;
         predictor.span = node_span(context);
-        predictor.name = context.WORD()->getText();
-        predictor.name_span = token_span(*context.WORD()->getSymbol());
+        const antlr4::Token& word = *context.WORD()->getSymbol();
+        predictor.name = word.getText();
+        predictor.name_span = token_span(word);
         std::vector<antlr4::tree::TerminalNode*> numbers = context.NUMBER();
-        if (numbers.size() == 2) {
+        // "FCM3" is one word (names may hold digits): its trailing digits are
+        // the order, as in "FCM 3".
+        std::size_t digits = predictor.name.find_last_not_of("0123456789") + 1;
+        if (digits < predictor.name.size()) {
+            std::string order = predictor.name.substr(digits);
+            predictor.name.resize(digits);
+            predictor.name_span.end_column = predictor.name_span.column + static_cast<int>(digits);
+            SourceSpan order_span{predictor.name_span.line, predictor.name_span.end_column,
+                                  predictor.name_span.end_column + static_cast<int>(order.size())};
+            predictor.order = number_of(order, order_span);
+            if (numbers.size() == 2) {
+                sink_.error(token_span(*numbers[0]->getSymbol()),
+                            "the order of " + predictor.name + " is given twice; write " + word.getText() + "[" +
+                                numbers[1]->getText() + "]");
+            }
+        } else if (numbers.size() == 2) {
             predictor.order = number(numbers[0]);
         }
         predictor.entries = number(numbers.back());
         return predictor;
     }
 
+    ast::Name name(TcgenSpecParser::FieldNameContext& context) {
+        return ast::Name{context.getText(), token_span(*context.getStart())};
+    }
+
     ast::Number number(antlr4::tree::TerminalNode* node) {
         const antlr4::Token& token = *node->getSymbol();
-        ast::Number result{0, token_span(token)};
+        return number_of(token.getText(), token_span(token));
+    }
+
+    ast::Number number_of(const std::string& text, SourceSpan span) {
+        ast::Number result{0, span};
         constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
-        for (char digit : token.getText()) {
+        for (char digit : text) {
             auto value = static_cast<std::uint64_t>(digit - '0');
             if (result.value > (max - value) / 10) {
-                sink_.error(result.span, "number " + token.getText() + " is too large");
+                sink_.error(result.span, "number " + text + " is too large");
                 result.value = max;
                 return result;
             }

@@ -1,6 +1,9 @@
 #include "generator/frontend/semantic_check.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
 #include <string>
 
 
@@ -30,21 +33,35 @@ public:
             SourceSpan where = syntax.pc ? syntax.pc->span : sink_.file().end_span();
             sink_.error(where, "the spec declares no fields; a record needs at least one");
         }
-        if (syntax.fields.size() > max_fields) {
-            sink_.error(syntax.fields[max_fields].span, "too many fields: " + std::to_string(syntax.fields.size()) +
-                                                            "; at most " + std::to_string(max_fields));
-        }
+        count_elements(syntax.fields);
         check_numbering(syntax.fields);
+        check_names(syntax.fields);
         std::size_t predictions = 0;
-        bool too_many_predictions = syntax.fields.size() > max_fields;  // reported as that already
-        for (const ast::Field& field : syntax.fields) {
-            spec.fields.push_back(check_field(field));
-            predictions += spec.fields.back().prediction_count();
+        bool too_many_predictions = too_many_fields_;  // reported as that already
+        for (std::size_t i = 0; i < syntax.fields.size(); ++i) {
+            const ast::Field& field = syntax.fields[i];
+            Field checked = check_field(field);
+            for (unsigned k = 0; k < counts_[i]; ++k) {
+                spec.fields.push_back(checked);
+                Field& element = spec.fields.back();
+                element.number = static_cast<unsigned>(std::min<std::uint64_t>(firsts_[i] + k, 1u << 30));
+                element.name = field.name ? field.name->text : "";
+                if (field.array_size) {
+                    element.element = element_offsets_[i] + k;
+                }
+                predictions += checked.prediction_count();
+            }
             if (predictions > max_predictions_in_all && !too_many_predictions) {
                 too_many_predictions = true;
-                sink_.error(field.span, "too many predictions: the fields up to " + field_label(field.number.value) +
-                                            " make " + std::to_string(predictions) + " in all; at most " +
+                sink_.error(field.span, "too many predictions: the fields up to " +
+                                            field_label(firsts_[i] + counts_[i] - 1) + " make " +
+                                            std::to_string(predictions) + " in all; at most " +
                                             std::to_string(max_predictions_in_all));
+            }
+        }
+        for (Field& field : spec.fields) {
+            if (field.element) {
+                field.array_size = array_sizes_[field.name];
             }
         }
         check_pc(syntax, spec);
@@ -81,25 +98,78 @@ private:
         return static_cast<unsigned>(bits);
     }
 
-    // Fields must be numbered 1, 2, 3, ... in record order. Only the first
-    // numbering problem is reported: after one, every later number is off too.
+    // How many fields each statement declares (an array's size, else one)
+    // and the number its first should have; the total is checked against
+    // the limit once.
+    void count_elements(const std::vector<ast::Field>& fields) {
+        std::uint64_t total = 0;
+        for (const ast::Field& field : fields) {
+            unsigned count = 1;
+            if (field.array_size) {
+                const ast::Number& size = *field.array_size;
+                if (size.value == 0) {
+                    sink_.error(size.span, "an array has at least one field, not [0]");
+                } else if (size.value > max_fields) {
+                    sink_.error(size.span, "an array of " + std::to_string(size.value) +
+                                               " fields is too large; a spec has at most " +
+                                               std::to_string(max_fields) + " fields");
+                } else {
+                    count = static_cast<unsigned>(size.value);
+                }
+            }
+            firsts_.push_back(total + 1);
+            counts_.push_back(count);
+            total += count;
+            if (total > max_fields && !too_many_fields_) {
+                too_many_fields_ = true;
+                sink_.error(field.span, "too many fields: " + std::to_string(total_fields(fields)) + "; at most " +
+                                            std::to_string(max_fields));
+            }
+        }
+    }
+
+    static std::uint64_t total_fields(const std::vector<ast::Field>& fields) {
+        std::uint64_t total = 0;
+        for (const ast::Field& field : fields) {
+            std::uint64_t size = field.array_size ? field.array_size->value : 1;
+            total += size == 0 || size > max_fields ? 1 : size;
+        }
+        return total;
+    }
+
+    // Fields must be numbered 1, 2, 3, ... in record order; an array of N
+    // takes N numbers, so the statement after it goes on from there. Only
+    // the first numbering problem is reported: after one, every later
+    // number is off too.
     void check_numbering(const std::vector<ast::Field>& fields) {
         for (std::size_t i = 0; i < fields.size(); ++i) {
             const ast::Number& number = fields[i].number;
-            std::uint64_t expected = i + 1;
+            std::uint64_t expected = firsts_[i];
             if (number.value == expected) {
                 continue;
             }
-            auto earlier = std::find_if(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(i),
-                                        [&](const ast::Field& f) { return f.number.value == number.value; });
+            auto declared_in = [&](std::size_t j) {
+                return number.value >= firsts_[j] && number.value < firsts_[j] + counts_[j];
+            };
+            std::size_t earlier = 0;
+            while (earlier < i && !declared_in(earlier)) {
+                ++earlier;
+            }
             auto later = std::find_if(fields.begin() + static_cast<std::ptrdiff_t>(i), fields.end(),
                                       [&](const ast::Field& f) { return f.number.value == expected; });
+            const ast::Field* array_before = i > 0 && counts_[i - 1] > 1 ? &fields[i - 1] : nullptr;
             if (number.value == 0) {
                 sink_.error(number.span, "field numbers start at 1");
-            } else if (earlier != fields.begin() + static_cast<std::ptrdiff_t>(i)) {
+            } else if (array_before != nullptr && (earlier == i - 1 || later == fields.end())) {
+                sink_.error(number.span, field_label(number.value) + " does not follow on: " +
+                                             array_before->name->text + "[" + std::to_string(counts_[i - 1]) +
+                                             "] takes fields " + std::to_string(firsts_[i - 1]) + " to " +
+                                             std::to_string(expected - 1) + "; expected " + field_label(expected) +
+                                             " here");
+            } else if (earlier < i) {
                 sink_.error(number.span, "duplicate field number " + std::to_string(number.value) +
-                                             " (first declared on line " + std::to_string(earlier->number.span.line) +
-                                             ")");
+                                             " (first declared on line " +
+                                             std::to_string(fields[earlier].number.span.line) + ")");
             } else if (later != fields.end()) {
                 sink_.error(number.span, field_label(number.value) + " is out of order; expected " +
                                              field_label(expected) + " here");
@@ -109,6 +179,109 @@ private:
             }
             return;
         }
+    }
+
+    // Every name once, each a C++ identifier the generated Record can take
+    // as a member. An array may be declared in pieces, one statement after
+    // the other, when its elements need different predictors:
+    // "a[1] = {...}; a[3] = {...};" is the array a[4].
+    void check_names(const std::vector<ast::Field>& fields) {
+        struct Declared {
+            const ast::Field* first = nullptr;
+            std::size_t last_statement = 0;
+            unsigned size = 0;
+        };
+        std::map<std::string, Declared> declared;
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            element_offsets_.push_back(0);
+            const ast::Field& field = fields[i];
+            if (!field.name) {
+                continue;
+            }
+            const ast::Name& name = *field.name;
+            if (!check_name(name)) {
+                continue;
+            }
+            auto found = declared.find(name.text);
+            if (found == declared.end()) {
+                declared[name.text] = Declared{&field, i, counts_[i]};
+                array_sizes_[name.text] = counts_[i];
+                continue;
+            }
+            Declared& earlier = found->second;
+            bool continues = field.array_size && earlier.first->array_size && earlier.last_statement + 1 == i;
+            if (!continues) {
+                sink_.error(name.span, "duplicate field name '" + name.text + "' (first declared on line " +
+                                           std::to_string(earlier.first->name->span.line) + ")");
+            } else if (field.bits.value != earlier.first->bits.value) {
+                sink_.error(field.bits.span, "array '" + name.text + "' continues with " +
+                                                 std::to_string(field.bits.value) + "-bit fields; its first are " +
+                                                 std::to_string(earlier.first->bits.value) + "-bit");
+            } else {
+                element_offsets_[i] = earlier.size;
+                earlier.size += counts_[i];
+                earlier.last_statement = i;
+                array_sizes_[name.text] = earlier.size;
+            }
+        }
+    }
+
+    // Whether `name` can be a member of the generated Record; says why not.
+    bool check_name(const ast::Name& name) {
+        const std::string& text = name.text;
+        std::string why;
+        if (is_spec_keyword(text)) {
+            why = "it is a keyword of the spec language";
+        } else if (is_cpp_keyword(text)) {
+            why = "it is a C++ keyword";
+        } else if (text.find("__") != std::string::npos ||
+                   (text.size() >= 2 && text[0] == '_' && std::isupper(static_cast<unsigned char>(text[1])))) {
+            why = "C++ reserves names with '__' or starting with '_' and a capital";
+        } else if (is_record_name(text) || (text.size() > 5 && text.rfind("field", 0) == 0 &&
+                                             text.find_first_not_of("0123456789", 5) == std::string::npos)) {
+            why = "the generated Record uses that name";
+        }
+        if (why.empty()) {
+            return true;
+        }
+        sink_.error(name.span, "'" + text + "' cannot name a field: " + why);
+        return false;
+    }
+
+    // What templates/codec.hpp.mustache's Record already names: its members,
+    // the parameters and locals of load() and store(), which a member would
+    // shadow, and the namespaces they qualify types and functions with.
+    static bool is_record_name(const std::string& text) {
+        static const std::set<std::string> names = {"Record", "bytes", "load", "store", "record",
+                                                    "loaded", "std", "tcgen_runtime"};
+        return names.count(text) != 0;
+    }
+
+    static bool is_spec_keyword(const std::string& text) {
+        static const std::set<std::string> keywords = {"TCgen", "Trace", "Specification", "Bit", "Header",
+                                                       "Field", "PC",    "L1",            "L2"};
+        return keywords.count(text) != 0;
+    }
+
+    static bool is_cpp_keyword(const std::string& text) {
+        static const std::set<std::string> keywords = {
+            "alignas",   "alignof",      "and",          "and_eq",      "asm",          "auto",
+            "bitand",    "bitor",        "bool",         "break",       "case",         "catch",
+            "char",      "char8_t",      "char16_t",     "char32_t",    "class",        "compl",
+            "concept",   "const",        "consteval",    "constexpr",   "constinit",    "const_cast",
+            "continue",  "co_await",     "co_return",    "co_yield",    "decltype",     "default",
+            "delete",    "do",           "double",       "dynamic_cast", "else",        "enum",
+            "explicit",  "export",       "extern",       "false",       "float",        "for",
+            "friend",    "goto",         "if",           "inline",      "int",          "long",
+            "mutable",   "namespace",    "new",          "noexcept",    "not",          "not_eq",
+            "nullptr",   "operator",     "or",           "or_eq",       "private",      "protected",
+            "public",    "register",     "reinterpret_cast", "requires", "return",      "short",
+            "signed",    "sizeof",       "static",       "static_assert", "static_cast", "struct",
+            "switch",    "template",     "this",         "thread_local", "throw",       "true",
+            "try",       "typedef",      "typeid",       "typename",    "union",        "unsigned",
+            "using",     "virtual",      "void",         "volatile",    "wchar_t",      "while",
+            "xor",       "xor_eq"};
+        return keywords.count(text) != 0;
     }
 
     Field check_field(const ast::Field& syntax) {
@@ -229,15 +402,36 @@ private:
             sink_.error(sink_.file().end_span(), "missing 'PC = Field N;' statement at the end of the spec");
             return;
         }
-        const ast::Number& number = syntax.pc->field;
-        if (number.value < 1 || number.value > syntax.fields.size()) {
-            sink_.error(number.span, "PC field " + std::to_string(number.value) + " does not exist; the spec has " +
-                                         std::to_string(syntax.fields.size()) +
-                                         (syntax.fields.size() == 1 ? " field" : " fields"));
-            return;
+        std::uint64_t pc_number = 0;
+        if (syntax.pc->name) {
+            const ast::Name& name = *syntax.pc->name;
+            auto field = std::find_if(spec.fields.begin(), spec.fields.end(),
+                                      [&](const Field& f) { return f.name == name.text; });
+            if (field == spec.fields.end()) {
+                sink_.error(name.span, "no field is named '" + name.text + "'");
+                return;
+            }
+            if (field->element) {
+                sink_.error(name.span, "'" + name.text + "' is an array; the PC is one field: write its number");
+                return;
+            }
+            pc_number = field->number;
+        } else {
+            const ast::Number& number = syntax.pc->field;
+            if (number.value < 1 || number.value > spec.fields.size()) {
+                sink_.error(number.span, "PC field " + std::to_string(number.value) + " does not exist; the spec has " +
+                                             std::to_string(spec.fields.size()) +
+                                             (spec.fields.size() == 1 ? " field" : " fields"));
+                return;
+            }
+            pc_number = number.value;
         }
-        spec.pc_field = static_cast<unsigned>(number.value);
-        const ast::Field& pc = syntax.fields[number.value - 1];
+        spec.pc_field = static_cast<unsigned>(pc_number);
+        std::size_t statement = 0;
+        while (statement + 1 < firsts_.size() && firsts_[statement + 1] <= pc_number) {
+            ++statement;
+        }
+        const ast::Field& pc = syntax.fields[statement];
         for (const ast::LevelSize& size : pc.level_sizes) {
             if (size.kind == ast::LevelKind::l1 && size.value.value != 1) {
                 sink_.error(size.span,
@@ -282,6 +476,13 @@ private:
     }
 
     DiagnosticSink& sink_;
+    // By statement: the number of its first field, how many it declares, and
+    // for a piece of an array the index of its first element.
+    std::vector<std::uint64_t> firsts_;
+    std::vector<unsigned> counts_;
+    std::vector<unsigned> element_offsets_;
+    std::map<std::string, unsigned> array_sizes_;  // by name, an array's whole size
+    bool too_many_fields_ = false;
 };
 
 }  // namespace

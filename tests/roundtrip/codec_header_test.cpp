@@ -173,7 +173,19 @@ TEST(CodecHeader, RefusesWhatTheProgramRefuses) {
               "the header has 2 bytes, the spec's has 4");
 }
 
-// ChampSim's records through the second header in the same program.
+// The little-endian integer of `size` bytes at `at`, read independently of
+// the generated Record::load.
+std::uint64_t little_endian(const Bytes& raw, std::size_t at, std::size_t size) {
+    std::uint64_t value = 0;
+    for (std::size_t byte = size; byte-- > 0;) {
+        value = value << 8 | raw[at + byte];
+    }
+    return value;
+}
+
+// ChampSim's records through the second header in the same program, by the
+// names examples/champsim.tcg gives its fields (ChampSim's own: an array
+// member per array), from a .tcz written before the spec had names.
 TEST(CodecHeader, TwoSpecsInOneProgram) {
     const Bytes raw = read_bytes(golden_dir + "/inputs/champsim.trace");
     champsim::Reader reader(golden_dir + "/champsim.tcz");
@@ -181,9 +193,18 @@ TEST(CodecHeader, TwoSpecsInOneProgram) {
     champsim::Record record;
     std::size_t index = 0;
     while (reader.next(record)) {
-        const champsim::Record expected = champsim::Record::load(raw.data() + index * champsim::Record::bytes);
-        ASSERT_EQ(record.field1, expected.field1) << index;
-        ASSERT_EQ(record.field12, expected.field12) << index;
+        const std::size_t at = index * champsim::Record::bytes;
+        ASSERT_EQ(record.ip, little_endian(raw, at, 8)) << index;
+        ASSERT_EQ(record.is_branch, raw[at + 8]) << index;
+        ASSERT_EQ(record.branch_taken, raw[at + 9]) << index;
+        for (std::size_t k = 0; k < 2; ++k) {
+            ASSERT_EQ(record.destination_registers[k], raw[at + 10 + k]) << index;
+            ASSERT_EQ(record.destination_memory[k], little_endian(raw, at + 16 + 8 * k, 8)) << index;
+        }
+        for (std::size_t k = 0; k < 4; ++k) {
+            ASSERT_EQ(record.source_registers[k], raw[at + 12 + k]) << index;
+            ASSERT_EQ(record.source_memory[k], little_endian(raw, at + 32 + 8 * k, 8)) << index;
+        }
         std::uint8_t bytes[champsim::Record::bytes];
         record.store(bytes);
         ASSERT_TRUE(std::equal(bytes, bytes + sizeof bytes, raw.begin() + static_cast<std::ptrdiff_t>(index * 64)));

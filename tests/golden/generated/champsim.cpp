@@ -5,37 +5,37 @@
 //
 // TCgen Trace Specification;
 // 0-Bit Header;
-// 64-Bit Field 1 = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[2], FCM1[2], DFCM1[2]};
-// # Field 1: 7 predictions, 25,165,848 bytes of tables
-// 8-Bit Field 2 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 2: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 3 = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
-// # Field 3: 3 predictions, 786,432 bytes of tables
-// 8-Bit Field 4 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 4: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 5 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 5: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 6 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 6: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 7 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 7: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 8 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 8: 2 predictions, 131,072 bytes of tables
-// 8-Bit Field 9 = {L1 = 65536, L2 = 65536: LV[2]};
-// # Field 9: 2 predictions, 131,072 bytes of tables
-// 64-Bit Field 10 = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 10: 6 predictions, 10,616,832 bytes of tables
-// 64-Bit Field 11 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 11: 3 predictions, 7,471,104 bytes of tables
-// 64-Bit Field 12 = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 12: 6 predictions, 10,616,832 bytes of tables
-// 64-Bit Field 13 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 13: 3 predictions, 7,471,104 bytes of tables
-// 64-Bit Field 14 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 14: 3 predictions, 7,471,104 bytes of tables
-// 64-Bit Field 15 = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 15: 3 predictions, 7,471,104 bytes of tables
-// PC = Field 1;
+// 64-Bit Field 1 ip = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[2], FCM1[2], DFCM1[2]};
+// # Field 1 ip: 7 predictions, 25,165,848 bytes of tables
+// 8-Bit Field 2 is_branch = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 2 is_branch: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 3 branch_taken = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
+// # Field 3 branch_taken: 3 predictions, 786,432 bytes of tables
+// 8-Bit Field 4 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 4 destination_registers[0]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 5 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 5 destination_registers[1]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 6 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 6 source_registers[0]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 7 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 7 source_registers[1]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 8 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 8 source_registers[2]: 2 predictions, 131,072 bytes of tables
+// 8-Bit Field 9 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
+// # Field 9 source_registers[3]: 2 predictions, 131,072 bytes of tables
+// 64-Bit Field 10 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
+// # Field 10 destination_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// 64-Bit Field 11 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// # Field 11 destination_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 12 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
+// # Field 12 source_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// 64-Bit Field 13 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// # Field 13 source_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 14 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// # Field 14 source_memory[2]: 3 predictions, 7,471,104 bytes of tables
+// 64-Bit Field 15 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
+// # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
+// PC = Field ip;
 // # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
@@ -113,7 +113,7 @@ using tcgen_runtime::wrapping_add;
 using tcgen_runtime::wrapping_subtract;
 
 // ---------------------------------------------------------------------------
-// Field 1: 64 bits at byte 0 of each record, the PC; L1 = 1, L2 = 131072.
+// Field 1 ip: 64 bits at byte 0 of each record, the PC; L1 = 1, L2 = 131072.
 // Codes: 0 MATCH4[1], 1-2 FCM3[2], 3-4 FCM1[2], 5-6 DFCM1[2]; 7 = miss.
 class Field1 {
 public:
@@ -155,7 +155,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 1 (64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 1 (ip, 64-bit, PC)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -276,7 +276,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 2: 8 bits at byte 8 of each record; L1 = 65536, L2 = 65536.
+// Field 2 is_branch: 8 bits at byte 8 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field2 {
 public:
@@ -316,7 +316,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 2 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 2 (is_branch, 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -366,7 +366,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 3: 8 bits at byte 9 of each record; L1 = 65536, L2 = 65536.
+// Field 3 branch_taken: 8 bits at byte 9 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 FCM2[1], 1-2 LV[2]; 3 = miss.
 class Field3 {
 public:
@@ -408,7 +408,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 3 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 3 (branch_taken, 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -494,7 +494,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 4: 8 bits at byte 10 of each record; L1 = 65536, L2 = 65536.
+// Field 4 destination_registers[0]: 8 bits at byte 10 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field4 {
 public:
@@ -534,7 +534,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 4 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 4 (destination_registers[0], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -584,7 +584,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 5: 8 bits at byte 11 of each record; L1 = 65536, L2 = 65536.
+// Field 5 destination_registers[1]: 8 bits at byte 11 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field5 {
 public:
@@ -624,7 +624,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 5 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 5 (destination_registers[1], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -674,7 +674,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 6: 8 bits at byte 12 of each record; L1 = 65536, L2 = 65536.
+// Field 6 source_registers[0]: 8 bits at byte 12 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field6 {
 public:
@@ -714,7 +714,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 6 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 6 (source_registers[0], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -764,7 +764,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 7: 8 bits at byte 13 of each record; L1 = 65536, L2 = 65536.
+// Field 7 source_registers[1]: 8 bits at byte 13 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field7 {
 public:
@@ -804,7 +804,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 7 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 7 (source_registers[1], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -854,7 +854,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 8: 8 bits at byte 14 of each record; L1 = 65536, L2 = 65536.
+// Field 8 source_registers[2]: 8 bits at byte 14 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field8 {
 public:
@@ -894,7 +894,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 8 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 8 (source_registers[2], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -944,7 +944,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 9: 8 bits at byte 15 of each record; L1 = 65536, L2 = 65536.
+// Field 9 source_registers[3]: 8 bits at byte 15 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 LV[2]; 2 = miss.
 class Field9 {
 public:
@@ -984,7 +984,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 9 (8-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 9 (source_registers[3], 8-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1034,7 +1034,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 10: 64 bits at byte 16 of each record; L1 = 65536, L2 = 65536.
+// Field 10 destination_memory[0]: 64 bits at byte 16 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 DFCM2[2], 2 FCM1[1], 3-4 LV[2], 5 MATCH4[1]; 6 = miss.
 class Field10 {
 public:
@@ -1076,7 +1076,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 10 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 10 (destination_memory[0], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1188,7 +1188,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 11: 64 bits at byte 24 of each record; L1 = 65536, L2 = 65536.
+// Field 11 destination_memory[1]: 64 bits at byte 24 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field11 {
 public:
@@ -1230,7 +1230,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 11 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 11 (destination_memory[1], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1323,7 +1323,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 12: 64 bits at byte 32 of each record; L1 = 65536, L2 = 65536.
+// Field 12 source_memory[0]: 64 bits at byte 32 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0-1 DFCM2[2], 2 FCM1[1], 3-4 LV[2], 5 MATCH4[1]; 6 = miss.
 class Field12 {
 public:
@@ -1365,7 +1365,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 12 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 12 (source_memory[0], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1477,7 +1477,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 13: 64 bits at byte 40 of each record; L1 = 65536, L2 = 65536.
+// Field 13 source_memory[1]: 64 bits at byte 40 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field13 {
 public:
@@ -1519,7 +1519,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 13 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 13 (source_memory[1], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1612,7 +1612,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 14: 64 bits at byte 48 of each record; L1 = 65536, L2 = 65536.
+// Field 14 source_memory[2]: 64 bits at byte 48 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field14 {
 public:
@@ -1654,7 +1654,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 14 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 14 (source_memory[2], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1747,7 +1747,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Field 15: 64 bits at byte 56 of each record; L1 = 65536, L2 = 65536.
+// Field 15 source_memory[3]: 64 bits at byte 56 of each record; L1 = 65536, L2 = 65536.
 // Codes: 0 DFCM1[1], 1 LV[1], 2 MATCH4[1]; 3 = miss.
 class Field15 {
 public:
@@ -1789,7 +1789,7 @@ public:
     }
 
     void write_report(std::FILE* out) const {
-        print_field_usage(out, "Field 15 (64-bit)", slot_names.data(), usage_.data(), usage_.size());
+        print_field_usage(out, "Field 15 (source_memory[3], 64-bit)", slot_names.data(), usage_.data(), usage_.size());
     }
 
     // Empties the tables, as at the start (the usage counts stay).
@@ -1915,21 +1915,21 @@ public:
     static constexpr std::size_t stream_count = 16;
     static constexpr std::array<std::string_view, stream_count> stream_names = {
         "codes",
-        "field_1_misses",
-        "field_2_misses",
-        "field_3_misses",
-        "field_4_misses",
-        "field_5_misses",
-        "field_6_misses",
-        "field_7_misses",
-        "field_8_misses",
-        "field_9_misses",
-        "field_10_misses",
-        "field_11_misses",
-        "field_12_misses",
-        "field_13_misses",
-        "field_14_misses",
-        "field_15_misses",
+        "ip_misses",
+        "is_branch_misses",
+        "branch_taken_misses",
+        "destination_registers[0]_misses",
+        "destination_registers[1]_misses",
+        "source_registers[0]_misses",
+        "source_registers[1]_misses",
+        "source_registers[2]_misses",
+        "source_registers[3]_misses",
+        "destination_memory[0]_misses",
+        "destination_memory[1]_misses",
+        "source_memory[0]_misses",
+        "source_memory[1]_misses",
+        "source_memory[2]_misses",
+        "source_memory[3]_misses",
     };
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
