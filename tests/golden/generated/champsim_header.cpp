@@ -71,6 +71,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bzlib.h>
 #include <cerrno>
 #include <cinttypes>
@@ -83,6 +84,7 @@
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
+#include <functional>
 #include <limits>
 #include <lzma.h>
 #include <memory>
