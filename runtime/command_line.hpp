@@ -266,8 +266,10 @@ inline const std::vector<CommandOption>& command_options() {
          set_flag<&CommandOptions::report>},
         {"0123456789", "", "", OptionValue::own_letters, "", "",
          "compression level (default " + std::to_string(default_level) +
-             "): below 6 LZMA searches less (-1: ~5x faster, 3-17 % larger); 7, 8 and 9 put 32, 48 and 64 MiB "
-             "in a block and follow LZMA's matches to their end: more ratio, memory and time",
+             "): code streams go to bzip2, the misses to the smaller of bzip2 and LZMA, whose search is shallower "
+             "at 6 and shallower still below (-1: up to 2x faster, 0-8 % larger; -0: bzip2 alone); 7, 8 and 9 try "
+             "LZMA on the code streams too, put 32, 48 and 64 MiB in a block and follow LZMA's matches to their "
+             "end: more ratio, memory and time",
          [](OptionTarget& target, const std::string& digits, std::string_view) {
              if (digits.size() > 1) {
                  fail("compression level " + digits + " is not in 0.." + std::to_string(max_level) + " (try -h)");
@@ -279,7 +281,7 @@ inline const std::vector<CommandOption>& command_options() {
          set_level<max_level>},
         {"", "--backend", "", OptionValue::argument, "NAME", "a back-end name (bzip2, lzma or zstd)",
          "compress every stream with lzma, zstd (fastest to decompress) or bzip2 (the TCgen paper's); by "
-         "default each stream of each block gets the smaller of lzma and bzip2",
+         "default the level chooses for each stream of each block (bzip2, or the smaller of lzma and bzip2)",
          [](OptionTarget& target, const std::string& value, std::string_view) {
              const std::optional<Backend> chosen = backend_from_name(value);
              if (!chosen) {

@@ -22,8 +22,8 @@ long=$tmp/a-much-longer-install-prefix-than-the-other-one/with/more/directories
 for prefix in "$short" "$long"; do
     "$cmake" --install "$build" --prefix "$prefix" --component tracer > "$tmp/install.log" \
         || { cat "$tmp/install.log" >&2; fail "cmake --install --component tracer failed"; }
-    [[ -x "$prefix/bin/tcgen-tracer" && -x "$prefix/bin/tcgen-lackey-to-trace" ]] \
-        || fail "$prefix/bin lacks tcgen-tracer or tcgen-lackey-to-trace"
+    [[ -x "$prefix/bin/tcgen-tracer" && -x "$prefix/bin/tcgen-lackey-to-trace" && -x "$prefix/bin/tcgen-branch-ids" ]] \
+        || fail "$prefix/bin lacks tcgen-tracer, tcgen-lackey-to-trace or tcgen-branch-ids"
 done
 
 printf '%s\n' pear apple fig banana cherry date kiwi lemon mango grape > "$tmp/in"
@@ -64,4 +64,11 @@ echo "ok: installed tcgen-tracer, same traces from two prefixes as from the buil
 [[ -s "$tmp/lackey.built" ]] && cmp -s "$tmp/lackey.installed" "$tmp/lackey.built" \
     || fail "installed tcgen-lackey-to-trace converts differently"
 echo "ok: installed tcgen-lackey-to-trace"
+
+# The branch trace the installed tracer wrote, split into ids and a table and
+# joined again by the installed tcgen-branch-ids.
+"$short/bin/tcgen-branch-ids" split "$tmp/short/b" "$tmp/ids" "$tmp/table"
+"$short/bin/tcgen-branch-ids" join "$tmp/ids" "$tmp/table" > "$tmp/b.joined"
+cmp -s "$tmp/short/b" "$tmp/b.joined" || fail "installed tcgen-branch-ids does not rebuild the branch trace"
+echo "ok: installed tcgen-branch-ids"
 echo PASS
