@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ostream>
 #include <set>
+#include <string>
 
 #include "generator/tune/moves.hpp"
 
@@ -37,11 +38,50 @@ bool larger(const Candidate& a, const Measurement& a_measured, const Candidate& 
     return total_predictions(a) > total_predictions(b) || a_measured.table_bytes > b_measured.table_bytes;
 }
 
+std::string fixed_text(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+double ratio_of(const SearchSettings& settings, const Measurement& m) {
+    return m.compressed_bytes == 0 ? 0.0
+                                   : static_cast<double>(settings.sample_bytes) /
+                                         static_cast<double>(m.compressed_bytes);
+}
+
+// On a terminal, the trial under way: one line, rewritten, cleared before
+// anything else is printed (as the generated programs' progress line).
+class ProgressLine {
+public:
+    ProgressLine(std::ostream& log, bool enabled) : log_(log), enabled_(enabled) {}
+    ~ProgressLine() { clear(); }
+    ProgressLine(const ProgressLine&) = delete;
+    ProgressLine& operator=(const ProgressLine&) = delete;
+
+    void show(const std::string& text) {
+        if (enabled_) {
+            // Cut to a usual terminal's width so that it never wraps.
+            log_ << "\r\033[Ktcgen tune: " << text.substr(0, 66) << std::flush;
+            shown_ = true;
+        }
+    }
+    void clear() {
+        if (shown_) {
+            log_ << "\r\033[K" << std::flush;
+            shown_ = false;
+        }
+    }
+
+private:
+    std::ostream& log_;
+    bool enabled_;
+    bool shown_ = false;
+};
+
 void print_step(std::ostream& log, const Step& step, const SearchSettings& settings) {
     const Measurement& m = step.measurement;
-    const double ratio = m.compressed_bytes == 0 ? 0.0
-                                                 : static_cast<double>(settings.sample_bytes) /
-                                                       static_cast<double>(m.compressed_bytes);
+    const double ratio = ratio_of(settings, m);
     const double speed = megabytes(settings.sample_bytes) / std::max(m.cpu_seconds, 1e-6);
     char line[160];
     std::snprintf(line, sizeof line, "tcgen tune: %3u  ratio %8.3f  %7.1f MB/s  tables %7.1f MB  %-5s  ", step.number,
@@ -69,17 +109,21 @@ bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vec
     return better || (close && simpler);
 }
 
-std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<Candidate>& user_spec,
+bool trial_fits(double elapsed, double longest_trial, double round_trip, double budget) {
+    return elapsed + longest_trial + round_trip <= budget;
+}
+
+std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
                                        Trials& trials, const SearchSettings& settings, std::ostream& log,
-                                       TrialError& error) {
-    const Clock::time_point start = Clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+                                       bool progress, TrialError& error) {
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - settings.started).count(); };
     SearchResult result;
     std::optional<Candidate> current;
     Measurement current_measured;
     std::uint64_t smallest = 0;
-    double trial_seconds = 0;  // of the fresh trials so far
+    double longest_trial = 0;  // of the fresh trials so far
     std::set<std::uint64_t> seen;
+    ProgressLine progress_line(log, progress);
 
     // Measures a candidate unless the limits forbid; fills `measured`.
     // Returns false when it was not measured (seen before, too large,
@@ -98,18 +142,24 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
                 stop = "candidate limit reached";
                 return false;
             }
-            const double average = fresh_count == 0 ? 0.0 : trial_seconds / fresh_count;
-            if (elapsed() + average > settings.budget_seconds) {
+            // Decompressing the result costs about what compressing it did.
+            const double round_trip = current ? current_measured.cpu_seconds * 1.25 : 0.0;
+            if (!trial_fits(elapsed(), longest_trial, round_trip, settings.budget_seconds)) {
                 stop = "budget spent";
                 return false;
             }
         }
         seen.insert(planned->fingerprint);
+        progress_line.show("candidate " + std::to_string(fresh_count + 1) + ", " + fixed_text(elapsed(), 0) +
+                           " of " + fixed_text(settings.budget_seconds, 0) + " s" +
+                           (current ? ", best ratio " + fixed_text(ratio_of(settings, current_measured), 3) : "") +
+                           ": " + change);
         const double before = elapsed();
         bool fresh = false;
         TrialError trial_error;
         std::optional<Measurement> got = trials.measure(candidate, fresh, trial_error);
-        trial_seconds += elapsed() - before;
+        longest_trial = std::max(longest_trial, elapsed() - before);
+        progress_line.clear();
         if (!got) {
             log << "tcgen tune: skipped " << change << ": " << trial_error.message << "\n";
             if (trial_error.fatal) {
@@ -125,6 +175,9 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     };
 
     std::vector<std::pair<std::string, Candidate>> starts;
+    if (start_spec) {
+        starts.push_back({start_spec->name, start_spec->candidate});
+    }
     Candidate wide = wide_candidate(layout);
     TrialError plan_error;
     for (;;) {
@@ -137,20 +190,21 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         }
     }
     starts.push_back({"wide start", wide});
-    if (user_spec) {
-        starts.push_back({"the given spec", *user_spec});
-    }
+    std::optional<Step> start_step;
     for (const auto& [change, candidate] : starts) {
         Measurement measured;
         if (!try_candidate(candidate, change, measured, true)) {
-            if (!stop.empty() && stop == "error") {
+            if (stop == "error") {
                 return std::nullopt;
             }
             continue;
         }
+        if (!start_step) {
+            start_step = result.steps.back();
+        }
         if (!current || measured.compressed_bytes < current_measured.compressed_bytes) {
-            if (current) {
-                result.steps[result.steps.size() - 2].taken = false;
+            for (Step& step : result.steps) {
+                step.taken = false;
             }
             current = candidate;
             current_measured = measured;
@@ -167,6 +221,11 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         }
         return std::nullopt;
     }
+    // The start spec, or the wide start when it could not be measured.
+    const bool from_start_spec = start_spec && start_step->change == start_spec->name;
+    const Candidate start_candidate = from_start_spec ? start_spec->candidate : wide;
+    result.start_name = from_start_spec ? start_spec->name : "the wide start";
+    result.start_measurement = start_step->measurement;
 
     const Candidate floor = *current;
     bool moved = true;
@@ -202,8 +261,11 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         return std::nullopt;
     }
     result.stop_reason = stop.empty() ? "no change helps" : stop;
-    result.best = *current;
-    result.best_measurement = current_measured;
+    // A simpler candidate may have been taken at a cost within the
+    // tolerance: the result is never allowed to fall below the start.
+    result.start_kept = current_measured.compressed_bytes >= result.start_measurement.compressed_bytes;
+    result.best = result.start_kept ? start_candidate : *current;
+    result.best_measurement = result.start_kept ? result.start_measurement : current_measured;
     result.seconds = elapsed();
     return result;
 }

@@ -1,6 +1,6 @@
 #pragma once
-// The greedy search: measure the wide start (and the user's own spec when
-// one was given), then move to the first neighbour that is better, until no
+// The greedy search: measure the start (the user's spec, or the shipped spec
+// for the layout) and the wide start, then from the better of the two move to the first neighbour that is better, until no
 // neighbour is, or the budget is spent. After a move, the next neighbours
 // are listed from the group of changes after the one that moved (prune,
 // sizes, grow, reorder; moves.hpp), so that a long run of small prunings
@@ -16,8 +16,17 @@
 // measured again, so the search cannot cycle. The order of the trials
 // depends only on the sample and the settings other than the budget: a
 // larger budget continues the same sequence further.
+//
+// The result is never worse than the start: when no candidate measured has
+// a smaller total output than the start's, the start itself is the result.
+// The budget counts from `started` (the command's start, so that cutting
+// the samples counts too) and includes the final round trip of the result:
+// a trial starts only when one as long as the longest so far, and then the
+// round trip, still end within it.
 
+#include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,6 +38,7 @@
 namespace tcgen::tune {
 
 struct SearchSettings {
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
     double budget_seconds = 300;
     unsigned max_candidates = 0;  // 0: no limit
     double tolerance = 0.001;     // 0.1%
@@ -43,9 +53,18 @@ struct Step {
     bool taken = false;
 };
 
+// Where the search starts: a spec of the user's or a shipped one.
+struct StartSpec {
+    std::string name;  // "examples/vpc3.tcg", "the given spec"
+    Candidate candidate;
+};
+
 struct SearchResult {
     Candidate best;
     Measurement best_measurement;
+    std::string start_name;  // the start's name, or "the wide start"
+    Measurement start_measurement;
+    bool start_kept = false;  // no candidate beat the start
     std::vector<Step> steps;
     std::string stop_reason;  // "no change helps", "budget spent", ...
     double seconds = 0;
@@ -57,10 +76,17 @@ struct SearchResult {
 bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vector<std::uint64_t>& current,
                      std::uint64_t smallest_total, bool larger, bool simpler, double tolerance);
 
-// Prints each step on `log` as it is measured. Returns nothing with `error`
-// set when a fatal error ends the search (or no start could be measured).
-std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<Candidate>& user_spec,
+// Whether a trial may start `elapsed` seconds into a budget, when the
+// longest trial so far took `longest_trial` and the round trip of the
+// result is expected to take `round_trip`.
+bool trial_fits(double elapsed, double longest_trial, double round_trip, double budget);
+
+// Prints each step on `log` as it is measured, and on a terminal
+// (`progress`) a line rewritten before each trial. Returns nothing with
+// `error` set when a fatal error ends the search (or no start could be
+// measured).
+std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
                                        Trials& trials, const SearchSettings& settings, std::ostream& log,
-                                       TrialError& error);
+                                       bool progress, TrialError& error);
 
 }  // namespace tcgen::tune

@@ -1,5 +1,6 @@
 #include "generator/tune/tune_command.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
@@ -17,6 +19,7 @@
 #include "generator/tune/process.hpp"
 #include "generator/tune/sample.hpp"
 #include "generator/tune/search.hpp"
+#include "generator/tune/shipped_specs.hpp"
 #include "generator/tune/trial.hpp"
 
 namespace tcgen::tune {
@@ -105,16 +108,23 @@ int run(const Options& options) {
     }
     std::string error;
     std::optional<Candidate> layout;
-    std::optional<Candidate> user_spec;
+    std::optional<StartSpec> start_spec;
     if (!options.record.empty()) {
         layout = parse_record_layout(options.record, error);
+        if (layout) {
+            if (std::optional<ShippedSpec> shipped = shipped_spec_for(*layout)) {
+                start_spec = StartSpec{shipped->name, shipped->candidate};
+            }
+        }
     } else {
         std::optional<SpecInput> input = read_spec_input(options.spec_path, error);
         if (!input) {
             return fail(error);
         }
-        user_spec = spec_candidate(input->file, std::cerr);
-        layout = user_spec;
+        layout = spec_candidate(input->file, std::cerr);
+        if (layout) {
+            start_spec = StartSpec{"the given spec", *layout};
+        }
     }
     if (!layout) {
         return error.empty() ? exit_user_error : fail(error);
@@ -126,6 +136,8 @@ int run(const Options& options) {
     if (compiler.empty()) {
         return fail("--cxx names no compiler");
     }
+    // The budget counts from here: cutting the samples is part of it.
+    const std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
     catch_interruptions();
     WorkDir work;
     if (work.path().empty()) {
@@ -155,13 +167,15 @@ int run(const Options& options) {
 
     Trials trials({work.path(), compiler, candidate_compiler_flags(), options.backend, samples});
     SearchSettings settings;
+    settings.started = started;
     settings.budget_seconds = options.budget_seconds;
     settings.max_candidates = options.max_candidates;
     settings.tolerance = options.tolerance_percent / 100.0;
     settings.max_table_bytes = options.max_table_mb << 20;
     settings.sample_bytes = sample_bytes;
     TrialError trial_error;
-    std::optional<SearchResult> result = run_search(*layout, user_spec, trials, settings, std::cerr, trial_error);
+    std::optional<SearchResult> result = run_search(*layout, start_spec, trials, settings, std::cerr,
+                                                    isatty(STDERR_FILENO) == 1, trial_error);
     if (!result) {
         return fail(trial_error.message);
     }
@@ -170,18 +184,23 @@ int run(const Options& options) {
         return exit_internal_error;
     }
     const Measurement& best = result->best_measurement;
-    const Measurement& start = result->steps.front().measurement;
+    const double start_ratio = ratio(sample_bytes, result->start_measurement.compressed_bytes);
     const double best_ratio = ratio(sample_bytes, best.compressed_bytes);
     const double speed = static_cast<double>(sample_bytes) / 1e6 / std::max(best.cpu_seconds, 1e-6);
-    std::string text = "# tcgen tune: ratio " + fixed(best_ratio, 3) + " on " +
-                       samples_text(samples.size(), sample_bytes) + " (" + result->steps.front().change + ": " +
-                       fixed(ratio(sample_bytes, start.compressed_bytes), 3) + "), compressing at " +
-                       fixed(speed, 1) + " MB/s;\n# " + std::to_string(result->steps.size()) +
-                       " candidates measured in " + fixed(result->seconds, 0) + " s (" + result->stop_reason +
-                       "), tables " + fixed(static_cast<double>(best.table_bytes) / 1e6, 1) + " MB.\n" + best.spec;
-    std::cerr << "tcgen tune: best: ratio " << fixed(best_ratio, 3) << ", " << fixed(speed, 1) << " MB/s; "
-              << result->steps.size() << " candidates in " << fixed(result->seconds, 0) << " s ("
-              << result->stop_reason << ")\n";
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const std::string start_text = "start: " + result->start_name + ", ratio " + fixed(start_ratio, 3);
+    const std::string best_text =
+        result->start_kept ? "best: the start, unchanged (no candidate beats it)"
+                           : "best: ratio " + fixed(best_ratio, 3) + " (+" +
+                                 fixed((best_ratio / start_ratio - 1.0) * 100.0, 2) + " %)";
+    const std::string run_text = std::to_string(result->steps.size()) + " candidates in " + fixed(seconds, 0) +
+                                 " s (" + result->stop_reason + ")";
+    std::string text = "# tcgen tune on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +
+                       ";\n# " + best_text + ", compressing at " + fixed(speed, 1) + " MB/s, tables " +
+                       fixed(static_cast<double>(best.table_bytes) / 1e6, 1) + " MB; " + run_text + ".\n" +
+                       best.spec;
+    std::cerr << "tcgen tune: " << start_text << "\n";
+    std::cerr << "tcgen tune: " << best_text << ", " << fixed(speed, 1) << " MB/s; " << run_text << "\n";
     if (!write_output(options.output_path, text, options.sample_paths, error)) {
         return fail(error);
     }
