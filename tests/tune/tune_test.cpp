@@ -1,7 +1,8 @@
 // The tuner's parts that need no compiler: the --record syntax, reading a
 // usage report, candidate spec text (accepted by tcgen), the order of the
-// moves the usage report suggests, the sample cut from a large file, and a
-// candidate tcgen refuses ruled out before any build.
+// moves the usage report suggests, the sample cut from a large file, a
+// candidate tcgen refuses ruled out before any build, the shipped spec each
+// layout starts from, and when a trial still fits in the budget.
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "generator/tune/moves.hpp"
 #include "generator/tune/sample.hpp"
 #include "generator/tune/search.hpp"
+#include "generator/tune/shipped_specs.hpp"
 #include "generator/tune/trial.hpp"
 #include "generator/tune/usage_report.hpp"
 
@@ -221,6 +223,55 @@ TEST(Search, NoSampleMayLoseMoreThanTheToleranceWhateverTheTotal) {
     // A simpler spec may not shift its cost onto one program either.
     EXPECT_FALSE(takes_neighbour({795, 206}, {800, 200}, 1000, false, true, tolerance));
     EXPECT_TRUE(takes_neighbour({805, 201}, {800, 200}, 1000, false, true, tolerance));
+}
+
+// The name of the shipped spec a --record layout starts from, or "none".
+std::string shipped_name(const std::string& record) {
+    std::string error;
+    std::optional<Candidate> layout = parse_record_layout(record, error);
+    EXPECT_TRUE(layout) << error;
+    std::optional<ShippedSpec> shipped = layout ? shipped_spec_for(*layout) : std::nullopt;
+    return shipped ? shipped->name : "none";
+}
+
+TEST(ShippedSpecs, EachShippedLayoutStartsFromItsSpec) {
+    // The VPC format has five shipped specs; TCgen(A) is the one users
+    // compare with.
+    EXPECT_EQ(shipped_name("h32,pc32,64"), "examples/vpc3.tcg");
+    EXPECT_EQ(shipped_name("pc64,8,8,8,8,8,8,8,8,64,64,64,64,64,64"), "examples/champsim.tcg");
+    EXPECT_EQ(shipped_name("h32,pc64,64,8"), "examples/x86_branches.tcg");
+    EXPECT_EQ(shipped_name("pc32"), "examples/branch_ids.tcg");
+    EXPECT_EQ(shipped_name("pc8"), "examples/any_file.tcg");
+}
+
+TEST(ShippedSpecs, OnlyAnExactLayoutMatches) {
+    EXPECT_EQ(shipped_name("h32,pc32,32"), "none");
+    EXPECT_EQ(shipped_name("pc32,64"), "none");      // no header
+    EXPECT_EQ(shipped_name("h32,32,pc64"), "none");  // the PC elsewhere
+    EXPECT_EQ(shipped_name("h64,pc32,64"), "none");
+}
+
+TEST(ShippedSpecs, TheStartIsTheShippedSpecsOwnPredictors) {
+    std::string error;
+    std::optional<Candidate> layout = parse_record_layout("h32,pc32,64", error);
+    ASSERT_TRUE(layout) << error;
+    std::optional<ShippedSpec> shipped = shipped_spec_for(*layout);
+    ASSERT_TRUE(shipped);
+    ASSERT_EQ(shipped->candidate.fields.size(), 2u);
+    const FieldChoice& value = shipped->candidate.fields[1];
+    EXPECT_EQ(value.l1, 65536u);
+    EXPECT_EQ(value.l2, 131072u);
+    ASSERT_EQ(value.predictors.size(), 4u);
+    EXPECT_EQ(predictor_text(value.predictors[0]), "DFCM3[2]");
+    EXPECT_EQ(predictor_text(value.predictors[3]), "LV[4]");
+}
+
+TEST(Search, ATrialStartsOnlyWhenItAndTheRoundTripFitTheBudget) {
+    EXPECT_TRUE(trial_fits(50, 5, 2, 60));
+    EXPECT_TRUE(trial_fits(53, 5, 2, 60));
+    EXPECT_FALSE(trial_fits(54, 5, 2, 60));   // the trial would end at 59, the round trip at 61
+    EXPECT_FALSE(trial_fits(56, 5, 0, 60));   // the trial alone would overrun
+    EXPECT_TRUE(trial_fits(0, 0, 0, 60));     // the first trial: nothing known yet
 }
 
 TEST(Trials, ACandidateTcgenRefusesIsRuledOutWithoutBeingBuilt) {
