@@ -1,6 +1,8 @@
 #include "generator/tune/search.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <ostream>
 #include <set>
@@ -109,8 +111,8 @@ bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vec
     return better || (close && simpler);
 }
 
-bool trial_fits(double elapsed, double longest_trial, double round_trip, double budget) {
-    return elapsed + longest_trial + round_trip <= budget;
+bool trial_fits(double elapsed, double trial, double round_trip, double budget) {
+    return elapsed + trial + round_trip <= budget;
 }
 
 std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
@@ -121,7 +123,13 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     std::optional<Candidate> current;
     Measurement current_measured;
     std::uint64_t smallest = 0;
-    double longest_trial = 0;  // of the fresh trials so far
+    // The times of the last few fresh trials: the longest of them is what
+    // the next is expected to take. Recent ones only, so that the wide
+    // start's large tables do not hold the estimate up for the whole run.
+    std::deque<double> recent_trials;
+    auto expected_trial = [&] {
+        return recent_trials.empty() ? 0.0 : *std::max_element(recent_trials.begin(), recent_trials.end());
+    };
     std::set<std::uint64_t> seen;
     ProgressLine progress_line(log, progress);
 
@@ -144,7 +152,7 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
             }
             // Decompressing the result costs about what compressing it did.
             const double round_trip = current ? current_measured.cpu_seconds * 1.25 : 0.0;
-            if (!trial_fits(elapsed(), longest_trial, round_trip, settings.budget_seconds)) {
+            if (!trial_fits(elapsed(), expected_trial(), round_trip, settings.budget_seconds)) {
                 stop = "budget spent";
                 return false;
             }
@@ -158,7 +166,10 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         bool fresh = false;
         TrialError trial_error;
         std::optional<Measurement> got = trials.measure(candidate, fresh, trial_error);
-        longest_trial = std::max(longest_trial, elapsed() - before);
+        recent_trials.push_back(elapsed() - before);
+        if (recent_trials.size() > 3) {
+            recent_trials.pop_front();
+        }
         progress_line.clear();
         if (!got) {
             log << "tcgen tune: skipped " << change << ": " << trial_error.message << "\n";

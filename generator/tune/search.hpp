@@ -21,8 +21,9 @@
 // a smaller total output than the start's, the start itself is the result.
 // The budget counts from `started` (the command's start, so that cutting
 // the samples counts too) and includes the final round trip of the result:
-// a trial starts only when one as long as the longest so far, and then the
-// round trip, still end within it.
+// a trial starts only when one as long as the longest of the last three,
+// and then the round trip, still end within it (so it ends up to one trial early, never
+// more than a trial's variation late).
 
 #include <chrono>
 #include <cstdint>
@@ -76,10 +77,10 @@ struct SearchResult {
 bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vector<std::uint64_t>& current,
                      std::uint64_t smallest_total, bool larger, bool simpler, double tolerance);
 
-// Whether a trial may start `elapsed` seconds into a budget, when the
-// longest trial so far took `longest_trial` and the round trip of the
-// result is expected to take `round_trip`.
-bool trial_fits(double elapsed, double longest_trial, double round_trip, double budget);
+// Whether a trial may start `elapsed` seconds into a budget, when it is
+// expected to take `trial` seconds and the round trip of the result
+// `round_trip`.
+bool trial_fits(double elapsed, double trial, double round_trip, double budget);
 
 // Prints each step on `log` as it is measured, and on a terminal
 // (`progress`) a line rewritten before each trial. Returns nothing with

@@ -190,9 +190,9 @@ int run(const Options& options) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::string start_text = "start: " + result->start_name + ", ratio " + fixed(start_ratio, 3);
     const std::string best_text =
-        result->start_kept ? "best: the start, unchanged (no candidate beats it)"
-                           : "best: ratio " + fixed(best_ratio, 3) + " (+" +
-                                 fixed((best_ratio / start_ratio - 1.0) * 100.0, 2) + " %)";
+        "best: ratio " + fixed(best_ratio, 3) +
+        (result->start_kept ? ", the start unchanged (no candidate beats it)"
+                            : " (+" + fixed((best_ratio / start_ratio - 1.0) * 100.0, 2) + " %)");
     const std::string run_text = std::to_string(result->steps.size()) + " candidates in " + fixed(seconds, 0) +
                                  " s (" + result->stop_reason + ")";
     std::string text = "# tcgen tune on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +

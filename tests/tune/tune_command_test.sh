@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # tcgen tune end to end on a small real trace (the load values of the .tcz
-# goldens): the spec it prints is accepted by tcgen, its compressor
-# round-trips the sample byte for byte and is no larger than the wide
-# start's (with --tolerance=0, which forbids trading size for simplicity);
+# goldens) and a synthetic one: it starts from the shipped spec of the
+# layout and says so; the spec it prints is accepted by tcgen, its compressor
+# round-trips the sample byte for byte and is never larger than the start's
+# (whatever the tolerance); the start and best lines give the ratios the
+# specs' own programs reach;
 # --spec measures the given spec too; argument errors give the expected
 # one-line messages. Few candidates, no timing checks.
-# Usage: tune_command_test.sh TCGEN SOURCE_DIR
+# Usage: tune_command_test.sh TCGEN SOURCE_DIR SYNTH_TRACE
 set -euo pipefail
 tcgen=$(realpath "$1")
 source_dir=$2
+synth=$(realpath "$3")
 sample=$source_dir/tests/golden/tcz/inputs/load_values.trace
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -18,26 +21,81 @@ cxx=(${CXX:-c++} -std=c++17 -O2)
 link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 
 # --- a tuning run and its spec ---------------------------------------------
+# h32,pc32,64 is the layout of the shipped examples/vpc3.tcg: the tuner
+# starts from it (and measures the wide start second), names it, and its
+# result is never larger than it.
 "$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --tolerance=0 -o "$work/tuned.tcg" 2>"$work/log"
-"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=1 >"$work/wide.tcg" 2>/dev/null
-grep -q '^tcgen tune:   1  ratio .* taken  wide start$' "$work/log" || { echo "no wide start line:"; cat "$work/log"; fail=1; }
+grep -q '^tcgen tune:   1  ratio .*  examples/vpc3.tcg$' "$work/log" || { echo "not started from vpc3:"; cat "$work/log"; fail=1; }
+grep -q '^tcgen tune:   2  ratio .*  wide start$' "$work/log" || { echo "no wide start line:"; cat "$work/log"; fail=1; }
 [[ $(grep -c '^tcgen tune:  *[0-9]*  ratio' "$work/log") -eq 3 ]] || { echo "not 3 candidates:"; cat "$work/log"; fail=1; }
-for spec in tuned wide; do
-    "$tcgen" "$work/$spec.tcg" -o "$work/$spec.cpp"
-    # shellcheck disable=SC2046  # the flags are words
-    "${cxx[@]}" -o "$work/$spec" "$work/$spec.cpp" -pthread $("$link_flags" "$work/$spec.cpp")
-    "$work/$spec" <"$sample" >"$work/$spec.tcz" 2>/dev/null
+cp "$source_dir/examples/vpc3.tcg" "$work/start.tcg"
+# Compresses SAMPLE with SPEC's program (built once), round trip checked;
+# prints the compressed size.
+compressed_size() {  # SPEC-NAME SAMPLE
+    local spec=$1 input=$2
+    if [[ ! -x "$work/$spec" ]]; then
+        "$tcgen" "$work/$spec.tcg" -o "$work/$spec.cpp"
+        # shellcheck disable=SC2046  # the flags are words
+        "${cxx[@]}" -o "$work/$spec" "$work/$spec.cpp" -pthread $("$link_flags" "$work/$spec.cpp")
+    fi
+    "$work/$spec" <"$input" >"$work/$spec.tcz" 2>/dev/null
     "$work/$spec" -d <"$work/$spec.tcz" >"$work/$spec.back"
-    cmp "$sample" "$work/$spec.back" || { echo "$spec: round trip differs"; fail=1; }
-done
-tuned_size=$(stat -c %s "$work/tuned.tcz")
-wide_size=$(stat -c %s "$work/wide.tcz")
-if (( tuned_size > wide_size )); then
-    echo "tuned spec's output ($tuned_size bytes) is larger than the wide start's ($wide_size)"; fail=1
+    cmp "$input" "$work/$spec.back" >&2 || { echo "$spec: round trip of $input differs" >&2; return 1; }
+    stat -c %s "$work/$spec.tcz"
+}
+# The start and best lines: the ratios of the sizes the specs' own programs
+# write (a candidate's sizes do not depend on the compiler's options).
+# Usage: check_start_and_best LOG SAMPLE START-NAME START-SIZE BEST-SIZE
+check_start_and_best() {
+    local log=$1 input=$2 name=$3 start_size=$4 best_size=$5
+    local in_size expected_start expected_best
+    in_size=$(stat -c %s "$input")
+    expected_start=$(awk -v i="$in_size" -v o="$start_size" -v n="$name" 'BEGIN { printf "tcgen tune: start: %s, ratio %.3f", n, i / o }')
+    if (( best_size >= start_size )); then
+        expected_best=$(awk -v i="$in_size" -v s="$start_size" \
+            'BEGIN { printf "tcgen tune: best: ratio %.3f, the start unchanged (no candidate beats it), ", i / s }')
+    else
+        expected_best=$(awk -v i="$in_size" -v s="$start_size" -v b="$best_size" \
+            'BEGIN { printf "tcgen tune: best: ratio %.3f (+%.2f %%), ", i / b, (s / b - 1) * 100 }')
+    fi
+    grep -qxF "$expected_start" "$log" || { echo "expected '$expected_start':"; cat "$log"; fail=1; }
+    grep -qF "$expected_best" "$log" || { echo "expected '$expected_best...':"; cat "$log"; fail=1; }
+}
+tuned_size=$(compressed_size tuned "$sample") || fail=1
+start_size=$(compressed_size start "$sample") || fail=1
+if (( tuned_size > start_size )); then
+    echo "tuned spec's output ($tuned_size bytes) is larger than its start's ($start_size)"; fail=1
 fi
+check_start_and_best "$work/log" "$sample" examples/vpc3.tcg "$start_size" "$tuned_size"
 # The printed spec is canonical: tcgen prints its statements unchanged.
 "$tcgen" --canonical "$work/tuned.tcg" | grep -v '^#' >"$work/canonical"
 grep -v '^#' "$work/tuned.tcg" | diff -u - "$work/canonical" || { echo "tuned spec is not canonical"; fail=1; }
+
+# A synthetic VPC trace of a few hundred KB. With a large tolerance the
+# search takes simpler candidates that cost size; the result is still never
+# below the start: the start comes back, unchanged, when nothing beats it.
+"$synth" --fields=32,64 --header=4 --records=30000 >"$work/synthetic.trace"
+for tolerance in 0 5; do
+    "$tcgen" tune "$work/synthetic.trace" --record=h32,pc32,64 --max-candidates=4 --tolerance=$tolerance \
+        -o "$work/synthetic_$tolerance.tcg" 2>"$work/log"
+    rm -f "$work/synthetic_$tolerance"
+    size=$(compressed_size "synthetic_$tolerance" "$work/synthetic.trace") || fail=1
+    synthetic_start=$(compressed_size start "$work/synthetic.trace") || fail=1
+    if (( size > synthetic_start )); then
+        echo "--tolerance=$tolerance: output ($size bytes) larger than the start's ($synthetic_start)"; fail=1
+    fi
+    check_start_and_best "$work/log" "$work/synthetic.trace" examples/vpc3.tcg "$synthetic_start" "$size"
+done
+# One candidate: the start alone, returned as it is (its canonical form).
+"$tcgen" tune "$work/synthetic.trace" --record=h32,pc32,64 --max-candidates=1 -o "$work/only_start.tcg" 2>"$work/log"
+grep -qF ", the start unchanged (no candidate beats it), " "$work/log" ||
+    { echo "one candidate: the start not kept:"; cat "$work/log"; fail=1; }
+"$tcgen" --canonical "$source_dir/examples/vpc3.tcg" | grep -v '^#' >"$work/canonical_start"
+grep -v '^#' "$work/only_start.tcg" | diff -u "$work/canonical_start" - || { echo "one candidate: not the start's spec"; fail=1; }
+# A layout no shipped spec has starts from the wide start.
+"$synth" --fields=32,32 --header=4 --records=3000 >"$work/narrow.trace"
+"$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 -o /dev/null 2>"$work/log"
+grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,pc32,32: not the wide start:"; cat "$work/log"; fail=1; }
 
 # --spec: the layout of a spec, whose own predictors are a candidate too.
 "$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 >"$work/from_spec.tcg" 2>"$work/log"
@@ -66,7 +124,8 @@ for file in "$work/second_half.trace" "$sample"; do
     total_out=$((total_out + $(stat -c %s "$work/both.tcz")))
 done
 expected=$(awk -v i="$total_in" -v o="$total_out" 'BEGIN { printf "%.3f", i / o }')
-grep -q "^# tcgen tune: ratio $expected on 2 samples, $total_in bytes in all (" "$work/both.tcg" ||
+grep -q "^# tcgen tune on 2 samples, $total_in bytes in all: start: examples/vpc3.tcg, ratio " "$work/both.tcg" &&
+    grep -q "^# best: ratio $expected[ ,]" "$work/both.tcg" ||
     { echo "several samples: not the ratio of the totals ($expected):"; head -2 "$work/both.tcg"; fail=1; }
 
 # --- errors ------------------------------------------------------------------
