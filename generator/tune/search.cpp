@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <ostream>
 #include <set>
 #include <string>

@@ -56,7 +56,7 @@ struct Step {
 
 // Where the search starts: a spec of the user's or a shipped one.
 struct StartSpec {
-    std::string name;  // "examples/vpc3.tcg", "the given spec"
+    std::string name;  // "examples/vpc3.tcg", or the --spec path as given
     Candidate candidate;
 };
 

@@ -123,7 +123,7 @@ int run(const Options& options) {
         }
         layout = spec_candidate(input->file, std::cerr);
         if (layout) {
-            start_spec = StartSpec{"the given spec", *layout};
+            start_spec = StartSpec{options.spec_path, *layout};
         }
     }
     if (!layout) {
@@ -213,7 +213,8 @@ int tune_main(int argc, char** argv) {
     Options options;
     CLI::App app{
         "tcgen tune: suggests predictors for a trace format by compiling and measuring candidate specs on a\n"
-        "sample of a trace. Prints every candidate measured on standard error, the best spec on standard output.",
+        "sample of a trace. Prints every candidate measured on standard error, the best spec on standard output;\n"
+        "never one worse than the start (the given spec, the shipped one of the layout, or a wide one).",
         "tcgen tune"};
     app.add_option("SAMPLE", options.sample_paths,
                    "Samples of the trace (files): with several, of different programs, the spec must do well "
@@ -221,12 +222,14 @@ int tune_main(int argc, char** argv) {
         ->required();
     app.add_option("--record", options.record,
                    "The record layout: [hN,]F,F,... with F = N or pcN (the PC field), N = 8, 16, 32 or 64 bits; "
-                   "hN an N-bit header. The paper's VPC format: h32,pc32,64");
+                   "hN an N-bit header. The paper's VPC format: h32,pc32,64. Starts from the shipped spec of "
+                   "exactly this layout when there is one (examples/vpc3.tcg for h32,pc32,64)");
     app.add_option("--spec", options.spec_path,
-                   "Take the layout from this spec (its predictors are measured too, as a candidate)");
+                   "Take the layout from this spec and start from it");
     app.add_option("-o,--output", options.output_path, "Write the best spec to FILE instead of standard output");
     app.add_option("--budget", options.budget_seconds,
-                   "Seconds to spend; no candidate starts that would end past it (default 300)");
+                   "Seconds to spend, from start to end (cutting the samples and checking the result "
+                   "included); no candidate starts that would end past it (default 300)");
     app.add_option("--sample-bytes", options.sample_bytes,
                    "Compress at most this many bytes of each sample: a larger file is cut to its header and 8 "
                    "evenly spaced runs of whole records (default 4000000)");

@@ -5,7 +5,7 @@
 # round-trips the sample byte for byte and is never larger than the start's
 # (whatever the tolerance); the start and best lines give the ratios the
 # specs' own programs reach;
-# --spec measures the given spec too; argument errors give the expected
+# --spec starts from the given spec and names it; argument errors give the expected
 # one-line messages. Few candidates, no timing checks.
 # Usage: tune_command_test.sh TCGEN SOURCE_DIR SYNTH_TRACE
 set -euo pipefail
@@ -97,9 +97,11 @@ grep -v '^#' "$work/only_start.tcg" | diff -u "$work/canonical_start" - || { ech
 "$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 -o /dev/null 2>"$work/log"
 grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,pc32,32: not the wide start:"; cat "$work/log"; fail=1; }
 
-# --spec: the layout of a spec, whose own predictors are a candidate too.
+# --spec: the layout of a spec, and the start: its own predictors.
 "$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 >"$work/from_spec.tcg" 2>"$work/log"
-grep -q '  the given spec$' "$work/log" || { echo "--spec: the given spec was not measured:"; cat "$work/log"; fail=1; }
+grep -q "^tcgen tune:   1  ratio .*  $source_dir/examples/vpc3.tcg\$" "$work/log" &&
+    grep -q "^tcgen tune: start: $source_dir/examples/vpc3.tcg, ratio " "$work/log" ||
+    { echo "--spec: not started from the given spec:"; cat "$work/log"; fail=1; }
 "$tcgen" --canonical "$work/from_spec.tcg" >/dev/null || { echo "--spec: output refused"; fail=1; }
 
 # Several samples: each is cut and compressed on its own, and the ratio the
