@@ -142,6 +142,14 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         TrialError planned_error;
         std::optional<Measurement> planned = trials.plan(candidate, planned_error);
         if (!planned || planned->table_bytes > settings.max_table_bytes || seen.count(planned->fingerprint) != 0) {
+            // A start left out is said: the result is then measured
+            // against another start.
+            if (starting && !planned) {
+                log << "tcgen tune: skipped " << change << ": " << planned_error.message << "\n";
+            } else if (starting && planned->table_bytes > settings.max_table_bytes) {
+                log << "tcgen tune: skipped " << change << ": its tables ("
+                    << fixed_text(megabytes(planned->table_bytes), 1) << " MB) exceed --max-table-mb\n";
+            }
             return false;
         }
         const unsigned fresh_count = static_cast<unsigned>(result.steps.size());

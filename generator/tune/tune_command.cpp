@@ -193,7 +193,8 @@ int run(const Options& options) {
         "best: ratio " + fixed(best_ratio, 3) +
         (result->start_kept ? ", the start unchanged (no candidate beats it)"
                             : " (+" + fixed((best_ratio / start_ratio - 1.0) * 100.0, 2) + " %)");
-    const std::string run_text = std::to_string(result->steps.size()) + " candidates in " + fixed(seconds, 0) +
+    const std::string run_text = std::to_string(result->steps.size()) +
+                                 (result->steps.size() == 1 ? " candidate in " : " candidates in ") + fixed(seconds, 0) +
                                  " s (" + result->stop_reason + ")";
     std::string text = "# tcgen tune on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +
                        ";\n# " + best_text + ", compressing at " + fixed(speed, 1) + " MB/s, tables " +
