@@ -1,7 +1,8 @@
 #pragma once
-// Files built into the tcgen binary: the templates of the generated code and
-// the runtime headers, each under its path in the source tree
-// ("templates/compressor.cpp.mustache", "runtime/driver.hpp").
+// Files built into the tcgen binary: the templates of the generated code,
+// the runtime headers and the shipped example specs (the tuner's starts),
+// each under its path in the source tree ("templates/compressor.cpp.mustache",
+// "runtime/driver.hpp", "examples/vpc3.tcg").
 
 #include <string_view>
 #include <vector>
