@@ -15,6 +15,11 @@
 //   champsim_read --tcz TRACE.tcz
 //       the same bulk reading with TczIstream (tcz_istream.hpp), the
 //       in-process case the recipe adds for names ending in .tcz.
+//   champsim_read --tcz-repeat TRACE.tcz
+//       the same, and at the end a new TczIstream assigned over the old, as
+//       ChampSim's repeating reader does, read once more: the trace twice.
+//   champsim_read --tcz-bytes TRACE.tcz
+//       every byte TczIstream gives, a partial last record too.
 
 #include <cstdio>
 #include <cstring>
@@ -103,7 +108,8 @@ void read_in_bulk(Stream& trace) {
 }
 
 constexpr const char* usage =
-    "usage: champsim_read --popen --tcz-command=COMMAND TRACE | --ifstream TRACE | --tcz TRACE.tcz";
+    "usage: champsim_read --popen --tcz-command=COMMAND TRACE | --ifstream TRACE | --tcz TRACE.tcz\n"
+    "       | --tcz-repeat TRACE.tcz | --tcz-bytes TRACE.tcz";
 
 int run(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
@@ -124,9 +130,29 @@ int run(int argc, char** argv) {
         read_in_bulk(trace);
         return 0;
     }
+    using TraceStream = TczIstream<champsim_trace::Reader, champsim_trace::Record>;
     if (mode == "--tcz" && argc == 3) {
-        TczIstream<champsim_trace::Reader, champsim_trace::Record> trace(argv[2]);
+        TraceStream trace(argv[2]);
         read_in_bulk(trace);
+        return 0;
+    }
+    if (mode == "--tcz-repeat" && argc == 3) {
+        TraceStream trace(argv[2]);
+        read_in_bulk(trace);
+        trace = TraceStream(argv[2]);
+        read_in_bulk(trace);
+        return 0;
+    }
+    if (mode == "--tcz-bytes" && argc == 3) {
+        TraceStream trace(argv[2]);
+        char buffer[1000];  // no multiple of a record
+        do {
+            trace.read(buffer, sizeof buffer);
+            const std::size_t bytes = static_cast<std::size_t>(trace.gcount());
+            if (std::fwrite(buffer, 1, bytes, stdout) != bytes) {
+                throw std::runtime_error("cannot write the bytes read");
+            }
+        } while (!trace.eof());
         return 0;
     }
     throw std::invalid_argument(usage);

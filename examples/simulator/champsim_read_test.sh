@@ -33,6 +33,16 @@ cmp "$work/pipe.out" "$trace" || fail "a pipe from comp -dc gave other records t
 "$reader" --tcz "$tcz" >"$work/tcz.out" || fail "reading through TczIstream"
 cmp "$work/tcz.out" "$trace" || fail "TczIstream gave other records than the trace"
 
+# Assigned anew at the end, as ChampSim repeats a trace, it reads it again.
+"$reader" --tcz-repeat "$tcz" >"$work/repeat.out" || fail "reading through TczIstream twice"
+cat "$trace" "$trace" | cmp - "$work/repeat.out" || fail "TczIstream assigned anew gave other records than the trace twice"
+
+# A trace ending in a partial record: TczIstream gives its bytes too.
+{ cat "$raw"; head -c 10 "$raw"; } >"$work/partial.champsimtrace"
+"$comp" -q -k "$work/partial.champsimtrace" 2>/dev/null || fail "compressing the partial trace"
+"$reader" --tcz-bytes "$work/partial.champsimtrace.tcz" >"$work/bytes.out" || fail "reading the partial trace's bytes"
+cmp "$work/bytes.out" "$work/partial.champsimtrace" || fail "TczIstream gave other bytes than a trace with a partial record"
+
 # The suffix still selects xz for an .xz trace, as before the .tcz case.
 if command -v xz >/dev/null; then
     xz -k -c "$trace" >"$work/trace.champsimtrace.xz"
