@@ -13,8 +13,8 @@
 // # Field 3: 3 predictions, 589,830 bytes of tables
 // PC = Field 3;
 // # Memory estimate: 256,583,517 bytes (244.7 MiB): 1,330,182 bytes of tables + 255,253,335 bytes of buffers
-// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 take more, decompressing less:
-// # peak RSS measured in docs/benchmarks/memory.md)
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (--report: predictor usage report on stderr)

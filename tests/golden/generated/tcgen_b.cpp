@@ -11,8 +11,8 @@
 // # Field 2: 14 predictions, 26,214,400 bytes of tables
 // PC = Field 1;
 // # Memory estimate: 291,154,606 bytes (277.7 MiB): 36,700,172 bytes of tables + 254,454,434 bytes of buffers
-// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 take more, decompressing less:
-// # peak RSS measured in docs/benchmarks/memory.md)
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (--report: predictor usage report on stderr)

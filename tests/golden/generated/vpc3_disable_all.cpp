@@ -12,8 +12,8 @@
 // PC = Field 1;
 // # Encoding: tcgen --disable=type-minimisation,smart-update
 // # Memory estimate: 283,290,314 bytes (270.2 MiB): 28,835,880 bytes of tables + 254,454,434 bytes of buffers
-// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 take more, decompressing less:
-// # peak RSS measured in docs/benchmarks/memory.md)
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Optimisations turned off: dead-code table-sharing fast-hash type-minimisation smart-update 
 //

@@ -11,8 +11,8 @@
 // # Field 2: 10 predictions, 16,777,216 bytes of tables
 // PC = Field 1;
 // # Memory estimate: 276,474,542 bytes (263.7 MiB): 22,020,108 bytes of tables + 254,454,434 bytes of buffers
-// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 take more, decompressing less:
-// # peak RSS measured in docs/benchmarks/memory.md)
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Optimisations turned off: fast-hash 
 //

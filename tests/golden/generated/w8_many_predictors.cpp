@@ -9,8 +9,8 @@
 // # Field 1: 7 predictions, 86,030 bytes of tables
 // PC = Field 1;
 // # Memory estimate: 268,521,486 bytes (256.1 MiB): 86,030 bytes of tables + 268,435,456 bytes of buffers
-// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 take more, decompressing less:
-// # peak RSS measured in docs/benchmarks/memory.md)
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (--report: predictor usage report on stderr)
