@@ -62,7 +62,9 @@ TEST(Canonical, DefaultsAreExplicit) {
               "# Field 1: 1 prediction, 2 bytes of tables\n"
               "PC = Field 1;\n"
               "# Memory estimate: 260,046,850 bytes (248.0 MiB): 2 bytes of tables + "
-              "260,046,848 bytes of buffers\n");
+              "260,046,848 bytes of buffers\n"
+              "# (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;\n"
+              "# decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)\n");
 }
 
 }  // namespace

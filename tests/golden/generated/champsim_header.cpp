@@ -37,6 +37,8 @@
 // # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
 // PC = Field ip;
 // # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Reads and writes .tcz files of this trace format in-process: the same
 // codec and runtime as the program `tcgen` makes of the spec, so files pass

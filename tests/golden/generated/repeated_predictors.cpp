@@ -11,14 +11,16 @@
 // # Field 2: 3 predictions, 68,096 bytes of tables
 // PC = Field 1;
 // # Memory estimate: 254,571,692 bytes (242.8 MiB): 117,262 bytes of tables + 254,454,430 bytes of buffers
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Build:      c++ -std=c++17 -O3 -pthread -o comp comp.cpp -lbz2 -llzma -lzstd
 // Compress:   comp < trace > trace.tcz      (--report: predictor usage report on stderr)
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 633, a class per field and the
-// TraceCodec that ties them together; main() at line 1015; then the rest of
+// of this spec is written in); from line 635, a class per field and the
+// TraceCodec that ties them together; main() at line 1017; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.

@@ -12,6 +12,8 @@
 // PC = Field 1;
 // # Encoding: tcgen --disable=type-minimisation,smart-update
 // # Memory estimate: 283,290,314 bytes (270.2 MiB): 28,835,880 bytes of tables + 254,454,434 bytes of buffers
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Optimisations turned off: dead-code table-sharing fast-hash type-minimisation smart-update 
 //
@@ -20,8 +22,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 636, a class per field and the
-// TraceCodec that ties them together; main() at line 1056; then the rest of
+// of this spec is written in); from line 638, a class per field and the
+// TraceCodec that ties them together; main() at line 1058; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.

@@ -11,6 +11,8 @@
 // # Field 2: 10 predictions, 16,777,216 bytes of tables
 // PC = Field 1;
 // # Memory estimate: 276,474,542 bytes (263.7 MiB): 22,020,108 bytes of tables + 254,454,434 bytes of buffers
+// # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
+// # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
 // Optimisations turned off: fast-hash 
 //
@@ -19,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 635, a class per field and the
-// TraceCodec that ties them together; main() at line 1028; then the rest of
+// of this spec is written in); from line 637, a class per field and the
+// TraceCodec that ties them together; main() at line 1030; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
