@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the runtime's tests under ThreadSanitizer: the decoder reads the next
-# block on a second thread (runtime/block_prefetcher.hpp), and these tests
-# drive that thread through whole files, damaged files, seeks, concatenations
-# and readers destroyed mid-file (ReadAhead.*, RecordIo.*, Driver.*).
+# block on a second thread (runtime/block_prefetcher.hpp) and the writer
+# compresses a block's streams on a pool of threads (runtime/task_pool.hpp),
+# and these tests drive those threads through whole files, damaged files,
+# seeks, concatenations, every thread count and readers destroyed mid-file
+# (ReadAhead.*, RecordIo.*, Driver.*, TaskPool.*).
 # Usage: scripts/tsan.sh [BUILD_DIR]   (default: build-tsan)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
