@@ -16,7 +16,7 @@ branch_check.py (the same branches, taken alike, a taken branch's target the
 thread's next instruction), each loop's records come from one thread, and
 the records per thread are printed.  With --wet as well: per thread, the WET
 flow moves to another block only at that thread's taken branches.  With
---split=DIR (bench/thread-split's output for the same traces): its
+--split=DIR (tcgen-threads split's output for the same traces): its
 per-thread files hold the records of this script's own split."""
 import argparse
 import re
@@ -210,7 +210,7 @@ def compare_split(directory, per_branches, per_instrs, per_flow):
             sys.exit(f"{directory}/champsim.t{tid}: not thread {tid}'s ChampSim records")
         if per_flow is not None and [b for (b,) in records(f"wet-flow.t{tid}", b"WTF1", 4, "<I")] != per_flow[tid]:
             sys.exit(f"{directory}/wet-flow.t{tid}: not thread {tid}'s WET flow")
-    print(f"ok: thread-split gives the same {len(per_branches)} threads")
+    print(f"ok: tcgen-threads split gives the same {len(per_branches)} threads")
 
 
 if __name__ == "__main__":

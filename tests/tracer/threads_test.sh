@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# threads_test.sh TOOL_DIR PROGRAM: tcgen-tracer on a multi-threaded program.
+# threads_test.sh TOOL_DIR PROGRAM TCGEN_THREADS: tcgen-tracer on a multi-threaded program.
 # PROGRAM (threads_program.c) runs four workers in loops of their own code
 # whose branches it prints; valgrind's fair scheduling makes the threads take
 # turns in the middle of the loops. thread_check.py then checks the branch
 # trace against those loops (no record completed by another thread), and,
 # split by the thread log (--threads), every thread's branch, ChampSim and
-# WET flow records against each other, and bench/thread-split's files against
-# that split (and its errors on bad input). The log does not keep a capped
+# WET flow records against each other, and tcgen-threads split's files
+# against that split (and its errors on bad input). The log does not keep a capped
 # run going; a single-threaded program's log is one run of the main thread;
 # asking for the log changes no other trace.
 set -euo pipefail
 
-tool_dir=${1:?usage: threads_test.sh TOOL_DIR PROGRAM}
-program=${2:?usage: threads_test.sh TOOL_DIR PROGRAM}
+tool_dir=${1:?usage: threads_test.sh TOOL_DIR PROGRAM TCGEN_THREADS}
+program=${2:?usage: threads_test.sh TOOL_DIR PROGRAM TCGEN_THREADS}
+threads=$(readlink -f "${3:?usage: threads_test.sh TOOL_DIR PROGRAM TCGEN_THREADS}")
 [[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || { echo "no tcgen-tracer-amd64-linux in $tool_dir" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind not installed; skipping"; exit 0; }
 tool_dir=$(cd "$tool_dir" && pwd)
@@ -38,17 +39,18 @@ trace mt --fair-sched=yes --branches="$tmp/b" --champsim="$tmp/c" --wet="$tmp/w"
     --threads="$tmp/t" "$program"
 grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them" "$tmp/mt.log" \
     || fail "no thread report: $(grep tcgen-tracer: "$tmp/mt.log")"
-"$python" "$here/../../bench/thread-split" --out="$tmp/split" "$tmp/t" branches="$tmp/b" \
-    champsim="$tmp/c" wet-flow="$tmp/w.flow" || fail "thread-split failed"
+"$threads" split "$tmp/t" "$tmp/split" branches="$tmp/b" champsim="$tmp/c" wet-flow="$tmp/w.flow" \
+    || fail "tcgen-threads split failed"
 "$python" "$here/thread_check.py" "$tmp/mt.out" "$tmp/b" "$tmp/c" --threads="$tmp/t" --wet="$tmp/w" \
     --split="$tmp/split" || fail "thread check"
-# thread-split on bad input: a one-line error, exit status 1, no output
+# tcgen-threads split on bad input: a one-line error, exit status 1, no output
 head -c -5 "$tmp/t" > "$tmp/t.bad"
 head -c $(( 4 + 17 * 10 )) "$tmp/b" > "$tmp/b.bad"   # shorter than the log counts
 for bad in "$tmp/t.bad branches=$tmp/b" "$tmp/t branches=$tmp/b.bad" "$tmp/t stores=$tmp/b" "$tmp/t bogus=$tmp/b"; do
-    rc=0; "$python" "$here/../../bench/thread-split" --out="$tmp/badsplit" $bad 2> "$tmp/err" || rc=$?
+    set -- $bad
+    rc=0; "$threads" split "$1" "$tmp/badsplit" "$2" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 && ! -e "$tmp/badsplit" ]] \
-        || fail "thread-split $bad: exit status $rc, $(cat "$tmp/err")"
+        || fail "tcgen-threads split $bad: exit status $rc, $(cat "$tmp/err")"
 done
 
 # The log is no trace of its own: the program ends when the traces are full.
@@ -57,8 +59,7 @@ trace cap --fair-sched=yes --vex-guest-chase=no --branches="$tmp/bc" --branches-
 grep -q "every requested trace reached its record cap" "$tmp/cap.log" || fail "--threads kept a full run going"
 [[ $(stat -c %s "$tmp/bc") == $((4 + 17 * 30000)) ]] || fail "--branches-max with --threads not obeyed"
 [[ ! -s "$tmp/cap.out" ]] || fail "the capped run got to print its loops"
-"$python" "$here/../../bench/thread-split" --out="$tmp/capsplit" "$tmp/tc" branches="$tmp/bc" \
-    || fail "thread-split on a capped run"
+"$threads" split "$tmp/tc" "$tmp/capsplit" branches="$tmp/bc" || fail "tcgen-threads split on a capped run"
 
 # One thread: one run, the main thread's from the start, whatever the kinds.
 trace st --threads="$tmp/t1" --branches="$tmp/b1" /bin/true
