@@ -6,7 +6,8 @@
 # prefixes (where tcgen is installed never reaches the traced program), and
 # the same as the build tree's tool gives.  The installed
 # tcgen-lackey-to-trace must convert tests/sample.lackey as the built one
-# does.
+# does; the installed tcgen-branch-ids and tcgen-threads must give the traces
+# back byte for byte.
 set -euo pipefail
 
 cmake=${1:?usage: tracer_install_test.sh CMAKE BUILD_DIR}
@@ -22,8 +23,9 @@ long=$tmp/a-much-longer-install-prefix-than-the-other-one/with/more/directories
 for prefix in "$short" "$long"; do
     "$cmake" --install "$build" --prefix "$prefix" --component tracer > "$tmp/install.log" \
         || { cat "$tmp/install.log" >&2; fail "cmake --install --component tracer failed"; }
-    [[ -x "$prefix/bin/tcgen-tracer" && -x "$prefix/bin/tcgen-lackey-to-trace" && -x "$prefix/bin/tcgen-branch-ids" ]] \
-        || fail "$prefix/bin lacks tcgen-tracer, tcgen-lackey-to-trace or tcgen-branch-ids"
+    [[ -x "$prefix/bin/tcgen-tracer" && -x "$prefix/bin/tcgen-lackey-to-trace" && -x "$prefix/bin/tcgen-branch-ids" \
+       && -x "$prefix/bin/tcgen-threads" ]] \
+        || fail "$prefix/bin lacks tcgen-tracer, tcgen-lackey-to-trace, tcgen-branch-ids or tcgen-threads"
 done
 
 printf '%s\n' pear apple fig banana cherry date kiwi lemon mango grape > "$tmp/in"
@@ -34,7 +36,8 @@ if setarch "$(uname -m)" -R true 2>/dev/null && unshare --pid --fork --kill-chil
     wrap=(setarch "$(uname -m)" -R unshare --pid --fork --kill-child)
 fi
 kinds() {  # output directory: every kind's option
-    echo --stores="$1/s" --misses="$1/m" --loads="$1/l" --champsim="$1/c" --branches="$1/b" --wet="$1/w"
+    echo --stores="$1/s" --misses="$1/m" --loads="$1/l" --champsim="$1/c" --branches="$1/b" --wet="$1/w" \
+        --threads="$1/t"
 }
 run() {  # output directory, the command that runs valgrind with the tool...
     local out=$1; shift
@@ -48,7 +51,7 @@ run "$tmp/short" "$short/bin/tcgen-tracer"
 run "$tmp/long" "$long/bin/tcgen-tracer"
 ( exec 9<"$build/tracer/lib"
   run "$tmp/built" env VALGRIND_LIB=/proc/self/fd/9 valgrind --tool=tcgen-tracer )
-for f in s m l c b w.blocks w.flow w.nodes w.events w.edges; do
+for f in s m l c b w.blocks w.flow w.nodes w.events w.edges t; do
     [[ -s "$tmp/short/$f" ]] || fail "installed tool: no $f trace"
     (( ${#wrap[@]} )) || continue   # runs are not comparable without the isolation
     cmp "$tmp/short/$f" "$tmp/long/$f" || fail "trace $f depends on the install prefix"
@@ -71,4 +74,15 @@ echo "ok: installed tcgen-lackey-to-trace"
 "$short/bin/tcgen-branch-ids" join "$tmp/ids" "$tmp/table" > "$tmp/b.joined"
 cmp -s "$tmp/short/b" "$tmp/b.joined" || fail "installed tcgen-branch-ids does not rebuild the branch trace"
 echo "ok: installed tcgen-branch-ids"
+
+# Every kind of that run split by its thread log and joined again by the
+# installed tcgen-threads (one thread: one file a kind).
+"$short/bin/tcgen-threads" split "$tmp/short/t" "$tmp/split" stores="$tmp/short/s" misses="$tmp/short/m" \
+    loads="$tmp/short/l" champsim="$tmp/short/c" branches="$tmp/short/b" wet-flow="$tmp/short/w.flow" \
+    wet-events="$tmp/short/w.events" wet-edges="$tmp/short/w.edges"
+for kind in stores=s misses=m loads=l champsim=c branches=b wet-flow=w.flow wet-events=w.events wet-edges=w.edges; do
+    "$short/bin/tcgen-threads" join "$tmp/short/t" "$tmp/split" "${kind%%=*}" "$tmp/joined"
+    cmp -s "$tmp/short/${kind#*=}" "$tmp/joined" || fail "installed tcgen-threads does not rebuild ${kind%%=*}"
+done
+echo "ok: installed tcgen-threads"
 echo PASS
