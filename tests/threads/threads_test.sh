@@ -13,6 +13,7 @@ set -euo pipefail
 tool=$(readlink -f "${1:?usage: threads_test.sh TCGEN_THREADS [TOOL_DIR PROGRAM]}")
 tool_dir=${2:-}
 program=${3:-}
+[[ -z $tool_dir ]] || { tool_dir=$(readlink -f "$tool_dir"); program=$(readlink -f "${program:?no PROGRAM}"); }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/threads_test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -33,7 +34,6 @@ round_trip() {  # LOG KIND=FILE...: split, then join each kind, cmp
 
 if [[ -n $tool_dir ]]; then
     command -v valgrind >/dev/null || { echo "valgrind not installed; skipping"; exit 0; }
-    tool_dir=$(readlink -f "$tool_dir"); program=$(readlink -f "$program")
     [[ -x "$tool_dir/tcgen-tracer-amd64-linux" ]] || fail "no tcgen-tracer-amd64-linux in $tool_dir"
     ( exec 9<"$tool_dir"
       exec env -i -C / PATH=/usr/bin:/bin LC_ALL=C VALGRIND_LIB=/proc/self/fd/9 \
