@@ -47,17 +47,27 @@ round_trip() {
 }
 
 # The report has one "Field N (...): COUNT values" line per field followed by
-# its code rows; every field's hits must add up to the number of records.
+# its code rows, and a line "whole-record runs: C of N records copied ...":
+# N is the number of records, and every field's hits add up to the N - C
+# records coded field by field.
 check_report() {
     local name=$1 size=$2
     local records=0
     [ "$size" -ge "$header" ] && records=$(((size - header) / record))
     local summary
     summary=$(awk -v records="$records" -v fields="$field_count" '
-        /^Field [0-9]+ \(/ { if (field) check(); field++; total = $NF == "values" ? $(NF - 1) : -1; sum = 0; next }
-        field && $1 ~ /^[0-9]+$/ && NF >= 4 { sum += $(NF - 1) }
-        function check() { if (sum != records || total != records) bad = bad " field" field ":" sum "/" total }
-        END { if (field) check(); if (field != fields) bad = bad " fields:" field; print bad }' "$work/$name.report")
+        /^Field [0-9]+ \(/ { field++; total[field] = $NF == "values" ? $(NF - 1) : -1; next }
+        field && $1 ~ /^[0-9]+$/ && NF >= 4 { sum[field] += $(NF - 1) }
+        /^whole-record runs: [0-9]+ of [0-9]+ records/ { copied = $3; all = $5; runs_line++ }
+        END {
+            if (runs_line != 1) bad = bad " runs line:" runs_line
+            if (all != records) bad = bad " runs line counts " all
+            for (f = 1; f <= field; f++)
+                if (sum[f] != records - copied || total[f] != records - copied)
+                    bad = bad " field" f ":" sum[f] "/" total[f] "+" copied
+            if (field != fields) bad = bad " fields:" field
+            print bad
+        }' "$work/$name.report")
     [ -z "$summary" ] || fail "$name" "usage report does not add up to $records records:$summary"
 }
 

@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 633, a class per field and the
-// TraceCodec that ties them together; main() at line 862; then the rest of
+// of this spec is written in); from line 898, a class per field and the
+// TraceCodec that ties them together; main() at line 1150; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -70,6 +70,7 @@
 
 namespace {
 
+using tcgen_runtime::RecordRuns;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -105,6 +106,14 @@ public:
             misses.put(static_cast<std::uint8_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(Value value) {
+        Lines lines = select();
         update(lines, value);
         prefetch_next(lines);
     }
@@ -247,29 +256,27 @@ public:
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
     static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
-        1,
+        3,
         1,
     };
-    static constexpr std::uint64_t table_bytes = Field1::table_bytes;
+    static constexpr std::uint64_t table_bytes =
+        Field1::table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
-        for (std::size_t index = 0; index < count; ++index) {
-            const std::uint8_t* record = records + index * record_bytes;
-            std::uint8_t field_1 = load_le<std::uint8_t>(record + 0);
-            field_1_.encode(field_1, streams[0], streams[1]);
-        }
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
+            [&](const std::uint8_t* record) { learn_one(record); });
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        for (std::size_t index = 0; index < count; ++index) {
-            std::uint8_t* record = records + index * record_bytes;
-            std::uint8_t field_1 = field_1_.decode(streams[0], streams[1]);
-            store_le(record + 0, field_1);
-        }
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
+            [&](const std::uint8_t* record) { learn_one(record); });
     }
 
     void write_report(std::FILE* out) const {
         field_1_.write_report(out);
+        runs_.write_report(out);
     }
 
     // Empties every table, as at the start: a reader can begin decoding at
@@ -285,7 +292,23 @@ public:
     }
 
 private:
+    void encode_one(const std::uint8_t* record, StreamWriter* streams) {
+        std::uint8_t field_1 = load_le<std::uint8_t>(record + 0);
+        field_1_.encode(field_1, streams[0], streams[1]);
+    }
+
+    void learn_one(const std::uint8_t* record) {
+        std::uint8_t field_1 = load_le<std::uint8_t>(record + 0);
+        field_1_.learn(field_1);
+    }
+
+    void decode_one(StreamReader* streams, std::uint8_t* record) {
+        std::uint8_t field_1 = field_1_.decode(streams[0], streams[1]);
+        store_le(record + 0, field_1);
+    }
+
     Field1 field_1_;
+    RecordRuns<record_bytes> runs_;
 };
 
 }  // namespace

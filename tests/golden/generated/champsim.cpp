@@ -45,8 +45,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 661, a class per field and the
-// TraceCodec that ties them together; main() at line 2663; then the rest of
+// of this spec is written in); from line 926, a class per field and the
+// TraceCodec that ties them together; main() at line 3084; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -99,6 +99,7 @@
 namespace {
 
 using tcgen_runtime::MatchTable;
+using tcgen_runtime::RecordRuns;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -134,6 +135,14 @@ public:
             misses.put(static_cast<std::uint64_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(Value value) {
+        Lines lines = select();
         update(lines, value);
         prefetch_next(lines);
     }
@@ -300,6 +309,13 @@ public:
         update(lines, value);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -387,6 +403,14 @@ public:
             misses.put(static_cast<std::uint8_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -518,6 +542,13 @@ public:
         update(lines, value);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -605,6 +636,13 @@ public:
             misses.put(static_cast<std::uint8_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
     }
 
@@ -698,6 +736,13 @@ public:
         update(lines, value);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -785,6 +830,13 @@ public:
             misses.put(static_cast<std::uint8_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
     }
 
@@ -878,6 +930,13 @@ public:
         update(lines, value);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -968,6 +1027,13 @@ public:
         update(lines, value);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -1055,6 +1121,14 @@ public:
             misses.put(static_cast<std::uint64_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1213,6 +1287,14 @@ public:
         prefetch_next(lines);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -1344,6 +1426,14 @@ public:
             misses.put(static_cast<std::uint64_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1502,6 +1592,14 @@ public:
         prefetch_next(lines);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -1637,6 +1735,14 @@ public:
         prefetch_next(lines);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -1768,6 +1874,14 @@ public:
             misses.put(static_cast<std::uint64_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint64_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1936,7 +2050,7 @@ public:
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
     static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
-        15,
+        17,
         8,
         1,
         1,
@@ -1953,78 +2067,19 @@ public:
         8,
         8,
     };
-    static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + Field4::table_bytes + Field5::table_bytes + Field6::table_bytes + Field7::table_bytes + Field8::table_bytes + Field9::table_bytes + Field10::table_bytes + Field11::table_bytes + Field12::table_bytes + Field13::table_bytes + Field14::table_bytes + Field15::table_bytes;
+    static constexpr std::uint64_t table_bytes =
+        Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + Field4::table_bytes + Field5::table_bytes + Field6::table_bytes + Field7::table_bytes + Field8::table_bytes + Field9::table_bytes + Field10::table_bytes + Field11::table_bytes + Field12::table_bytes + Field13::table_bytes + Field14::table_bytes + Field15::table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
-        for (std::size_t index = 0; index < count; ++index) {
-            const std::uint8_t* record = records + index * record_bytes;
-            std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-            field_1_.encode(field_1, streams[0], streams[1]);
-            std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
-            field_2_.encode(field_1, field_2, streams[0], streams[2]);
-            std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
-            field_3_.encode(field_1, field_3, streams[0], streams[3]);
-            std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
-            field_4_.encode(field_1, field_4, streams[0], streams[4]);
-            std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
-            field_5_.encode(field_1, field_5, streams[0], streams[5]);
-            std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
-            field_6_.encode(field_1, field_6, streams[0], streams[6]);
-            std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
-            field_7_.encode(field_1, field_7, streams[0], streams[7]);
-            std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
-            field_8_.encode(field_1, field_8, streams[0], streams[8]);
-            std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
-            field_9_.encode(field_1, field_9, streams[0], streams[9]);
-            std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
-            field_10_.encode(field_1, field_10, streams[0], streams[10]);
-            std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
-            field_11_.encode(field_1, field_11, streams[0], streams[11]);
-            std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
-            field_12_.encode(field_1, field_12, streams[0], streams[12]);
-            std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
-            field_13_.encode(field_1, field_13, streams[0], streams[13]);
-            std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
-            field_14_.encode(field_1, field_14, streams[0], streams[14]);
-            std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
-            field_15_.encode(field_1, field_15, streams[0], streams[15]);
-        }
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
+            [&](const std::uint8_t* record) { learn_one(record); });
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        for (std::size_t index = 0; index < count; ++index) {
-            std::uint8_t* record = records + index * record_bytes;
-            std::uint64_t field_1 = field_1_.decode(streams[0], streams[1]);
-            store_le(record + 0, field_1);
-            std::uint8_t field_2 = field_2_.decode(field_1, streams[0], streams[2]);
-            store_le(record + 8, field_2);
-            std::uint8_t field_3 = field_3_.decode(field_1, streams[0], streams[3]);
-            store_le(record + 9, field_3);
-            std::uint8_t field_4 = field_4_.decode(field_1, streams[0], streams[4]);
-            store_le(record + 10, field_4);
-            std::uint8_t field_5 = field_5_.decode(field_1, streams[0], streams[5]);
-            store_le(record + 11, field_5);
-            std::uint8_t field_6 = field_6_.decode(field_1, streams[0], streams[6]);
-            store_le(record + 12, field_6);
-            std::uint8_t field_7 = field_7_.decode(field_1, streams[0], streams[7]);
-            store_le(record + 13, field_7);
-            std::uint8_t field_8 = field_8_.decode(field_1, streams[0], streams[8]);
-            store_le(record + 14, field_8);
-            std::uint8_t field_9 = field_9_.decode(field_1, streams[0], streams[9]);
-            store_le(record + 15, field_9);
-            std::uint64_t field_10 = field_10_.decode(field_1, streams[0], streams[10]);
-            store_le(record + 16, field_10);
-            std::uint64_t field_11 = field_11_.decode(field_1, streams[0], streams[11]);
-            store_le(record + 24, field_11);
-            std::uint64_t field_12 = field_12_.decode(field_1, streams[0], streams[12]);
-            store_le(record + 32, field_12);
-            std::uint64_t field_13 = field_13_.decode(field_1, streams[0], streams[13]);
-            store_le(record + 40, field_13);
-            std::uint64_t field_14 = field_14_.decode(field_1, streams[0], streams[14]);
-            store_le(record + 48, field_14);
-            std::uint64_t field_15 = field_15_.decode(field_1, streams[0], streams[15]);
-            store_le(record + 56, field_15);
-        }
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
+            [&](const std::uint8_t* record) { learn_one(record); });
     }
 
     void write_report(std::FILE* out) const {
@@ -2043,6 +2098,7 @@ public:
         field_13_.write_report(out);
         field_14_.write_report(out);
         field_15_.write_report(out);
+        runs_.write_report(out);
     }
 
     // Empties every table, as at the start: a reader can begin decoding at
@@ -2072,6 +2128,105 @@ public:
     }
 
 private:
+    void encode_one(const std::uint8_t* record, StreamWriter* streams) {
+        std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
+        field_1_.encode(field_1, streams[0], streams[1]);
+        std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
+        field_2_.encode(field_1, field_2, streams[0], streams[2]);
+        std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
+        field_3_.encode(field_1, field_3, streams[0], streams[3]);
+        std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
+        field_4_.encode(field_1, field_4, streams[0], streams[4]);
+        std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
+        field_5_.encode(field_1, field_5, streams[0], streams[5]);
+        std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
+        field_6_.encode(field_1, field_6, streams[0], streams[6]);
+        std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
+        field_7_.encode(field_1, field_7, streams[0], streams[7]);
+        std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
+        field_8_.encode(field_1, field_8, streams[0], streams[8]);
+        std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
+        field_9_.encode(field_1, field_9, streams[0], streams[9]);
+        std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
+        field_10_.encode(field_1, field_10, streams[0], streams[10]);
+        std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
+        field_11_.encode(field_1, field_11, streams[0], streams[11]);
+        std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
+        field_12_.encode(field_1, field_12, streams[0], streams[12]);
+        std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
+        field_13_.encode(field_1, field_13, streams[0], streams[13]);
+        std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
+        field_14_.encode(field_1, field_14, streams[0], streams[14]);
+        std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
+        field_15_.encode(field_1, field_15, streams[0], streams[15]);
+    }
+
+    void learn_one(const std::uint8_t* record) {
+        std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
+        field_1_.learn(field_1);
+        std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
+        field_2_.learn(field_1, field_2);
+        std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
+        field_3_.learn(field_1, field_3);
+        std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
+        field_4_.learn(field_1, field_4);
+        std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
+        field_5_.learn(field_1, field_5);
+        std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
+        field_6_.learn(field_1, field_6);
+        std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
+        field_7_.learn(field_1, field_7);
+        std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
+        field_8_.learn(field_1, field_8);
+        std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
+        field_9_.learn(field_1, field_9);
+        std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
+        field_10_.learn(field_1, field_10);
+        std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
+        field_11_.learn(field_1, field_11);
+        std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
+        field_12_.learn(field_1, field_12);
+        std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
+        field_13_.learn(field_1, field_13);
+        std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
+        field_14_.learn(field_1, field_14);
+        std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
+        field_15_.learn(field_1, field_15);
+    }
+
+    void decode_one(StreamReader* streams, std::uint8_t* record) {
+        std::uint64_t field_1 = field_1_.decode(streams[0], streams[1]);
+        store_le(record + 0, field_1);
+        std::uint8_t field_2 = field_2_.decode(field_1, streams[0], streams[2]);
+        store_le(record + 8, field_2);
+        std::uint8_t field_3 = field_3_.decode(field_1, streams[0], streams[3]);
+        store_le(record + 9, field_3);
+        std::uint8_t field_4 = field_4_.decode(field_1, streams[0], streams[4]);
+        store_le(record + 10, field_4);
+        std::uint8_t field_5 = field_5_.decode(field_1, streams[0], streams[5]);
+        store_le(record + 11, field_5);
+        std::uint8_t field_6 = field_6_.decode(field_1, streams[0], streams[6]);
+        store_le(record + 12, field_6);
+        std::uint8_t field_7 = field_7_.decode(field_1, streams[0], streams[7]);
+        store_le(record + 13, field_7);
+        std::uint8_t field_8 = field_8_.decode(field_1, streams[0], streams[8]);
+        store_le(record + 14, field_8);
+        std::uint8_t field_9 = field_9_.decode(field_1, streams[0], streams[9]);
+        store_le(record + 15, field_9);
+        std::uint64_t field_10 = field_10_.decode(field_1, streams[0], streams[10]);
+        store_le(record + 16, field_10);
+        std::uint64_t field_11 = field_11_.decode(field_1, streams[0], streams[11]);
+        store_le(record + 24, field_11);
+        std::uint64_t field_12 = field_12_.decode(field_1, streams[0], streams[12]);
+        store_le(record + 32, field_12);
+        std::uint64_t field_13 = field_13_.decode(field_1, streams[0], streams[13]);
+        store_le(record + 40, field_13);
+        std::uint64_t field_14 = field_14_.decode(field_1, streams[0], streams[14]);
+        store_le(record + 48, field_14);
+        std::uint64_t field_15 = field_15_.decode(field_1, streams[0], streams[15]);
+        store_le(record + 56, field_15);
+    }
+
     Field1 field_1_;
     Field2 field_2_;
     Field3 field_3_;
@@ -2087,6 +2242,7 @@ private:
     Field13 field_13_;
     Field14 field_14_;
     Field15 field_15_;
+    RecordRuns<record_bytes> runs_;
 };
 
 }  // namespace

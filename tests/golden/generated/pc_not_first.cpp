@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 637, a class per field and the
-// TraceCodec that ties them together; main() at line 1139; then the rest of
+// of this spec is written in); from line 902, a class per field and the
+// TraceCodec that ties them together; main() at line 1447; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -74,6 +74,7 @@
 
 namespace {
 
+using tcgen_runtime::RecordRuns;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -109,6 +110,14 @@ public:
             misses.put(static_cast<std::uint64_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint32_t pc, Value value) {
+        Lines lines = select(pc);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -245,6 +254,14 @@ public:
         prefetch_next(lines);
     }
 
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(std::uint32_t pc, Value value) {
+        Lines lines = select(pc);
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select(pc);
         Work predictions[miss_code];
@@ -368,6 +385,14 @@ public:
             misses.put(static_cast<std::uint32_t>(value));
         }
         usage_[code] += 1;
+        update(lines, value);
+        prefetch_next(lines);
+    }
+
+    // Learns a value coded as part of a whole-record run (record_runs.hpp):
+    // the tables change as encode() would change them, nothing is written.
+    void learn(Value value) {
+        Lines lines = select();
         update(lines, value);
         prefetch_next(lines);
     }
@@ -508,41 +533,31 @@ public:
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
     static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
-        3,
+        5,
         8,
         2,
         4,
     };
-    static constexpr std::uint64_t table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes;
+    static constexpr std::uint64_t table_bytes =
+        Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
-        for (std::size_t index = 0; index < count; ++index) {
-            const std::uint8_t* record = records + index * record_bytes;
-            std::uint32_t field_3 = load_le<std::uint32_t>(record + 10);
-            field_3_.encode(field_3, streams[0], streams[3]);
-            std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-            field_1_.encode(field_3, field_1, streams[0], streams[1]);
-            std::uint16_t field_2 = load_le<std::uint16_t>(record + 8);
-            field_2_.encode(field_3, field_2, streams[0], streams[2]);
-        }
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
+            [&](const std::uint8_t* record) { learn_one(record); });
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        for (std::size_t index = 0; index < count; ++index) {
-            std::uint8_t* record = records + index * record_bytes;
-            std::uint32_t field_3 = field_3_.decode(streams[0], streams[3]);
-            store_le(record + 10, field_3);
-            std::uint64_t field_1 = field_1_.decode(field_3, streams[0], streams[1]);
-            store_le(record + 0, field_1);
-            std::uint16_t field_2 = field_2_.decode(field_3, streams[0], streams[2]);
-            store_le(record + 8, field_2);
-        }
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
+            [&](const std::uint8_t* record) { learn_one(record); });
     }
 
     void write_report(std::FILE* out) const {
         field_1_.write_report(out);
         field_2_.write_report(out);
         field_3_.write_report(out);
+        runs_.write_report(out);
     }
 
     // Empties every table, as at the start: a reader can begin decoding at
@@ -560,9 +575,37 @@ public:
     }
 
 private:
+    void encode_one(const std::uint8_t* record, StreamWriter* streams) {
+        std::uint32_t field_3 = load_le<std::uint32_t>(record + 10);
+        field_3_.encode(field_3, streams[0], streams[3]);
+        std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
+        field_1_.encode(field_3, field_1, streams[0], streams[1]);
+        std::uint16_t field_2 = load_le<std::uint16_t>(record + 8);
+        field_2_.encode(field_3, field_2, streams[0], streams[2]);
+    }
+
+    void learn_one(const std::uint8_t* record) {
+        std::uint32_t field_3 = load_le<std::uint32_t>(record + 10);
+        field_3_.learn(field_3);
+        std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
+        field_1_.learn(field_3, field_1);
+        std::uint16_t field_2 = load_le<std::uint16_t>(record + 8);
+        field_2_.learn(field_3, field_2);
+    }
+
+    void decode_one(StreamReader* streams, std::uint8_t* record) {
+        std::uint32_t field_3 = field_3_.decode(streams[0], streams[3]);
+        store_le(record + 10, field_3);
+        std::uint64_t field_1 = field_1_.decode(field_3, streams[0], streams[1]);
+        store_le(record + 0, field_1);
+        std::uint16_t field_2 = field_2_.decode(field_3, streams[0], streams[2]);
+        store_le(record + 8, field_2);
+    }
+
     Field1 field_1_;
     Field2 field_2_;
     Field3 field_3_;
+    RecordRuns<record_bytes> runs_;
 };
 
 }  // namespace

@@ -1,0 +1,276 @@
+#pragma once
+// Whole-record runs: where a trace repeats itself, a block's records are
+// coded as copies of earlier records of the block instead of field by field.
+//
+// After each record coded field by field, a table keyed by a hash of that
+// whole record gives where the same record was last followed by another: the
+// record after that earlier one is the prediction for the next. Where such a
+// prediction exists, the codes stream gets the length of the run, the number
+// of records from there on that equal the records after the earlier one
+// (0: the prediction was wrong at once), and the decoder copies them. The
+// field predictors still learn every record of a run (select and update, no
+// prediction, no code), so the records after a run are coded as they would
+// be without runs. A run costs a varint for any number of records where the
+// field codes cost one code per field per record, and decoding it is a copy
+// plus the tables' updates: on branch and ChampSim traces 80-90 % of records
+// lie in runs of 16 or more (docs/design/log.md, "Runs of whole records").
+//
+// Where runs are short, their lengths cost more than the codes they save, so
+// the writer decides per block, from a scan for runs before coding: runs are
+// used when runs of 16 records or more hold a third of the block's records.
+// The codes stream of a block starts with that decision, one byte (0 or 1).
+// Nothing carries from block to block: the table is emptied at each block,
+// so a block can be decoded after a restart as before.
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/byte_order.hpp"
+#include "runtime/error.hpp"
+#include "runtime/streams.hpp"
+
+namespace tcgen_runtime {
+
+// The most the run machinery adds to the codes stream per record: a block's
+// flag byte (a block holds at least one record) and at most one length byte
+// per record (a length of 0 before a record coded field by field; a run of
+// L >= 1 records takes a varint of at most L bytes).
+inline constexpr std::uint64_t record_runs_bytes_per_record = 2;
+
+template <std::size_t record_bytes>
+class RecordRuns {
+public:
+    // Runs of this many records or more count towards the decision.
+    static constexpr std::size_t long_run = 16;
+    // The table's size for the largest block: 2^20 entries (4 MiB) found 3-5 %
+    // more of the runs of load and store traces than 2^16 entries.
+    static constexpr unsigned max_table_bits = 20;
+    static constexpr unsigned min_table_bits = 8;
+
+    static constexpr std::uint64_t table_bytes(std::size_t records_per_block) {
+        return (std::uint64_t{1} << table_bits(records_per_block)) * sizeof(std::uint32_t);
+    }
+
+    // Codes `count` records: the decision byte, then the run lengths among the
+    // fields' codes. encode_one(record) codes one record field by field;
+    // learn_one(record) has the fields learn it without coding it.
+    template <class EncodeOne, class LearnOne>
+    void encode(const std::uint8_t* records, std::size_t count, StreamWriter& codes, EncodeOne&& encode_one,
+                LearnOne&& learn_one) {
+        if (count == 0) {
+            return;
+        }
+        records_ += count;
+        const bool use_runs = runs_pay(records, count);
+        codes.put(static_cast<std::uint8_t>(use_runs));
+        if (!use_runs) {
+            for (std::size_t index = 0; index < count; ++index) {
+                encode_one(records + index * record_bytes);
+            }
+            return;
+        }
+        Cursor cursor = start(count);
+        while (cursor.index < count) {
+            if (cursor.predicted != 0) {
+                const std::size_t from = cursor.predicted - 1;
+                std::size_t length = 0;
+                while (cursor.index + length < count && same(records, from + length, cursor.index + length)) {
+                    ++length;
+                }
+                put_length(codes, length);
+                if (end_run(cursor, records, length, learn_one)) {
+                    break;
+                }
+            }
+            encode_one(records + cursor.index * record_bytes);
+            after_coded(cursor, records);
+        }
+    }
+
+    // Rebuilds `count` records that encode() coded; decode_one(record) decodes
+    // one record field by field into `record`.
+    template <class DecodeOne, class LearnOne>
+    void decode(StreamReader& codes, std::size_t count, std::uint8_t* records, DecodeOne&& decode_one,
+                LearnOne&& learn_one) {
+        if (count == 0) {
+            return;
+        }
+        records_ += count;
+        const std::uint8_t flag = codes.get<std::uint8_t>();
+        if (flag > 1) {
+            fail("corrupt input: invalid run flag " + std::to_string(flag) + " in the codes stream");
+        }
+        if (flag == 0) {
+            for (std::size_t index = 0; index < count; ++index) {
+                decode_one(records + index * record_bytes);
+            }
+            return;
+        }
+        Cursor cursor = start(count);
+        while (cursor.index < count) {
+            if (cursor.predicted != 0) {
+                const std::size_t from = cursor.predicted - 1;
+                const std::uint64_t length = get_length(codes);
+                if (length > count - cursor.index) {
+                    fail("corrupt input: a run of " + std::to_string(length) + " records where " +
+                         std::to_string(count - cursor.index) + " remain in the block");
+                }
+                copy(records, from, cursor.index, static_cast<std::size_t>(length));
+                if (end_run(cursor, records, static_cast<std::size_t>(length), learn_one)) {
+                    break;
+                }
+            }
+            decode_one(records + cursor.index * record_bytes);
+            after_coded(cursor, records);
+        }
+    }
+
+    // The report's line: records coded as parts of runs so far, and the runs.
+    void write_report(std::FILE* out) const {
+        std::fprintf(out, "whole-record runs: %" PRIu64 " of %" PRIu64 " records copied from earlier ones, in %" PRIu64 " runs\n",
+                     records_in_runs_, records_, runs_);
+    }
+
+private:
+    struct Cursor {
+        std::size_t index = 0;      // the next record to code
+        std::size_t predicted = 0;  // 1 + the index of the record predicted next; 0: none
+        std::size_t count = 0;      // the block's records
+        unsigned bits = 0;          // log2 of the table's entries this block
+    };
+
+    static constexpr unsigned table_bits(std::size_t count) {
+        unsigned bits = min_table_bits;
+        while (bits < max_table_bits && (std::size_t{1} << bits) < 2 * count) {
+            ++bits;
+        }
+        return bits;
+    }
+
+    // Mixes the whole record; the top `bits` bits index the table.
+    static std::size_t slot_of(const std::uint8_t* record, unsigned bits) {
+        std::uint64_t hash = 0x9E3779B97F4A7C15u;
+        std::size_t offset = 0;
+        for (; offset + 8 <= record_bytes; offset += 8) {
+            hash = (hash ^ load_le<std::uint64_t>(record + offset)) * 0xFF51AFD7ED558CCDu;
+            hash ^= hash >> 29;
+        }
+        for (; offset < record_bytes; ++offset) {
+            hash = (hash ^ record[offset]) * 0xC4CEB9FE1A85EC53u;
+        }
+        hash ^= hash >> 32;
+        return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15u) >> (64 - bits));
+    }
+
+    static bool same(const std::uint8_t* records, std::size_t a, std::size_t b) {
+        return std::memcmp(records + a * record_bytes, records + b * record_bytes, record_bytes) == 0;
+    }
+
+    // Copies records [from, from + length) to [to, to + length), from < to;
+    // where the two overlap, record by record, so that a run may repeat
+    // records it has itself just written.
+    static void copy(std::uint8_t* records, std::size_t from, std::size_t to, std::size_t length) {
+        if (from + length <= to) {
+            std::memcpy(records + to * record_bytes, records + from * record_bytes, length * record_bytes);
+            return;
+        }
+        for (std::size_t k = 0; k < length; ++k) {
+            std::memcpy(records + (to + k) * record_bytes, records + (from + k) * record_bytes, record_bytes);
+        }
+    }
+
+    Cursor start(std::size_t count) {
+        Cursor cursor;
+        cursor.count = count;
+        cursor.bits = table_bits(count);
+        const std::size_t entries = std::size_t{1} << cursor.bits;
+        if (table_.size() < entries) {
+            table_.resize(entries);
+        }
+        std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(entries), 0);
+        return cursor;
+    }
+
+    // After a run of `length` records (possibly 0) at cursor.index: the fields
+    // learn them, the table learns where the run's last record was followed.
+    // Returns whether the block is done.
+    template <class LearnOne>
+    bool end_run(Cursor& cursor, const std::uint8_t* records, std::size_t length, LearnOne& learn_one) {
+        if (length > 0) {
+            for (std::size_t k = 0; k < length; ++k) {
+                learn_one(records + (cursor.index + k) * record_bytes);
+            }
+            cursor.index += length;
+            records_in_runs_ += length;
+            runs_ += 1;
+            table_[slot_of(records + (cursor.index - 1) * record_bytes, cursor.bits)] =
+                static_cast<std::uint32_t>(cursor.index + 1);
+        }
+        cursor.predicted = 0;
+        return cursor.index == cursor.count;
+    }
+
+    // After record cursor.index was coded field by field: what the table says
+    // follows it is the next prediction; the table now says this record is
+    // followed by the next one.
+    void after_coded(Cursor& cursor, const std::uint8_t* records) {
+        std::uint32_t& entry = table_[slot_of(records + cursor.index * record_bytes, cursor.bits)];
+        cursor.predicted = entry;
+        entry = static_cast<std::uint32_t>(cursor.index + 2);
+        ++cursor.index;
+    }
+
+    // Whether runs pay in this block: the scan the decision is made on.
+    bool runs_pay(const std::uint8_t* records, std::size_t count) {
+        Cursor cursor = start(count);
+        std::size_t run = 0;
+        std::size_t in_long_runs = 0;
+        for (std::size_t index = 0; index < count; ++index) {
+            if (cursor.predicted != 0 && same(records, cursor.predicted - 1, index)) {
+                ++run;
+                ++cursor.predicted;
+                continue;
+            }
+            in_long_runs += run >= long_run ? run : 0;
+            run = 0;
+            std::uint32_t& entry = table_[slot_of(records + index * record_bytes, cursor.bits)];
+            cursor.predicted = entry;
+            entry = static_cast<std::uint32_t>(index + 2);
+        }
+        in_long_runs += run >= long_run ? run : 0;
+        return in_long_runs * 3 >= count;
+    }
+
+    static void put_length(StreamWriter& codes, std::uint64_t length) {
+        while (length >= 0x80) {
+            codes.put(static_cast<std::uint8_t>(length | 0x80));
+            length >>= 7;
+        }
+        codes.put(static_cast<std::uint8_t>(length));
+    }
+
+    static std::uint64_t get_length(StreamReader& codes) {
+        std::uint64_t length = 0;
+        for (unsigned shift = 0; shift < 64; shift += 7) {
+            const std::uint8_t byte = codes.get<std::uint8_t>();
+            length |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+            if (byte < 0x80) {
+                return length;
+            }
+        }
+        fail("corrupt input: a run length longer than 64 bits in the codes stream");
+    }
+
+    std::vector<std::uint32_t> table_;
+    std::uint64_t records_ = 0;
+    std::uint64_t records_in_runs_ = 0;
+    std::uint64_t runs_ = 0;
+};
+
+}  // namespace tcgen_runtime

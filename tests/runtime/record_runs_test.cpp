@@ -1,0 +1,202 @@
+#include "runtime/record_runs.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace tcgen_runtime {
+namespace {
+
+constexpr std::size_t record_bytes = 5;
+using Runs = RecordRuns<record_bytes>;
+
+// A stand-in for a generated codec around RecordRuns: a record coded field
+// by field is its bytes in the codes stream; learning counts.
+struct Coded {
+    std::vector<std::uint8_t> codes;
+    std::size_t coded = 0;
+    std::size_t learned = 0;
+};
+
+Coded encode(Runs& runs, const std::vector<std::uint8_t>& records) {
+    Coded result;
+    StreamWriter codes;
+    runs.encode(
+        records.data(), records.size() / record_bytes, codes,
+        [&](const std::uint8_t* record) {
+            codes.put_bytes(record, record_bytes);
+            ++result.coded;
+        },
+        [&](const std::uint8_t*) { ++result.learned; });
+    result.codes.assign(codes.data(), codes.data() + codes.size());
+    return result;
+}
+
+std::vector<std::uint8_t> decode(Runs& runs, const std::vector<std::uint8_t>& codes, std::size_t count,
+                                 std::size_t* learned = nullptr) {
+    std::vector<std::uint8_t> records(count * record_bytes);
+    StreamReader reader("codes", codes.data(), codes.size());
+    std::size_t learn_calls = 0;
+    runs.decode(
+        reader, count, records.data(), [&](std::uint8_t* record) { reader.get_bytes(record, record_bytes); },
+        [&](const std::uint8_t*) { ++learn_calls; });
+    if (!reader.at_end()) {
+        throw std::runtime_error("codes left unread");
+    }
+    if (learned != nullptr) {
+        *learned = learn_calls;
+    }
+    return records;
+}
+
+std::vector<std::uint8_t> record_of(std::uint32_t value) {
+    return {static_cast<std::uint8_t>(value), static_cast<std::uint8_t>(value >> 8),
+            static_cast<std::uint8_t>(value >> 16), static_cast<std::uint8_t>(value >> 24), 0x5A};
+}
+
+// A loop of `period` distinct records, `laps` times over.
+std::vector<std::uint8_t> loop_trace(std::uint32_t period, std::uint32_t laps) {
+    std::vector<std::uint8_t> records;
+    for (std::uint32_t lap = 0; lap < laps; ++lap) {
+        for (std::uint32_t step = 0; step < period; ++step) {
+            const std::vector<std::uint8_t> record = record_of(step * 7919u);
+            records.insert(records.end(), record.begin(), record.end());
+        }
+    }
+    return records;
+}
+
+std::vector<std::uint8_t> random_trace(std::size_t count, std::uint32_t distinct, unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<std::uint8_t> records;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::vector<std::uint8_t> record = record_of(static_cast<std::uint32_t>(random() % distinct));
+        records.insert(records.end(), record.begin(), record.end());
+    }
+    return records;
+}
+
+TEST(RecordRuns, ALoopIsCodedAsOneRunAfterItsFirstLap) {
+    const std::vector<std::uint8_t> records = loop_trace(50, 40);
+    Runs writer;
+    const Coded coded = encode(writer, records);
+    // The first lap and the first record of the second (whose predecessor had
+    // never been followed) are coded field by field; the rest is one run.
+    EXPECT_EQ(coded.coded, 51u);
+    EXPECT_EQ(coded.learned, 2000u - 51u);
+    ASSERT_FALSE(coded.codes.empty());
+    EXPECT_EQ(coded.codes[0], 1u);  // runs used in this block
+    Runs reader;
+    std::size_t learned = 0;
+    EXPECT_EQ(decode(reader, coded.codes, 2000, &learned), records);
+    EXPECT_EQ(learned, coded.learned);
+}
+
+TEST(RecordRuns, RandomRecordsAreCodedFieldByField) {
+    const std::vector<std::uint8_t> records = random_trace(3000, 1000, 1);
+    Runs writer;
+    const Coded coded = encode(writer, records);
+    EXPECT_EQ(coded.codes[0], 0u);
+    EXPECT_EQ(coded.coded, 3000u);
+    EXPECT_EQ(coded.codes.size(), 1 + 3000 * record_bytes);
+    Runs reader;
+    EXPECT_EQ(decode(reader, coded.codes, 3000), records);
+}
+
+TEST(RecordRuns, MixedTracesRoundTripAndStayWithinTheirBound) {
+    for (unsigned seed = 0; seed < 40; ++seed) {
+        std::mt19937 random(seed);
+        std::vector<std::uint8_t> records;
+        // Stretches of loops of varied periods, some repeating earlier ones,
+        // between random records: runs of every length, overlapping copies
+        // (period 1 and 2) and wrong predictions.
+        while (records.size() < 20000 * record_bytes) {
+            const std::uint32_t period = 1 + static_cast<std::uint32_t>(random() % (seed % 4 == 0 ? 3 : 60));
+            const std::uint32_t laps = 1 + static_cast<std::uint32_t>(random() % 30);
+            const std::vector<std::uint8_t> loop = loop_trace(period, laps);
+            records.insert(records.end(), loop.begin(), loop.end());
+            const std::vector<std::uint8_t> noise = random_trace(random() % 20, 50, seed);
+            records.insert(records.end(), noise.begin(), noise.end());
+        }
+        const std::size_t count = records.size() / record_bytes;
+        Runs writer;
+        const Coded coded = encode(writer, records);
+        EXPECT_LE(coded.codes.size(), count * (record_bytes + record_runs_bytes_per_record)) << seed;
+        Runs reader;
+        EXPECT_EQ(decode(reader, coded.codes, count), records) << seed;
+    }
+}
+
+TEST(RecordRuns, EveryBlockStartsAfresh) {
+    // The second block repeats the first: nothing carries over, so it is
+    // coded exactly as the first was.
+    const std::vector<std::uint8_t> records = loop_trace(30, 20);
+    Runs writer;
+    const Coded first = encode(writer, records);
+    const Coded second = encode(writer, records);
+    EXPECT_EQ(first.codes, second.codes);
+    Runs reader;
+    EXPECT_EQ(decode(reader, first.codes, 600), records);
+    EXPECT_EQ(decode(reader, second.codes, 600), records);
+}
+
+TEST(RecordRuns, AnEmptyBlockWritesNothing) {
+    Runs writer;
+    EXPECT_TRUE(encode(writer, {}).codes.empty());
+    Runs reader;
+    EXPECT_TRUE(decode(reader, {}, 0).empty());
+}
+
+TEST(RecordRuns, TheReportCountsCopiedRecords) {
+    Runs writer;
+    encode(writer, loop_trace(50, 40));
+    std::FILE* out = std::tmpfile();
+    ASSERT_NE(out, nullptr);
+    writer.write_report(out);
+    std::rewind(out);
+    char line[200] = {};
+    ASSERT_NE(std::fgets(line, sizeof line, out), nullptr);
+    std::fclose(out);
+    EXPECT_EQ(std::string(line), "whole-record runs: 1949 of 2000 records copied from earlier ones, in 1 runs\n");
+}
+
+std::string decode_error(const std::vector<std::uint8_t>& codes, std::size_t count) {
+    Runs reader;
+    try {
+        decode(reader, codes, count);
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+TEST(RecordRuns, CorruptCodesAreRefused) {
+    const std::vector<std::uint8_t> records = loop_trace(50, 40);
+    Runs writer;
+    std::vector<std::uint8_t> codes = encode(writer, records).codes;
+
+    std::vector<std::uint8_t> bad_flag = codes;
+    bad_flag[0] = 2;
+    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 2 in the codes stream");
+
+    // The run's length comes after the 51 records coded field by field.
+    const std::size_t length_at = 1 + 51 * record_bytes;
+    std::vector<std::uint8_t> too_long(codes.begin(), codes.begin() + static_cast<std::ptrdiff_t>(length_at));
+    too_long.insert(too_long.end(), {0xD0, 0x0F});  // 2000: more than the 1949 records left
+    EXPECT_EQ(decode_error(too_long, 2000), "corrupt input: a run of 2000 records where 1949 remain in the block");
+
+    std::vector<std::uint8_t> endless(codes.begin(), codes.begin() + static_cast<std::ptrdiff_t>(length_at));
+    endless.insert(endless.end(), 10, 0xFF);
+    EXPECT_EQ(decode_error(endless, 2000), "corrupt input: a run length longer than 64 bits in the codes stream");
+
+    std::vector<std::uint8_t> cut(codes.begin(), codes.begin() + static_cast<std::ptrdiff_t>(length_at));
+    EXPECT_EQ(decode_error(cut, 2000), "corrupt input: stream 'codes' ends early");
+}
+
+}  // namespace
+}  // namespace tcgen_runtime
