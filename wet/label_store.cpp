@@ -30,12 +30,12 @@ std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
 }
 
 template <class Stream, class Source, class Field>
-Label<Stream> make_label(const Source& source, Field field) {
+Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_records) {
     std::vector<typename Stream::Record> records(source.size());
     for (std::size_t index = 0; index < source.size(); ++index) {
         records[index] = field(source[index]);
     }
-    return Label<Stream>::make(records);
+    return Label<Stream>::make(records, chunk_records);
 }
 
 template <class Stream>
@@ -97,25 +97,19 @@ void LabelStore::derive_block_times(const BlockExecutions& executions, const Pro
         if (!block_derived_.empty() && block_derived_[block]) {
             continue;  // derived by a walk of its own
         }
-        block_times_[block] = make_label<NodeTimestamps>(executions.times(block),
-                                                         [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        block_times_[block] = make_label<NodeTimestamps>(
+            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
     }
 }
 
 template <class Visit>
 void LabelStore::walk_flow(const Visit& visit) {
-    // A second cursor on the flow, walked whole from its nearer end: the one
-    // queries use stays where it is. Every block's count is checked on the
-    // way, and the walk stops at the first block that runs more often than
-    // its count says.
+    // Cursors of its own on the flow's chunks, forward: the one queries use
+    // stays where it is. Every block's count is checked on the way, and the
+    // walk stops at the first block that runs more often than its count says.
     std::vector<std::uint32_t> counts(block_counts_.size(), 0);
     try {
-        BlockIds walker = [&] {
-            const std::vector<std::uint8_t> saved = flow_->save();
-            return BlockIds::load(saved.data(), saved.size());
-        }();
-        BlockIds::Record record{};
-        const auto take = [&](std::uint64_t t) {
+        flow_->walk_all([&](const BlockIds::Record& record, std::uint64_t position) {
             const std::uint32_t block = record.field1;
             if (block >= counts.size()) {
                 corrupt("block " + std::to_string(block) + " in the control flow");
@@ -124,19 +118,8 @@ void LabelStore::walk_flow(const Visit& visit) {
                 corrupt("block " + std::to_string(block) + " runs more than its count, " +
                         std::to_string(block_counts_[block]) + ", in the control flow");
             }
-            visit(block, static_cast<std::uint32_t>(t));
-        };
-        if (walker.position() > walker.size() / 2) {
-            walker.seek(walker.size());
-            while (walker.prev(record)) {
-                take(walker.position() + 1);
-            }
-        } else {
-            walker.seek(0);
-            while (walker.next(record)) {
-                take(walker.position());
-            }
-        }
+            visit(block, static_cast<std::uint32_t>(position + 1));
+        });
     } catch (const WetError&) {
         throw;
     } catch (const std::runtime_error& error) {
@@ -173,7 +156,8 @@ void LabelStore::need_block_times(std::uint32_t block) {
         if (!times.empty() && times.front() > times.back()) {
             std::reverse(times.begin(), times.end());
         }
-        block_times_[block] = make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        block_times_[block] = make_label<NodeTimestamps>(
+            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
         block_derived_[block] = 1;
         return;
     }
@@ -208,7 +192,7 @@ LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_b
       defs_(node_block_.size()) {}
 
 LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
-                             const WholeExecutionTrace::Progress& progress) {
+                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
@@ -224,7 +208,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         store.control_dependences_ += parent != 0 ? 1 : 0;
     }
     report("control flow", 0, 1);
-    store.flow_ = BlockIds::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()), raw.flow.size());
+    store.flow_ = ChunkedStream<BlockIds>::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()),
+                                                 raw.flow.size(), checkpoint_records);
     static_assert(sizeof(BlockIds::Record) == sizeof(std::uint32_t));
 
     // Blocks: their executions grouped per block, the same way load() derives them.
@@ -240,7 +225,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     });
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_[block] = make_label<ControlParents>(
-            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
+            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },
+            checkpoint_records);
     }
     const auto& block_first = executions.first;
 
@@ -303,15 +289,18 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         } else {
             store.node_mode_[node] = static_cast<std::uint8_t>(Times::own);
             store.node_times_[node] = make_label<NodeTimestamps>(
-                events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; });
+                events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
+                checkpoint_records);
         }
         store.values_[node] = make_label<NodeValues>(
-            events, [&](std::size_t index) { return NodeValues::Record{raw.events[index].value}; });
+            events, [&](std::size_t index) { return NodeValues::Record{raw.events[index].value}; }, checkpoint_records);
         store.addresses_[node] = make_label<NodeAddresses>(
-            events, [&](std::size_t index) { return NodeAddresses::Record{raw.events[index].address}; });
+            events, [&](std::size_t index) { return NodeAddresses::Record{raw.events[index].address}; },
+            checkpoint_records);
         if (raw.nodes[node].access == 'L' &&
             std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; })) {
-            store.defs_[node] = make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; });
+            store.defs_[node] =
+                make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; }, checkpoint_records);
         }
     }
     report("done", 1, 1);
@@ -327,7 +316,7 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
     };
     switch (section) {
     case 0:
-        writer.blob(flow_->save());
+        flow_->save(writer);
         break;
     case 1:
         for (const std::uint32_t count : block_counts_) {
@@ -367,13 +356,7 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     };
     switch (section) {
     case 0: {
-        const std::uint64_t size = reader.u64();
-        const std::uint8_t* bytes = reader.bytes(size);
-        try {
-            flow_ = BlockIds::load(bytes, static_cast<std::size_t>(size));
-        } catch (const std::runtime_error& error) {
-            reader.fail(std::string("control flow: ") + error.what());
-        }
+        flow_ = ChunkedStream<BlockIds>::load(reader, "control flow", false);
         break;
     }
     case 1:
@@ -392,7 +375,8 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
                             std::to_string(node_mode_[node]));
             }
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-                node_times_[node] = Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node));
+                node_times_[node] =
+                    Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node), true);
                 if (node_times_[node].empty()) {
                     reader.fail("node " + std::to_string(node) + ": its timestamps are missing");
                 }
@@ -578,7 +562,7 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
 
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
     std::vector<LabelStats> rows;
-    rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
+    rows.push_back({"control flow", executed_, 4ull * executed_, flow_->saved_bytes(), flow_->memory_bytes()});
     // Only the counts are saved; the timestamps are derived from the control flow.
     rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
                     block_counts_.capacity() * 4 + held_bytes(block_times_)});

@@ -6,6 +6,8 @@
 //
 // Layout
 // - flow: the block id at each t (BlockIds), the control-flow trace;
+// Every stream is kept in chunks with a checkpoint at each chunk's start
+// (chunked_stream.hpp), so seeks cost a chunk, not the stream;
 // - per block: how many times it ran (saved), and its timestamps
 //   (NodeTimestamps), not saved but derived from the flow (block b's k-th
 //   timestamp is the position of b's k-th occurrence in it): when built, or
@@ -30,6 +32,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "byte_io.hpp"
+#include "chunked_stream.hpp"
 #include "label.hpp"
 
 namespace tcgen::wet {
@@ -48,8 +51,9 @@ class LabelStore {
 public:
     // Builds from a checked raw trace and its dynamic control parents
     // (parents[t-1] = parent_t, 0 none).
+    // Every stream gets a checkpoint each `checkpoint_records` records.
     static LabelStore build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
-                            const WholeExecutionTrace::Progress& progress);
+                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
@@ -115,7 +119,7 @@ private:
     std::uint32_t executed_ = 0;
     std::uint64_t control_dependences_ = 0;
     std::vector<std::uint32_t> node_block_;
-    std::optional<BlockIds> flow_;
+    std::optional<ChunkedStream<BlockIds>> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
     bool block_times_derived_ = false;                // every block's
     std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own

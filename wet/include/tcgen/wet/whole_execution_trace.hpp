@@ -110,7 +110,12 @@ public:
     // Compresses a checked raw trace (read_raw_trace()). The raw trace may be
     // freed afterwards. Throws WetError (file "PREFIX") on what the raw checks
     // cannot see, e.g. a flow the control-dependence analysis refuses.
-    static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr);
+    // Every label stream gets a checkpoint (a place a cursor can start
+    // from, its predictors restarted) each `checkpoint_records` records:
+    // a seek or a timestamp lookup walks fewer than that many.
+    static constexpr std::uint64_t default_checkpoint_records = 4096;
+    static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr,
+                                     std::uint64_t checkpoint_records = default_checkpoint_records);
 
     // The saved form: magic, format version, then sections each with its size
     // and XXH64 checksum (docs/wet.md). load() checks every size against the
