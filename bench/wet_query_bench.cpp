@@ -2,6 +2,8 @@
 // saved WET. Loads OUT.wet, then times, each on the thread's CPU clock:
 // - the whole control-flow trace, forward from t = 1 and backward from the
 //   end (Table V);
+// - the first query after the load that needs a block's timestamps (one
+//   pc's executions), which derives them from the control flow;
 // - every instruction's access trace, one instruction at a time: the
 //   values, addresses and timestamps of all its executions, loads then
 //   stores (Tables VI and VII; the WET keeps a node's values and addresses
@@ -129,6 +131,13 @@ void run(const std::string& path, unsigned slices, unsigned seeks) {
         }
         std::cout << "\t" << name << "_accesses=" << accesses << "\t" << name << "_s=" << cpu_seconds() - begin;
     };
+    // The first query that needs a block's timestamps after the load: one
+    // pc's executions (the timestamps are derived from the control flow).
+    if (!load_pcs.empty()) {
+        const double begin = cpu_seconds();
+        const std::size_t instances = wet.instances(load_pcs[load_pcs.size() / 2]).size();
+        std::cout << "\tfirst_instances_s=" << cpu_seconds() - begin << "\tfirst_instances=" << instances;
+    }
     time_accesses(load_pcs, "L");
     time_accesses(store_pcs, "S");
 
@@ -145,7 +154,8 @@ void run(const std::string& path, unsigned slices, unsigned seeks) {
             throw std::runtime_error(path + ": a seek to t " + std::to_string(t) + " read the wrong block");
         }
     }
-    std::cout << "\tseek_median_s=" << median(seek_times);
+    std::cout << "\tseek_median_s=" << median(seek_times)
+              << "\tseek_max_s=" << (seek_times.empty() ? 0 : *std::max_element(seek_times.begin(), seek_times.end()));
 
     // Slices from random executions of random loads.
     std::vector<double> slice_times;

@@ -117,8 +117,13 @@ public:
     // own: the one queries use stays where it is.
     template <class Visit>
     void walk_all(const Visit& visit) const {
+        walk_chunks(0, chunks_.size(), visit);
+    }
+    // The same for chunks first..end - 1 only.
+    template <class Visit>
+    void walk_chunks(std::size_t first, std::size_t end, const Visit& visit) const {
         Record record{};
-        for (std::size_t chunk = 0; chunk < chunks_.size(); ++chunk) {
+        for (std::size_t chunk = first; chunk < std::min(end, chunks_.size()); ++chunk) {
             Stream walker = checked_cursor(chunk);
             const std::uint64_t start = chunk * chunk_records_;
             while (walker.next(record)) {

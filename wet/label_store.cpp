@@ -139,22 +139,21 @@ void LabelStore::need_block_times(std::uint32_t block) {
     }
     block_times_.resize(block_counts_.size());
     block_derived_.resize(block_counts_.size(), 0);
-    // A walk that keeps one block's timestamps costs about a sixth of
+    // One block's timestamps from the flow's index cost a decode of the
+    // segments it runs in, at most a walk of the flow, about a sixth of
     // deriving every block's (compressing them all is what costs: measured
-    // on bzip2 and cc1), so the first blocks asked for get a walk each, as
-    // a query of one pc needs; a query that needs more blocks pays for all
-    // of them at once, at worst a third more than it would have.
+    // on bzip2 and cc1), so the first blocks asked for are derived alone,
+    // as a query of one pc needs; a query that needs more blocks whole pays
+    // for all of them at once. Lookups of single timestamps never need
+    // this: the index answers them.
     if (flow_walks_ < walks_for_single_blocks) {
         ++flow_walks_;
+        // From the flow's index: a decode of the segments the block runs in.
+        FlowIndex& index = flow_index();
         std::vector<std::uint32_t> times;
         times.reserve(std::min<std::size_t>(block_counts_[block], std::size_t{1} << 20));
-        walk_flow([&](std::uint32_t executed, std::uint32_t t) {
-            if (executed == block) {
-                times.push_back(t);
-            }
-        });
-        if (!times.empty() && times.front() > times.back()) {
-            std::reverse(times.begin(), times.end());
+        for (std::uint64_t execution = 0; execution < block_counts_[block]; ++execution) {
+            times.push_back(index.at(block, execution));
         }
         block_times_[block] = make_label<NodeTimestamps>(
             times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
@@ -469,9 +468,41 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
     return step.block;
 }
 
+FlowIndex& LabelStore::flow_index() {
+    if (!flow_index_) {
+        try {
+            flow_index_ = std::make_unique<FlowIndex>(*flow_, block_counts_,
+                                                      [this](const std::string& what) { corrupt(what); });
+        } catch (const WetError&) {
+            throw;
+        } catch (const std::runtime_error& error) {
+            corrupt(std::string("control flow: ") + error.what());
+        }
+    }
+    return *flow_index_;
+}
+
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
-    need_block_times(block);
-    return block_times_[block].find(t);
+    if (has_block_times(block)) {
+        return block_times_[block].find(t);
+    }
+    return flow_index().find(block, t);
+}
+
+std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t) {
+    const std::uint32_t block = node_block_[node];
+    if (times_of(node) == Times::block && !has_block_times(block)) {
+        return flow_index().count_below(block, t);
+    }
+    return times_label(node)->count_below(t);
+}
+
+std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
+    const std::uint32_t block = node_block_[node];
+    if (times_of(node) == Times::block && !has_block_times(block)) {
+        return flow_index().at(block, index);
+    }
+    return times_label(node)->at(index).field1;
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
@@ -495,8 +526,14 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
 }
 
 std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std::uint32_t t) {
-    Label<NodeTimestamps>* times = times_label(node);
-    return times ? times->find(t) : std::nullopt;
+    switch (times_of(node)) {
+    case Times::never:
+        return std::nullopt;
+    case Times::block:
+        return block_execution(node_block_[node], t);
+    default:
+        return node_times_[node].find(t);
+    }
 }
 
 std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
@@ -540,8 +577,7 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
     }
     const std::uint32_t store = record.field1 - 1;
     const std::string where = "def of node " + std::to_string(node) + " at t " + std::to_string(t);
-    Label<NodeTimestamps>* times = store < node_block_.size() ? times_label(store) : nullptr;
-    if (times == nullptr) {
+    if (store >= node_block_.size() || times_of(store) == Times::never) {
         corrupt(where + ": store node " + std::to_string(store) + " never ran");
     }
     if (record.field2 >= ranked_defs) {
@@ -552,12 +588,12 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
         return Def{store, t - distance};
     }
     // The rank counts back from the store's latest execution before the load.
-    const std::uint64_t before = times->count_below(store_horizon(store, node, t));
+    const std::uint64_t before = times_count_below(store, store_horizon(store, node, t));
     if (record.field2 >= before) {
         corrupt(where + ": rank " + std::to_string(record.field2) + " of " + std::to_string(before) +
                 " earlier executions");
     }
-    return Def{store, times->at(before - 1 - record.field2).field1};
+    return Def{store, times_at(store, before - 1 - record.field2)};
 }
 
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
@@ -565,7 +601,7 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     rows.push_back({"control flow", executed_, 4ull * executed_, flow_->saved_bytes(), flow_->memory_bytes()});
     // Only the counts are saved; the timestamps are derived from the control flow.
     rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
-                    block_counts_.capacity() * 4 + held_bytes(block_times_)});
+                    block_counts_.capacity() * 4 + held_bytes(block_times_) + (flow_index_ ? flow_index_->memory_bytes() : 0)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_times_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -586,7 +622,8 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 
 std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
-                        block_counts_.capacity() * 4 + block_derived_.capacity();
+                        block_counts_.capacity() * 4 + block_derived_.capacity() +
+                        (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
     return bytes;

@@ -33,6 +33,7 @@
 
 #include "byte_io.hpp"
 #include "chunked_stream.hpp"
+#include "flow_index.hpp"
 #include "label.hpp"
 
 namespace tcgen::wet {
@@ -111,9 +112,21 @@ private:
     template <class Visit>
     void walk_flow(const Visit& visit);  // visit(block, t) for every t, in one direction
     static constexpr unsigned walks_for_single_blocks = 2;
-    // The timestamps of node n's executions (its block's or its own); null
-    // when it never ran.
+    // The timestamps of node n's executions (its block's, derived whole, or
+    // its own); null when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);
+    // Whether block b's timestamps are held as a label (derived whole).
+    bool has_block_times(std::uint32_t block) const {
+        return block_times_derived_ || (!block_derived_.empty() && block_derived_[block] != 0);
+    }
+    // The flow's index of the blocks' timestamps (flow_index.hpp), made by
+    // a walk of the flow on the first lookup that needs it: lookups of
+    // blocks whose timestamps are not derived use it.
+    FlowIndex& flow_index();
+    // Node n's executions (its block's or its own; n ran): how many ran
+    // before t, and the timestamp of execution number `index`.
+    std::uint64_t times_count_below(std::uint32_t node, std::uint64_t t);
+    std::uint32_t times_at(std::uint32_t node, std::uint64_t index);
 
     std::string name_ = "WET";
     std::uint32_t executed_ = 0;
@@ -125,6 +138,7 @@ private:
     std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own
     unsigned flow_walks_ = 0;                         // such walks made
     std::vector<Label<NodeTimestamps>> block_times_;  // empty until one is derived
+    std::unique_ptr<FlowIndex> flow_index_;           // reads flow_, made on first need
     std::vector<Label<ControlParents>> block_parents_;
     std::vector<std::uint8_t> node_mode_;  // Times
     std::vector<Label<NodeTimestamps>> node_times_;

@@ -17,6 +17,7 @@
 
 #include "byte_io.hpp"
 #include "chunked_stream.hpp"
+#include "flow_index.hpp"
 #include "label.hpp"
 #include "synthetic_wet.hpp"
 
@@ -24,7 +25,9 @@ namespace {
 
 using tcgen::wet::ByteReader;
 using tcgen::wet::ByteWriter;
+using tcgen::wet::BlockIds;
 using tcgen::wet::ChunkedStream;
+using tcgen::wet::FlowIndex;
 using tcgen::wet::Label;
 using tcgen::wet::NodeTimestamps;
 using tcgen::wet::NodeValues;
@@ -235,6 +238,52 @@ TEST(Checkpoints, ForgedCheckpointsAreRefused) {
     EXPECT_NE(load_message(none).find("chunks of none"), std::string::npos) << load_message(none);
 }
 
+// The blocks' timestamps from the flow's index, a few segments of a few
+// chunks each, against the flow itself, in random order (so segments are
+// decoded and dropped from the cache again).
+TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
+    const auto raw = synthetic_wet::make_trace(200, 12);
+    std::vector<BlockIds::Record> flow;
+    for (const std::uint32_t block : raw.flow) {
+        flow.push_back({block});
+    }
+    std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
+    std::vector<std::vector<std::uint32_t>> times(raw.blocks.size());
+    for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
+        ++counts[raw.flow[t - 1]];
+        times[raw.flow[t - 1]].push_back(t);
+    }
+    const auto fail = [](const std::string& what) { throw std::runtime_error(what); };
+    for (const auto& [chunk, segment] : {std::pair<std::uint64_t, std::uint64_t>{5, 15}, {7, 7}, {64, 128}, {4096, 0}}) {
+        const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), chunk);
+        FlowIndex index(stream, counts, fail, segment);
+        std::mt19937_64 random(chunk);
+        for (int lookup = 0; lookup < 3000; ++lookup) {
+            const auto block = static_cast<std::uint32_t>(random() % counts.size());
+            const std::uint64_t t = 1 + random() % (flow.size() + 1);
+            const auto& own = times[block];
+            const auto below = std::lower_bound(own.begin(), own.end(), t);
+            ASSERT_EQ(index.count_below(block, t), static_cast<std::uint64_t>(below - own.begin()))
+                << "chunk " << chunk << " block " << block << " t " << t;
+            const auto found = index.find(block, t);
+            ASSERT_EQ(found.has_value(), below != own.end() && *below == t);
+            if (found) {
+                ASSERT_EQ(*found, static_cast<std::uint64_t>(below - own.begin()));
+            }
+            if (!own.empty()) {
+                const std::uint64_t execution = random() % own.size();
+                ASSERT_EQ(index.at(block, execution), own[execution]);
+            }
+        }
+        EXPECT_THROW(index.at(0, counts[0]), std::runtime_error);
+    }
+    // Counts the flow disagrees with: refused when the index is made.
+    std::vector<std::uint32_t> wrong = counts;
+    ++wrong[1];
+    const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), 5);
+    EXPECT_THROW(FlowIndex(stream, wrong, fail, 15), std::runtime_error);
+}
+
 // The whole WET with a checkpoint every few records: its flow cursors from
 // random t both ways, and every lookup a slice makes, against the raw run; and
 // the same after a save and load.
@@ -265,8 +314,15 @@ TEST(Checkpoints, WetQueriesAcrossCheckpoints) {
                 ASSERT_EQ(wet.block_at(t), raw.flow[t - 1]);
             }
         }
-        // Values and defs at random events: timestamp -> position lookups in
-        // the node and block labels, in random order.
+        // Defs first (on the loaded WET, before any block's timestamps are
+        // derived whole: the flow's index answers), then values at random
+        // events: timestamp -> position lookups in the node labels.
+        for (const auto& edge : raw.edges) {
+            const auto def = wet.def_of(edge.use, edge.t_use);
+            ASSERT_TRUE(def.has_value());
+            ASSERT_EQ(def->node, edge.def);
+            ASSERT_EQ(def->t, edge.t_def);
+        }
         for (int lookup = 0; lookup < 400; ++lookup) {
             const auto& event = raw.events[random() % raw.events.size()];
             const auto accesses = wet.accesses(raw.nodes[event.node].pc);
@@ -277,12 +333,6 @@ TEST(Checkpoints, WetQueriesAcrossCheckpoints) {
             ASSERT_NE(found, accesses.end());
             EXPECT_EQ(found->value, event.value);
             EXPECT_EQ(found->address, event.address);
-        }
-        for (const auto& edge : raw.edges) {
-            const auto def = wet.def_of(edge.use, edge.t_use);
-            ASSERT_TRUE(def.has_value());
-            ASSERT_EQ(def->node, edge.def);
-            ASSERT_EQ(def->t, edge.t_def);
         }
     }
 }
