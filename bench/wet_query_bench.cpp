@@ -13,7 +13,10 @@
 // - backward dynamic slices from random load executions (Table VIII).
 // Prints tab-separated `key=value` pairs on one line (bench/wet reads them):
 //
-//   wet-query-bench OUT.wet [--slices=N] [--seeks=N]
+//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]
+//
+// --no-traces skips the access traces, so the slices run on a WET whose
+// blocks' timestamps are not all derived (as right after a load).
 //
 // Random choices come from a fixed seed, so two runs on one file time the
 // same queries. Exit status 1 with one line on a bad argument or file.
@@ -73,7 +76,7 @@ unsigned parse_count(const std::string& argument, const std::string& prefix) {
     throw std::runtime_error("bad count in " + argument);
 }
 
-void run(const std::string& path, unsigned slices, unsigned seeks) {
+void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) {
     using tcgen::wet::WholeExecutionTrace;
     const std::uint64_t resident_before = resident_bytes();
     double start = cpu_seconds();
@@ -138,8 +141,10 @@ void run(const std::string& path, unsigned slices, unsigned seeks) {
         const std::size_t instances = wet.instances(load_pcs[load_pcs.size() / 2]).size();
         std::cout << "\tfirst_instances_s=" << cpu_seconds() - begin << "\tfirst_instances=" << instances;
     }
-    time_accesses(load_pcs, "L");
-    time_accesses(store_pcs, "S");
+    if (traces) {
+        time_accesses(load_pcs, "L");
+        time_accesses(store_pcs, "S");
+    }
 
     // Seeks: the control flow at a random timestamp.
     std::mt19937_64 random(20051);
@@ -181,23 +186,26 @@ int main(int argc, char** argv) {
         std::string path;
         unsigned slices = 25;
         unsigned seeks = 101;
+        bool traces = true;
         for (int index = 1; index < argc; ++index) {
             const std::string argument = argv[index];
             if (argument.rfind("--slices=", 0) == 0) {
                 slices = parse_count(argument, "--slices=");
             } else if (argument.rfind("--seeks=", 0) == 0) {
                 seeks = parse_count(argument, "--seeks=");
+            } else if (argument == "--no-traces") {
+                traces = false;
             } else if (path.empty() && argument.rfind("-", 0) != 0) {
                 path = argument;
             } else {
                 throw std::runtime_error("unknown argument " + argument +
-                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N])");
+                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces])");
             }
         }
         if (path.empty()) {
-            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N]");
+            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]");
         }
-        run(path, slices, seeks);
+        run(path, slices, seeks, traces);
     } catch (const std::exception& error) {
         std::cerr << "wet-query-bench: " << error.what() << "\n";
         return 1;

@@ -9,7 +9,8 @@
 // - the control-flow trace: the block executed at each timestamp t = 1, 2, ...
 //   (a timestamp counts executed blocks, as the paper's does);
 // - per block the timestamps of its executions (not saved: derived from the
-//   control flow by the queries that first need them, walks of it) and,
+//   control flow: an index made by one walk of it, then a segment of it
+//   decoded per lookup) and,
 //   per execution, its dynamic control parent (the execution of the branch
 //   it depends on);
 // - per node the value and the address of each of its executions (its
@@ -36,7 +37,8 @@
 // Queries walk the streams' cursors, so they are not const and one object
 // must not be queried from two threads at once. Their cost is the distance
 // the cursors walk: queries that move forward or backward in time from the
-// previous one are cheap; a jump costs a walk to the new place.
+// previous one are cheap; a jump costs a walk from the nearest checkpoint
+// (every 4096 records of a stream, build()'s checkpoint_records).
 //
 // Errors are thrown as WetError (<tcgen/wet/raw_trace.hpp>), one line,
 // "FILE: error: WHAT": a corrupt or truncated saved WET, a timestamp or PC
