@@ -176,7 +176,11 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
     }
     std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times)
               << "\tslice_max_s=" << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
-              << "\tslice_items_median=" << median(slice_items) << "\n";
+              << "\tslice_items_median=" << median(slice_items) << "\tslowest_slice_items="
+              << (slice_times.empty() ? 0
+                                      : slice_items[static_cast<std::size_t>(
+                                            std::max_element(slice_times.begin(), slice_times.end()) - slice_times.begin())])
+              << "\n";
 }
 
 }  // namespace
