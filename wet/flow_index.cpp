@@ -73,7 +73,8 @@ const FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
     Segment decoded;
     decoded.number = number;
     std::vector<std::uint32_t> ids;
-    ids.reserve(static_cast<std::size_t>(segment_records_));
+    // A forged file can claim chunks of any length: no more than the flow holds.
+    ids.reserve(static_cast<std::size_t>(std::min(segment_records_, flow_.size())));
     const std::uint64_t chunks_per_segment = segment_records_ / flow_.chunk_records();
     flow_.walk_chunks(static_cast<std::size_t>(number * chunks_per_segment),
                       static_cast<std::size_t>((number + 1) * chunks_per_segment),

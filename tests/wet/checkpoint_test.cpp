@@ -254,7 +254,10 @@ TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
         times[raw.flow[t - 1]].push_back(t);
     }
     const auto fail = [](const std::string& what) { throw std::runtime_error(what); };
-    for (const auto& [chunk, segment] : {std::pair<std::uint64_t, std::uint64_t>{5, 15}, {7, 7}, {64, 128}, {4096, 0}}) {
+    for (const auto& [chunk, segment] : {std::pair<std::uint64_t, std::uint64_t>{5, 15}, {7, 7}, {64, 128}, {4096, 0},
+                                         // chunks longer than any flow (as a forged file may claim): one
+                                         // segment, allocated as long as the flow, not as the claim
+                                         {std::uint64_t{1} << 40, 0}}) {
         const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), chunk);
         FlowIndex index(stream, counts, fail, segment);
         std::mt19937_64 random(chunk);
