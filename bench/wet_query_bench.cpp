@@ -2,6 +2,8 @@
 // saved WET. Loads OUT.wet, then times, each on the thread's CPU clock:
 // - the whole control-flow trace, forward from t = 1 and backward from the
 //   end (Table V);
+// - the first query after the load that needs a block's timestamps (one
+//   pc's executions), which derives them from the control flow;
 // - every instruction's access trace, one instruction at a time: the
 //   values, addresses and timestamps of all its executions, loads then
 //   stores (Tables VI and VII; the WET keeps a node's values and addresses
@@ -11,7 +13,10 @@
 // - backward dynamic slices from random load executions (Table VIII).
 // Prints tab-separated `key=value` pairs on one line (bench/wet reads them):
 //
-//   wet-query-bench OUT.wet [--slices=N] [--seeks=N]
+//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]
+//
+// --no-traces skips the access traces, so the slices run on a WET whose
+// blocks' timestamps are not all derived (as right after a load).
 //
 // Random choices come from a fixed seed, so two runs on one file time the
 // same queries. Exit status 1 with one line on a bad argument or file.
@@ -71,7 +76,7 @@ unsigned parse_count(const std::string& argument, const std::string& prefix) {
     throw std::runtime_error("bad count in " + argument);
 }
 
-void run(const std::string& path, unsigned slices, unsigned seeks) {
+void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) {
     using tcgen::wet::WholeExecutionTrace;
     const std::uint64_t resident_before = resident_bytes();
     double start = cpu_seconds();
@@ -129,8 +134,17 @@ void run(const std::string& path, unsigned slices, unsigned seeks) {
         }
         std::cout << "\t" << name << "_accesses=" << accesses << "\t" << name << "_s=" << cpu_seconds() - begin;
     };
-    time_accesses(load_pcs, "L");
-    time_accesses(store_pcs, "S");
+    // The first query that needs a block's timestamps after the load: one
+    // pc's executions (the timestamps are derived from the control flow).
+    if (!load_pcs.empty()) {
+        const double begin = cpu_seconds();
+        const std::size_t instances = wet.instances(load_pcs[load_pcs.size() / 2]).size();
+        std::cout << "\tfirst_instances_s=" << cpu_seconds() - begin << "\tfirst_instances=" << instances;
+    }
+    if (traces) {
+        time_accesses(load_pcs, "L");
+        time_accesses(store_pcs, "S");
+    }
 
     // Seeks: the control flow at a random timestamp.
     std::mt19937_64 random(20051);
@@ -145,7 +159,8 @@ void run(const std::string& path, unsigned slices, unsigned seeks) {
             throw std::runtime_error(path + ": a seek to t " + std::to_string(t) + " read the wrong block");
         }
     }
-    std::cout << "\tseek_median_s=" << median(seek_times);
+    std::cout << "\tseek_median_s=" << median(seek_times)
+              << "\tseek_max_s=" << (seek_times.empty() ? 0 : *std::max_element(seek_times.begin(), seek_times.end()));
 
     // Slices from random executions of random loads.
     std::vector<double> slice_times;
@@ -161,7 +176,11 @@ void run(const std::string& path, unsigned slices, unsigned seeks) {
     }
     std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times)
               << "\tslice_max_s=" << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
-              << "\tslice_items_median=" << median(slice_items) << "\n";
+              << "\tslice_items_median=" << median(slice_items) << "\tslowest_slice_items="
+              << (slice_times.empty() ? 0
+                                      : slice_items[static_cast<std::size_t>(
+                                            std::max_element(slice_times.begin(), slice_times.end()) - slice_times.begin())])
+              << "\n";
 }
 
 }  // namespace
@@ -171,23 +190,26 @@ int main(int argc, char** argv) {
         std::string path;
         unsigned slices = 25;
         unsigned seeks = 101;
+        bool traces = true;
         for (int index = 1; index < argc; ++index) {
             const std::string argument = argv[index];
             if (argument.rfind("--slices=", 0) == 0) {
                 slices = parse_count(argument, "--slices=");
             } else if (argument.rfind("--seeks=", 0) == 0) {
                 seeks = parse_count(argument, "--seeks=");
+            } else if (argument == "--no-traces") {
+                traces = false;
             } else if (path.empty() && argument.rfind("-", 0) != 0) {
                 path = argument;
             } else {
                 throw std::runtime_error("unknown argument " + argument +
-                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N])");
+                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces])");
             }
         }
         if (path.empty()) {
-            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N]");
+            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]");
         }
-        run(path, slices, seeks);
+        run(path, slices, seeks, traces);
     } catch (const std::exception& error) {
         std::cerr << "wet-query-bench: " << error.what() << "\n";
         return 1;

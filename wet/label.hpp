@@ -7,10 +7,11 @@
 //   static edge, which needs no labels): that record and a count;
 // - plain: the records themselves, when they take fewer bytes than the
 //   stream's saved form;
-// - stream: a bidirectional compressed stream. It is held in its saved form
-//   (the code and the tables a walk starts from) until a query walks it;
-//   only then are its cursor, code tables and buffer made from it, and they
-//   stay (in place of the saved form).
+// - stream: bidirectional compressed streams, one per chunk of
+//   `chunk_records` records (ChunkedStream, chunked_stream.hpp), so a seek
+//   or a timestamp lookup costs a chunk's length at most. Chunks are held in
+//   their saved form; the one a query walks gets a cursor (code tables,
+//   predictor tables, buffer), which stays until the walk leaves the chunk.
 //   A stream at rest so costs its saved bytes, not the few KiB of a cursor:
 //   most sequences of a real run are short and never queried.
 // Absent (empty) sequences have none.
@@ -28,6 +29,7 @@
 #include <tcgen/wet/raw_trace.hpp>
 
 #include "byte_io.hpp"
+#include "chunked_stream.hpp"
 
 namespace tcgen::wet {
 
@@ -37,7 +39,7 @@ public:
     using Record = typename Stream::Record;
     using stream_type = Stream;
 
-    static Label make(const std::vector<Record>& records) {
+    static Label make(const std::vector<Record>& records, std::uint64_t chunk_records) {
         Label label;
         if (records.empty()) {
             return label;
@@ -51,21 +53,21 @@ public:
             return label;
         }
         static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
-        std::vector<std::uint8_t> saved = Stream::build(records.data(), records.size()).save();
+        auto chunked = std::make_unique<ChunkedStream<Stream>>(
+            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records));
         label.count_ = records.size();
-        if (records.size() * sizeof(Record) < saved.size()) {
+        if (records.size() * sizeof(Record) < chunked->saved_bytes()) {
             label.plain_ = std::make_unique<Record[]>(records.size());
             std::copy(records.begin(), records.end(), label.plain_.get());
         } else {
-            label.saved_ = std::move(saved);
-            label.saved_.shrink_to_fit();  // as a loaded one: a label made on load stays its saved size
+            label.chunked_ = std::move(chunked);
         }
         return label;
     }
 
     std::uint64_t size() const { return count_; }
     bool empty() const { return size() == 0; }
-    bool is_stream() const { return stream_ != nullptr || !saved_.empty(); }
+    bool is_stream() const { return chunked_ != nullptr; }
 
     // The record at `index` (< size()), reached by stepping the stream's cursor.
     Record at(std::uint64_t index) {
@@ -75,10 +77,9 @@ public:
         if (!is_stream()) {
             return constant_;
         }
-        Stream& stream = walked();
         Record record{};
-        stream.seek(index);
-        stream.next(record);
+        chunked_->seek(index);
+        chunked_->next(record);
         return record;
     }
 
@@ -95,7 +96,7 @@ public:
             records.assign(static_cast<std::size_t>(count_), constant_);
             return records;
         }
-        Stream& stream = walked();
+        ChunkedStream<Stream>& stream = *chunked_;
         Record record{};
         if (stream.position() > stream.size() / 2) {
             stream.seek(stream.size());
@@ -114,8 +115,9 @@ public:
 
     // How many records have a first field below t, in a sequence of
     // increasing first fields (timestamps). The cursor ends just before the
-    // first record >= t, reached from wherever it was, so queries close in
-    // time are cheap.
+    // first record >= t, reached from wherever it was when that is in the
+    // chunk that holds t, else from that chunk's checkpoint: so queries close
+    // in time are cheap, and none walks more than a chunk or two.
     std::uint64_t count_below(std::uint64_t t) {
         if (plain_) {
             const Record* end = plain_.get() + count_;
@@ -128,7 +130,11 @@ public:
             // Increasing, so a constant sequence holds one record.
             return count_ != 0 && constant_.field1 < t ? 1 : 0;
         }
-        Stream& stream = walked();
+        ChunkedStream<Stream>& stream = *chunked_;
+        const std::uint64_t start = stream.chunk_start_below(t);
+        if (stream.position() < start || stream.position() > start + stream.chunk_records()) {
+            stream.seek(start);
+        }
         Record record{};
         while (stream.prev(record)) {
             if (record.field1 < t) {
@@ -156,8 +162,8 @@ public:
     }
 
     // Saved: u8 form (0 absent, 1 constant, 2 stream, 3 plain); a constant's
-    // u64 count then its fields as u64 each; a stream's u64 count, u64 size
-    // then its saved form (its cursor where it is); plain records as a u64
+    // u64 count then its fields as u64 each; a stream's chunks
+    // (ChunkedStream::save); plain records as a u64
     // count then each record's fields at their own width (4 or 8 bytes).
     void save(ByteWriter& writer) const {
         if (plain_) {
@@ -176,8 +182,7 @@ public:
             }
         } else if (is_stream()) {
             writer.u8(2);
-            writer.u64(count_);
-            writer.blob(stream_ ? stream_->save() : saved_);
+            chunked_->save(writer);
         } else if (count_ != 0) {
             writer.u8(1);
             writer.u64(count_);
@@ -191,12 +196,14 @@ public:
     }
     std::uint64_t saved_bytes() const {
         return plain_          ? 1 + 8 + sizeof(Record) * count_
-               : is_stream()   ? 1 + 8 + 8 + (stream_ ? stream_->save().size() : saved_.size())
+               : is_stream()   ? 1 + chunked_->saved_bytes()
                : count_ != 0   ? 1 + 8 + 8 * Stream::field_count
                                : 1;
     }
 
-    static Label load(ByteReader& reader, const std::string& what) {
+    // `increasing`: a sequence of increasing first fields (timestamps), whose
+    // checkpoints must increase.
+    static Label load(ByteReader& reader, const std::string& what, bool increasing = false) {
         Label label;
         const std::uint8_t form = reader.u8();
         if (form == 1) {
@@ -206,24 +213,10 @@ public:
             }
             read_fields(reader, label.constant_, what);
         } else if (form == 2) {
-            label.count_ = reader.u64();
-            const std::uint64_t size = reader.u64();
-            const std::uint8_t* bytes = reader.bytes(size);
-            // Checked whole now, so that a walk later cannot fail; then only
-            // the bytes are kept.
-            try {
-                if (Stream::load(bytes, static_cast<std::size_t>(size)).size() != label.count_) {
-                    reader.fail(what + ": the stream does not hold " + std::to_string(label.count_) + " records");
-                }
-            } catch (const WetError&) {
-                throw;
-            } catch (const std::runtime_error& error) {
-                reader.fail(what + ": " + error.what());
-            }
-            if (label.count_ == 0) {
-                reader.fail(what + ": a stream of no records");
-            }
-            label.saved_.assign(bytes, bytes + size);
+            // Checked whole now, so that a walk later cannot fail on its framing.
+            label.chunked_ = std::make_unique<ChunkedStream<Stream>>(
+                ChunkedStream<Stream>::load(reader, what, increasing));
+            label.count_ = label.chunked_->size();
         } else if (form == 3) {
             const std::size_t count = reader.count(sizeof(Record));
             if (count == 0) {
@@ -245,20 +238,10 @@ public:
     }
 
     std::size_t memory_bytes() const {
-        return sizeof(*this) + saved_.capacity() + (stream_ ? stream_->memory_bytes() : 0) +
-               (plain_ ? count_ * sizeof(Record) : 0);
+        return sizeof(*this) + (chunked_ ? chunked_->memory_bytes() : 0) + (plain_ ? count_ * sizeof(Record) : 0);
     }
 
 private:
-    // The stream's cursor, made from the saved form on the first walk.
-    Stream& walked() {
-        if (!stream_) {
-            stream_ = std::make_unique<Stream>(Stream::load(saved_.data(), saved_.size()));
-            saved_ = std::vector<std::uint8_t>();  // save() asks the stream from now on
-        }
-        return *stream_;
-    }
-
     static void read_fields(ByteReader& reader, Record& record, const std::string& what) {
         auto* fields = &record.field1;
         for (std::size_t field = 0; field < Stream::field_count; ++field) {
@@ -270,10 +253,9 @@ private:
         }
     }
 
-    // One of the three forms, or none: 56 bytes a label, as there is one per
-    // node and kind of label whether it ran or not.
-    std::vector<std::uint8_t> saved_;  // a stream's saved form
-    std::unique_ptr<Stream> stream_;   // its cursor, once walked
+    // One of the three forms, or none: 32 to 40 bytes a label, as there is
+    // one per node and kind of label whether it ran or not.
+    std::unique_ptr<ChunkedStream<Stream>> chunked_;  // a stream's chunks
     std::unique_ptr<Record[]> plain_;
     Record constant_{};
     std::uint64_t count_ = 0;          // records, in every form

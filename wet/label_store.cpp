@@ -30,12 +30,12 @@ std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
 }
 
 template <class Stream, class Source, class Field>
-Label<Stream> make_label(const Source& source, Field field) {
+Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_records) {
     std::vector<typename Stream::Record> records(source.size());
     for (std::size_t index = 0; index < source.size(); ++index) {
         records[index] = field(source[index]);
     }
-    return Label<Stream>::make(records);
+    return Label<Stream>::make(records, chunk_records);
 }
 
 template <class Stream>
@@ -97,25 +97,19 @@ void LabelStore::derive_block_times(const BlockExecutions& executions, const Pro
         if (!block_derived_.empty() && block_derived_[block]) {
             continue;  // derived by a walk of its own
         }
-        block_times_[block] = make_label<NodeTimestamps>(executions.times(block),
-                                                         [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        block_times_[block] = make_label<NodeTimestamps>(
+            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
     }
 }
 
 template <class Visit>
 void LabelStore::walk_flow(const Visit& visit) {
-    // A second cursor on the flow, walked whole from its nearer end: the one
-    // queries use stays where it is. Every block's count is checked on the
-    // way, and the walk stops at the first block that runs more often than
-    // its count says.
+    // Cursors of its own on the flow's chunks, forward: the one queries use
+    // stays where it is. Every block's count is checked on the way, and the
+    // walk stops at the first block that runs more often than its count says.
     std::vector<std::uint32_t> counts(block_counts_.size(), 0);
     try {
-        BlockIds walker = [&] {
-            const std::vector<std::uint8_t> saved = flow_->save();
-            return BlockIds::load(saved.data(), saved.size());
-        }();
-        BlockIds::Record record{};
-        const auto take = [&](std::uint64_t t) {
+        flow_->walk_all([&](const BlockIds::Record& record, std::uint64_t position) {
             const std::uint32_t block = record.field1;
             if (block >= counts.size()) {
                 corrupt("block " + std::to_string(block) + " in the control flow");
@@ -124,19 +118,8 @@ void LabelStore::walk_flow(const Visit& visit) {
                 corrupt("block " + std::to_string(block) + " runs more than its count, " +
                         std::to_string(block_counts_[block]) + ", in the control flow");
             }
-            visit(block, static_cast<std::uint32_t>(t));
-        };
-        if (walker.position() > walker.size() / 2) {
-            walker.seek(walker.size());
-            while (walker.prev(record)) {
-                take(walker.position() + 1);
-            }
-        } else {
-            walker.seek(0);
-            while (walker.next(record)) {
-                take(walker.position());
-            }
-        }
+            visit(block, static_cast<std::uint32_t>(position + 1));
+        });
     } catch (const WetError&) {
         throw;
     } catch (const std::runtime_error& error) {
@@ -156,24 +139,24 @@ void LabelStore::need_block_times(std::uint32_t block) {
     }
     block_times_.resize(block_counts_.size());
     block_derived_.resize(block_counts_.size(), 0);
-    // A walk that keeps one block's timestamps costs about a sixth of
+    // One block's timestamps from the flow's index cost a decode of the
+    // segments it runs in, at most a walk of the flow, about a sixth of
     // deriving every block's (compressing them all is what costs: measured
-    // on bzip2 and cc1), so the first blocks asked for get a walk each, as
-    // a query of one pc needs; a query that needs more blocks pays for all
-    // of them at once, at worst a third more than it would have.
+    // on bzip2 and cc1), so the first blocks asked for are derived alone,
+    // as a query of one pc needs; a query that needs more blocks whole pays
+    // for all of them at once. Lookups of single timestamps never need
+    // this: the index answers them.
     if (flow_walks_ < walks_for_single_blocks) {
         ++flow_walks_;
+        // From the flow's index: a decode of the segments the block runs in.
+        FlowIndex& index = flow_index();
         std::vector<std::uint32_t> times;
         times.reserve(std::min<std::size_t>(block_counts_[block], std::size_t{1} << 20));
-        walk_flow([&](std::uint32_t executed, std::uint32_t t) {
-            if (executed == block) {
-                times.push_back(t);
-            }
-        });
-        if (!times.empty() && times.front() > times.back()) {
-            std::reverse(times.begin(), times.end());
+        for (std::uint64_t execution = 0; execution < block_counts_[block]; ++execution) {
+            times.push_back(index.at(block, execution));
         }
-        block_times_[block] = make_label<NodeTimestamps>(times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; });
+        block_times_[block] = make_label<NodeTimestamps>(
+            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
         block_derived_[block] = 1;
         return;
     }
@@ -208,7 +191,7 @@ LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_b
       defs_(node_block_.size()) {}
 
 LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
-                             const WholeExecutionTrace::Progress& progress) {
+                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
@@ -224,7 +207,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         store.control_dependences_ += parent != 0 ? 1 : 0;
     }
     report("control flow", 0, 1);
-    store.flow_ = BlockIds::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()), raw.flow.size());
+    store.flow_ = ChunkedStream<BlockIds>::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()),
+                                                 raw.flow.size(), checkpoint_records);
     static_assert(sizeof(BlockIds::Record) == sizeof(std::uint32_t));
 
     // Blocks: their executions grouped per block, the same way load() derives them.
@@ -240,7 +224,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     });
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_[block] = make_label<ControlParents>(
-            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; });
+            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },
+            checkpoint_records);
     }
     const auto& block_first = executions.first;
 
@@ -303,15 +288,18 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         } else {
             store.node_mode_[node] = static_cast<std::uint8_t>(Times::own);
             store.node_times_[node] = make_label<NodeTimestamps>(
-                events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; });
+                events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
+                checkpoint_records);
         }
         store.values_[node] = make_label<NodeValues>(
-            events, [&](std::size_t index) { return NodeValues::Record{raw.events[index].value}; });
+            events, [&](std::size_t index) { return NodeValues::Record{raw.events[index].value}; }, checkpoint_records);
         store.addresses_[node] = make_label<NodeAddresses>(
-            events, [&](std::size_t index) { return NodeAddresses::Record{raw.events[index].address}; });
+            events, [&](std::size_t index) { return NodeAddresses::Record{raw.events[index].address}; },
+            checkpoint_records);
         if (raw.nodes[node].access == 'L' &&
             std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; })) {
-            store.defs_[node] = make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; });
+            store.defs_[node] =
+                make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; }, checkpoint_records);
         }
     }
     report("done", 1, 1);
@@ -327,7 +315,7 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
     };
     switch (section) {
     case 0:
-        writer.blob(flow_->save());
+        flow_->save(writer);
         break;
     case 1:
         for (const std::uint32_t count : block_counts_) {
@@ -367,13 +355,7 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     };
     switch (section) {
     case 0: {
-        const std::uint64_t size = reader.u64();
-        const std::uint8_t* bytes = reader.bytes(size);
-        try {
-            flow_ = BlockIds::load(bytes, static_cast<std::size_t>(size));
-        } catch (const std::runtime_error& error) {
-            reader.fail(std::string("control flow: ") + error.what());
-        }
+        flow_ = ChunkedStream<BlockIds>::load(reader, "control flow", false);
         break;
     }
     case 1:
@@ -392,7 +374,8 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
                             std::to_string(node_mode_[node]));
             }
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-                node_times_[node] = Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node));
+                node_times_[node] =
+                    Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node), true);
                 if (node_times_[node].empty()) {
                     reader.fail("node " + std::to_string(node) + ": its timestamps are missing");
                 }
@@ -485,9 +468,41 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
     return step.block;
 }
 
+FlowIndex& LabelStore::flow_index() {
+    if (!flow_index_) {
+        try {
+            flow_index_ = std::make_unique<FlowIndex>(*flow_, block_counts_,
+                                                      [this](const std::string& what) { corrupt(what); });
+        } catch (const WetError&) {
+            throw;
+        } catch (const std::runtime_error& error) {
+            corrupt(std::string("control flow: ") + error.what());
+        }
+    }
+    return *flow_index_;
+}
+
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
-    need_block_times(block);
-    return block_times_[block].find(t);
+    if (has_block_times(block)) {
+        return block_times_[block].find(t);
+    }
+    return flow_index().find(block, t);
+}
+
+std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t) {
+    const std::uint32_t block = node_block_[node];
+    if (times_of(node) == Times::block && !has_block_times(block)) {
+        return flow_index().count_below(block, t);
+    }
+    return times_label(node)->count_below(t);
+}
+
+std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
+    const std::uint32_t block = node_block_[node];
+    if (times_of(node) == Times::block && !has_block_times(block)) {
+        return flow_index().at(block, index);
+    }
+    return times_label(node)->at(index).field1;
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
@@ -511,8 +526,14 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
 }
 
 std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std::uint32_t t) {
-    Label<NodeTimestamps>* times = times_label(node);
-    return times ? times->find(t) : std::nullopt;
+    switch (times_of(node)) {
+    case Times::never:
+        return std::nullopt;
+    case Times::block:
+        return block_execution(node_block_[node], t);
+    default:
+        return node_times_[node].find(t);
+    }
 }
 
 std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
@@ -556,8 +577,7 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
     }
     const std::uint32_t store = record.field1 - 1;
     const std::string where = "def of node " + std::to_string(node) + " at t " + std::to_string(t);
-    Label<NodeTimestamps>* times = store < node_block_.size() ? times_label(store) : nullptr;
-    if (times == nullptr) {
+    if (store >= node_block_.size() || times_of(store) == Times::never) {
         corrupt(where + ": store node " + std::to_string(store) + " never ran");
     }
     if (record.field2 >= ranked_defs) {
@@ -568,20 +588,20 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
         return Def{store, t - distance};
     }
     // The rank counts back from the store's latest execution before the load.
-    const std::uint64_t before = times->count_below(store_horizon(store, node, t));
+    const std::uint64_t before = times_count_below(store, store_horizon(store, node, t));
     if (record.field2 >= before) {
         corrupt(where + ": rank " + std::to_string(record.field2) + " of " + std::to_string(before) +
                 " earlier executions");
     }
-    return Def{store, times->at(before - 1 - record.field2).field1};
+    return Def{store, times_at(store, before - 1 - record.field2)};
 }
 
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
     std::vector<LabelStats> rows;
-    rows.push_back({"control flow", executed_, 4ull * executed_, 8 + flow_->save().size(), flow_->memory_bytes()});
+    rows.push_back({"control flow", executed_, 4ull * executed_, flow_->saved_bytes(), flow_->memory_bytes()});
     // Only the counts are saved; the timestamps are derived from the control flow.
     rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
-                    block_counts_.capacity() * 4 + held_bytes(block_times_)});
+                    block_counts_.capacity() * 4 + held_bytes(block_times_) + (flow_index_ ? flow_index_->memory_bytes() : 0)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_times_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -602,7 +622,8 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 
 std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
-                        block_counts_.capacity() * 4 + block_derived_.capacity();
+                        block_counts_.capacity() * 4 + block_derived_.capacity() +
+                        (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
     return bytes;

@@ -6,6 +6,8 @@
 //
 // Layout
 // - flow: the block id at each t (BlockIds), the control-flow trace;
+// Every stream is kept in chunks with a checkpoint at each chunk's start
+// (chunked_stream.hpp), so seeks cost a chunk, not the stream;
 // - per block: how many times it ran (saved), and its timestamps
 //   (NodeTimestamps), not saved but derived from the flow (block b's k-th
 //   timestamp is the position of b's k-th occurrence in it): when built, or
@@ -30,6 +32,8 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "byte_io.hpp"
+#include "chunked_stream.hpp"
+#include "flow_index.hpp"
 #include "label.hpp"
 
 namespace tcgen::wet {
@@ -48,8 +52,9 @@ class LabelStore {
 public:
     // Builds from a checked raw trace and its dynamic control parents
     // (parents[t-1] = parent_t, 0 none).
+    // Every stream gets a checkpoint each `checkpoint_records` records.
     static LabelStore build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
-                            const WholeExecutionTrace::Progress& progress);
+                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
@@ -107,20 +112,33 @@ private:
     template <class Visit>
     void walk_flow(const Visit& visit);  // visit(block, t) for every t, in one direction
     static constexpr unsigned walks_for_single_blocks = 2;
-    // The timestamps of node n's executions (its block's or its own); null
-    // when it never ran.
+    // The timestamps of node n's executions (its block's, derived whole, or
+    // its own); null when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);
+    // Whether block b's timestamps are held as a label (derived whole).
+    bool has_block_times(std::uint32_t block) const {
+        return block_times_derived_ || (!block_derived_.empty() && block_derived_[block] != 0);
+    }
+    // The flow's index of the blocks' timestamps (flow_index.hpp), made by
+    // a walk of the flow on the first lookup that needs it: lookups of
+    // blocks whose timestamps are not derived use it.
+    FlowIndex& flow_index();
+    // Node n's executions (its block's or its own; n ran): how many ran
+    // before t, and the timestamp of execution number `index`.
+    std::uint64_t times_count_below(std::uint32_t node, std::uint64_t t);
+    std::uint32_t times_at(std::uint32_t node, std::uint64_t index);
 
     std::string name_ = "WET";
     std::uint32_t executed_ = 0;
     std::uint64_t control_dependences_ = 0;
     std::vector<std::uint32_t> node_block_;
-    std::optional<BlockIds> flow_;
+    std::optional<ChunkedStream<BlockIds>> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
     bool block_times_derived_ = false;                // every block's
     std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own
     unsigned flow_walks_ = 0;                         // such walks made
     std::vector<Label<NodeTimestamps>> block_times_;  // empty until one is derived
+    std::unique_ptr<FlowIndex> flow_index_;           // reads flow_, made on first need
     std::vector<Label<ControlParents>> block_parents_;
     std::vector<std::uint8_t> node_mode_;  // Times
     std::vector<Label<NodeTimestamps>> node_times_;

@@ -91,14 +91,21 @@ void print_progress(std::string_view step, std::uint64_t done, std::uint64_t tot
     std::fflush(stderr);
 }
 
-int run_build(const std::string& prefix, const std::string& output) {
+int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
+    std::uint64_t checkpoint = WholeExecutionTrace::default_checkpoint_records;
+    if (!checkpoint_text.empty()) {
+        checkpoint = parse_number(checkpoint_text, "--checkpoint-every");
+        if (checkpoint == 0) {
+            throw UsageError("--checkpoint-every: 0 records; give 1 or more");
+        }
+    }
     const auto started = std::chrono::steady_clock::now();
     const bool terminal = isatty(STDERR_FILENO) != 0;
     if (terminal) {
         print_progress("reading and checking", 0, 1);
     }
     const tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace(prefix);
-    WholeExecutionTrace wet = WholeExecutionTrace::build(raw, terminal ? print_progress : nullptr);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw, terminal ? print_progress : nullptr, checkpoint);
     if (terminal) {
         std::fprintf(stderr, "\r%40s\r", "");
     }
@@ -217,11 +224,13 @@ int main(int argc, char** argv) {
                  "(docs/wet.md).",
                  "wet"};
     app.require_subcommand(1);
-    std::string prefix, file, pc, instance, from, count;
+    std::string prefix, file, pc, instance, from, count, checkpoint;
     bool backward = false;
     CLI::App* build = app.add_subcommand("build", "Reads PREFIX.blocks/.flow/.nodes/.events/.edges, writes OUT.wet");
     build->add_option("PREFIX", prefix, "The prefix given to tcgen-tracer --wet=")->required();
     build->add_option("OUT", file, "The WET file to write")->required();
+    build->add_option("--checkpoint-every", checkpoint,
+                      "Records between two checkpoints of a stream (default 4096): a seek walks fewer");
     CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");
     stats->add_option("WET", file, "A file written by wet build")->required();
     CLI::App* cf = app.add_subcommand("cf", "The executed blocks, 'T 0xPC' per line");
@@ -247,7 +256,7 @@ int main(int argc, char** argv) {
         return *status;
     }
     try {
-        const int status = build->parsed()       ? run_build(prefix, file)
+        const int status = build->parsed()       ? run_build(prefix, file, checkpoint)
                            : stats->parsed()     ? run_stats(file)
                            : cf->parsed()        ? run_cf(file, from, backward, count)
                            : values->parsed()    ? run_accesses(file, pc, false)

@@ -38,7 +38,8 @@ void WholeExecutionTrace::index_static() {
     std::sort(pc_index_.begin(), pc_index_.end());
 }
 
-WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress) {
+WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
+                                               std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
@@ -68,7 +69,7 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
                                           " is not before it");
         }
     }
-    wet.labels_ = std::make_unique<LabelStore>(LabelStore::build(raw, parents, progress));
+    wet.labels_ = std::make_unique<LabelStore>(LabelStore::build(raw, parents, progress, checkpoint_records));
     return wet;
 }
 

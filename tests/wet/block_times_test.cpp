@@ -26,6 +26,7 @@ namespace {
 
 using tcgen::wet::LabelStore;
 using tcgen::wet::RawTrace;
+using tcgen::wet::WholeExecutionTrace;
 
 std::vector<std::uint32_t> parents_of(const RawTrace& raw) {
     std::vector<tcgen::wet::BlockShape> shapes;
@@ -101,10 +102,14 @@ TEST(WetBlockTimes, GroupingTheFlowGivesEachBlocksTimestamps) {
 TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
     for (const unsigned trips : {1u, 3u, 60u, 700u}) {
         const RawTrace raw = synthetic_wet::make_trace(trips, 10 + trips);
-        LabelStore built = LabelStore::build(raw, parents_of(raw), nullptr);
-        LabelStore loaded = reloaded(built, raw);
-        expect_block_executions(built, raw, "built");
-        expect_block_executions(loaded, raw, "loaded");
+        // Checkpoints as a real run has them, and every few records (the
+        // flow and the blocks' timestamps in many chunks).
+        for (const std::uint64_t checkpoint : {WholeExecutionTrace::default_checkpoint_records, std::uint64_t{7}}) {
+            LabelStore built = LabelStore::build(raw, parents_of(raw), nullptr, checkpoint);
+            LabelStore loaded = reloaded(built, raw);
+            expect_block_executions(built, raw, "built");
+            expect_block_executions(loaded, raw, "loaded");
+        }
     }
 }
 
@@ -112,7 +117,8 @@ TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
 // timestamps finds that the flow runs them otherwise.
 TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
     const RawTrace raw = synthetic_wet::make_trace(3, 2);
-    LabelStore built = LabelStore::build(raw, parents_of(raw), nullptr);
+    LabelStore built =
+        LabelStore::build(raw, parents_of(raw), nullptr, WholeExecutionTrace::default_checkpoint_records);
     std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
     for (const std::uint32_t block : raw.flow) {
         ++counts[block];
@@ -167,7 +173,6 @@ TEST(WetBlockTimes, TheSavedFormHoldsNoBlockTimestamps) {
 // by the first of these queries): control parents, executions, defs,
 // accesses, instances and slices.
 TEST(WetBlockTimes, QueriesAnswerTheSameBuiltAndLoaded) {
-    using tcgen::wet::WholeExecutionTrace;
     const RawTrace raw = synthetic_wet::make_trace(300, 21);
     WholeExecutionTrace built = WholeExecutionTrace::build(raw);
     const std::vector<std::uint8_t> bytes = built.to_bytes();
@@ -226,17 +231,19 @@ TEST(WetBlockTimes, QueriesAnswerTheSameBuiltAndLoaded) {
     }
 }
 
-// A file of version 2, which kept the blocks' timestamps: one line that names
-// the file, its version and what to do.
+// Files of versions 2 (kept the blocks' timestamps) and 3 (streams without
+// checkpoints): one line that names the file, its version and what to do.
 TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
-    std::vector<std::uint8_t> bytes = tcgen::wet::WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4)).to_bytes();
-    bytes[8] = 2;
-    try {
-        tcgen::wet::WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "old.wet");
-        ADD_FAILURE() << "a version 2 file was accepted";
-    } catch (const tcgen::wet::WetError& error) {
-        EXPECT_STREQ(error.what(),
-                     "old.wet: error: WET format version 2, this library reads version 3: rebuild it with 'wet build'");
+    for (const std::uint8_t version : {2, 3}) {
+        std::vector<std::uint8_t> bytes = WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4)).to_bytes();
+        bytes[8] = version;
+        try {
+            WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "old.wet");
+            ADD_FAILURE() << "a version " << int{version} << " file was accepted";
+        } catch (const tcgen::wet::WetError& error) {
+            EXPECT_EQ(std::string(error.what()), "old.wet: error: WET format version " + std::to_string(version) +
+                                                     ", this library reads version 4: rebuild it with 'wet build'");
+        }
     }
 }
 

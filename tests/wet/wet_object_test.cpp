@@ -227,6 +227,18 @@ TEST(WetObject, QueriesMatchOnCompressedStreams) {
     EXPECT_GT(loaded.memory_bytes(), at_rest);
 }
 
+// A checkpoint every few records: every stream of more than one chunk, so
+// every query crosses chunk boundaries both ways; the same after a reload.
+TEST(WetObject, QueriesMatchWithCheckpointsEveryFewRecords) {
+    const RawTrace raw = synthetic_wet::make_trace(300, 9);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw, nullptr, 5);
+    check_queries(wet, raw);
+    const std::vector<std::uint8_t> bytes = wet.to_bytes();
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "chunks.wet");
+    check_queries(loaded, raw);
+    EXPECT_EQ(loaded.to_bytes(), bytes);
+}
+
 TEST(WetObject, ACapCutsTheLastBlockShort) {
     const RawTrace full = synthetic_wet::make_trace(40, 2);
     const RawTrace raw = synthetic_wet::make_trace(40, 2, full.events.size() - 2);

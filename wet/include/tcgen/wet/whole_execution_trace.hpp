@@ -9,7 +9,8 @@
 // - the control-flow trace: the block executed at each timestamp t = 1, 2, ...
 //   (a timestamp counts executed blocks, as the paper's does);
 // - per block the timestamps of its executions (not saved: derived from the
-//   control flow by the queries that first need them, walks of it) and,
+//   control flow: an index made by one walk of it, then a segment of it
+//   decoded per lookup) and,
 //   per execution, its dynamic control parent (the execution of the branch
 //   it depends on);
 // - per node the value and the address of each of its executions (its
@@ -36,7 +37,8 @@
 // Queries walk the streams' cursors, so they are not const and one object
 // must not be queried from two threads at once. Their cost is the distance
 // the cursors walk: queries that move forward or backward in time from the
-// previous one are cheap; a jump costs a walk to the new place.
+// previous one are cheap; a jump costs a walk from the nearest checkpoint
+// (every 4096 records of a stream, build()'s checkpoint_records).
 //
 // Errors are thrown as WetError (<tcgen/wet/raw_trace.hpp>), one line,
 // "FILE: error: WHAT": a corrupt or truncated saved WET, a timestamp or PC
@@ -110,7 +112,12 @@ public:
     // Compresses a checked raw trace (read_raw_trace()). The raw trace may be
     // freed afterwards. Throws WetError (file "PREFIX") on what the raw checks
     // cannot see, e.g. a flow the control-dependence analysis refuses.
-    static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr);
+    // Every label stream gets a checkpoint (a place a cursor can start
+    // from, its predictors restarted) each `checkpoint_records` records:
+    // a seek or a timestamp lookup walks fewer than that many.
+    static constexpr std::uint64_t default_checkpoint_records = 4096;
+    static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr,
+                                     std::uint64_t checkpoint_records = default_checkpoint_records);
 
     // The saved form: magic, format version, then sections each with its size
     // and XXH64 checksum (docs/wet.md). load() checks every size against the

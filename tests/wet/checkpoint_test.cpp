@@ -1,0 +1,343 @@
+// Checkpoints: labels kept as chunks of independent streams (ChunkedStream,
+// wet/chunked_stream.hpp). Seeks to random positions, timestamp lookups and
+// walks both ways across chunk boundaries against the records themselves
+// (and a forward walk); saved and loaded byte for byte; forged checkpoints
+// refused; and the whole WET's queries with checkpoints every few records.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <tcgen/wet.hpp>
+
+#include "byte_io.hpp"
+#include "chunked_stream.hpp"
+#include "flow_index.hpp"
+#include "label.hpp"
+#include "synthetic_wet.hpp"
+
+namespace {
+
+using tcgen::wet::ByteReader;
+using tcgen::wet::ByteWriter;
+using tcgen::wet::BlockIds;
+using tcgen::wet::ChunkedStream;
+using tcgen::wet::FlowIndex;
+using tcgen::wet::Label;
+using tcgen::wet::NodeTimestamps;
+using tcgen::wet::NodeValues;
+using tcgen::wet::WetError;
+using tcgen::wet::WholeExecutionTrace;
+
+// Increasing timestamps with gaps of 1 to 40, in loops of repeated gaps (so
+// that the streams compress), `count` of them.
+std::vector<NodeTimestamps::Record> timestamps(std::size_t count, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::vector<NodeTimestamps::Record> records;
+    std::uint32_t t = 1 + static_cast<std::uint32_t>(random() % 10);
+    while (records.size() < count) {
+        const std::uint32_t gap = 1 + static_cast<std::uint32_t>(random() % 40);
+        for (std::uint64_t repeat = random() % 12; repeat-- > 0 && records.size() < count;) {
+            records.push_back({t});
+            t += gap;
+        }
+    }
+    return records;
+}
+
+std::vector<NodeValues::Record> values(std::size_t count, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::vector<NodeValues::Record> records;
+    for (std::size_t index = 0; index < count; ++index) {
+        records.push_back({random() % 4 == 0 ? random() : 0x1000 + 8 * (index % 17)});
+    }
+    return records;
+}
+
+// What a forward walk from 0 yields: the reference the seeks are compared with.
+template <class Stream>
+std::vector<typename Stream::Record> forward_walk(ChunkedStream<Stream>& stream) {
+    std::vector<typename Stream::Record> walked;
+    typename Stream::Record record{};
+    stream.seek(0);
+    while (stream.next(record)) {
+        walked.push_back(record);
+    }
+    return walked;
+}
+
+template <class Stream>
+ChunkedStream<Stream> reloaded(const ChunkedStream<Stream>& stream, bool increasing) {
+    ByteWriter writer;
+    stream.save(writer);
+    ByteReader reader(writer.data().data(), writer.data().size(), "test", "stream");
+    ChunkedStream<Stream> loaded = ChunkedStream<Stream>::load(reader, "stream", increasing);
+    reader.expect_end();
+    ByteWriter again;
+    loaded.save(again);
+    EXPECT_EQ(again.data(), writer.data());  // byte-exact round trip
+    return loaded;
+}
+
+TEST(Checkpoints, SeeksMatchAForwardWalkAcrossChunks) {
+    const std::vector<NodeValues::Record> records = values(5000, 1);
+    for (const std::uint64_t chunk : {1u, 7u, 64u, 1000u, 4999u, 5000u, 100000u}) {
+        ChunkedStream<NodeValues> built = ChunkedStream<NodeValues>::build(records.data(), records.size(), chunk);
+        ChunkedStream<NodeValues> stream = reloaded(built, false);
+        EXPECT_EQ(stream.chunk_count(), (records.size() + chunk - 1) / chunk);
+        const std::vector<NodeValues::Record> walked = forward_walk(stream);
+        ASSERT_EQ(walked.size(), records.size());
+        for (std::size_t index = 0; index < records.size(); ++index) {
+            ASSERT_EQ(walked[index].field1, records[index].field1) << "chunk " << chunk << " record " << index;
+        }
+        // Backward from the end, through every boundary.
+        NodeValues::Record record{};
+        for (std::size_t index = records.size(); index-- > 0;) {
+            ASSERT_TRUE(stream.prev(record));
+            ASSERT_EQ(record.field1, records[index].field1) << "chunk " << chunk << " back to " << index;
+        }
+        EXPECT_FALSE(stream.prev(record));
+        // Random seeks, each followed by steps both ways over a boundary or two.
+        std::mt19937_64 random(chunk);
+        for (int seek = 0; seek < 300; ++seek) {
+            const std::uint64_t position = random() % (records.size() + 1);
+            stream.seek(position);
+            ASSERT_EQ(stream.position(), position);
+            for (std::uint64_t step = 0; step < 3 && position + step < records.size(); ++step) {
+                ASSERT_TRUE(stream.next(record));
+                ASSERT_EQ(record.field1, records[position + step].field1);
+            }
+            stream.seek(position);
+            for (std::uint64_t step = 1; step <= 3 && step <= position; ++step) {
+                ASSERT_TRUE(stream.prev(record));
+                ASSERT_EQ(record.field1, records[position - step].field1);
+            }
+        }
+        EXPECT_THROW(stream.seek(records.size() + 1), std::runtime_error);
+    }
+}
+
+TEST(Checkpoints, TimestampLookupsMatchTheRecords) {
+    const std::vector<NodeTimestamps::Record> records = timestamps(6000, 2);
+    std::vector<NodeTimestamps::Record> plain_copy = records;
+    for (const std::uint64_t chunk : {1u, 5u, 64u, 256u, 6000u}) {
+        Label<NodeTimestamps> built = Label<NodeTimestamps>::make(records, chunk);
+        // Chunks of a few records take more bytes than the records: plain.
+        ASSERT_EQ(built.is_stream(), chunk >= 64) << "chunk " << chunk;
+        ByteWriter writer;
+        built.save(writer);
+        ByteReader reader(writer.data().data(), writer.data().size(), "test", "label");
+        Label<NodeTimestamps> label = Label<NodeTimestamps>::load(reader, "label", true);
+        std::mt19937_64 random(chunk + 10);
+        const std::uint64_t last = records.back().field1;
+        for (int lookup = 0; lookup < 2000; ++lookup) {
+            // Timestamps anywhere, and runs of nearby ones (the cursor then walks from where it is).
+            const std::uint64_t t = lookup % 3 == 0 ? random() % (last + 5) : (random() % (last + 5)) / 7 * 7;
+            const auto below = std::lower_bound(records.begin(), records.end(), t,
+                                                [](const auto& record, std::uint64_t value) { return record.field1 < value; });
+            ASSERT_EQ(label.count_below(t), static_cast<std::uint64_t>(below - records.begin()))
+                << "chunk " << chunk << " t " << t;
+            const auto found = label.find(static_cast<std::uint32_t>(t));
+            ASSERT_EQ(found.has_value(), below != records.end() && below->field1 == t);
+            const std::uint64_t index = random() % records.size();
+            ASSERT_EQ(label.at(index).field1, records[index].field1);
+        }
+        std::vector<NodeTimestamps::Record> all = label.all();
+        ASSERT_EQ(all.size(), records.size());
+        for (std::size_t index = 0; index < all.size(); ++index) {
+            ASSERT_EQ(all[index].field1, records[index].field1);
+        }
+    }
+}
+
+// The bytes of a saved chunked stream of timestamps, and where chunk k's
+// checkpoint lies in them.
+struct Saved {
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::size_t> checkpoints;
+};
+
+Saved saved_timestamps(const std::vector<NodeTimestamps::Record>& records, std::uint64_t chunk) {
+    const auto stream = ChunkedStream<NodeTimestamps>::build(records.data(), records.size(), chunk);
+    Saved saved;
+    ByteWriter writer;
+    stream.save(writer);
+    saved.bytes = writer.data();
+    // u64 count, u64 chunk records, then per chunk u64 first, u64 size, bytes.
+    std::size_t at = 16;
+    while (at < saved.bytes.size()) {
+        saved.checkpoints.push_back(at);
+        std::uint64_t size = 0;
+        for (int i = 7; i >= 0; --i) {
+            size = (size << 8) | saved.bytes[at + 8 + static_cast<std::size_t>(i)];
+        }
+        at += 16 + static_cast<std::size_t>(size);
+    }
+    return saved;
+}
+
+void put_u64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t value) {
+    for (int i = 0; i < 8; ++i) {
+        bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * i));
+    }
+}
+
+std::string load_message(const std::vector<std::uint8_t>& bytes) {
+    try {
+        ByteReader reader(bytes.data(), bytes.size(), "forged.wet", "label");
+        ChunkedStream<NodeTimestamps>::load(reader, "timestamps", true);
+    } catch (const WetError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+TEST(Checkpoints, ForgedCheckpointsAreRefused) {
+    const std::vector<NodeTimestamps::Record> records = timestamps(400, 3);
+    const Saved good = saved_timestamps(records, 100);
+    ASSERT_EQ(good.checkpoints.size(), 4u);
+    EXPECT_EQ(load_message(good.bytes), "");
+
+    // A checkpoint that does not increase: refused on load.
+    std::vector<std::uint8_t> back = good.bytes;
+    put_u64(back, good.checkpoints[2], records[100].field1);
+    EXPECT_NE(load_message(back).find("checkpoint 2 does not increase"), std::string::npos) << load_message(back);
+
+    // One that increases but is not its chunk's first timestamp: loaded (the
+    // chunk is not decoded on load), refused when a walk enters the chunk.
+    std::vector<std::uint8_t> shifted = good.bytes;
+    put_u64(shifted, good.checkpoints[2], records[200].field1 + 1);
+    ASSERT_EQ(load_message(shifted), "");
+    ByteReader reader(shifted.data(), shifted.size(), "forged.wet", "label");
+    auto stream = ChunkedStream<NodeTimestamps>::load(reader, "timestamps", true);
+    stream.seek(150);
+    EXPECT_THROW(stream.seek(250), std::runtime_error);
+    try {
+        stream.seek(250);
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("does not start where its checkpoint says"), std::string::npos)
+            << error.what();
+    }
+
+    // More chunks claimed than bytes could hold: refused before allocating them.
+    std::vector<std::uint8_t> many = good.bytes;
+    put_u64(many, 0, UINT64_MAX);
+    put_u64(many, 8, 1);
+    EXPECT_NE(load_message(many).find("chunks claimed"), std::string::npos) << load_message(many);
+    // A chunk that holds fewer records than its place says.
+    std::vector<std::uint8_t> fewer = good.bytes;
+    put_u64(fewer, 8, 101);
+    EXPECT_NE(load_message(fewer), "");
+    std::vector<std::uint8_t> none = good.bytes;
+    put_u64(none, 8, 0);
+    EXPECT_NE(load_message(none).find("chunks of none"), std::string::npos) << load_message(none);
+}
+
+// The blocks' timestamps from the flow's index, a few segments of a few
+// chunks each, against the flow itself, in random order (so segments are
+// decoded and dropped from the cache again).
+TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
+    const auto raw = synthetic_wet::make_trace(200, 12);
+    std::vector<BlockIds::Record> flow;
+    for (const std::uint32_t block : raw.flow) {
+        flow.push_back({block});
+    }
+    std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
+    std::vector<std::vector<std::uint32_t>> times(raw.blocks.size());
+    for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
+        ++counts[raw.flow[t - 1]];
+        times[raw.flow[t - 1]].push_back(t);
+    }
+    const auto fail = [](const std::string& what) { throw std::runtime_error(what); };
+    for (const auto& [chunk, segment] : {std::pair<std::uint64_t, std::uint64_t>{5, 15}, {7, 7}, {64, 128}, {4096, 0},
+                                         // chunks longer than any flow (as a forged file may claim): one
+                                         // segment, allocated as long as the flow, not as the claim
+                                         {std::uint64_t{1} << 40, 0}}) {
+        const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), chunk);
+        FlowIndex index(stream, counts, fail, segment);
+        std::mt19937_64 random(chunk);
+        for (int lookup = 0; lookup < 3000; ++lookup) {
+            const auto block = static_cast<std::uint32_t>(random() % counts.size());
+            const std::uint64_t t = 1 + random() % (flow.size() + 1);
+            const auto& own = times[block];
+            const auto below = std::lower_bound(own.begin(), own.end(), t);
+            ASSERT_EQ(index.count_below(block, t), static_cast<std::uint64_t>(below - own.begin()))
+                << "chunk " << chunk << " block " << block << " t " << t;
+            const auto found = index.find(block, t);
+            ASSERT_EQ(found.has_value(), below != own.end() && *below == t);
+            if (found) {
+                ASSERT_EQ(*found, static_cast<std::uint64_t>(below - own.begin()));
+            }
+            if (!own.empty()) {
+                const std::uint64_t execution = random() % own.size();
+                ASSERT_EQ(index.at(block, execution), own[execution]);
+            }
+        }
+        EXPECT_THROW(index.at(0, counts[0]), std::runtime_error);
+    }
+    // Counts the flow disagrees with: refused when the index is made.
+    std::vector<std::uint32_t> wrong = counts;
+    ++wrong[1];
+    const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), 5);
+    EXPECT_THROW(FlowIndex(stream, wrong, fail, 15), std::runtime_error);
+}
+
+// The whole WET with a checkpoint every few records: its flow cursors from
+// random t both ways, and every lookup a slice makes, against the raw run; and
+// the same after a save and load.
+TEST(Checkpoints, WetQueriesAcrossCheckpoints) {
+    const auto raw = synthetic_wet::make_trace(700, 8);
+    for (const std::uint64_t chunk : {1u, 3u, 50u}) {
+        WholeExecutionTrace built = WholeExecutionTrace::build(raw, nullptr, chunk);
+        const std::vector<std::uint8_t> bytes = built.to_bytes();
+        WholeExecutionTrace wet = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "chunks.wet");
+        EXPECT_EQ(wet.to_bytes(), bytes);
+        std::mt19937_64 random(chunk);
+        tcgen::wet::FlowStep step;
+        for (int seek = 0; seek < 400; ++seek) {
+            const auto t = static_cast<std::uint32_t>(random() % (raw.flow.size() + 1));
+            auto cursor = wet.control_flow(t);
+            for (std::uint32_t ahead = 1; ahead <= 4 && t + ahead <= raw.flow.size(); ++ahead) {
+                ASSERT_TRUE(cursor.next(step));
+                ASSERT_EQ(step.t, t + ahead);
+                ASSERT_EQ(step.block, raw.flow[t + ahead - 1]);
+            }
+            cursor = wet.control_flow(t);
+            for (std::uint32_t back = 0; back < 4 && t > back; ++back) {
+                ASSERT_TRUE(cursor.prev(step));
+                ASSERT_EQ(step.t, t - back);
+                ASSERT_EQ(step.block, raw.flow[t - back - 1]);
+            }
+            if (t >= 1) {
+                ASSERT_EQ(wet.block_at(t), raw.flow[t - 1]);
+            }
+        }
+        // Defs first (on the loaded WET, before any block's timestamps are
+        // derived whole: the flow's index answers), then values at random
+        // events: timestamp -> position lookups in the node labels.
+        for (const auto& edge : raw.edges) {
+            const auto def = wet.def_of(edge.use, edge.t_use);
+            ASSERT_TRUE(def.has_value());
+            ASSERT_EQ(def->node, edge.def);
+            ASSERT_EQ(def->t, edge.t_def);
+        }
+        for (int lookup = 0; lookup < 400; ++lookup) {
+            const auto& event = raw.events[random() % raw.events.size()];
+            const auto accesses = wet.accesses(raw.nodes[event.node].pc);
+            const auto found = std::find_if(accesses.begin(), accesses.end(), [&](const auto& access) {
+                return access.t == event.t && access.slot == raw.nodes[event.node].slot &&
+                       access.access == raw.nodes[event.node].access;
+            });
+            ASSERT_NE(found, accesses.end());
+            EXPECT_EQ(found->value, event.value);
+            EXPECT_EQ(found->address, event.address);
+        }
+    }
+}
+
+}  // namespace

@@ -1,0 +1,236 @@
+#pragma once
+// ChunkedStream<Stream>: one long label sequence as independent chunks of
+// `chunk_records` records each, every chunk its own bidirectional stream
+// (its predictors restart at the chunk's start). A chunk's start is a
+// checkpoint: a cursor can be made there from the chunk's saved bytes alone,
+// so seek(i) and "how many records lie below timestamp t" cost at most one
+// chunk's length, not the sequence's.
+//
+// A bidirectional stream's state at a position includes its predictor
+// tables (up to the spec's L2 lines each), too large to keep every few
+// thousand records; restarting them costs the misses that warm tables would
+// have saved (measured in docs/design/log.md, "Checkpoints").
+//
+// Each chunk keeps the first field of its first record (for a timestamp
+// label, the timestamp the checkpoint starts at): a binary search over them
+// finds the chunk of a timestamp. When a chunk is entered its first record
+// is checked against that value, so a forged checkpoint is refused, not
+// followed. One chunk at a time has a cursor; the others stay saved bytes.
+//
+// Saved: u64 records, u64 records per chunk, then per chunk u64 its first
+// record's first field, u64 size, and the stream's saved form (cursor at 0).
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "byte_io.hpp"
+
+namespace tcgen::wet {
+
+template <class Stream>
+class ChunkedStream {
+public:
+    using Record = typename Stream::Record;
+
+    static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records) {
+        ChunkedStream chunked;
+        chunked.count_ = count;
+        chunked.chunk_records_ = std::max<std::uint64_t>(chunk_records, 1);
+        for (std::uint64_t first = 0; first < count; first += chunked.chunk_records_) {
+            const std::uint64_t length = std::min(chunked.chunk_records_, count - first);
+            Chunk chunk;
+            chunk.first = records[first].field1;
+            chunk.saved = Stream::build(records + first, static_cast<std::size_t>(length)).save();
+            chunk.saved.shrink_to_fit();
+            chunked.chunks_.push_back(std::move(chunk));
+        }
+        return chunked;
+    }
+
+    std::uint64_t size() const { return count_; }
+    std::uint64_t chunk_records() const { return chunk_records_; }
+    std::size_t chunk_count() const { return chunks_.size(); }
+    std::uint64_t position() const { return cursor_ ? current_ * chunk_records_ + cursor_->position() : 0; }
+
+    void seek(std::uint64_t position) {
+        if (position > count_) {
+            throw std::runtime_error("seek to record " + std::to_string(position) + " of a stream of " +
+                                     std::to_string(count_));
+        }
+        if (chunks_.empty()) {
+            return;
+        }
+        const std::size_t chunk = static_cast<std::size_t>(
+            std::min<std::uint64_t>(position / chunk_records_, chunks_.size() - 1));
+        enter(chunk);
+        cursor_->seek(position - chunk * chunk_records_);
+    }
+
+    bool next(Record& record) {
+        if (chunks_.empty()) {
+            return false;
+        }
+        if (!cursor_) {
+            enter(0);
+        }
+        if (cursor_->at_end()) {
+            if (current_ + 1 >= chunks_.size()) {
+                return false;
+            }
+            enter(current_ + 1);
+            cursor_->seek(0);
+        }
+        return cursor_->next(record);
+    }
+
+    bool prev(Record& record) {
+        if (chunks_.empty()) {
+            return false;
+        }
+        if (!cursor_) {
+            enter(0);
+        }
+        if (cursor_->at_begin()) {
+            if (current_ == 0) {
+                return false;
+            }
+            enter(current_ - 1);
+            cursor_->seek(cursor_->size());
+        }
+        return cursor_->prev(record);
+    }
+
+    // In a sequence of increasing first fields: the first chunk that may
+    // hold a record >= t (the chunk before the first checkpoint >= t).
+    std::uint64_t chunk_start_below(std::uint64_t t) const {
+        const auto found = std::lower_bound(chunks_.begin(), chunks_.end(), t,
+                                            [](const Chunk& chunk, std::uint64_t value) { return chunk.first < value; });
+        const std::size_t chunk = found == chunks_.begin() ? 0 : static_cast<std::size_t>(found - chunks_.begin()) - 1;
+        return chunk * chunk_records_;
+    }
+
+    // visit(record, position) for every record forward, with cursors of its
+    // own: the one queries use stays where it is.
+    template <class Visit>
+    void walk_all(const Visit& visit) const {
+        walk_chunks(0, chunks_.size(), visit);
+    }
+    // The same for chunks first..end - 1 only.
+    template <class Visit>
+    void walk_chunks(std::size_t first, std::size_t end, const Visit& visit) const {
+        Record record{};
+        for (std::size_t chunk = first; chunk < std::min(end, chunks_.size()); ++chunk) {
+            Stream walker = checked_cursor(chunk);
+            const std::uint64_t start = chunk * chunk_records_;
+            while (walker.next(record)) {
+                visit(record, start + walker.position() - 1);
+            }
+        }
+    }
+
+    void save(ByteWriter& writer) const {
+        writer.u64(count_);
+        writer.u64(chunk_records_);
+        for (const Chunk& chunk : chunks_) {
+            writer.u64(chunk.first);
+            writer.blob(chunk.saved);
+        }
+    }
+    std::uint64_t saved_bytes() const {
+        std::uint64_t bytes = 16;
+        for (const Chunk& chunk : chunks_) {
+            bytes += 16 + chunk.saved.size();
+        }
+        return bytes;
+    }
+
+    // Checks every chunk whole (so that a walk later cannot fail on its
+    // framing), its length, and that the checkpoints of a sequence of
+    // increasing first fields increase (`increasing`).
+    static ChunkedStream load(ByteReader& reader, const std::string& what, bool increasing) {
+        ChunkedStream chunked;
+        chunked.count_ = reader.u64();
+        chunked.chunk_records_ = reader.u64();
+        if (chunked.count_ == 0 || chunked.chunk_records_ == 0) {
+            reader.fail(what + ": a stream of no records or of chunks of none");
+        }
+        const std::uint64_t chunks = (chunked.count_ - 1) / chunked.chunk_records_ + 1;
+        // Each chunk takes 16 bytes of framing at least: no more than the bytes left.
+        if (chunks > reader.remaining() / 16) {
+            reader.fail(what + ": " + std::to_string(chunks) + " chunks claimed, " +
+                        std::to_string(reader.remaining()) + " bytes are left");
+        }
+        chunked.chunks_.resize(static_cast<std::size_t>(chunks));
+        for (std::size_t index = 0; index < chunked.chunks_.size(); ++index) {
+            Chunk& chunk = chunked.chunks_[index];
+            chunk.first = reader.u64();
+            if (increasing && index > 0 && chunk.first <= chunked.chunks_[index - 1].first) {
+                reader.fail(what + ": checkpoint " + std::to_string(index) + " does not increase");
+            }
+            const std::uint64_t size = reader.u64();
+            const std::uint8_t* bytes = reader.bytes(size);
+            const std::uint64_t expected =
+                std::min(chunked.chunk_records_, chunked.count_ - index * chunked.chunk_records_);
+            try {
+                if (Stream::load(bytes, static_cast<std::size_t>(size)).size() != expected) {
+                    reader.fail(what + ": chunk " + std::to_string(index) + " does not hold " +
+                                std::to_string(expected) + " records");
+                }
+            } catch (const WetError&) {
+                throw;
+            } catch (const std::runtime_error& error) {
+                reader.fail(what + ": chunk " + std::to_string(index) + ": " + error.what());
+            }
+            chunk.saved.assign(bytes, bytes + size);
+        }
+        return chunked;
+    }
+
+    std::size_t memory_bytes() const {
+        std::size_t bytes = sizeof(*this) + chunks_.capacity() * sizeof(Chunk) + (cursor_ ? cursor_->memory_bytes() : 0);
+        for (const Chunk& chunk : chunks_) {
+            bytes += chunk.saved.capacity();
+        }
+        return bytes;
+    }
+
+private:
+    struct Chunk {
+        std::uint64_t first = 0;          // its first record's first field
+        std::vector<std::uint8_t> saved;  // its stream's saved form
+    };
+
+    // Makes the cursor of `chunk` (unless it has it) and checks its first
+    // record against the chunk's checkpoint; the cursor is then at 0.
+    void enter(std::size_t chunk) {
+        if (cursor_ && current_ == chunk) {
+            return;
+        }
+        cursor_.reset();
+        cursor_ = std::make_unique<Stream>(checked_cursor(chunk));
+        current_ = chunk;
+    }
+    Stream checked_cursor(std::size_t chunk) const {
+        Stream cursor = Stream::load(chunks_[chunk].saved.data(), chunks_[chunk].saved.size());
+        cursor.seek(0);
+        Record first{};
+        if (!cursor.next(first) || first.field1 != chunks_[chunk].first) {
+            throw std::runtime_error("chunk " + std::to_string(chunk) + " does not start where its checkpoint says (" +
+                                     std::to_string(chunks_[chunk].first) + "): the stream is corrupt");
+        }
+        cursor.prev(first);
+        return cursor;
+    }
+
+    std::uint64_t count_ = 0;
+    std::uint64_t chunk_records_ = 1;
+    std::vector<Chunk> chunks_;
+    std::unique_ptr<Stream> cursor_;  // of chunk current_, once a walk entered it
+    std::size_t current_ = 0;
+};
+
+}  // namespace tcgen::wet

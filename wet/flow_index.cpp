@@ -1,0 +1,184 @@
+// The blocks' timestamps from the control flow, a segment at a time
+// (flow_index.hpp).
+
+#include "flow_index.hpp"
+
+#include <algorithm>
+
+namespace tcgen::wet {
+
+std::uint64_t FlowIndex::segment_records_for(std::uint64_t chunk_records) {
+    constexpr std::uint64_t target = 65536;
+    return chunk_records >= target ? chunk_records : (target + chunk_records - 1) / chunk_records * chunk_records;
+}
+
+FlowIndex::FlowIndex(const ChunkedStream<BlockIds>& flow, const std::vector<std::uint32_t>& counts,
+                     const Corrupt& corrupt, std::uint64_t segment_records)
+    : flow_(flow),
+      counts_(counts),
+      corrupt_(corrupt),
+      segment_records_(segment_records != 0 && segment_records % flow.chunk_records() == 0
+                           ? segment_records
+                           : segment_records_for(flow.chunk_records())) {
+    // The walk: per segment, the blocks that ran in it (in order of first
+    // run) and how often; then laid out per block.
+    std::vector<std::uint32_t> ran(counts_.size(), 0);       // executions so far
+    std::vector<std::uint32_t> last_segment(counts_.size(), UINT32_MAX);
+    std::vector<std::pair<std::uint32_t, Entry>> pairs;      // (block, entry), segment order
+    flow_.walk_all([&](const BlockIds::Record& record, std::uint64_t position) {
+        const std::uint32_t block = record.field1;
+        if (block >= counts_.size()) {
+            corrupt_("block " + std::to_string(block) + " in the control flow");
+        }
+        const auto number = static_cast<std::uint32_t>(position / segment_records_);
+        if (last_segment[block] != number) {
+            last_segment[block] = number;
+            pairs.push_back({block, Entry{number, ran[block]}});
+        }
+        if (++ran[block] > counts_[block]) {
+            corrupt_("block " + std::to_string(block) + " runs more than its count, " + std::to_string(counts_[block]) +
+                     ", in the control flow");
+        }
+    });
+    for (std::size_t block = 0; block < counts_.size(); ++block) {
+        if (ran[block] != counts_[block]) {
+            corrupt_("block " + std::to_string(block) + " runs " + std::to_string(ran[block]) +
+                     " times in the control flow, its count says " + std::to_string(counts_[block]));
+        }
+    }
+    first_.assign(counts_.size() + 1, 0);
+    for (const auto& pair : pairs) {
+        ++first_[pair.first + 1];
+    }
+    for (std::size_t block = 0; block < counts_.size(); ++block) {
+        first_[block + 1] += first_[block];
+    }
+    entries_.resize(pairs.size());
+    std::vector<std::size_t> fill(first_.begin(), first_.end() - 1);
+    for (const auto& pair : pairs) {
+        entries_[fill[pair.first]++] = pair.second;
+    }
+}
+
+const FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
+    for (auto place = cache_.begin(); place != cache_.end(); ++place) {
+        if (place->number == number) {
+            cache_.splice(cache_.begin(), cache_, place);
+            return cache_.front();
+        }
+    }
+    if (cache_.size() >= cached_segments) {
+        cache_.pop_back();
+    }
+    Segment decoded;
+    decoded.number = number;
+    std::vector<std::uint32_t> ids;
+    // A forged file can claim chunks of any length: no more than the flow holds.
+    ids.reserve(static_cast<std::size_t>(std::min(segment_records_, flow_.size())));
+    const std::uint64_t chunks_per_segment = segment_records_ / flow_.chunk_records();
+    flow_.walk_chunks(static_cast<std::size_t>(number * chunks_per_segment),
+                      static_cast<std::size_t>((number + 1) * chunks_per_segment),
+                      [&](const BlockIds::Record& record, std::uint64_t) { ids.push_back(record.field1); });
+    // Group the positions by block (a counting sort over the blocks present).
+    std::vector<std::uint32_t> present(ids);
+    std::sort(present.begin(), present.end());
+    present.erase(std::unique(present.begin(), present.end()), present.end());
+    std::vector<std::uint32_t> fill(present.size() + 1, 0);
+    const auto slot = [&](std::uint32_t block) {
+        return static_cast<std::size_t>(std::lower_bound(present.begin(), present.end(), block) - present.begin());
+    };
+    std::vector<std::uint32_t> slots(ids.size());
+    for (std::size_t position = 0; position < ids.size(); ++position) {
+        slots[position] = static_cast<std::uint32_t>(slot(ids[position]));
+        ++fill[slots[position] + 1];
+    }
+    for (std::size_t index = 0; index < present.size(); ++index) {
+        fill[index + 1] += fill[index];
+        decoded.groups.push_back({present[index], fill[index]});
+    }
+    decoded.groups.push_back({UINT32_MAX, fill[present.size()]});
+    decoded.positions.resize(ids.size());
+    for (std::size_t position = 0; position < ids.size(); ++position) {
+        decoded.positions[fill[slots[position]]++] = static_cast<std::uint32_t>(position);
+    }
+    cache_.push_front(std::move(decoded));
+    return cache_.front();
+}
+
+std::pair<const std::uint32_t*, const std::uint32_t*> FlowIndex::positions(std::uint32_t number, std::uint32_t block,
+                                                                           std::uint64_t expected) {
+    const Segment& decoded = segment(number);
+    const auto group = std::lower_bound(decoded.groups.begin(), decoded.groups.end() - 1, block,
+                                        [](const auto& entry, std::uint32_t value) { return entry.first < value; });
+    if (group == decoded.groups.end() - 1 || group->first != block || (group + 1)->second - group->second != expected) {
+        corrupt_("block " + std::to_string(block) + " in segment " + std::to_string(number) +
+                 " of the control flow disagrees with the flow's index");
+    }
+    return {decoded.positions.data() + group->second, decoded.positions.data() + (group + 1)->second};
+}
+
+std::uint64_t FlowIndex::count_below(std::uint32_t block, std::uint64_t t) {
+    const std::uint64_t position = t - 1;  // records before it have timestamps below t
+    const std::uint64_t number = position / segment_records_;
+    const Entry* begin = entries_begin(block);
+    const Entry* end = entries_end(block);
+    const Entry* entry = std::lower_bound(begin, end, number, [](const Entry& e, std::uint64_t value) { return e.segment < value; });
+    if (entry == end) {
+        return counts_[block];
+    }
+    if (entry->segment != number) {
+        return entry->before;
+    }
+    const auto [first, after] = positions(entry->segment, block, runs_in(block, entry));
+    const auto local = static_cast<std::uint32_t>(position - number * segment_records_);
+    return entry->before + static_cast<std::uint64_t>(std::lower_bound(first, after, local) - first);
+}
+
+std::optional<std::uint64_t> FlowIndex::find(std::uint32_t block, std::uint64_t t) {
+    if (t == 0) {
+        return std::nullopt;
+    }
+    const std::uint64_t position = t - 1;
+    const std::uint64_t number = position / segment_records_;
+    const Entry* begin = entries_begin(block);
+    const Entry* end = entries_end(block);
+    const Entry* entry = std::lower_bound(begin, end, number, [](const Entry& e, std::uint64_t value) { return e.segment < value; });
+    if (entry == end || entry->segment != number) {
+        return std::nullopt;
+    }
+    const auto [first, after] = positions(entry->segment, block, runs_in(block, entry));
+    const auto local = static_cast<std::uint32_t>(position - number * segment_records_);
+    const std::uint32_t* found = std::lower_bound(first, after, local);
+    if (found == after || *found != local) {
+        return std::nullopt;
+    }
+    return entry->before + static_cast<std::uint64_t>(found - first);
+}
+
+std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index) {
+    const Entry* begin = entries_begin(block);
+    const Entry* end = entries_end(block);
+    if (index >= counts_[block] || begin == end) {
+        corrupt_("execution " + std::to_string(index) + " of block " + std::to_string(block) + ", which runs " +
+                 std::to_string(counts_[block]) + " times");
+    }
+    // The last entry with `before` <= index.
+    const Entry* entry = std::upper_bound(begin, end, index, [](std::uint64_t value, const Entry& e) { return value < e.before; }) - 1;
+    const auto [first, after] = positions(entry->segment, block, runs_in(block, entry));
+    const std::uint64_t local = index - entry->before;
+    if (local >= static_cast<std::uint64_t>(after - first)) {
+        corrupt_("execution " + std::to_string(index) + " of block " + std::to_string(block) + " is not in its segment");
+    }
+    return static_cast<std::uint32_t>(std::uint64_t{entry->segment} * segment_records_ + first[local] + 1);
+}
+
+std::size_t FlowIndex::memory_bytes() const {
+    std::size_t bytes = sizeof(*this) + counts_.capacity() * 4 + first_.capacity() * sizeof(std::size_t) +
+                        entries_.capacity() * sizeof(Entry);
+    for (const Segment& decoded : cache_) {
+        bytes += sizeof(Segment) + decoded.positions.capacity() * 4 + decoded.groups.capacity() * 8;
+    }
+    return bytes;
+}
+
+}  // namespace tcgen::wet
