@@ -110,7 +110,7 @@ bool trial_fits(double elapsed, double trial, double round_trip, double budget) 
 }
 
 std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
-                                       Trials& trials, const SearchSettings& settings, std::ostream& log,
+                                       Measurer& trials, const SearchSettings& settings, std::ostream& log,
                                        bool progress, TrialError& error) {
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - settings.started).count(); };
     const Goal goal = goal_of(settings);

@@ -97,7 +97,7 @@ bool trial_fits(double elapsed, double trial, double round_trip, double budget);
 // `error` set when a fatal error ends the search (or no start could be
 // measured).
 std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
-                                       Trials& trials, const SearchSettings& settings, std::ostream& log,
+                                       Measurer& trials, const SearchSettings& settings, std::ostream& log,
                                        bool progress, TrialError& error);
 
 }  // namespace tcgen::tune

@@ -69,17 +69,27 @@ struct TrialError {
     std::string message;  // one line
 };
 
-class Trials {
+// What the search asks of its trials; the tests give it measurements of
+// their own.
+class Measurer {
 public:
-    explicit Trials(TrialSettings settings) : settings_(std::move(settings)) {}
+    virtual ~Measurer() = default;
 
     // The canonical spec and fingerprint of a candidate, or nothing (and
     // `error`) when tcgen refuses it.
-    std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const;
+    virtual std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const = 0;
 
     // Measures the candidate, or returns the earlier measurement of the same
     // encoding. `fresh` tells which.
-    std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error);
+    virtual std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error) = 0;
+};
+
+class Trials : public Measurer {
+public:
+    explicit Trials(TrialSettings settings) : settings_(std::move(settings)) {}
+
+    std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const override;
+    std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error) override;
 
     // Decompresses the measured candidate's outputs and compares them with
     // the samples byte for byte.

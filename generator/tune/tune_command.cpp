@@ -94,6 +94,13 @@ double ratio(std::uint64_t in, std::uint64_t out) {
     return out == 0 ? 0.0 : static_cast<double>(in) / static_cast<double>(out);
 }
 
+// A number as the user would write it: "40", "12.5".
+std::string number_text(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
 // "+0.96 %" or "-12.40 %": the change a factor makes.
 std::string signed_percent(double factor) {
     const double percent = (factor - 1.0) * 100.0;
@@ -103,7 +110,7 @@ std::string signed_percent(double factor) {
 // "balanced" or "ratio, decode within 40 ns/record".
 std::string goal_text(Objective objective, double max_decode_ns) {
     return std::string(objective_name(objective)) +
-           (max_decode_ns > 0 ? ", decode within " + fixed(max_decode_ns, 1) + " ns/record" : "");
+           (max_decode_ns > 0 ? ", decode within " + number_text(max_decode_ns) + " ns/record" : "");
 }
 
 // The measured candidate that decodes fastest.
@@ -222,7 +229,7 @@ int run(const Options& options) {
     }
     if (!result->meets_target) {
         const Measurement& fastest = fastest_step(*result);
-        return fail("no candidate decodes within --max-decode-ns=" + fixed(options.max_decode_ns, 1) +
+        return fail("no candidate decodes within --max-decode-ns=" + number_text(options.max_decode_ns) +
                     ": the fastest of the " + std::to_string(result->steps.size()) + " measured, " +
                     fixed(fastest.decode_ns, 1) + " ns/record (ratio " +
                     fixed(ratio(sample_bytes, fastest.compressed_bytes), 3) +
