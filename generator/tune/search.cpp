@@ -258,7 +258,19 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     Phase first = Phase::prune;
     while (moved && stop.empty()) {
         moved = false;
+        // Towards speed (the objective, or a target not met yet) a larger
+        // spec is slower in all but noise: such moves are not measured, so
+        // that the budget goes to the prunings and smaller tables.
+        const bool speed_first = goal.objective == Objective::speed ||
+                                 !meets_target(goal, figures_of(current_measured));
         for (const Move& move : neighbour_moves(*current, current_measured.usage, floor, first)) {
+            if (speed_first) {
+                TrialError ignored;
+                std::optional<Measurement> planned = trials.plan(move.candidate, ignored);
+                if (planned && larger(move.candidate, *planned, *current, current_measured)) {
+                    continue;
+                }
+            }
             Measurement measured;
             if (!try_candidate(move.candidate, move.change, measured, false)) {
                 if (!stop.empty()) {

@@ -3,7 +3,8 @@
 // under each goal, which of two results is better, and the whole search
 // driven by a measurer whose sizes and decode times are formulas of the
 // candidate: the ratio search does not depend on the decode times, a
-// reachable target is met, an unreachable one is reported.
+// reachable target is met, an unreachable one is reported, and the search
+// towards speed measures no larger spec.
 
 #include <cmath>
 #include <functional>
@@ -281,6 +282,35 @@ TEST(ObjectiveSearch, AnUnreachableTargetIsReportedNotMet) {
     EXPECT_FALSE(run.result->meets_target);
     // The search still walked towards it.
     EXPECT_LT(run.result->best_measurement.decode_ns, run.result->start_measurement.decode_ns);
+}
+
+// The candidates measured after the two starts whose tables are larger than
+// those of the spec they were a neighbour of.
+unsigned larger_neighbours(const SearchResult& result) {
+    unsigned count = 0;
+    const Measurement* current = nullptr;
+    for (const Step& step : result.steps) {
+        if (step.number > 2 && current != nullptr && step.measurement.table_bytes > current->table_bytes) {
+            ++count;
+        }
+        if (step.taken) {
+            current = &step.measurement;
+        }
+    }
+    return count;
+}
+
+TEST(ObjectiveSearch, TowardsSpeedNoLargerSpecIsMeasured) {
+    SearchRun speed = search(model, Objective::speed, 0, 30);
+    SearchRun unmet = search(model, Objective::ratio, 1.0, 30);
+    SearchRun ratio = search(model, Objective::ratio, 0, 30);
+    ASSERT_TRUE(speed.result && unmet.result && ratio.result);
+    EXPECT_GT(speed.result->steps.size(), 10u);
+    EXPECT_GT(unmet.result->steps.size(), 10u);
+    EXPECT_EQ(larger_neighbours(*speed.result), 0u) << speed.log;
+    EXPECT_EQ(larger_neighbours(*unmet.result), 0u) << unmet.log;
+    // Under ratio, larger specs are tried as before.
+    EXPECT_GT(larger_neighbours(*ratio.result), 0u) << ratio.log;
 }
 
 TEST(ObjectiveSearch, SpeedAndBalancedEndFasterAndNoWorseByTheirScore) {
