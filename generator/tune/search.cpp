@@ -253,7 +253,16 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     result.start_name = from_start_spec ? start_spec->name : "the wide start";
     result.start_measurement = start_step->measurement;
 
-    const Candidate floor = *current;
+    // The sizes the moves may not go below: the start's, for the ratio (a
+    // sample cannot tell what a whole trace needs); none where speed counts,
+    // for which smaller tables are a way.
+    Candidate floor = *current;
+    if (goal.objective != Objective::ratio || goal.max_decode_ns > 0) {
+        for (FieldChoice& field : floor.fields) {
+            field.l1 = 1;
+            field.l2 = 1;
+        }
+    }
     bool moved = true;
     Phase first = Phase::prune;
     while (moved && stop.empty()) {

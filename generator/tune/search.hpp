@@ -20,7 +20,8 @@
 // Under --objective=balanced or speed, and with a decode target, the same
 // rule compares scores that weigh the decode time too (objective.hpp).
 // Under speed, and while a target is not met, moves to a larger spec are
-// not tried: they would be slower.
+// not tried: they would be slower. Where speed counts, tables may shrink
+// below the start's sizes (moves.hpp's floor).
 //
 // The result is never worse than the start: when no candidate measured has
 // a smaller total output than the start's, the start itself is the result.
