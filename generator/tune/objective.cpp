@@ -96,8 +96,8 @@ double effective_tolerance(const Goal& goal) {
     return goal.tolerance;
 }
 
-bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<double>& current,
-                     double smallest_total, bool larger, bool simpler, double tolerance) {
+bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<double>& current, double smallest_total,
+                     bool larger, bool simpler, double tolerance) {
     double size = 0;
     double current_size = 0;
     for (std::size_t sample = 0; sample < neighbour.size() && sample < current.size(); ++sample) {

@@ -49,9 +49,9 @@ struct Goal {
 
 // What the comparisons read of a measured candidate, per sample.
 struct Figures {
-    std::vector<std::uint64_t> bytes;      // compressed bytes
-    std::vector<double> decode_ns;         // decode CPU ns per record
-    std::vector<std::uint64_t> records;    // records of the sample
+    std::vector<std::uint64_t> bytes;    // compressed bytes
+    std::vector<double> decode_ns;       // decode CPU ns per record
+    std::vector<std::uint64_t> records;  // records of the sample
 };
 
 // Decode ns per record over all samples (total time / total records).
@@ -75,8 +75,8 @@ double effective_tolerance(const Goal& goal);
 // sample's may grow by more than `tolerance`; a larger spec must shrink the
 // total by more than it, a simpler one may stay within it of
 // `smallest_total`, the smallest total seen (search.hpp).
-bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<double>& current,
-                     double smallest_total, bool larger, bool simpler, double tolerance);
+bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<double>& current, double smallest_total,
+                     bool larger, bool simpler, double tolerance);
 
 // The search's rule for one neighbour of the current spec (search.hpp), for
 // any goal. `smallest_score` is the smallest total score seen; `larger` and

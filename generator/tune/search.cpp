@@ -87,8 +87,9 @@ void print_step(std::ostream& log, const Step& step, const SearchSettings& setti
     const double ratio = ratio_of(settings, m);
     const double speed = megabytes(settings.sample_bytes) / std::max(m.cpu_seconds, 1e-6);
     char line[200];
-    std::snprintf(line, sizeof line, "tcgen tune: %3u  ratio %8.3f  %7.1f MB/s  decode %6.1f ns/rec  tables %7.1f MB  %-5s  ",
-                  step.number, ratio, speed, m.decode_ns, megabytes(m.table_bytes), step.taken ? "taken" : "");
+    std::snprintf(line, sizeof line,
+                  "tcgen tune: %3u  ratio %8.3f  %7.1f MB/s  decode %6.1f ns/rec  tables %7.1f MB  %-5s  ", step.number,
+                  ratio, speed, m.decode_ns, megabytes(m.table_bytes), step.taken ? "taken" : "");
     log << line << step.change << "\n" << std::flush;
 }
 

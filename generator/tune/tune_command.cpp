@@ -256,8 +256,8 @@ int run(const Options& options) {
     const std::string run_text = std::to_string(result->steps.size()) +
                                  (result->steps.size() == 1 ? " candidate in " : " candidates in ") + fixed(seconds, 0) +
                                  " s (" + result->stop_reason + ")";
-    std::string text = "# tcgen tune" + (speed_counts ? " (objective " + goal_text(*objective, options.max_decode_ns) + ")" : std::string()) +
-                       " on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +
+    const std::string goal = speed_counts ? " (objective " + goal_text(*objective, options.max_decode_ns) + ")" : "";
+    std::string text = "# tcgen tune" + goal + " on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +
                        ";\n# " + best_text + ", compressing at " + fixed(speed, 1) + " MB/s, tables " +
                        fixed(static_cast<double>(best.table_bytes) / 1e6, 1) + " MB; " + run_text + ".\n" +
                        best.spec;

@@ -145,8 +145,8 @@ TEST(Objective, ATargetComesFirstAndTheSearchWalksTowardsIt) {
 // bytes and decode times from formulas of its predictions and tables.
 class ModelMeasurer : public Measurer {
 public:
-    using Model = std::function<void(const Candidate&, const Measurement& planned, std::uint64_t& bytes,
-                                     double& decode_ns)>;
+    using Model =
+        std::function<void(const Candidate&, const Measurement& planned, std::uint64_t& bytes, double& decode_ns)>;
     explicit ModelMeasurer(Model model) : model_(std::move(model)) {}
 
     std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const override {
@@ -213,8 +213,8 @@ SearchRun search(ModelMeasurer::Model model, Objective objective, double max_dec
     std::ostringstream log;
     TrialError error;
     SearchRun run;
-    run.result = run_search(*layout, StartSpec{shipped->name, shipped->candidate}, measurer, settings, log, false,
-                            error);
+    run.result =
+        run_search(*layout, StartSpec{shipped->name, shipped->candidate}, measurer, settings, log, false, error);
     EXPECT_TRUE(run.result) << error.message;
     run.log = log.str();
     return run;
@@ -225,8 +225,7 @@ SearchRun search(ModelMeasurer::Model model, Objective objective, double max_dec
 std::string trail(const SearchResult& result) {
     std::string text;
     for (const Step& step : result.steps) {
-        text += step.change + (step.taken ? " taken " : " ") + std::to_string(step.measurement.compressed_bytes) +
-                "\n";
+        text += step.change + (step.taken ? " taken " : " ") + std::to_string(step.measurement.compressed_bytes) + "\n";
     }
     return text + result.best_measurement.spec;
 }
