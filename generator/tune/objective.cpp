@@ -97,7 +97,7 @@ double effective_tolerance(const Goal& goal) {
 }
 
 bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<double>& current, double smallest_total,
-                     bool larger, bool simpler, double tolerance) {
+                     bool larger, bool simpler, double tolerance, double noise) {
     double size = 0;
     double current_size = 0;
     for (std::size_t sample = 0; sample < neighbour.size() && sample < current.size(); ++sample) {
@@ -109,7 +109,7 @@ bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<dou
     }
     // A larger spec must pay for itself by more than the tolerance; a
     // simpler one may cost up to the tolerance.
-    const bool better = larger ? size < current_size * (1.0 - tolerance) : size < current_size;
+    const bool better = larger ? size < current_size * (1.0 - tolerance) : size < current_size * (1.0 - noise);
     const bool close = size <= smallest_total * (1.0 + tolerance);
     return better || (close && simpler);
 }
@@ -131,8 +131,11 @@ bool takes_neighbour(const Goal& goal, const Figures& neighbour, const Figures& 
                    (simpler && neighbour_ns <= current_ns * (1.0 + decode_time_noise));
         }
     }
+    // Where time counts, its noise alone must not take a move (a reordering
+    // that costs ratio, say): any change must win by more than the noise.
     return takes_by_scores(sample_scores(goal.objective, neighbour), sample_scores(goal.objective, current),
-                           smallest_score, larger, simpler, effective_tolerance(goal));
+                           smallest_score, larger, simpler, effective_tolerance(goal),
+                           effective_tolerance(goal) - goal.tolerance);
 }
 
 bool better_result(const Goal& goal, const Figures& a, const Figures& b) {

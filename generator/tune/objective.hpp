@@ -15,9 +15,9 @@
 // objective decides.
 //
 // Decode times vary from run to run by up to a few percent even as the median
-// of a few runs: where they count, a move must win by --tolerance plus
-// decode_time_noise times their weight in the score, so that noise alone
-// does not make a larger spec look better.
+// of a few runs: where they count, a move must win by decode_time_noise
+// times their weight in the score (plus --tolerance for a larger spec), so
+// that noise alone takes no move.
 
 #include <cstdint>
 #include <optional>
@@ -73,10 +73,11 @@ double effective_tolerance(const Goal& goal);
 
 // The rule of the search on scores per sample (smaller is better): no
 // sample's may grow by more than `tolerance`; a larger spec must shrink the
-// total by more than it, a simpler one may stay within it of
-// `smallest_total`, the smallest total seen (search.hpp).
+// total by more than it, one neither larger nor simpler by more than
+// `noise` (0 for bytes alone: any gain), a simpler one may stay within
+// `tolerance` of `smallest_total`, the smallest total seen (search.hpp).
 bool takes_by_scores(const std::vector<double>& neighbour, const std::vector<double>& current, double smallest_total,
-                     bool larger, bool simpler, double tolerance);
+                     bool larger, bool simpler, double tolerance, double noise = 0);
 
 // The search's rule for one neighbour of the current spec (search.hpp), for
 // any goal. `smallest_score` is the smallest total score seen; `larger` and

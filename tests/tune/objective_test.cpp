@@ -96,15 +96,20 @@ TEST(Objective, RatioIgnoresDecodeTimesAndIsTheBytesRule) {
 TEST(Objective, BalancedTradesAboutHalfAPercentOfSizePerPercentOfSpeed) {
     const Goal balanced = goal(Objective::balanced);
     const Figures current = one_sample(1000, 100);  // score 1000 x 10
-    // 10 % faster pays for 4 % larger (1040 x sqrt(90) = 9866), not 6 %
-    // (1060 x sqrt(90) = 10056).
-    EXPECT_TRUE(takes_neighbour(balanced, one_sample(1040, 90), current, 10000, false, false));
-    EXPECT_FALSE(takes_neighbour(balanced, one_sample(1060, 90), current, 10000, false, false));
+    // As results, 10 % faster beats 4 % larger (1040 x sqrt(90) = 9866), not
+    // 6 % (1060 x sqrt(90) = 10056).
+    EXPECT_TRUE(better_result(balanced, one_sample(1040, 90), current));
+    EXPECT_FALSE(better_result(balanced, one_sample(1060, 90), current));
+    // A move must also win by more than the noise (1.5 % of the score):
+    // 20 % faster pays for 9 % larger (1090 x sqrt(80) = 9749), not 4 % at
+    // 10 % faster (9866) or 11 % at 20 % (1110 x sqrt(80) = 9928).
+    EXPECT_TRUE(takes_neighbour(balanced, one_sample(1090, 80), current, 10000, false, false));
+    EXPECT_FALSE(takes_neighbour(balanced, one_sample(1040, 90), current, 10000, false, false));
+    EXPECT_FALSE(takes_neighbour(balanced, one_sample(1110, 80), current, 10000, false, false));
     // A larger spec must gain more than the timing noise: 1 % smaller
     // output at the same speed does not pay for it, 3 % does.
     EXPECT_FALSE(takes_neighbour(balanced, one_sample(990, 100), current, 10000, true, false));
     EXPECT_TRUE(takes_neighbour(balanced, one_sample(970, 100), current, 10000, true, false));
-    EXPECT_TRUE(better_result(balanced, one_sample(1040, 90), current));
 }
 
 TEST(Objective, SpeedTakesTheFasterWhateverItsSize) {
@@ -112,8 +117,11 @@ TEST(Objective, SpeedTakesTheFasterWhateverItsSize) {
     const Figures current = one_sample(1000, 100);
     EXPECT_TRUE(takes_neighbour(speed, one_sample(5000, 80), current, 100000, false, false));
     EXPECT_FALSE(takes_neighbour(speed, one_sample(500, 120), current, 100000, false, false));
-    // Within the noise, a larger spec is not taken for being 2 % faster.
+    // Within the noise, a larger spec is not taken for being 2 % faster,
+    // nor is a reordering (neither larger nor simpler) that costs ratio.
     EXPECT_FALSE(takes_neighbour(speed, one_sample(500, 98), current, 100000, true, false));
+    EXPECT_FALSE(takes_neighbour(speed, one_sample(1110, 98), current, 100000, false, false));
+    EXPECT_TRUE(takes_neighbour(speed, one_sample(1110, 96), current, 100000, false, false));
     EXPECT_TRUE(better_result(speed, one_sample(5000, 80), current));
 }
 
