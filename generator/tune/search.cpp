@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <limits>
 #include <ostream>
 #include <set>
 #include <string>
@@ -85,9 +86,10 @@ void print_step(std::ostream& log, const Step& step, const SearchSettings& setti
     const Measurement& m = step.measurement;
     const double ratio = ratio_of(settings, m);
     const double speed = megabytes(settings.sample_bytes) / std::max(m.cpu_seconds, 1e-6);
-    char line[160];
-    std::snprintf(line, sizeof line, "tcgen tune: %3u  ratio %8.3f  %7.1f MB/s  tables %7.1f MB  %-5s  ", step.number,
-                  ratio, speed, megabytes(m.table_bytes), step.taken ? "taken" : "");
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "tcgen tune: %3u  ratio %8.3f  %7.1f MB/s  decode %6.1f ns/rec  tables %7.1f MB  %-5s  ", step.number,
+                  ratio, speed, m.decode_ns, megabytes(m.table_bytes), step.taken ? "taken" : "");
     log << line << step.change << "\n" << std::flush;
 }
 
@@ -95,20 +97,13 @@ void print_step(std::ostream& log, const Step& step, const SearchSettings& setti
 
 bool takes_neighbour(const std::vector<std::uint64_t>& neighbour, const std::vector<std::uint64_t>& current,
                      std::uint64_t smallest_total, bool larger, bool simpler, double tolerance) {
-    double size = 0;
-    double current_size = 0;
-    for (std::size_t sample = 0; sample < neighbour.size() && sample < current.size(); ++sample) {
-        if (static_cast<double>(neighbour[sample]) > static_cast<double>(current[sample]) * (1.0 + tolerance)) {
-            return false;
-        }
-        size += static_cast<double>(neighbour[sample]);
-        current_size += static_cast<double>(current[sample]);
-    }
-    // A larger spec must pay for itself by more than the tolerance; a
-    // simpler one may cost up to the tolerance.
-    const bool better = larger ? size < current_size * (1.0 - tolerance) : size < current_size;
-    const bool close = size <= static_cast<double>(smallest_total) * (1.0 + tolerance);
-    return better || (close && simpler);
+    return takes_by_scores(std::vector<double>(neighbour.begin(), neighbour.end()),
+                           std::vector<double>(current.begin(), current.end()), static_cast<double>(smallest_total),
+                           larger, simpler, tolerance);
+}
+
+Goal goal_of(const SearchSettings& settings) {
+    return {settings.objective, settings.max_decode_ns, settings.tolerance};
 }
 
 bool trial_fits(double elapsed, double trial, double round_trip, double budget) {
@@ -116,13 +111,23 @@ bool trial_fits(double elapsed, double trial, double round_trip, double budget) 
 }
 
 std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
-                                       Trials& trials, const SearchSettings& settings, std::ostream& log,
+                                       Measurer& trials, const SearchSettings& settings, std::ostream& log,
                                        bool progress, TrialError& error) {
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - settings.started).count(); };
+    const Goal goal = goal_of(settings);
     SearchResult result;
     std::optional<Candidate> current;
     Measurement current_measured;
-    std::uint64_t smallest = 0;
+    // The smallest score of the specs taken that meet the target (for
+    // ratio: their bytes); infinite while none does.
+    const double none_yet = std::numeric_limits<double>::infinity();
+    double smallest = none_yet;
+    auto note_taken = [&](const Measurement& taken) {
+        const Figures figures = figures_of(taken);
+        if (meets_target(goal, figures)) {
+            smallest = std::min(smallest, total_score(goal.objective, figures));
+        }
+    };
     // The times of the last few fresh trials: the longest of them is what
     // the next is expected to take. Recent ones only, so that the wide
     // start's large tables do not hold the estimate up for the whole run.
@@ -168,7 +173,9 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         seen.insert(planned->fingerprint);
         progress_line.show("candidate " + std::to_string(fresh_count + 1) + ", " + fixed_text(elapsed(), 0) +
                            " of " + fixed_text(settings.budget_seconds, 0) + " s" +
-                           (current ? ", best ratio " + fixed_text(ratio_of(settings, current_measured), 3) : "") +
+                           (current ? ", best ratio " + fixed_text(ratio_of(settings, current_measured), 3) + " " +
+                                          fixed_text(current_measured.decode_ns, 0) + " ns"
+                                    : "") +
                            ": " + change);
         const double before = elapsed();
         bool fresh = false;
@@ -221,13 +228,14 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         if (!start_step) {
             start_step = result.steps.back();
         }
-        if (!current || measured.compressed_bytes < current_measured.compressed_bytes) {
+        if (!current || better_result(goal, figures_of(measured), figures_of(current_measured))) {
             for (Step& step : result.steps) {
                 step.taken = false;
             }
             current = candidate;
             current_measured = measured;
-            smallest = measured.compressed_bytes;
+            smallest = none_yet;
+            note_taken(measured);
             result.steps.back().taken = true;
         }
     }
@@ -246,12 +254,33 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     result.start_name = from_start_spec ? start_spec->name : "the wide start";
     result.start_measurement = start_step->measurement;
 
-    const Candidate floor = *current;
+    // The sizes the moves may not go below: the start's, for the ratio (a
+    // sample cannot tell what a whole trace needs); none where speed counts,
+    // for which smaller tables are a way.
+    Candidate floor = *current;
+    if (goal.objective != Objective::ratio || goal.max_decode_ns > 0) {
+        for (FieldChoice& field : floor.fields) {
+            field.l1 = 1;
+            field.l2 = 1;
+        }
+    }
     bool moved = true;
     Phase first = Phase::prune;
     while (moved && stop.empty()) {
         moved = false;
+        // Towards speed (the objective, or a target not met yet) a larger
+        // spec is slower in all but noise: such moves are not measured, so
+        // that the budget goes to the prunings and smaller tables.
+        const bool speed_first = goal.objective == Objective::speed ||
+                                 !meets_target(goal, figures_of(current_measured));
         for (const Move& move : neighbour_moves(*current, current_measured.usage, floor, first)) {
+            if (speed_first) {
+                TrialError ignored;
+                std::optional<Measurement> planned = trials.plan(move.candidate, ignored);
+                if (planned && larger(move.candidate, *planned, *current, current_measured)) {
+                    continue;
+                }
+            }
             Measurement measured;
             if (!try_candidate(move.candidate, move.change, measured, false)) {
                 if (!stop.empty()) {
@@ -259,17 +288,16 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
                 }
                 continue;
             }
-            const bool take = takes_neighbour(measured.sample_compressed_bytes,
-                                              current_measured.sample_compressed_bytes, smallest,
+            const bool take = takes_neighbour(goal, figures_of(measured), figures_of(current_measured),
+                                              smallest,
                                               larger(move.candidate, measured, *current, current_measured),
-                                              simpler(move.candidate, measured, *current, current_measured),
-                                              settings.tolerance);
+                                              simpler(move.candidate, measured, *current, current_measured));
             result.steps.back().taken = take;
             print_step(log, result.steps.back(), settings);
             if (take) {
                 current = move.candidate;
                 current_measured = measured;
-                smallest = std::min(smallest, measured.compressed_bytes);
+                note_taken(measured);
                 first = static_cast<Phase>((static_cast<unsigned>(move.phase) + 1) % phase_count);
                 moved = true;
                 break;
@@ -282,9 +310,10 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     result.stop_reason = stop.empty() ? "no change helps" : stop;
     // A simpler candidate may have been taken at a cost within the
     // tolerance: the result is never allowed to fall below the start.
-    result.start_kept = current_measured.compressed_bytes >= result.start_measurement.compressed_bytes;
+    result.start_kept = !better_result(goal, figures_of(current_measured), figures_of(result.start_measurement));
     result.best = result.start_kept ? start_candidate : *current;
     result.best_measurement = result.start_kept ? result.start_measurement : current_measured;
+    result.meets_target = meets_target(goal, figures_of(result.best_measurement));
     result.seconds = elapsed();
     return result;
 }

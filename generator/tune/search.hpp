@@ -17,6 +17,12 @@
 // depends only on the sample and the settings other than the budget: a
 // larger budget continues the same sequence further.
 //
+// Under --objective=balanced or speed, and with a decode target, the same
+// rule compares scores that weigh the decode time too (objective.hpp).
+// Under speed, and while a target is not met, moves to a larger spec are
+// not tried: they would be slower. Where speed counts, tables may shrink
+// below the start's sizes (moves.hpp's floor).
+//
 // The result is never worse than the start: when no candidate measured has
 // a smaller total output than the start's, the start itself is the result.
 // The budget counts from `started` (the command's start, so that cutting
@@ -34,6 +40,7 @@
 #include <vector>
 
 #include "generator/tune/candidate.hpp"
+#include "generator/tune/objective.hpp"
 #include "generator/tune/trial.hpp"
 
 namespace tcgen::tune {
@@ -45,7 +52,12 @@ struct SearchSettings {
     double tolerance = 0.001;     // 0.1%
     std::uint64_t max_table_bytes = std::uint64_t{64} << 20;
     std::uint64_t sample_bytes = 0;  // for the speeds printed
+    Objective objective = Objective::ratio;
+    double max_decode_ns = 0;  // 0: no target
 };
+
+// The goal (objective.hpp) of these settings.
+Goal goal_of(const SearchSettings& settings);
 
 struct Step {
     unsigned number = 0;  // 1-based, fresh measurements only
@@ -66,6 +78,7 @@ struct SearchResult {
     std::string start_name;  // the start's name, or "the wide start"
     Measurement start_measurement;
     bool start_kept = false;  // no candidate beat the start
+    bool meets_target = true;  // the best decodes within --max-decode-ns
     std::vector<Step> steps;
     std::string stop_reason;  // "no change helps", "budget spent", ...
     double seconds = 0;
@@ -87,7 +100,7 @@ bool trial_fits(double elapsed, double trial, double round_trip, double budget);
 // `error` set when a fatal error ends the search (or no start could be
 // measured).
 std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
-                                       Trials& trials, const SearchSettings& settings, std::ostream& log,
+                                       Measurer& trials, const SearchSettings& settings, std::ostream& log,
                                        bool progress, TrialError& error);
 
 }  // namespace tcgen::tune

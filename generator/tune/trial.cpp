@@ -79,6 +79,10 @@ Measurement planned_measurement(const CodePlan& code_plan) {
 
 }  // namespace
 
+Figures figures_of(const Measurement& measurement) {
+    return {measurement.sample_compressed_bytes, measurement.sample_decode_ns, measurement.sample_records};
+}
+
 std::string Trials::path(std::uint64_t fingerprint, const std::string& suffix) const {
     std::string hex = fingerprint_text(fingerprint);
     return settings_.work_dir + "/" + hex.substr(2) + suffix;
@@ -172,7 +176,30 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
         measurement->sample_compressed_bytes.push_back(packed_bytes->size());
         measurement->cpu_seconds += ran.cpu_seconds;
         add_usage(measurement->usage, parse_usage_report(*report_text, candidate.fields.size()));
+        // Decoding its own output, to nowhere: the CPU time of the
+        // decompressor alone, the median of a few runs.
+        std::vector<double> decode_seconds;
+        const std::string decode_log = run_path(fingerprint, sample, "dlog");
+        for (unsigned repetition = 0; repetition < decode_repetitions; ++repetition) {
+            ProcessResult decoded = run_process({binary, "-d"}, packed, "", decode_log);
+            if (interrupted()) {
+                error = {true, "interrupted"};
+                return std::nullopt;
+            }
+            if (!decoded.started || decoded.exit_status != 0) {
+                error = {true, "a candidate's decompressor failed on its own output (" +
+                                   (decoded.started ? failure_text(decoded) : decoded.error) +
+                                   "): " + first_line(decode_log)};
+                return std::nullopt;
+            }
+            decode_seconds.push_back(decoded.cpu_seconds);
+        }
+        const std::uint64_t records = sample < settings_.sample_records.size() ? settings_.sample_records[sample] : 0;
+        measurement->sample_records.push_back(records);
+        measurement->sample_decode_ns.push_back(
+            records == 0 ? 0.0 : median(decode_seconds) * 1e9 / static_cast<double>(records));
     }
+    measurement->decode_ns = decode_ns_per_record(figures_of(*measurement));
     measured_[fingerprint] = *measurement;
     return measurement;
 }

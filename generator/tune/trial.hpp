@@ -2,7 +2,9 @@
 // One candidate measured for real: its spec compiled in-process into the
 // compressor tcgen would generate, that C++ built with the user's compiler,
 // run on each sample; the compressed sizes, the CPU times and the usage
-// reports, summed over the samples, are what the search sees. With samples
+// reports, summed over the samples, and the time its decompressor takes on
+// its own output (the median of a few runs per sample) are what the search
+// sees. With samples
 // of equal size, the smallest total is the best harmonic mean of the
 // ratios, the paper's average: a change must help on the samples together,
 // not on one program alone. Binaries, outputs and results are kept per
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "generator/tune/candidate.hpp"
+#include "generator/tune/objective.hpp"
 #include "generator/tune/usage_report.hpp"
 
 namespace tcgen::tune {
@@ -28,12 +31,26 @@ struct Measurement {
     std::vector<std::uint64_t> sample_compressed_bytes;  // each sample's
     double cpu_seconds = 0;              // compressing all samples
     UsageCounts usage;                   // summed over the samples
+    // Decoding: CPU ns per record of each sample (the median of
+    // decode_repetitions runs, the program's start included), the samples'
+    // records, and ns per record over all of them.
+    std::vector<double> sample_decode_ns;
+    std::vector<std::uint64_t> sample_records;
+    double decode_ns = 0;
 };
+
+// What the search compares of a measurement (objective.hpp).
+Figures figures_of(const Measurement& measurement);
 
 // -O1: the sizes a candidate writes do not depend on the optimisation level,
 // and building dominates a trial; -O1 builds a third faster than -O2 and the
 // compressor runs about as fast.
-inline std::vector<std::string> candidate_compiler_flags() { return {"-std=c++17", "-O1"}; }
+// When decode speed counts (an objective other than ratio, or a target),
+// -O2: the speed measured is then that of an optimised build, which decodes
+// 10-15 % faster than -O1.
+inline std::vector<std::string> candidate_compiler_flags(bool speed_counts = false) {
+    return {"-std=c++17", speed_counts ? "-O2" : "-O1"};
+}
 
 struct TrialSettings {
     std::string work_dir;                // exists; the trials' files go there
@@ -41,6 +58,7 @@ struct TrialSettings {
     std::vector<std::string> compiler_flags = candidate_compiler_flags();
     std::string backend;                 // empty: the compressor's default
     std::vector<std::string> sample_paths;  // one or more
+    std::vector<std::uint64_t> sample_records;  // records of each sample
 };
 
 // Why a trial failed. `fatal` errors end the tuning (the compiler is missing
@@ -51,17 +69,27 @@ struct TrialError {
     std::string message;  // one line
 };
 
-class Trials {
+// What the search asks of its trials; the tests give it measurements of
+// their own.
+class Measurer {
 public:
-    explicit Trials(TrialSettings settings) : settings_(std::move(settings)) {}
+    virtual ~Measurer() = default;
 
     // The canonical spec and fingerprint of a candidate, or nothing (and
     // `error`) when tcgen refuses it.
-    std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const;
+    virtual std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const = 0;
 
     // Measures the candidate, or returns the earlier measurement of the same
     // encoding. `fresh` tells which.
-    std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error);
+    virtual std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error) = 0;
+};
+
+class Trials : public Measurer {
+public:
+    explicit Trials(TrialSettings settings) : settings_(std::move(settings)) {}
+
+    std::optional<Measurement> plan(const Candidate& candidate, TrialError& error) const override;
+    std::optional<Measurement> measure(const Candidate& candidate, bool& fresh, TrialError& error) override;
 
     // Decompresses the measured candidate's outputs and compares them with
     // the samples byte for byte.

@@ -16,6 +16,7 @@
 #include "generator/driver/spec_input.hpp"
 #include "generator/tune/candidate.hpp"
 #include "generator/tune/layout.hpp"
+#include "generator/tune/objective.hpp"
 #include "generator/tune/process.hpp"
 #include "generator/tune/sample.hpp"
 #include "generator/tune/search.hpp"
@@ -41,6 +42,9 @@ struct Options {
     std::uint64_t max_table_mb = 64;
     std::string backend;
     std::string cxx;
+    std::string objective = "ratio";
+    double max_decode_ns = 0;  // 0: not given
+    bool max_decode_ns_given = false;
 };
 
 int fail(const std::string& message) {
@@ -90,6 +94,36 @@ double ratio(std::uint64_t in, std::uint64_t out) {
     return out == 0 ? 0.0 : static_cast<double>(in) / static_cast<double>(out);
 }
 
+// A number as the user would write it: "40", "12.5".
+std::string number_text(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+// "+0.96 %" or "-12.40 %": the change a factor makes.
+std::string signed_percent(double factor) {
+    const double percent = (factor - 1.0) * 100.0;
+    return (percent >= 0 ? "+" : "") + fixed(percent, 2) + " %";
+}
+
+// "balanced" or "ratio, decode within 40 ns/record".
+std::string goal_text(Objective objective, double max_decode_ns) {
+    return std::string(objective_name(objective)) +
+           (max_decode_ns > 0 ? ", decode within " + number_text(max_decode_ns) + " ns/record" : "");
+}
+
+// The measured candidate that decodes fastest.
+const Measurement& fastest_step(const SearchResult& result) {
+    const Measurement* fastest = &result.start_measurement;
+    for (const Step& step : result.steps) {
+        if (step.measurement.decode_ns < fastest->decode_ns) {
+            fastest = &step.measurement;
+        }
+    }
+    return *fastest;
+}
+
 int run(const Options& options) {
     if (options.record.empty() == options.spec_path.empty()) {
         return fail("tune needs the record layout: give --record=LAYOUT (e.g. h32,pc32,64) or --spec=FILE");
@@ -105,6 +139,13 @@ int run(const Options& options) {
     }
     if (!(options.tolerance_percent >= 0 && options.tolerance_percent <= 100)) {
         return fail("--tolerance must be a percentage from 0 to 100");
+    }
+    std::optional<Objective> objective = parse_objective(options.objective);
+    if (!objective) {
+        return fail("--objective must be ratio, balanced or speed, not '" + options.objective + "'");
+    }
+    if (options.max_decode_ns_given && !(options.max_decode_ns > 0 && options.max_decode_ns < 1e9)) {
+        return fail("--max-decode-ns must be a positive number of nanoseconds per record");
     }
     std::string error;
     std::optional<Candidate> layout;
@@ -145,6 +186,7 @@ int run(const Options& options) {
     }
     // Each file is cut to a sample of its own; the candidates run on all.
     std::vector<std::string> samples;
+    std::vector<std::uint64_t> sample_records;
     std::uint64_t sample_bytes = 0;
     for (const std::string& file : options.sample_paths) {
         const std::string sample_path = work.path() + "/sample" + std::to_string(samples.size() + 1);
@@ -160,12 +202,16 @@ int run(const Options& options) {
                                                std::to_string(sample->file_bytes) + "-byte file")
                   << ")\n";
         samples.push_back(sample_path);
+        sample_records.push_back((sample->sample_bytes - layout->header_bits / 8) / layout->record_bytes());
         sample_bytes += sample->sample_bytes;
     }
+    const bool speed_counts = *objective != Objective::ratio || options.max_decode_ns_given;
     std::cerr << "tcgen tune: record " << layout_text(*layout) << "; " << samples_text(samples.size(), sample_bytes)
-              << ", budget " << options.budget_seconds << " s, compiler " << cxx << "\n";
+              << ", budget " << options.budget_seconds << " s, compiler " << cxx
+              << (speed_counts ? " -O2; objective " + goal_text(*objective, options.max_decode_ns) : "") << "\n";
 
-    Trials trials({work.path(), compiler, candidate_compiler_flags(), options.backend, samples});
+    Trials trials({work.path(), compiler, candidate_compiler_flags(speed_counts), options.backend, samples,
+                   sample_records});
     SearchSettings settings;
     settings.started = started;
     settings.budget_seconds = options.budget_seconds;
@@ -173,11 +219,21 @@ int run(const Options& options) {
     settings.tolerance = options.tolerance_percent / 100.0;
     settings.max_table_bytes = options.max_table_mb << 20;
     settings.sample_bytes = sample_bytes;
+    settings.objective = *objective;
+    settings.max_decode_ns = options.max_decode_ns;
     TrialError trial_error;
     std::optional<SearchResult> result = run_search(*layout, start_spec, trials, settings, std::cerr,
                                                     isatty(STDERR_FILENO) == 1, trial_error);
     if (!result) {
         return fail(trial_error.message);
+    }
+    if (!result->meets_target) {
+        const Measurement& fastest = fastest_step(*result);
+        return fail("no candidate decodes within --max-decode-ns=" + number_text(options.max_decode_ns) +
+                    ": the fastest of the " + std::to_string(result->steps.size()) + " measured, " +
+                    fixed(fastest.decode_ns, 1) + " ns/record (ratio " +
+                    fixed(ratio(sample_bytes, fastest.compressed_bytes), 3) +
+                    "); raise the target or the --budget");
     }
     if (!trials.round_trips(result->best_measurement, trial_error)) {
         std::cerr << "tcgen: internal error: " << trial_error.message << "\n";
@@ -188,15 +244,20 @@ int run(const Options& options) {
     const double best_ratio = ratio(sample_bytes, best.compressed_bytes);
     const double speed = static_cast<double>(sample_bytes) / 1e6 / std::max(best.cpu_seconds, 1e-6);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const std::string start_text = "start: " + result->start_name + ", ratio " + fixed(start_ratio, 3);
+    const std::string start_text = "start: " + result->start_name + ", ratio " + fixed(start_ratio, 3) +
+                                   ", decode " + fixed(result->start_measurement.decode_ns, 1) + " ns/record";
     const std::string best_text =
         "best: ratio " + fixed(best_ratio, 3) +
         (result->start_kept ? ", the start unchanged (no candidate beats it)"
-                            : " (+" + fixed((best_ratio / start_ratio - 1.0) * 100.0, 2) + " %)");
+                            : " (" + signed_percent(best_ratio / start_ratio) + ")") +
+        ", decode " + fixed(best.decode_ns, 1) + " ns/record" +
+        (result->start_kept ? ""
+                            : " (" + signed_percent(best.decode_ns / result->start_measurement.decode_ns) + ")");
     const std::string run_text = std::to_string(result->steps.size()) +
                                  (result->steps.size() == 1 ? " candidate in " : " candidates in ") + fixed(seconds, 0) +
                                  " s (" + result->stop_reason + ")";
-    std::string text = "# tcgen tune on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +
+    const std::string goal = speed_counts ? " (objective " + goal_text(*objective, options.max_decode_ns) + ")" : "";
+    std::string text = "# tcgen tune" + goal + " on " + samples_text(samples.size(), sample_bytes) + ": " + start_text +
                        ";\n# " + best_text + ", compressing at " + fixed(speed, 1) + " MB/s, tables " +
                        fixed(static_cast<double>(best.table_bytes) / 1e6, 1) + " MB; " + run_text + ".\n" +
                        best.spec;
@@ -243,6 +304,15 @@ int tune_main(int argc, char** argv) {
     app.add_option("--backend", options.backend, "Force the compressors' stream back-end: lzma, zstd or bzip2 (default: theirs, the smaller of lzma and bzip2 per stream)")
         ->check(CLI::IsMember({"lzma", "zstd", "bzip2"}));
     app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");
+    app.add_option("--objective", options.objective,
+                   "What the best spec is best at: ratio (the smallest output, the default), speed (the fastest "
+                   "decoding) or balanced (the smallest bytes x sqrt(decode ns/record): 10 % faster pays for "
+                   "about 5 % larger). Each candidate's decode time is its decompressor's CPU time on its own "
+                   "output, the median of 5 runs; with balanced or speed the candidates are built with -O2");
+    app.add_option("--max-decode-ns", options.max_decode_ns,
+                   "Decode speed to keep to, in CPU nanoseconds per record (as the candidates report them): "
+                   "only a spec that decodes within it is a result, the smallest by the objective; the search "
+                   "first walks towards it; fails if none measured does. Builds the candidates with -O2");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
@@ -251,6 +321,7 @@ int tune_main(int argc, char** argv) {
         std::cerr << "tcgen: error: tune: " << parse_error.what() << " (try tcgen tune --help)\n";
         return exit_user_error;
     }
+    options.max_decode_ns_given = app.count("--max-decode-ns") != 0;
     try {
         return run(options);
     } catch (const std::exception& bug) {

@@ -6,7 +6,10 @@
 # (whatever the tolerance); the start and best lines give the ratios the
 # specs' own programs reach;
 # --spec starts from the given spec and names it; argument errors give the expected
-# one-line messages. Few candidates, no timing checks.
+# one-line messages; --objective=ratio is the default's search exactly;
+# balanced and speed, and a decode target, give specs that round-trip, or
+# the one-line error when no candidate meets the target. Few candidates, no
+# timing checks: decode times appear, their values are never compared.
 # Usage: tune_command_test.sh TCGEN SOURCE_DIR SYNTH_TRACE
 set -euo pipefail
 tcgen=$(realpath "$1")
@@ -58,7 +61,8 @@ check_start_and_best() {
         expected_best=$(awk -v i="$in_size" -v s="$start_size" -v b="$best_size" \
             'BEGIN { printf "tcgen tune: best: ratio %.3f (+%.2f %%), ", i / b, (s / b - 1) * 100 }')
     fi
-    grep -qxF "$expected_start" "$log" || { echo "expected '$expected_start':"; cat "$log"; fail=1; }
+    grep -qxE "$(sed 's/[.()+]/\\&/g' <<<"$expected_start"), decode [0-9]+\.[0-9] ns/record" "$log" ||
+        { echo "expected '$expected_start, decode N ns/record':"; cat "$log"; fail=1; }
     grep -qF "$expected_best" "$log" || { echo "expected '$expected_best...':"; cat "$log"; fail=1; }
 }
 tuned_size=$(compressed_size tuned "$sample") || fail=1
@@ -104,6 +108,41 @@ grep -qxF 'tcgen tune: skipped examples/vpc3.tcg: its tables (21.0 MB) exceed --
 "$synth" --fields=32,32 --header=4 --records=3000 >"$work/narrow.trace"
 "$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 -o /dev/null 2>"$work/log"
 grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,pc32,32: not the wide start:"; cat "$work/log"; fail=1; }
+
+# The objectives. --objective=ratio is the default: the same candidates,
+# the same spec.
+"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --objective=ratio -o "$work/ratio.tcg" 2>"$work/log"
+diff <(grep -v '^#' "$work/tuned.tcg") <(grep -v '^#' "$work/ratio.tcg") ||
+    { echo "--objective=ratio: not the default's spec"; fail=1; }
+# Every candidate line, and the best line, show the decode time.
+[[ $(grep -c '^tcgen tune:  *[0-9]*  ratio .*  decode  *[0-9]*\.[0-9] ns/rec  tables ' "$work/log") -eq 3 ]] &&
+    grep -q '^tcgen tune: best: ratio .*, decode [0-9]*\.[0-9] ns/record' "$work/log" ||
+    { echo "no decode times:"; cat "$work/log"; fail=1; }
+# balanced and speed, and a target every candidate meets: the spec is
+# accepted and its compressor round-trips the sample; the header says the
+# goal.
+for goal in "balanced" "speed" "ratio --max-decode-ns=1e6"; do
+    name=goal_$(tr -c 'a-z0-9\n' _ <<<"$goal")
+    # shellcheck disable=SC2086  # the goal is words
+    "$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --objective=$goal -o "$work/$name.tcg" \
+        2>"$work/log" || { echo "--objective=$goal failed:"; cat "$work/log"; fail=1; continue; }
+    compressed_size "$name" "$sample" >/dev/null || fail=1
+    objective=${goal%% *}
+    grep -q "^# tcgen tune (objective $objective[,)].* decode [0-9]*\.[0-9] ns/record" "$work/$name.tcg" &&
+        grep -q "^tcgen tune: record h32,pc32,64; .*, compiler .* -O2; objective $objective" "$work/log" ||
+        { echo "--objective=$goal: the goal not said:"; head -2 "$work/$name.tcg"; cat "$work/log"; fail=1; }
+done
+grep -q '^# tcgen tune (objective ratio, decode within 1e+06 ns/record) on ' "$work/goal_ratio___max_decode_ns_1e6.tcg" ||
+    { echo "the target not in the header:"; head -1 "$work/goal_ratio___max_decode_ns_1e6.tcg"; fail=1; }
+# A target no candidate meets: one line, status 1, no spec.
+status=0
+"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=2 --objective=speed --max-decode-ns=0.001 \
+    -o "$work/unmet.tcg" 2>"$work/log" || status=$?
+grep -v '^tcgen tune: ' "$work/log" >"$work/err"
+[[ $status -eq 1 && ! -e "$work/unmet.tcg" ]] &&
+    grep -qxE 'tcgen: error: no candidate decodes within --max-decode-ns=0\.001: the fastest of the 2 measured, [0-9]+\.[0-9] ns/record \(ratio [0-9]+\.[0-9]{3}\); raise the target or the --budget' "$work/err" &&
+    [[ $(wc -l <"$work/err") -eq 1 ]] ||
+    { echo "an unmet target: not the expected error (status $status):"; cat "$work/log"; fail=1; }
 
 # --spec: the layout of a spec, and the start: its own predictors.
 "$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 >"$work/from_spec.tcg" 2>"$work/log"
@@ -166,6 +205,14 @@ check_error "tcgen: error: the C++ compiler 'false' failed on a generated compre
 check_error "tcgen: error: --budget must be a positive number of seconds" "$sample" --record=h32,pc32,64 --budget=0
 check_error "tcgen: error: --max-table-mb must be from 1 to 16384 (16 GiB, the most tcgen accepts)" \
     "$sample" --record=h32,pc32,64 --max-table-mb=0
+check_error "tcgen: error: --objective must be ratio, balanced or speed, not 'fast'" \
+    "$sample" --record=h32,pc32,64 --objective=fast
+check_error "tcgen: error: --max-decode-ns must be a positive number of nanoseconds per record" \
+    "$sample" --record=h32,pc32,64 --max-decode-ns=0
+check_error "tcgen: error: --max-decode-ns must be a positive number of nanoseconds per record" \
+    "$sample" --record=h32,pc32,64 --objective=speed --max-decode-ns=-40
+check_error "tcgen: error: tune: Could not convert: --max-decode-ns = fast (try tcgen tune --help)" \
+    "$sample" --record=h32,pc32,64 --max-decode-ns=fast
 check_error "tcgen: error: tune: The following argument was not expected: --bogus (try tcgen tune --help)" \
     "$sample" --record=h32,pc32,64 --bogus
 check_error "tcgen: error: cannot read '$work/none.tcg': No such file or directory" "$sample" --spec="$work/none.tcg"
