@@ -17,6 +17,7 @@
 #include <tcgen/wpp/grammar.hpp>
 
 #include "runtime/checksum.hpp"
+#include "wpp/grammar_payload.hpp"
 
 namespace {
 
@@ -240,30 +241,12 @@ void put_u64(std::vector<std::uint8_t>& out, std::uint64_t value) {
         out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
     }
 }
-void put_varint(std::vector<std::uint8_t>& out, std::uint64_t value) {
-    while (value >= 0x80) {
-        out.push_back(static_cast<std::uint8_t>(value | 0x80));
-        value >>= 7;
-    }
-    out.push_back(static_cast<std::uint8_t>(value));
-}
-
-// A forged file with a valid checksum: rules as lists of varint codes (the
-// start rule last, its size as is, every other's less 2), as docs/wpp.md
-// describes the format.
-std::vector<std::uint8_t> forge(const std::vector<std::vector<std::uint64_t>>& rules, std::uint64_t length,
-                                std::uint64_t symbols) {
-    std::vector<std::uint8_t> payload;
-    for (std::size_t rule = 0; rule < rules.size(); ++rule) {
-        const bool start = rule + 1 == rules.size();
-        put_varint(payload, start ? rules[rule].size() : rules[rule].size() - 2);
-        for (const std::uint64_t code : rules[rule]) {
-            put_varint(payload, code);
-        }
-    }
+// A file of `payload` with a valid checksum and the header fields given.
+std::vector<std::uint8_t> seal(const std::vector<std::uint8_t>& payload, std::uint32_t rules, std::uint64_t length,
+                               std::uint64_t symbols, std::uint32_t version = 2) {
     std::vector<std::uint8_t> file{'T', 'C', 'G', 'E', 'N', 'W', 'P', 'P'};
-    put_u32(file, 1);
-    put_u32(file, static_cast<std::uint32_t>(rules.size()));
+    put_u32(file, version);
+    put_u32(file, rules);
     put_u32(file, 0);
     put_u32(file, 0);
     put_u64(file, length);
@@ -274,29 +257,139 @@ std::vector<std::uint8_t> forge(const std::vector<std::vector<std::uint64_t>>& r
     return file;
 }
 
+// A forged file with a valid checksum: rules as bodies (the start rule
+// last; rule r as rule_base + r), coded by the library's own payload coder,
+// with the header's length and symbol count as given.
+std::vector<std::uint8_t> forge(const std::vector<std::vector<Symbol>>& rules, std::uint64_t length,
+                                std::uint64_t symbols) {
+    std::vector<std::uint64_t> offsets{0};
+    std::vector<Symbol> bodies;
+    for (const auto& body : rules) {
+        bodies.insert(bodies.end(), body.begin(), body.end());
+        offsets.push_back(bodies.size());
+    }
+    return seal(tcgen::wpp::encode_payload(offsets, bodies), static_cast<std::uint32_t>(rules.size()), length,
+                symbols);
+}
+
+constexpr Symbol rule(std::uint32_t number) { return tcgen::wpp::rule_base + number; }
+
 TEST(WppFile, ForgedGrammarsAreRefused) {
     // The forger itself: a valid grammar loads. Rule 0 = 1 2; start = R0 R0 5.
-    EXPECT_EQ(load_error(forge({{2, 4}, {1, 1, 10}}, 5, 5)), "");
-    EXPECT_EQ(Grammar::from_bytes(forge({{2, 4}, {1, 1, 10}}, 5, 5).data(), forge({{2, 4}, {1, 1, 10}}, 5, 5).size(), "t")
-                  .expand(),
-              (std::vector<std::uint32_t>{1, 2, 1, 2, 5}));
-    // A reference to itself can't be written (distance 0 is not odd code);
-    // distance past rule 0, a later rule:
-    EXPECT_NE(load_error(forge({{2, 1}, {1, 1}}, 3, 4)).find("below rule 0"), std::string::npos);
-    EXPECT_NE(load_error(forge({{2, 4}, {3, 1}}, 4, 4)).find("below rule 0"), std::string::npos);
-    // Lengths: the header's length disagrees, too many symbols claimed.
-    EXPECT_NE(load_error(forge({{2, 4}, {1, 1, 10}}, 6, 5)).find("expand to 5"), std::string::npos);
-    EXPECT_NE(load_error(forge({{2, 4}, {1, 1, 10}}, 5, 4)).find("claims"), std::string::npos);
-    EXPECT_NE(load_error(forge({{2, 4}, {1, 1, 10}}, 5, 1000)).find("claims"), std::string::npos);
-    // A terminal beyond 32 bits; a varint beyond 64 bits.
-    EXPECT_NE(load_error(forge({{std::uint64_t{1} << 33}}, 1, 1)).find("32 bits"), std::string::npos);
+    const std::vector<std::vector<Symbol>> valid{{1, 2}, {rule(0), rule(0), 5}};
+    EXPECT_EQ(load_error(forge(valid, 5, 5)), "");
+    const std::vector<std::uint8_t> good = forge(valid, 5, 5);
+    EXPECT_EQ(Grammar::from_bytes(good.data(), good.size(), "t").expand(), (std::vector<std::uint32_t>{1, 2, 1, 2, 5}));
+    // Lengths: the header's length disagrees, too few or too many symbols claimed.
+    EXPECT_EQ(load_error(forge(valid, 6, 5)), "t.wpp: error: the rules expand to 5 symbols, the header claims 6");
+    EXPECT_EQ(load_error(forge(valid, 5, 4)), "t.wpp: error: rule 1 claims more symbols than the header's 4 in all");
+    EXPECT_EQ(load_error(forge(valid, 5, 1000)), "t.wpp: error: the rules hold 5 symbols, the header claims 1000");
+    // More rules than the symbols can make; a rule count the payload does not hold.
+    EXPECT_EQ(load_error(seal(tcgen::wpp::encode_payload({0, 2, 5}, {1, 2, rule(0), rule(0), 5}), 9, 5, 5)),
+              "t.wpp: error: claims 9 rules and 5 symbols: rules of fewer than two symbols");
+    EXPECT_NE(load_error(seal(tcgen::wpp::encode_payload({0, 2, 5}, {1, 2, rule(0), rule(0), 5}), 3, 5, 5)), "");
+    // The payload's end: cut short (resealed), or with a byte after the last rule.
+    std::vector<std::uint8_t> payload = tcgen::wpp::encode_payload({0, 2, 5}, {1, 2, rule(0), rule(0), 5});
+    const std::vector<std::uint8_t> cut(payload.begin(), payload.end() - 3);
+    EXPECT_NE(load_error(seal(cut, 2, 5, 5)).find("t.wpp: error: payload ends inside rule"), std::string::npos);
+    payload.push_back(0);
+    EXPECT_EQ(load_error(seal(payload, 2, 5, 5)), "t.wpp: error: 1 unexpected bytes after the last rule");
+    EXPECT_EQ(load_error(seal({}, 1, 0, 0)), "t.wpp: error: payload ends inside rule 0");
+    EXPECT_EQ(load_error(seal({1, 2, 3, 4, 5, 6}, 1, 0, 0)),
+              "t.wpp: error: corrupt payload: the payload does not start with the coder's 0 byte");
     // A chain of doublings whose length overflows 64 bits, refused before any expansion.
-    std::vector<std::vector<std::uint64_t>> chain{{2, 2}};
-    for (int i = 0; i < 70; ++i) {
-        chain.push_back({1, 1});
+    std::vector<std::vector<Symbol>> chain{{2, 2}};
+    for (std::uint32_t i = 0; i < 70; ++i) {
+        chain.push_back({rule(i), rule(i)});
     }
-    chain.push_back({1});
+    chain.push_back({rule(70)});
     EXPECT_NE(load_error(forge(chain, 0, 2 * 71 + 1)).find("more than 2^64 - 1"), std::string::npos);
+}
+
+TEST(WppFile, OtherFormatVersionsAreRefusedByName) {
+    const std::vector<std::uint8_t> payload = tcgen::wpp::encode_payload({0, 1}, {7});
+    EXPECT_EQ(load_error(seal(payload, 1, 1, 1)), "");
+    EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 1)),
+              "t.wpp: error: made by an older wpp (format 1, varint payload); rebuild it with `wpp build`");
+    EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 3)),
+              "t.wpp: error: grammar format version 3, this library reads version 2");
+}
+
+// Any payload byte changed and the checksum made right again: the load
+// gives a grammar or one line naming the file, never a crash (the fuzz
+// target tries far more).
+TEST(WppFile, ResealedCorruptPayloadsLoadOrAreRefused) {
+    std::mt19937_64 random(11);
+    const auto input = looping_sequence(random, 3000);
+    const Grammar grammar = tcgen::wpp::build_grammar(input.data(), input.size());
+    const std::vector<std::uint8_t> saved = grammar.to_bytes();
+    const std::vector<std::uint8_t> payload(saved.begin() + 56, saved.end());
+    std::size_t refused = 0;
+    for (std::size_t at = 0; at < payload.size(); ++at) {
+        for (const int bit : {0, 3, 7}) {
+            std::vector<std::uint8_t> changed = payload;
+            changed[at] ^= static_cast<std::uint8_t>(1u << bit);
+            const std::string error = load_error(seal(changed, grammar.rule_count(), grammar.length(),
+                                                      grammar.body_symbols()));
+            if (!error.empty()) {
+                ++refused;
+                EXPECT_EQ(error.rfind("t.wpp: error: ", 0), 0u) << error;
+            }
+        }
+    }
+    EXPECT_GT(refused, payload.size());  // most changes are caught by the decoder and the lengths
+}
+
+// The coder's escapes and extremes, on grammars the builder would not make:
+// terminals up to 2^32 - 1 in no particular order, more rules starting with
+// one terminal than its move-to-front list keeps (references coded by
+// distance), references tens of thousands of rules back, a chain of rules
+// 60 deep, one-symbol and empty start rules.
+TEST(WppFile, TheCodersEscapesRoundTrip) {
+    std::vector<std::vector<std::vector<Symbol>>> grammars;
+    grammars.push_back({{}});
+    grammars.push_back({{0xFFFFFFFFu}});
+    grammars.push_back({{0}});
+    {
+        std::vector<std::vector<Symbol>> same_start;
+        for (std::uint32_t i = 0; i < 40000; ++i) {
+            same_start.push_back({0xFFFFFFFFu, Symbol{i % 7 == 0 ? 0xFFFFFFFEu : i * 2654435761u}});
+        }
+        std::vector<Symbol> start;
+        std::mt19937_64 random(3);
+        for (std::uint32_t i = 0; i < 40000; ++i) {
+            start.push_back(rule(i));
+            start.push_back(rule(static_cast<std::uint32_t>(random() % 40000)));
+        }
+        same_start.push_back(start);
+        grammars.push_back(same_start);
+    }
+    {
+        std::vector<std::vector<Symbol>> deep{{5, 0xFFFFFFFFu}};
+        for (std::uint32_t i = 0; i < 60; ++i) {
+            deep.push_back({rule(i), i % 2 == 0 ? Symbol{i} : rule(0), rule(i)});
+        }
+        deep.push_back({rule(60), rule(0), 0x80000000u});
+        grammars.push_back(deep);
+    }
+    for (const auto& rules : grammars) {
+        std::vector<std::uint64_t> offsets{0};
+        std::vector<Symbol> bodies;
+        for (const auto& body : rules) {
+            bodies.insert(bodies.end(), body.begin(), body.end());
+            offsets.push_back(bodies.size());
+        }
+        const Grammar grammar = Grammar::from_rules(offsets, bodies, "t");
+        const std::vector<std::uint8_t> saved = grammar.to_bytes();
+        const Grammar loaded = Grammar::from_bytes(saved.data(), saved.size(), "t.wpp");
+        ASSERT_EQ(loaded.rule_count(), grammar.rule_count());
+        for (std::uint32_t r = 0; r < grammar.rule_count(); ++r) {
+            ASSERT_EQ(std::vector<Symbol>(loaded.body(r), loaded.body(r) + loaded.body_size(r)), rules[r])
+                << "rule " << r;
+        }
+        EXPECT_EQ(loaded.length(), grammar.length());
+        EXPECT_EQ(loaded.to_bytes(), saved);
+    }
 }
 
 TEST(WppFile, FromRulesRefusesSelfAndLaterReferences) {

@@ -183,6 +183,9 @@ bad "a file shorter than its header" "truncated" stats "$work/short.wpp"
 cp "$good" "$work/flipped.wpp"
 printf '\x55' | dd of="$work/flipped.wpp" bs=1 seek=$((size / 2)) conv=notrunc status=none
 bad "a flipped byte" "checksum mismatch" hot "$work/flipped.wpp" 4
+cp "$good" "$work/old.wpp"
+printf '\x01' | dd of="$work/old.wpp" bs=1 seek=8 conv=notrunc status=none
+bad "a file of format 1" "wpp: $work/old.wpp: error: made by an older wpp (format 1, varint payload); rebuild it with \`wpp build\`" stats "$work/old.wpp"
 printf 'NOTAWPP!%056d' 0 > "$work/magic.wpp"
 bad "a wrong magic" "no TCGENWPP magic" walk "$work/magic.wpp"
 bad "a missing file" "cannot open" stats "$work/missing.wpp"
