@@ -1,25 +1,29 @@
 // The .wpp payload, format 2 (docs/wpp.md, "The .wpp file"): the rules in
 // number order, each body's size, then its symbols, all through the range
-// coder of range_coder.hpp with these models (measured choices in the
-// design log):
+// coder of range_coder.hpp with these models (the design log measures them
+// against the alternatives tried):
 //
 //   - A symbol is predicted from the terminal its predecessor in the body
 //     ends with: the flow goes from that block to one of a few successors,
 //     so first the terminal the symbol starts with is coded as its place in
-//     a move-to-front list of the terminals seen to follow that one (an
-//     escape and the terminal itself when it has not: "the next new
-//     terminal", one bit, when it is one more than any terminal so far, as
-//     block ids numbered in order of first appearance mostly are); the
-//     first symbol of a body uses a list of its own.
-//   - Then which symbol starting with that terminal: its place in a
+//     a move-to-front list of the terminals seen to follow that one, or an
+//     escape and the terminal itself: one bit when it is "the next new
+//     terminal" (one more than any so far, as block ids numbered in order of
+//     first appearance mostly are), else its value. The first symbol of a
+//     body has a list of its own.
+//   - Then which symbol starting with that terminal: its place in a short
 //     move-to-front list of the terminal itself and the rules starting with
-//     it (each rule enters at the front when its body is done: in post-order
-//     a rule's first reference comes soon after it), or an escape, a bit for
-//     "the terminal" and otherwise the rule's distance back.
+//     it (a rule enters at the front when its body is done, since in
+//     post-order a rule's first reference comes soon after it), or an
+//     escape: a bit for "the terminal itself", else the rule's place among
+//     all rules starting with that terminal, most used first, coded with a
+//     model chosen by how many there are. Most of a large grammar's bytes
+//     are these places: a reference to an old rule is the one thing nothing
+//     here predicts well.
 //
-// The lists are capped, so that a forged payload cannot make any step cost
-// more than the cap; an item that fell off the end is reached by escape.
-// The one model is written once (PayloadModel) for encoding and decoding.
+// The move-to-front lists are capped, so that no step costs more than the
+// cap on a forged payload. The model is written once (PayloadModel) for
+// encoding and decoding.
 
 #include "grammar_payload.hpp"
 
@@ -54,10 +58,52 @@ private:
     std::vector<Item> items_;
 };
 
+// The rules done, in groups by their first terminal, each group in
+// decreasing order of the rules' uses so far. A use moves a rule to the
+// front of those with as many uses as it had (a binary search and a swap),
+// so every step costs O(log group).
+class RulesByUse {
+public:
+    // Rules must be added in number order, from 0.
+    void add(std::uint32_t first, std::uint32_t rule) {
+        std::vector<std::uint32_t>& group = groups_[first];
+        place_.push_back(group.size());
+        uses_.push_back(0);
+        group.push_back(rule);
+    }
+    const std::vector<std::uint32_t>& group(std::uint32_t first) { return groups_[first]; }
+    std::size_t place_of(std::uint32_t rule) const { return place_[rule]; }
+    void used(std::uint32_t first, std::uint32_t rule) {
+        std::vector<std::uint32_t>& group = groups_[first];
+        const std::uint64_t had = uses_[rule];
+        const std::size_t from = place_[rule];
+        const auto ahead = std::partition_point(group.begin(), group.begin() + static_cast<std::ptrdiff_t>(from),
+                                                [&](std::uint32_t other) { return uses_[other] > had; });
+        const std::size_t to = static_cast<std::size_t>(ahead - group.begin());
+        std::swap(group[from], group[to]);
+        place_[group[from]] = from;
+        place_[group[to]] = to;
+        ++uses_[rule];
+    }
+
+private:
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> groups_;
+    std::vector<std::size_t> place_;  // by rule: its place in its group
+    std::vector<std::uint64_t> uses_;
+};
+
 constexpr std::size_t successors_kept = 16;
-constexpr std::size_t candidates_kept = 64;
+constexpr std::size_t candidates_kept = 16;
 // The successor list's key for the first symbol of a body (no predecessor).
 constexpr std::uint64_t body_start = std::uint64_t{1} << 32;
+
+std::size_t bit_length(std::size_t value) {
+    std::size_t length = 0;
+    for (; value != 0 && length < 32; value >>= 1) {
+        ++length;
+    }
+    return length;
+}
 
 template <class Coder>
 class PayloadModel {
@@ -90,17 +136,15 @@ public:
         Symbol symbol = first;
         if (candidate == candidates.size()) {
             if (!coder_.bit(escape_is_terminal_, !is_rule(value))) {
-                const std::uint64_t distance =
-                    code_number(coder_, escape_distance_, is_rule(value) ? rule - rule_of(value) : 0);
-                coder_.check(distance >= 1 && distance <= rule, "a rule reference before rule 0 or to itself");
-                const std::uint32_t target = rule - static_cast<std::uint32_t>(distance);
-                coder_.check(first_[target] == first, "a rule reference that contradicts its first terminal");
-                symbol = rule_base + target;
+                symbol = rule_base + escaped_rule(rule, first, value);
             }
             candidates.add(symbol);
         } else {
             symbol = candidates[candidate];
             candidates.use(candidate);
+        }
+        if (is_rule(symbol)) {
+            by_use_.used(first, rule_of(symbol));
         }
         previous_last_ = is_rule(symbol) ? last_[rule_of(symbol)] : terminal_of(symbol);
         return symbol;
@@ -113,6 +157,7 @@ public:
         first_.push_back(first);
         last_.push_back(is_rule(last_symbol) ? last_[rule_of(last_symbol)] : terminal_of(last_symbol));
         candidates_of(first).add(rule_base + rule);
+        by_use_.add(first, rule);
     }
 
 private:
@@ -139,14 +184,27 @@ private:
         return static_cast<std::uint32_t>(decoded);
     }
 
+    // A rule starting with `first` that its short list did not hold: its
+    // place in the group of all such rules (every one of them is before
+    // `rule`, so a reference forward cannot be written).
+    std::uint32_t escaped_rule(std::uint32_t rule, std::uint32_t first, Symbol value) {
+        const std::vector<std::uint32_t>& group = by_use_.group(first);
+        const std::uint64_t place = code_number(coder_, escape_place_[bit_length(group.size())],
+                                                is_rule(value) ? by_use_.place_of(rule_of(value)) : 0);
+        coder_.check(place < group.size(), "a rule reference past the rules starting with its terminal");
+        const std::uint32_t target = group[static_cast<std::size_t>(place)];
+        coder_.check(target < rule, "a rule reference to itself or a later rule");
+        return target;
+    }
+
     Coder& coder_;
     NumberModel start_rule_size_;
     NumberModel rule_size_;
-    IndexModel<16> opening_index_;
-    IndexModel<16> follower_index_;
-    IndexModel<64> candidate_index_[2];
+    IndexModel<successors_kept> opening_index_;
+    IndexModel<successors_kept> follower_index_;
+    IndexModel<candidates_kept> candidate_index_[2];  // the terminal was its list's first or not
     Probability escape_is_terminal_;
-    NumberModel escape_distance_;
+    NumberModel escape_place_[33];  // by the bit length of the group's size
     Probability new_terminal_;
     NumberModel terminal_value_;
     std::uint64_t next_new_terminal_ = 0;
@@ -155,6 +213,7 @@ private:
     std::vector<std::uint32_t> last_;
     std::unordered_map<std::uint64_t, MoveToFront<std::uint32_t, successors_kept>> successors_;
     std::unordered_map<std::uint32_t, MoveToFront<Symbol, candidates_kept>> starting_with_;
+    RulesByUse by_use_;
 };
 
 }  // namespace

@@ -195,6 +195,7 @@ private:
 struct NumberModel {
     Probability length_tree[128];
     Probability second_bit[65];
+    Probability third_bit[65][2];
 };
 
 template <class Coder>
@@ -214,7 +215,12 @@ std::uint64_t code_number(Coder& coder, NumberModel& model, std::uint64_t value)
     }
     std::uint64_t decoded = 1;
     decoded = 2 * decoded + (coder.bit(model.second_bit[length], ((value >> (length - 2)) & 1) != 0) ? 1 : 0);
-    for (int at = length - 3; at >= 0; --at) {
+    if (length >= 3) {
+        const bool second = (decoded & 1) != 0;
+        decoded = 2 * decoded +
+                  (coder.bit(model.third_bit[length][second ? 1 : 0], ((value >> (length - 3)) & 1) != 0) ? 1 : 0);
+    }
+    for (int at = length - 4; at >= 0; --at) {
         decoded = 2 * decoded + (coder.direct(((value >> at) & 1) != 0) ? 1 : 0);
     }
     return decoded;
