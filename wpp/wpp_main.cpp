@@ -72,12 +72,18 @@ private:
     std::vector<char> buffer_;
 };
 
-Grammar load(const std::string& file) {
+// `file_bytes`, when given, receives the file's size: what the grammar
+// saves to, since a loaded grammar saves to the very bytes it was loaded
+// from (saving again would cost a second coding of the payload).
+Grammar load(const std::string& file, std::uint64_t* file_bytes = nullptr) {
     std::vector<std::uint8_t> bytes;
     try {
         bytes = tcgen::wet::read_whole_file(file);
     } catch (const tcgen::wet::WetError& error) {
         throw WppError(error.file(), error.message());
+    }
+    if (file_bytes != nullptr) {
+        *file_bytes = bytes.size();
     }
     return Grammar::from_bytes(bytes.data(), bytes.size(), file);
 }
@@ -156,7 +162,8 @@ int run_expand(const std::string& file) {
 }
 
 int run_stats(const std::string& file) {
-    const Grammar grammar = load(file);
+    std::uint64_t saved = 0;
+    const Grammar grammar = load(file, &saved);
     std::uint32_t depth = 0;
     {
         // The longest chain of rules from the start rule: the cursor's stack.
@@ -171,7 +178,6 @@ int run_stats(const std::string& file) {
         }
         depth = level[grammar.start_rule()];
     }
-    const std::uint64_t saved = grammar.to_bytes().size();
     Output out;
     out.bytes("symbols ", 8).dec(grammar.length()).ch('\n');
     out.bytes("rules ", 6).dec(grammar.rule_count()).ch('\n');
