@@ -102,8 +102,11 @@ Grammar Grammar::from_bytes(const std::uint8_t* data, std::size_t size, const st
     if (tcgen_runtime::xxh64(payload, present, header_hash) != checksum) {
         throw WppError(name, "checksum mismatch: the file is corrupt");
     }
+    if (rules == 0) {
+        throw WppError(name, "no start rule (0 rules)");
+    }
     // Every rule but the start rule has two symbols or more.
-    if (rules == 0 || rules - 1 > symbol_count / 2) {
+    if (rules - 1 > symbol_count / 2) {
         throw WppError(name, "claims " + std::to_string(rules) + " rules and " + std::to_string(symbol_count) +
                                  " symbols: rules of fewer than two symbols");
     }

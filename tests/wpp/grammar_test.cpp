@@ -288,6 +288,7 @@ TEST(WppFile, ForgedGrammarsAreRefused) {
     EXPECT_EQ(load_error(seal(tcgen::wpp::encode_payload({0, 2, 5}, {1, 2, rule(0), rule(0), 5}), 9, 5, 5)),
               "t.wpp: error: claims 9 rules and 5 symbols: rules of fewer than two symbols");
     EXPECT_NE(load_error(seal(tcgen::wpp::encode_payload({0, 2, 5}, {1, 2, rule(0), rule(0), 5}), 3, 5, 5)), "");
+    EXPECT_EQ(load_error(seal(tcgen::wpp::encode_payload({0, 0}, {}), 0, 0, 0)), "t.wpp: error: no start rule (0 rules)");
     // The payload's end: cut short (resealed), or with a byte after the last rule.
     std::vector<std::uint8_t> payload = tcgen::wpp::encode_payload({0, 2, 5}, {1, 2, rule(0), rule(0), 5});
     const std::vector<std::uint8_t> cut(payload.begin(), payload.end() - 3);
