@@ -189,9 +189,10 @@ private:
 };
 
 // An unsigned number up to 2^64 - 1: its bit length (0 to 64) through a
-// binary tree of adaptive bits, then the bit below the leading one adaptive
-// (per length) and the rest at probability 1/2. Small numbers, the usual
-// ones, cost a few bits once the tree has learnt them.
+// binary tree of adaptive bits, then the two bits below the leading one
+// adaptive (per length, the second per value of the first) and the rest at
+// probability 1/2. Small numbers, the usual ones, cost a few bits once the
+// tree has learnt them; a large one costs about its length.
 struct NumberModel {
     Probability length_tree[128];
     Probability second_bit[65];
