@@ -84,17 +84,68 @@ std::vector<std::uint8_t> random_trace(std::size_t count, std::uint32_t distinct
 TEST(RecordRuns, ALoopIsCodedAsOneRunAfterItsFirstLap) {
     const std::vector<std::uint8_t> records = loop_trace(50, 40);
     Runs writer;
+    writer.learn_every_record(true);
     const Coded coded = encode(writer, records);
     // The first lap and the first record of the second (whose predecessor had
     // never been followed) are coded field by field; the rest is one run.
     EXPECT_EQ(coded.coded, 51u);
     EXPECT_EQ(coded.learned, 2000u - 51u);
     ASSERT_FALSE(coded.codes.empty());
-    EXPECT_EQ(coded.codes[0], 1u);  // runs used in this block
+    EXPECT_EQ(coded.codes[0], 1u);  // runs used in this block, learnt whole
     Runs reader;
     std::size_t learned = 0;
     EXPECT_EQ(decode(reader, coded.codes, 2000, &learned), records);
     EXPECT_EQ(learned, coded.learned);
+}
+
+TEST(RecordRuns, ALongRunIsLearntByItsTail) {
+    const std::vector<std::uint8_t> records = loop_trace(50, 40);
+    Runs writer;
+    std::vector<const std::uint8_t*> learned_by_writer;
+    StreamWriter codes;
+    writer.encode(
+        records.data(), 2000, codes, [&](const std::uint8_t* record) { codes.put_bytes(record, record_bytes); },
+        [&](const std::uint8_t* record) { learned_by_writer.push_back(record); });
+    ASSERT_GT(codes.size(), 0u);
+    EXPECT_EQ(codes.data()[0], 2u);  // runs used, learnt by their tails
+    // The run covers records 51..1999: the fields learn its last four.
+    const std::vector<const std::uint8_t*> tail = {records.data() + 1996 * record_bytes,
+                                                   records.data() + 1997 * record_bytes,
+                                                   records.data() + 1998 * record_bytes,
+                                                   records.data() + 1999 * record_bytes};
+    EXPECT_EQ(learned_by_writer, tail);
+
+    Runs reader;
+    std::vector<std::uint8_t> decoded(records.size());
+    std::vector<std::size_t> learned_by_reader;
+    StreamReader reader_codes("codes", codes.data(), codes.size());
+    reader.decode(
+        reader_codes, 2000, decoded.data(),
+        [&](std::uint8_t* record) { reader_codes.get_bytes(record, record_bytes); },
+        [&](const std::uint8_t* record) {
+            learned_by_reader.push_back(static_cast<std::size_t>(record - decoded.data()) / record_bytes);
+        });
+    EXPECT_EQ(decoded, records);
+    EXPECT_EQ(learned_by_reader, (std::vector<std::size_t>{1996, 1997, 1998, 1999}));
+}
+
+TEST(RecordRuns, ShortRunsAreLearntWhole) {
+    // Loops of 20 records between random ones: runs of about 20, too short
+    // for their middles to go unlearnt.
+    std::vector<std::uint8_t> records;
+    for (unsigned lap = 0; lap < 100; ++lap) {
+        const std::vector<std::uint8_t> loop = loop_trace(20, 1);
+        records.insert(records.end(), loop.begin(), loop.end());
+        const std::vector<std::uint8_t> noise = random_trace(3, 1u << 30, lap);
+        records.insert(records.end(), noise.begin(), noise.end());
+    }
+    const std::size_t count = records.size() / record_bytes;
+    Runs writer;
+    const Coded coded = encode(writer, records);
+    EXPECT_EQ(coded.codes[0], 1u);
+    EXPECT_EQ(coded.coded + coded.learned, count);
+    Runs reader;
+    EXPECT_EQ(decode(reader, coded.codes, count), records);
 }
 
 TEST(RecordRuns, RandomRecordsAreCodedFieldByField) {
@@ -162,7 +213,8 @@ TEST(RecordRuns, TheReportCountsCopiedRecords) {
     char line[200] = {};
     ASSERT_NE(std::fgets(line, sizeof line, out), nullptr);
     std::fclose(out);
-    EXPECT_EQ(std::string(line), "whole-record runs: 1949 of 2000 records copied from earlier ones, in 1 runs\n");
+    EXPECT_EQ(std::string(line), "whole-record runs: 1949 of 2000 records copied from earlier ones, in 1 runs; the predictors "
+                                 "learnt 4 of them\n");
 }
 
 std::string decode_error(const std::vector<std::uint8_t>& codes, std::size_t count) {
@@ -181,8 +233,8 @@ TEST(RecordRuns, CorruptCodesAreRefused) {
     std::vector<std::uint8_t> codes = encode(writer, records).codes;
 
     std::vector<std::uint8_t> bad_flag = codes;
-    bad_flag[0] = 2;
-    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 2 in the codes stream");
+    bad_flag[0] = 3;
+    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 3 in the codes stream");
 
     // The run's length comes after the 51 records coded field by field.
     const std::size_t length_at = 1 + 51 * record_bytes;

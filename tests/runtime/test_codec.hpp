@@ -84,6 +84,8 @@ public:
         previous_word_ = 0;
     }
 
+    void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
+
     // The delta codec's "prediction" is a repeat of the previous short.
     bool mostly_missed() const { return repeated_shorts_ < records_seen_ / 2; }
 

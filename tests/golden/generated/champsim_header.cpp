@@ -2179,6 +2179,12 @@ public:
         runs_.write_report(out);
     }
 
+    // Whether the fields learn every record of a run (the best-ratio levels)
+    // or only the tails of long runs where a block has them (record_runs.hpp).
+    void learn_every_record(bool every) {
+        runs_.learn_every_record(every);
+    }
+
     // Empties every table, as at the start: a reader can begin decoding at
     // a block where the writer did the same.
     void restart() {

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Whole-record runs and what the predictors learn of them
+# (runtime/record_runs.hpp): at the default level a block whose long runs are
+# long has the predictors learn only each run's last 4 records; -9 learns
+# every record; a block of short runs learns every record at any level. The
+# --report line says which happened; every file round-trips byte for byte.
+# Usage: run_learning_test.sh TCGEN SOURCE_DIR
+set -u
+tcgen=$1
+source_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+link_flags=$(dirname "$0")/../tools/link-flags
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+"$tcgen" -o "$work/branches.cpp" "$source_dir/examples/x86_branches.tcg" || { echo "FAIL: tcgen"; exit 1; }
+# shellcheck disable=SC2046  # the flags are words
+c++ -std=c++17 -O1 -o "$work/branches" "$work/branches.cpp" -pthread $("$link_flags" "$work/branches.cpp") ||
+    { echo "FAIL: compiling"; exit 1; }
+
+# Branch records (pc, target: 64 bits; taken: 8 bits) after a 4-byte header:
+# `laps` laps of a loop of `period` branches, each lap followed by `noise`
+# random branches that break the run.
+python3 - "$work" <<'PY'
+import random, struct, sys
+work = sys.argv[1]
+def trace(name, period, laps, noise, seed):
+    rng = random.Random(seed)
+    records = []
+    for lap in range(laps):
+        for step in range(period):
+            records.append(struct.pack("<QQB", 0x400000 + 16 * step, 0x400000 + 16 * step + 40, step % 2))
+        for _ in range(noise):
+            records.append(struct.pack("<QQB", rng.getrandbits(48), rng.getrandbits(48), rng.getrandbits(1)))
+    with open(f"{work}/{name}.trace", "wb") as out:
+        out.write(b"TRC1" + b"".join(records))
+trace("long_runs", 100, 300, 0, 1)
+trace("short_runs", 20, 400, 2, 2)
+PY
+
+# The report's runs line as "COPIED RUNS LEARNT".
+runs_of() {
+    sed -n 's/^whole-record runs: \([0-9]*\) of [0-9]* records copied from earlier ones, in \([0-9]*\) runs; the predictors learnt \([0-9]*\) of them$/\1 \2 \3/p' "$1"
+}
+
+# check NAME LEVEL EXPECT: EXPECT is "tails" (4 a run) or "all".
+check() {
+    local name=$1 level=$2 expect=$3
+    local input="$work/$name.trace" packed="$work/$name$level.tcz"
+    "$work/branches" "$level" -T1 --report -c "$input" >"$packed" 2>"$work/report" || { fail "$name $level: compressing"; return; }
+    "$work/branches" -d -c "$packed" | cmp -s - "$input" || fail "$name $level: round trip differs"
+    local copied runs learnt
+    read -r copied runs learnt <<<"$(runs_of "$work/report")"
+    [ -n "${learnt:-}" ] || { fail "$name $level: no runs line in: $(cat "$work/report")"; return; }
+    [ "$copied" -gt 0 ] || fail "$name $level: no record copied"
+    case $expect in
+    tails) [ "$learnt" -le $((4 * runs)) ] && [ "$learnt" -lt "$copied" ] ||
+        fail "$name $level: $learnt of $copied copied records learnt in $runs runs, expected 4 a run" ;;
+    all) [ "$learnt" -eq "$copied" ] || fail "$name $level: $learnt of $copied copied records learnt, expected all" ;;
+    esac
+}
+
+check long_runs -6 tails
+check long_runs -1 tails
+check long_runs -9 all
+check short_runs -6 all
+check short_runs -9 all
+
+[ "$failures" -eq 0 ] && echo "run learning: all checks passed"
+exit $((failures > 0))
