@@ -42,7 +42,9 @@ class ChunkedStream {
 public:
     using Record = typename Stream::Record;
 
-    static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records) {
+    // planes_level: the zstd level of chunks tried as byte planes.
+    static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records,
+                               int planes_level = byte_planes::level) {
         ChunkedStream chunked;
         chunked.count_ = count;
         chunked.chunk_records_ = std::max<std::uint64_t>(chunk_records, 1);
@@ -53,7 +55,7 @@ public:
             chunk.saved = Stream::build(records + first, static_cast<std::size_t>(length)).save();
             if (length * sizeof(Record) <= byte_planes::max_bytes) {
                 std::vector<std::uint8_t> planes =
-                    byte_planes::compress(records + first, static_cast<std::size_t>(length));
+                    byte_planes::compress(records + first, static_cast<std::size_t>(length), planes_level);
                 if (planes.size() < chunk.saved.size()) {
                     chunk.saved = std::move(planes);
                     chunk.form = Form::planes;
