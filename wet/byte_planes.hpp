@@ -65,8 +65,11 @@ std::vector<std::uint8_t> compress(const Record* records, std::size_t count, int
 template <class Record>
 std::vector<Record> decompress(const std::uint8_t* data, std::size_t size, std::size_t count) {
     constexpr std::size_t width = sizeof(Record);
+    if (count > max_bytes / width) {  // before multiplying: a forged count cannot wrap
+        throw std::runtime_error("its planes claim " + std::to_string(count) + " records");
+    }
     const std::uint64_t expected = std::uint64_t{count} * width;
-    if (expected > max_bytes || ZSTD_getFrameContentSize(data, size) != expected) {
+    if (ZSTD_getFrameContentSize(data, size) != expected) {
         throw std::runtime_error("its planes do not hold " + std::to_string(count) + " records");
     }
     thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(),

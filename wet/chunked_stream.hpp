@@ -53,7 +53,7 @@ public:
             Chunk chunk;
             chunk.first = records[first].field1;
             chunk.saved = Stream::build(records + first, static_cast<std::size_t>(length)).save();
-            if (length * sizeof(Record) <= byte_planes::max_bytes) {
+            if (length <= byte_planes::max_bytes / sizeof(Record)) {
                 std::vector<std::uint8_t> planes =
                     byte_planes::compress(records + first, static_cast<std::size_t>(length), planes_level);
                 if (planes.size() < chunk.saved.size()) {
@@ -204,7 +204,7 @@ public:
                 std::min(chunked.chunk_records_, chunked.count_ - index * chunked.chunk_records_);
             try {
                 if (chunk.form == Form::planes) {
-                    if (expected * sizeof(Record) > byte_planes::max_bytes) {
+                    if (expected > byte_planes::max_bytes / sizeof(Record)) {
                         reader.fail(what + ": chunk " + std::to_string(index) + " claims " + std::to_string(expected) +
                                     " records in byte planes");
                     }

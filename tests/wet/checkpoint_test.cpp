@@ -306,7 +306,7 @@ TEST(Checkpoints, ChunksTakeTheSmallerFormAndWalkAlike) {
 // A chunk of byte planes that is not what it claims: refused on load. (A
 // frame changed inside may decompress to other records: in a .wet file the
 // section's checksum refuses it.)
-TEST(Checkpoints, ForgedByteplanesAreRefused) {
+TEST(Checkpoints, ForgedBytePlanesAreRefused) {
     std::vector<NodeValues::Record> records;
     std::mt19937_64 random(5);
     std::vector<std::uint64_t> loop(16);
@@ -342,6 +342,11 @@ TEST(Checkpoints, ForgedByteplanesAreRefused) {
     std::vector<std::uint8_t> longer = good;
     put_u64(longer, 8, 301);  // chunks claim more records than their planes hold
     EXPECT_NE(message(longer).find("do not hold 301 records"), std::string::npos) << message(longer);
+    std::vector<std::uint8_t> huge = good;  // a chunk of 2^61 records: refused before anything is allocated
+    put_u64(huge, 0, std::uint64_t{1} << 61);
+    put_u64(huge, 8, std::uint64_t{1} << 61);
+    EXPECT_NE(message(huge).find("chunk 0 claims 2305843009213693952 records in byte planes"), std::string::npos)
+        << message(huge);
 }
 
 // The blocks' timestamps from the flow's index, a few segments of a few
