@@ -17,8 +17,13 @@
 // is checked against that value, so a forged checkpoint is refused, not
 // followed. One chunk at a time has a cursor; the others stay saved bytes.
 //
+// A chunk is kept in the smaller of two forms: its bidirectional stream, or
+// its records as zstd-compressed byte planes (byte_planes.hpp), which a
+// cursor decompresses whole when a walk enters the chunk.
+//
 // Saved: u64 records, u64 records per chunk, then per chunk u64 its first
-// record's first field, u64 size, and the stream's saved form (cursor at 0).
+// record's first field, u8 its form (0 stream, 1 byte planes), u64 size, and
+// the stream's saved form (cursor at 0) or the planes' zstd frame.
 
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +33,7 @@
 #include <vector>
 
 #include "byte_io.hpp"
+#include "byte_planes.hpp"
 
 namespace tcgen::wet {
 
@@ -36,7 +42,9 @@ class ChunkedStream {
 public:
     using Record = typename Stream::Record;
 
-    static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records) {
+    // planes_level: the zstd level of chunks tried as byte planes.
+    static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records,
+                               int planes_level = byte_planes::level) {
         ChunkedStream chunked;
         chunked.count_ = count;
         chunked.chunk_records_ = std::max<std::uint64_t>(chunk_records, 1);
@@ -45,6 +53,14 @@ public:
             Chunk chunk;
             chunk.first = records[first].field1;
             chunk.saved = Stream::build(records + first, static_cast<std::size_t>(length)).save();
+            if (length <= byte_planes::max_bytes / sizeof(Record)) {
+                std::vector<std::uint8_t> planes =
+                    byte_planes::compress(records + first, static_cast<std::size_t>(length), planes_level);
+                if (planes.size() < chunk.saved.size()) {
+                    chunk.saved = std::move(planes);
+                    chunk.form = Form::planes;
+                }
+            }
             chunk.saved.shrink_to_fit();
             chunked.chunks_.push_back(std::move(chunk));
         }
@@ -54,6 +70,11 @@ public:
     std::uint64_t size() const { return count_; }
     std::uint64_t chunk_records() const { return chunk_records_; }
     std::size_t chunk_count() const { return chunks_.size(); }
+    // How many chunks are kept as byte planes rather than as streams.
+    std::size_t planes_chunks() const {
+        return static_cast<std::size_t>(std::count_if(chunks_.begin(), chunks_.end(),
+                                                      [](const Chunk& chunk) { return chunk.form == Form::planes; }));
+    }
     std::uint64_t position() const { return cursor_ ? current_ * chunk_records_ + cursor_->position() : 0; }
 
     void seek(std::uint64_t position) {
@@ -124,7 +145,7 @@ public:
     void walk_chunks(std::size_t first, std::size_t end, const Visit& visit) const {
         Record record{};
         for (std::size_t chunk = first; chunk < std::min(end, chunks_.size()); ++chunk) {
-            Stream walker = checked_cursor(chunk);
+            Cursor walker = checked_cursor(chunk);
             const std::uint64_t start = chunk * chunk_records_;
             while (walker.next(record)) {
                 visit(record, start + walker.position() - 1);
@@ -137,13 +158,14 @@ public:
         writer.u64(chunk_records_);
         for (const Chunk& chunk : chunks_) {
             writer.u64(chunk.first);
+            writer.u8(static_cast<std::uint8_t>(chunk.form));
             writer.blob(chunk.saved);
         }
     }
     std::uint64_t saved_bytes() const {
         std::uint64_t bytes = 16;
         for (const Chunk& chunk : chunks_) {
-            bytes += 16 + chunk.saved.size();
+            bytes += 17 + chunk.saved.size();
         }
         return bytes;
     }
@@ -159,8 +181,8 @@ public:
             reader.fail(what + ": a stream of no records or of chunks of none");
         }
         const std::uint64_t chunks = (chunked.count_ - 1) / chunked.chunk_records_ + 1;
-        // Each chunk takes 16 bytes of framing at least: no more than the bytes left.
-        if (chunks > reader.remaining() / 16) {
+        // Each chunk takes 17 bytes of framing at least: no more than the bytes left.
+        if (chunks > reader.remaining() / 17) {
             reader.fail(what + ": " + std::to_string(chunks) + " chunks claimed, " +
                         std::to_string(reader.remaining()) + " bytes are left");
         }
@@ -171,12 +193,24 @@ public:
             if (increasing && index > 0 && chunk.first <= chunked.chunks_[index - 1].first) {
                 reader.fail(what + ": checkpoint " + std::to_string(index) + " does not increase");
             }
+            const std::uint8_t form = reader.u8();
+            if (form > static_cast<std::uint8_t>(Form::planes)) {
+                reader.fail(what + ": chunk " + std::to_string(index) + " of unknown form " + std::to_string(form));
+            }
+            chunk.form = static_cast<Form>(form);
             const std::uint64_t size = reader.u64();
             const std::uint8_t* bytes = reader.bytes(size);
             const std::uint64_t expected =
                 std::min(chunked.chunk_records_, chunked.count_ - index * chunked.chunk_records_);
             try {
-                if (Stream::load(bytes, static_cast<std::size_t>(size)).size() != expected) {
+                if (chunk.form == Form::planes) {
+                    if (expected > byte_planes::max_bytes / sizeof(Record)) {
+                        reader.fail(what + ": chunk " + std::to_string(index) + " claims " + std::to_string(expected) +
+                                    " records in byte planes");
+                    }
+                    byte_planes::decompress<Record>(bytes, static_cast<std::size_t>(size),
+                                                    static_cast<std::size_t>(expected));
+                } else if (Stream::load(bytes, static_cast<std::size_t>(size)).size() != expected) {
                     reader.fail(what + ": chunk " + std::to_string(index) + " does not hold " +
                                 std::to_string(expected) + " records");
                 }
@@ -199,9 +233,57 @@ public:
     }
 
 private:
+    enum class Form : std::uint8_t { stream = 0, planes = 1 };
     struct Chunk {
         std::uint64_t first = 0;          // its first record's first field
-        std::vector<std::uint8_t> saved;  // its stream's saved form
+        Form form = Form::stream;
+        std::vector<std::uint8_t> saved;  // its stream's saved form, or its planes' zstd frame
+    };
+
+    // A walk inside one chunk: its stream's cursor, or its records decompressed.
+    class Cursor {
+    public:
+        explicit Cursor(Stream stream) : stream_(std::make_unique<Stream>(std::move(stream))) {}
+        explicit Cursor(std::vector<Record> records) : records_(std::move(records)) {}
+        std::uint64_t size() const { return stream_ ? stream_->size() : records_.size(); }
+        std::uint64_t position() const { return stream_ ? stream_->position() : at_; }
+        bool at_begin() const { return position() == 0; }
+        bool at_end() const { return position() == size(); }
+        void seek(std::uint64_t position) {
+            if (stream_) {
+                stream_->seek(position);
+            } else {
+                at_ = position;
+            }
+        }
+        bool next(Record& record) {
+            if (stream_) {
+                return stream_->next(record);
+            }
+            if (at_ == records_.size()) {
+                return false;
+            }
+            record = records_[static_cast<std::size_t>(at_++)];
+            return true;
+        }
+        bool prev(Record& record) {
+            if (stream_) {
+                return stream_->prev(record);
+            }
+            if (at_ == 0) {
+                return false;
+            }
+            record = records_[static_cast<std::size_t>(--at_)];
+            return true;
+        }
+        std::size_t memory_bytes() const {
+            return sizeof(*this) + (stream_ ? stream_->memory_bytes() : records_.capacity() * sizeof(Record));
+        }
+
+    private:
+        std::unique_ptr<Stream> stream_;
+        std::vector<Record> records_;
+        std::uint64_t at_ = 0;
     };
 
     // Makes the cursor of `chunk` (unless it has it) and checks its first
@@ -211,11 +293,16 @@ private:
             return;
         }
         cursor_.reset();
-        cursor_ = std::make_unique<Stream>(checked_cursor(chunk));
+        cursor_ = std::make_unique<Cursor>(checked_cursor(chunk));
         current_ = chunk;
     }
-    Stream checked_cursor(std::size_t chunk) const {
-        Stream cursor = Stream::load(chunks_[chunk].saved.data(), chunks_[chunk].saved.size());
+    Cursor checked_cursor(std::size_t chunk) const {
+        const Chunk& saved = chunks_[chunk];
+        Cursor cursor = saved.form == Form::planes
+                            ? Cursor(byte_planes::decompress<Record>(
+                                  saved.saved.data(), saved.saved.size(),
+                                  static_cast<std::size_t>(std::min(chunk_records_, count_ - chunk * chunk_records_))))
+                            : Cursor(Stream::load(saved.saved.data(), saved.saved.size()));
         cursor.seek(0);
         Record first{};
         if (!cursor.next(first) || first.field1 != chunks_[chunk].first) {
@@ -229,7 +316,7 @@ private:
     std::uint64_t count_ = 0;
     std::uint64_t chunk_records_ = 1;
     std::vector<Chunk> chunks_;
-    std::unique_ptr<Stream> cursor_;  // of chunk current_, once a walk entered it
+    std::unique_ptr<Cursor> cursor_;  // of chunk current_, once a walk entered it
     std::size_t current_ = 0;
 };
 

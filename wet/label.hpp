@@ -39,7 +39,9 @@ public:
     using Record = typename Stream::Record;
     using stream_type = Stream;
 
-    static Label make(const std::vector<Record>& records, std::uint64_t chunk_records) {
+    // planes_level: the zstd level of chunks tried as byte planes (chunked_stream.hpp).
+    static Label make(const std::vector<Record>& records, std::uint64_t chunk_records,
+                      int planes_level = byte_planes::level) {
         Label label;
         if (records.empty()) {
             return label;
@@ -54,7 +56,7 @@ public:
         }
         static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
         auto chunked = std::make_unique<ChunkedStream<Stream>>(
-            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records));
+            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records, planes_level));
         label.count_ = records.size();
         if (records.size() * sizeof(Record) < chunked->saved_bytes()) {
             label.plain_ = std::make_unique<Record[]>(records.size());

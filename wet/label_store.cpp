@@ -30,12 +30,13 @@ std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
 }
 
 template <class Stream, class Source, class Field>
-Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_records) {
+Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_records,
+                         int planes_level = byte_planes::level) {
     std::vector<typename Stream::Record> records(source.size());
     for (std::size_t index = 0; index < source.size(); ++index) {
         records[index] = field(source[index]);
     }
-    return Label<Stream>::make(records, chunk_records);
+    return Label<Stream>::make(records, chunk_records, planes_level);
 }
 
 template <class Stream>
@@ -98,7 +99,8 @@ void LabelStore::derive_block_times(const BlockExecutions& executions, const Pro
             continue;  // derived by a walk of its own
         }
         block_times_[block] = make_label<NodeTimestamps>(
-            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
+            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records(),
+            byte_planes::memory_level);
     }
 }
 
@@ -156,7 +158,8 @@ void LabelStore::need_block_times(std::uint32_t block) {
             times.push_back(index.at(block, execution));
         }
         block_times_[block] = make_label<NodeTimestamps>(
-            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records());
+            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records(),
+            byte_planes::memory_level);
         block_derived_[block] = 1;
         return;
     }

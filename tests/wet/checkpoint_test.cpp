@@ -168,15 +168,15 @@ Saved saved_timestamps(const std::vector<NodeTimestamps::Record>& records, std::
     ByteWriter writer;
     stream.save(writer);
     saved.bytes = writer.data();
-    // u64 count, u64 chunk records, then per chunk u64 first, u64 size, bytes.
+    // u64 count, u64 chunk records, then per chunk u64 first, u8 form, u64 size, bytes.
     std::size_t at = 16;
     while (at < saved.bytes.size()) {
         saved.checkpoints.push_back(at);
         std::uint64_t size = 0;
         for (int i = 7; i >= 0; --i) {
-            size = (size << 8) | saved.bytes[at + 8 + static_cast<std::size_t>(i)];
+            size = (size << 8) | saved.bytes[at + 9 + static_cast<std::size_t>(i)];
         }
-        at += 16 + static_cast<std::size_t>(size);
+        at += 17 + static_cast<std::size_t>(size);
     }
     return saved;
 }
@@ -236,6 +236,117 @@ TEST(Checkpoints, ForgedCheckpointsAreRefused) {
     std::vector<std::uint8_t> none = good.bytes;
     put_u64(none, 8, 0);
     EXPECT_NE(load_message(none).find("chunks of none"), std::string::npos) << load_message(none);
+}
+
+// A chunk is kept as a bidirectional stream or as zstd-compressed byte
+// planes, whichever is smaller. Chunks of two shapes, alternating: a loop
+// over a few random 64-bit values (a repeat an LZ coder finds, no predictor
+// of one context does) and a stride with rare random jumps (which a
+// predictor codes in a few bits a record). Both forms must occur, and every
+// walk over them — forward, backward, seeks across chunk boundaries, after
+// a byte-exact save and load — yields the records.
+TEST(Checkpoints, ChunksTakeTheSmallerFormAndWalkAlike) {
+    constexpr std::size_t chunk = 512;
+    std::mt19937_64 random(11);
+    std::vector<NodeValues::Record> records;
+    for (std::size_t part = 0; part < 12; ++part) {
+        std::vector<std::uint64_t> loop(24);
+        for (std::uint64_t& value : loop) {
+            value = random();
+        }
+        std::uint64_t value = random();
+        for (std::size_t index = 0; index < chunk; ++index) {
+            if (part % 2 == 0) {
+                records.push_back({loop[index % loop.size()]});
+            } else {
+                value = random() % 64 == 0 ? random() : value + 24;
+                records.push_back({value});
+            }
+        }
+    }
+    records.resize(records.size() - 100);  // a short last chunk
+    const auto built = ChunkedStream<NodeValues>::build(records.data(), records.size(), chunk);
+    EXPECT_GT(built.planes_chunks(), 0u);
+    EXPECT_LT(built.planes_chunks(), built.chunk_count());
+    ChunkedStream<NodeValues> stream = reloaded(built, false);
+    EXPECT_EQ(stream.planes_chunks(), built.planes_chunks());
+
+    const std::vector<NodeValues::Record> walked = forward_walk(stream);
+    ASSERT_EQ(walked.size(), records.size());
+    NodeValues::Record record{};
+    for (std::size_t index = 0; index < records.size(); ++index) {
+        ASSERT_EQ(walked[index].field1, records[index].field1) << "forward, record " << index;
+    }
+    for (std::size_t index = records.size(); index-- > 0;) {
+        ASSERT_TRUE(stream.prev(record));
+        ASSERT_EQ(record.field1, records[index].field1) << "backward, record " << index;
+    }
+    EXPECT_FALSE(stream.prev(record));
+    for (int trial = 0; trial < 300; ++trial) {
+        const std::uint64_t position = random() % (records.size() + 1);
+        stream.seek(position);
+        ASSERT_EQ(stream.position(), position);
+        for (std::uint64_t step = 0; step < 40; ++step) {
+            const std::uint64_t before = stream.position();
+            if (random() % 2 == 0) {
+                ASSERT_EQ(stream.next(record), before < records.size());
+                if (before < records.size()) {
+                    ASSERT_EQ(record.field1, records[before].field1);
+                }
+            } else {
+                ASSERT_EQ(stream.prev(record), before > 0);
+                if (before > 0) {
+                    ASSERT_EQ(record.field1, records[before - 1].field1);
+                }
+            }
+        }
+    }
+}
+
+// A chunk of byte planes that is not what it claims: refused on load. (A
+// frame changed inside may decompress to other records: in a .wet file the
+// section's checksum refuses it.)
+TEST(Checkpoints, ForgedBytePlanesAreRefused) {
+    std::vector<NodeValues::Record> records;
+    std::mt19937_64 random(5);
+    std::vector<std::uint64_t> loop(16);
+    for (std::uint64_t& value : loop) {
+        value = random();
+    }
+    for (std::size_t index = 0; index < 600; ++index) {
+        records.push_back({loop[index % loop.size()]});
+    }
+    const auto built = ChunkedStream<NodeValues>::build(records.data(), records.size(), 300);
+    ASSERT_EQ(built.planes_chunks(), 2u);
+    ByteWriter writer;
+    built.save(writer);
+    const std::vector<std::uint8_t> good = writer.data();
+    // The first chunk: u64 first at 16, its form at 24, u64 size at 25, its frame at 33.
+    ASSERT_EQ(good[24], 1);
+    const auto message = [](const std::vector<std::uint8_t>& bytes) -> std::string {
+        try {
+            ByteReader reader(bytes.data(), bytes.size(), "forged.wet", "label");
+            ChunkedStream<NodeValues>::load(reader, "values", false);
+        } catch (const WetError& error) {
+            return error.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(message(good), "");
+    std::vector<std::uint8_t> form = good;
+    form[24] = 2;
+    EXPECT_NE(message(form).find("chunk 0 of unknown form 2"), std::string::npos) << message(form);
+    std::vector<std::uint8_t> frame = good;  // its zstd magic number
+    frame[33] ^= 0x5a;
+    EXPECT_NE(message(frame).find("chunk 0: its planes"), std::string::npos) << message(frame);
+    std::vector<std::uint8_t> longer = good;
+    put_u64(longer, 8, 301);  // chunks claim more records than their planes hold
+    EXPECT_NE(message(longer).find("do not hold 301 records"), std::string::npos) << message(longer);
+    std::vector<std::uint8_t> huge = good;  // a chunk of 2^61 records: refused before anything is allocated
+    put_u64(huge, 0, std::uint64_t{1} << 61);
+    put_u64(huge, 8, std::uint64_t{1} << 61);
+    EXPECT_NE(message(huge).find("chunk 0 claims 2305843009213693952 records in byte planes"), std::string::npos)
+        << message(huge);
 }
 
 // The blocks' timestamps from the flow's index, a few segments of a few

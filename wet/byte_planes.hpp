@@ -1,0 +1,93 @@
+#pragma once
+// A chunk of records as byte planes compressed by zstd: byte k of every
+// record, then byte k + 1 of every record, ..., the whole compressed as one
+// zstd frame. The other form a chunk may take besides a bidirectional stream
+// (chunked_stream.hpp): values and addresses that repeat in patterns longer
+// than a predictor's context (a loop re-reading a table, bytes of text) are
+// what an LZ coder finds and one predictor per stream does not, and the
+// planes put the mostly-zero high bytes of 64-bit labels together. A cursor
+// on such a chunk decompresses it whole (a few tens of KiB) and walks an
+// array, both ways alike. Measured in docs/design/log.md ("Chunks as byte
+// planes").
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <zstd.h>
+
+namespace tcgen::wet::byte_planes {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "records are laid out little-endian");
+
+// The zstd level of saved labels: 15 takes 2-3 times as long as 9 and
+// saves 2-3 % more; 19 takes 4 times as long as 15 for 0.4 % (the design log).
+constexpr int level = 15;
+// The level of labels held in memory only (the blocks' timestamps derived
+// from the control flow by a query): made while a query waits.
+constexpr int memory_level = 1;
+// No chunk this form holds decompresses to more: a forged size cannot make
+// a reader allocate more than this.
+constexpr std::uint64_t max_bytes = std::uint64_t{1} << 22;
+
+template <class Record>
+std::vector<std::uint8_t> compress(const Record* records, std::size_t count, int zstd_level) {
+    static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
+    constexpr std::size_t width = sizeof(Record);
+    std::vector<std::uint8_t> planes(count * width);
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint8_t bytes[width];
+        std::memcpy(bytes, &records[i], width);
+        for (std::size_t k = 0; k < width; ++k) {
+            planes[k * count + i] = bytes[k];
+        }
+    }
+    // One context per thread, kept: making one per chunk costs more than
+    // coding a small chunk.
+    thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(),
+                                                                                       ZSTD_freeCCtx);
+    std::vector<std::uint8_t> out(ZSTD_compressBound(planes.size()));
+    const std::size_t size =
+        ZSTD_compressCCtx(context.get(), out.data(), out.size(), planes.data(), planes.size(), zstd_level);
+    if (ZSTD_isError(size)) {
+        throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
+    }
+    out.resize(size);
+    return out;
+}
+
+// The `count` records of a frame that compress() made; throws
+// std::runtime_error when the frame does not hold exactly that many.
+template <class Record>
+std::vector<Record> decompress(const std::uint8_t* data, std::size_t size, std::size_t count) {
+    constexpr std::size_t width = sizeof(Record);
+    if (count > max_bytes / width) {  // before multiplying: a forged count cannot wrap
+        throw std::runtime_error("its planes claim " + std::to_string(count) + " records");
+    }
+    const std::uint64_t expected = std::uint64_t{count} * width;
+    if (ZSTD_getFrameContentSize(data, size) != expected) {
+        throw std::runtime_error("its planes do not hold " + std::to_string(count) + " records");
+    }
+    thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(),
+                                                                                       ZSTD_freeDCtx);
+    std::vector<std::uint8_t> planes(static_cast<std::size_t>(expected));
+    const std::size_t got = ZSTD_decompressDCtx(context.get(), planes.data(), planes.size(), data, size);
+    if (ZSTD_isError(got) || got != expected) {
+        throw std::runtime_error("its planes are corrupt");
+    }
+    std::vector<Record> records(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint8_t bytes[width];
+        for (std::size_t k = 0; k < width; ++k) {
+            bytes[k] = planes[k * count + i];
+        }
+        std::memcpy(&records[i], bytes, width);
+    }
+    return records;
+}
+
+}  // namespace tcgen::wet::byte_planes
