@@ -17,10 +17,14 @@
 //
 // Memory: at most `threads` codecs (tables of the spec's size each), made
 // as groups need them; at most `threads` groups in flight, each holding at
-// most group_queue_blocks blocks read and as many decoded, whatever the file
-// claims. Threads meet once per block (a block is thousands of records);
+// most read_queue_blocks blocks read and group_buffer_bytes of decoded
+// records (at least two blocks), whatever the file claims. A group after the
+// one being written can only get ahead as far as that buffer holds, so
+// groups of up to group_buffer_bytes decode fully in parallel; longer ones
+// partly. Threads meet once per block (a block is thousands of records);
 // decoding a record takes no lock and shares nothing.
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -46,9 +50,23 @@ namespace tcgen_runtime {
 template <class Codec>
 class GroupDecoder {
 public:
-    // Blocks a group holds on each side of its worker: enough that the
-    // reader and the writer rarely wait on it.
-    static constexpr std::size_t group_queue_blocks = 2;
+    // Blocks read ahead for a group's worker: enough that it rarely waits.
+    static constexpr std::size_t read_queue_blocks = 2;
+    // Decoded records a group holds for the writer: as much as its worker
+    // can get ahead of the writer.
+    static constexpr std::uint64_t group_buffer_bytes = std::uint64_t{64} << 20;
+
+    // The blocks a group holds for the writer, with blocks of
+    // `records_per_block` records: group_buffer_bytes' worth, at least two
+    // and no more than a group has.
+    static std::size_t decoded_queue_blocks(const Preamble& preamble) {
+        const std::uint64_t block_bytes = std::max<std::uint64_t>(1, preamble.records_per_block * Codec::record_bytes);
+        std::uint64_t blocks = std::max<std::uint64_t>(2, group_buffer_bytes / block_bytes);
+        if (preamble.restart_blocks != 0) {
+            blocks = std::min<std::uint64_t>(blocks, std::max<std::uint32_t>(2, preamble.restart_blocks));
+        }
+        return static_cast<std::size_t>(blocks);
+    }
 
     // Starts the workers (0: one per core) and the reader on `source`. If no
     // thread can be had, started() is false and nothing has been read.
@@ -58,14 +76,19 @@ public:
             for (unsigned index = 0; index < wanted; ++index) {
                 workers_.emplace_back([this] { work(); });
             }
+        } catch (...) {
+            // std::system_error or no memory for a thread: as many workers as
+            // there are.
+        }
+        // Set before the reader, which reads it, starts.
+        worker_count_ = workers_.size();
+        try {
             if (!workers_.empty()) {
                 reader_ = std::thread([this] { read_all(); });
             }
         } catch (...) {
-            // std::system_error or no memory for a thread: as many workers as
-            // there are, or none and no reader.
+            // No reader: nothing is read, and the caller decodes alone.
         }
-        worker_count_ = workers_.size();
         if (!reader_.joinable()) {
             stop();
         }
@@ -142,6 +165,7 @@ private:
         std::vector<std::uint8_t> bytes;
         std::exception_ptr error;
         bool streams_decompressed = false;  // by the reader (a file without restart points)
+        std::size_t decoded_capacity = 2;   // decoded_queue_blocks
         std::deque<std::unique_ptr<Piece>> read;     // for its worker
         std::deque<std::unique_ptr<Piece>> decoded;  // for the writer
         bool assigned = false;   // a worker took it
@@ -214,7 +238,7 @@ private:
                     piece->bytes_read = container.bytes_read();
                     if (current == nullptr || tcz_restarts_at(piece->block.number, preamble.restart_blocks)) {
                         close(current);
-                        current = open_group(!has_groups);
+                        current = open_group(!has_groups, decoded_queue_blocks(preamble));
                         if (current == nullptr) {
                             return;
                         }
@@ -270,10 +294,11 @@ private:
 
     // A new restart group, once fewer than worker_count_ are in flight (a
     // worker is then free for it); nullptr if stopping or a block failed.
-    std::shared_ptr<Group> open_group(bool streams_decompressed) {
+    std::shared_ptr<Group> open_group(bool streams_decompressed, std::size_t decoded_capacity) {
         auto group = std::make_shared<Group>();
         group->kind = Group::Kind::blocks;
         group->streams_decompressed = streams_decompressed;
+        group->decoded_capacity = decoded_capacity;
         std::unique_lock<std::mutex> lock(mutex_);
         changed_.wait(lock, [this] {
             return stopping_ || failed_ || (groups_in_flight_ < worker_count_ && groups_.size() < most_groups());
@@ -290,7 +315,7 @@ private:
 
     bool push_read(Group& group, std::unique_ptr<Piece> piece) {
         std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [&] { return stopping_ || failed_ || group.read.size() < group_queue_blocks; });
+        changed_.wait(lock, [&] { return stopping_ || failed_ || group.read.size() < read_queue_blocks; });
         if (stopping_ || failed_) {
             return false;
         }
@@ -369,7 +394,7 @@ private:
             {
                 std::unique_lock<std::mutex> lock(mutex_);
                 changed_.wait(lock, [&] {
-                    return stopping_ || (group.decoded.size() < group_queue_blocks && (!group.read.empty() || group.all_read));
+                    return stopping_ || (group.decoded.size() < group.decoded_capacity && (!group.read.empty() || group.all_read));
                 });
                 if (stopping_) {
                     return false;
