@@ -291,7 +291,8 @@ inline const std::vector<CommandOption>& command_options() {
          }},
         {"", "--restart-blocks", "", OptionValue::argument, "N", "a number",
          "restart the predictors every N blocks (default " + std::to_string(default_restart_blocks) +
-             ", 0: never), where an in-process Reader can seek to without decoding the blocks before",
+             ", 0: never), where an in-process Reader can seek to without decoding the blocks before and "
+             "which -T decodes in parallel; restarts cost ratio",
          [](OptionTarget& target, const std::string& value, std::string_view option) {
              target.parsed.options.write.restart_blocks = parse_count(value, option, "blocks");
          }},
