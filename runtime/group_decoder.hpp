@@ -44,6 +44,7 @@
 #include "io.hpp"
 #include "streams.hpp"
 #include "task_pool.hpp"
+#include "zeroed_memory.hpp"
 
 namespace tcgen_runtime {
 
@@ -166,6 +167,7 @@ private:
         std::exception_ptr error;
         bool streams_decompressed = false;  // by the reader (a file without restart points)
         std::size_t decoded_capacity = 2;   // decoded_queue_blocks
+        bool clears_in_place = false;       // clears_tables_in_place
         std::deque<std::unique_ptr<Piece>> read;     // for its worker
         std::deque<std::unique_ptr<Piece>> decoded;  // for the writer
         bool assigned = false;   // a worker took it
@@ -238,7 +240,7 @@ private:
                     piece->bytes_read = container.bytes_read();
                     if (current == nullptr || tcz_restarts_at(piece->block.number, preamble.restart_blocks)) {
                         close(current);
-                        current = open_group(!has_groups, decoded_queue_blocks(preamble));
+                        current = open_group(!has_groups, decoded_queue_blocks(preamble), clears_tables_in_place(preamble));
                         if (current == nullptr) {
                             return;
                         }
@@ -292,10 +294,21 @@ private:
         changed_.notify_all();
     }
 
+    // Whether a worker restarts its tables for a group of this file with
+    // memset rather than madvise (clear_tables_in_place): where the group
+    // has at least a sixteenth of the tables' size in records, so that
+    // zeroing the whole tables costs little beside decoding the group.
+    static bool clears_tables_in_place(const Preamble& preamble) {
+        const std::uint64_t group_blocks = preamble.restart_blocks == 0 ? 1 : preamble.restart_blocks;
+        const std::uint64_t block_bytes = preamble.records_per_block * Codec::record_bytes;
+        return block_bytes * group_blocks >= Codec::table_bytes / 16;
+    }
+
     // A new restart group, once fewer than worker_count_ are in flight (a
     // worker is then free for it); nullptr if stopping or a block failed.
-    std::shared_ptr<Group> open_group(bool streams_decompressed, std::size_t decoded_capacity) {
+    std::shared_ptr<Group> open_group(bool streams_decompressed, std::size_t decoded_capacity, bool clears_in_place) {
         auto group = std::make_shared<Group>();
+        group->clears_in_place = clears_in_place;
         group->kind = Group::Kind::blocks;
         group->streams_decompressed = streams_decompressed;
         group->decoded_capacity = decoded_capacity;
@@ -367,6 +380,7 @@ private:
                 }
             }
             if (codec != nullptr && !fresh) {
+                clear_tables_in_place() = group->clears_in_place;
                 codec->restart();
             }
             if (!decode_group(*group, codec.get(), streams, error)) {

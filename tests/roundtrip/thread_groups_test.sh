@@ -27,6 +27,18 @@ for backend in bzip2 lzma zstd; do
     done
 done
 
+# Groups of 3 MiB of records: more than a sixteenth of the tables, so the
+# workers clear their tables in place (memset) rather than hand the pages
+# back, as they do for the 1 MiB groups.
+"$synth" --fields=32,64 --header=4 --records=800000 --pattern=mixed --seed=22 >long
+for restart in 1 3; do
+    "$comp" -q -c --block-size=1MiB --restart-blocks=$restart <long >long.tcz || fail "cannot compress long"
+    for threads in 1 2 3; do
+        "$comp" -dc -T$threads <long.tcz >out 2>err || fail "long, -T$threads, restart $restart: $(head -2 err)"
+        cmp -s out long || fail "long, -T$threads, restart $restart does not give the trace back"
+    done
+done
+
 # Damage at positions spread over the file, most of them in later groups.
 "$comp" -q -c --block-size=24KiB --restart-blocks=2 <trace >good.tcz || fail "cannot compress"
 size=$(stat -c %s good.tcz)
