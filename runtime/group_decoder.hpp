@@ -21,7 +21,8 @@
 // records (at least two blocks), whatever the file claims. A group after the
 // one being written can only get ahead as far as that buffer holds, so
 // groups of up to group_buffer_bytes decode fully in parallel; longer ones
-// partly. Threads meet once per block (a block is thousands of records);
+// partly. A worker clears its tables in place for groups large enough to
+// fill them (clears_tables_in_place), so they are then wholly resident. Threads meet once per block (a block is thousands of records);
 // decoding a record takes no lock and shares nothing.
 
 #include <algorithm>
