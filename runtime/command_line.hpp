@@ -70,8 +70,8 @@ struct CommandOptions {
     std::optional<std::string> output_path;  // -o
     WriteOptions write;  // -0 .. -9, --restart-blocks, --block-size, --backend
     // -T, as xz and zstd take it: 0 (the default) lets the program choose,
-    // 1 keeps to one thread. Decompression uses two threads unless it is 1
-    // (TraceReader's ReadAhead); compression uses N (write.threads).
+    // 1 keeps to one thread. Decompression decodes restart groups on N
+    // threads (decompress_on_threads); compression uses N (write.threads).
     std::uint32_t threads = 0;
     std::vector<std::string> files;
 
@@ -291,7 +291,8 @@ inline const std::vector<CommandOption>& command_options() {
          }},
         {"", "--restart-blocks", "", OptionValue::argument, "N", "a number",
          "restart the predictors every N blocks (default " + std::to_string(default_restart_blocks) +
-             ", 0: never), where an in-process Reader can seek to without decoding the blocks before",
+             ", 0: never), where an in-process Reader can seek to without decoding the blocks before and "
+             "which -T decodes in parallel; restarts cost ratio",
          [](OptionTarget& target, const std::string& value, std::string_view option) {
              target.parsed.options.write.restart_blocks = parse_count(value, option, "blocks");
          }},
@@ -306,8 +307,9 @@ inline const std::vector<CommandOption>& command_options() {
          }},
         {"T", "--threads", "", OptionValue::argument, "N", "a number",
          "use N threads (0, the default: one per core): compression runs the back-ends of a block's streams on N "
-         "threads while it predicts the next block; decompression reads the next block on a second thread "
-         "unless N is 1",
+         "threads while it predicts the next block; decompression of a file with restart points (--restart-blocks) "
+         "decodes up to N restart groups at once, each thread with predictor tables of its own (the spec's "
+         "table size each), and of a file without them reads the next block on a second thread; 1: one thread",
          [](OptionTarget& target, const std::string& value, std::string_view option) {
              target.parsed.options.threads = parse_count(value, option, "threads");
              target.parsed.options.write.threads = target.parsed.options.threads;
@@ -689,9 +691,8 @@ private:
         if (options_.operation == Operation::test) {
             const MessagePlan plan = plan_messages(options_, console_.messages_is_terminal, false);
             DiscardSink discard;
-            TraceReader<Codec> reader(input, options_.read_ahead());
-            const RunTotals totals =
-                decompress_with(reader, discard, progress_of<TraceReader<Codec>>(plan, shown, input_file.get()));
+            const RunTotals totals = decompress_on_threads<Codec>(input, discard, options_.threads,
+                                                                  progress_of(plan, shown, input_file.get()));
             if (plan.summary) {
                 std::fprintf(console_.messages, "%s: %s: ok, %llu records, %llu bytes\n", name_.c_str(), shown.c_str(),
                              static_cast<unsigned long long>(totals.records),
@@ -717,9 +718,8 @@ private:
             finish_output(output_file.get(), input_file.get());
             write_compression_messages(plan, writer, shown, target);
         } else {
-            TraceReader<Codec> reader(input, options_.read_ahead());
-            const RunTotals totals =
-                decompress_with(reader, output, progress_of<TraceReader<Codec>>(plan, shown, input_file.get()));
+            const RunTotals totals = decompress_on_threads<Codec>(input, output, options_.threads,
+                                                                  progress_of(plan, shown, input_file.get()));
             finish_output(output_file.get(), input_file.get());
             if (plan.summary) {
                 std::fprintf(console_.messages, "%s: %s -> %s: %llu bytes in, %llu bytes out (%llu records)\n",
@@ -739,10 +739,9 @@ private:
     }
 
     // The decompression progress callback: a ProgressLine owned by the lambda.
-    template <class Reader>
     auto progress_of(const MessagePlan& plan, const std::string& shown, const InputPath* input) {
         auto line = std::make_shared<ProgressLine>(console_.messages, plan.progress, shown, input_size(input));
-        return [line](const Reader&, const RunTotals& totals) { line->update(totals.input_bytes, totals.output_bytes); };
+        return [line](const RunTotals& totals) { line->update(totals.input_bytes, totals.output_bytes); };
     }
 
     static void finish_output(OutputPath* output, const InputPath* input) {

@@ -86,7 +86,40 @@ struct BlockData {
     std::vector<std::uint64_t> compressed_sizes;
     std::uint64_t records_seed = 0;
     std::uint64_t records_check = 0;
+    // Read with decompress_streams false: the streams' compressed bytes, one
+    // after another, and the back-end of each (decompress_block_streams).
+    std::vector<std::uint8_t> compressed;
+    std::vector<Backend> backends;
 };
+
+inline std::string tcz_stream_label(std::uint64_t block_number, std::size_t stream,
+                                    const std::string_view* stream_names) {
+    const std::string name = stream_names != nullptr ? "'" + std::string(stream_names[stream]) + "'" : size_text(stream);
+    return "stream " + name + " of " + block_name(block_number);
+}
+
+// Back-end-decompresses the streams of a block that read_next read with
+// decompress_streams false, with the errors read_next would have given: for
+// a thread other than the reader's (group_decoder.hpp).
+inline void decompress_block_streams(BlockData& block, const std::string_view* stream_names) {
+    std::size_t offset = 0;
+    for (std::size_t stream = 0; stream < block.backends.size(); ++stream) {
+        const std::size_t compressed_size = static_cast<std::size_t>(block.compressed_sizes[stream]);
+        backend_decompress(block.backends[stream], block.compressed.data() + offset, compressed_size,
+                           block.streams[stream], static_cast<std::size_t>(block.raw_sizes[stream]),
+                           tcz_stream_label(block.number, stream, stream_names));
+        offset += compressed_size;
+    }
+}
+
+// Checks the records decoded from `block` against the check the file
+// stores for them (ContainerReader::verify_records, for any thread).
+inline void verify_block_records(const BlockData& block, const std::uint8_t* records, std::size_t record_bytes) {
+    const std::size_t record_area = static_cast<std::size_t>(block.record_count) * record_bytes;
+    if (xxh64(records, record_area, block.records_seed) != block.records_check) {
+        fail("checksum mismatch in " + block_name(block.number));
+    }
+}
 
 class ContainerReader {
 public:
@@ -228,10 +261,7 @@ public:
     // Checks the records decoded from `block` (record_count whole records at
     // `records`) against the check the file stores for them.
     void verify_records(const BlockData& block, const std::uint8_t* records) const {
-        const std::size_t record_area = static_cast<std::size_t>(block.record_count) * preamble_.record_bytes;
-        if (xxh64(records, record_area, block.records_seed) != block.records_check) {
-            fail("checksum mismatch in " + block_name(block.number));
-        }
+        verify_block_records(block, records, preamble_.record_bytes);
     }
 
     // After read_next returned false: whether another .tcz follows the
@@ -396,6 +426,10 @@ private:
                                stream_label(number, stream, stream_names));
             offset += compressed_size;
         }
+        if (!decompress_streams) {
+            block.compressed.swap(compressed_);
+            block.backends = backends_;
+        }
         if (record_count < preamble_.records_per_block) {
             saw_partial_block_ = true;
         }
@@ -501,9 +535,7 @@ private:
 
     static std::string stream_label(std::uint64_t block_number, std::size_t stream,
                                     const std::string_view* stream_names) {
-        const std::string name =
-            stream_names != nullptr ? "'" + std::string(stream_names[stream]) + "'" : size_text(stream);
-        return "stream " + name + " of " + block_name(block_number);
+        return tcz_stream_label(block_number, stream, stream_names);
     }
 
     // A section's size is known in full only once its length fields are read;

@@ -11,6 +11,7 @@
 
 #include "backends.hpp"
 #include "codec.hpp"
+#include "group_decoder.hpp"
 #include "io.hpp"
 #include "trace_reader.hpp"
 #include "trace_writer.hpp"
@@ -79,6 +80,30 @@ template <class Codec>
 RunTotals decompress(ByteSource& input, ByteSink& output, ReadAhead read_ahead = ReadAhead::on) {
     TraceReader<Codec> reader(input, read_ahead);
     return decompress_with(reader, output, [](const TraceReader<Codec>&, const RunTotals&) {});
+}
+
+// Decompresses on `threads` threads (0: one per core), calling
+// `progress(totals)` after each block: with 1, on this thread alone
+// (TraceReader without read ahead); otherwise restart groups are decoded in
+// parallel (GroupDecoder), with a codec, and so its tables, per thread. The
+// output, and every error and the output before it, are the same whatever
+// the threads.
+template <class Codec, class Progress>
+RunTotals decompress_on_threads(ByteSource& input, ByteSink& output, unsigned threads, Progress&& progress) {
+    if (threads != 1) {
+        GroupDecoder<Codec> decoder(input, threads);
+        if (decoder.started()) {
+            return decoder.run(output, progress);
+        }
+        // No thread to be had: nothing was read; decode here.
+    }
+    TraceReader<Codec> reader(input, ReadAhead::off);
+    return decompress_with(reader, output, [&](const TraceReader<Codec>&, const RunTotals& totals) { progress(totals); });
+}
+
+template <class Codec>
+RunTotals decompress_on_threads(ByteSource& input, ByteSink& output, unsigned threads) {
+    return decompress_on_threads<Codec>(input, output, threads, [](const RunTotals&) {});
 }
 
 }  // namespace tcgen_runtime

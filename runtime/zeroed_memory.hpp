@@ -38,6 +38,19 @@ inline bool under_address_sanitizer() {
     return __asan_region_is_poisoned != nullptr;
 }
 
+// Whether clear() on this thread empties a mapped table in place (memset)
+// rather than handing its pages back (madvise, the default: a restart then
+// costs what the group before it touched, not the table's size). Threads
+// that restart tables side by side in one process set it (GroupDecoder's
+// workers, for groups large enough to fill the tables): there every
+// madvise interrupts the other threads to flush their address translations,
+// and the page faults after it queue in the kernel (docs/design/log.md,
+// "Restart groups decoded on several threads").
+inline bool& clear_tables_in_place() {
+    thread_local bool in_place = false;
+    return in_place;
+}
+
 class ZeroedMemory {
 public:
     ZeroedMemory() = default;
@@ -96,7 +109,7 @@ public:
         if (bytes_ == 0) {
             return;
         }
-        if (mapped_ && ::madvise(data_, bytes_, MADV_DONTNEED) == 0) {
+        if (mapped_ && !clear_tables_in_place() && ::madvise(data_, bytes_, MADV_DONTNEED) == 0) {
             return;
         }
         std::memset(data_, 0, bytes_);

@@ -2,9 +2,10 @@
 # Runs the runtime's tests under ThreadSanitizer: the decoder reads the next
 # block on a second thread (runtime/block_prefetcher.hpp) and the writer
 # compresses a block's streams on a pool of threads (runtime/task_pool.hpp),
+# -d -TN decodes restart groups on N threads (runtime/group_decoder.hpp),
 # and these tests drive those threads through whole files, damaged files,
 # seeks, concatenations, every thread count and readers destroyed mid-file
-# (ReadAhead.*, RecordIo.*, Driver.*, TaskPool.*).
+# (ReadAhead.*, RecordIo.*, Driver.*, TaskPool.*, GroupDecoder.*).
 # Usage: scripts/tsan.sh [BUILD_DIR]   (default: build-tsan)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -52,4 +52,20 @@ DecompressOutcome decompress_outcome(const std::uint8_t* data, std::size_t size,
     return outcome;
 }
 
+// The same on `threads` threads, restart groups decoded in parallel
+// (decompress_on_threads).
+template <class Codec>
+DecompressOutcome decompress_outcome_on_threads(const std::uint8_t* data, std::size_t size, unsigned threads) {
+    tcgen_runtime::MemorySource input(data, size);
+    tcgen_runtime::MemorySink output;
+    DecompressOutcome outcome;
+    try {
+        tcgen_runtime::decompress_on_threads<Codec>(input, output, threads);
+    } catch (const tcgen_runtime::Error& error) {
+        outcome.error = error.what();
+    }
+    outcome.written = output.bytes();
+    return outcome;
+}
+
 }  // namespace tcgen_fuzz

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Decompression with -T on files with restart points: every back-end and
+# restart interval round-trips byte for byte on 1, 2 and 3 threads, and a
+# damaged file gives on 2 and 3 threads the error text, the exit status and
+# the output prefix that it gives on one.
+# Usage: thread_groups_test.sh COMP SYNTH_TRACE
+set -u
+comp=$(realpath "$1") synth=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# 60000 records of 12 bytes in blocks of 24 KiB: 30 blocks.
+"$synth" --fields=32,64 --header=4 --records=60000 --tail=5 --pattern=mixed --seed=21 >trace
+
+for backend in bzip2 lzma zstd; do
+    for restart in 0 1 2 3; do
+        "$comp" -q -c --backend=$backend --block-size=24KiB --restart-blocks=$restart <trace >trace.tcz \
+            || fail "cannot compress ($backend, restart $restart)"
+        for threads in 1 2 3; do
+            "$comp" -dc -T$threads <trace.tcz >out 2>err || fail "-T$threads ($backend, restart $restart): $(head -2 err)"
+            cmp -s out trace || fail "-T$threads ($backend, restart $restart) does not give the trace back"
+            "$comp" -t -T$threads <trace.tcz 2>err || fail "-t -T$threads ($backend, restart $restart): $(head -2 err)"
+        done
+    done
+done
+
+# Groups of 3 MiB of records: more than a sixteenth of the tables, so the
+# workers clear their tables in place (memset) rather than hand the pages
+# back, as they do for the 1 MiB groups.
+"$synth" --fields=32,64 --header=4 --records=800000 --pattern=mixed --seed=22 >long
+for restart in 1 3; do
+    "$comp" -q -c --block-size=1MiB --restart-blocks=$restart <long >long.tcz || fail "cannot compress long"
+    for threads in 1 2 3; do
+        "$comp" -dc -T$threads <long.tcz >out 2>err || fail "long, -T$threads, restart $restart: $(head -2 err)"
+        cmp -s out long || fail "long, -T$threads, restart $restart does not give the trace back"
+    done
+done
+
+# Damage at positions spread over the file, most of them in later groups.
+"$comp" -q -c --block-size=24KiB --restart-blocks=2 <trace >good.tcz || fail "cannot compress"
+size=$(stat -c %s good.tcz)
+cases=0
+for position in $(seq 7 $((size / 97 + 1)) $((size - 1))); do
+    cp good.tcz bad.tcz
+    byte=$(od -An -tu1 -j "$position" -N1 good.tcz | tr -d ' ')
+    printf "$(printf '\\%03o' $(((byte + 1) % 256)))" | dd of=bad.tcz bs=1 seek="$position" conv=notrunc status=none
+    "$comp" -dc -T1 <bad.tcz >one.out 2>one.err
+    one_status=$?
+    for threads in 2 3; do
+        "$comp" -dc -T$threads <bad.tcz >many.out 2>many.err
+        many_status=$?
+        cases=$((cases + 1))
+        [ "$many_status" -eq "$one_status" ] || fail "byte $position, -T$threads: exit $many_status, -T1 $one_status"
+        cmp -s many.err one.err || fail "byte $position, -T$threads: '$(cat many.err)', -T1 '$(cat one.err)'"
+        cmp -s many.out one.out || fail "byte $position, -T$threads: the output differs from -T1's"
+    done
+done
+[ "$cases" -gt 100 ] || fail "only $cases damaged files tried"
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failures"
+    exit 1
+fi
+echo "ok: round trips and $cases damaged files"
