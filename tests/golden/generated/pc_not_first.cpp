@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 916, a class per field and the
-// TraceCodec that ties them together; main() at line 1461; then the rest of
+// of this spec is written in); from line 961, a class per field and the
+// TraceCodec that ties them together; main() at line 1512; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -559,6 +559,12 @@ public:
         field_2_.write_report(out);
         field_3_.write_report(out);
         runs_.write_report(out);
+    }
+
+    // Whether the fields learn every record of a run (the best-ratio levels)
+    // or only the tails of long runs where a block has them (record_runs.hpp).
+    void learn_every_record(bool every) {
+        runs_.learn_every_record(every);
     }
 
     // Empties every table, as at the start: a reader can begin decoding at
