@@ -31,33 +31,20 @@
 #include <utility>
 #include <vector>
 
-#include "subcommand_line.hpp"
+#include "file_tool.hpp"
 
 namespace {
 
-constexpr int exit_user_error = 1;
+using tcgen::file_tool::FileError;
+using tcgen::file_tool::FilePtr;
+using tcgen::file_tool::open_input;
+
 constexpr char program[] = "tcgen-branch-ids";
 constexpr char branch_magic[4] = {'B', 'R', 'A', '1'};
 constexpr char table_magic[4] = {'B', 'I', 'T', '1'};
 constexpr std::size_t record_size = 17;  // u64 pc, u64 target, u8 taken
 constexpr std::size_t id_size = 4;
 constexpr std::uint64_t max_outcomes = std::uint64_t{1} << 32;  // ids are u32
-
-// An error about one file: "FILE: error: WHAT".
-class FileError : public std::runtime_error {
-public:
-    FileError(const std::string& file, const std::string& what) : std::runtime_error(file + ": error: " + what) {}
-};
-
-using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-
-FilePtr open_input(const std::string& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        throw FileError(path, std::string("cannot open: ") + std::strerror(errno));
-    }
-    return FilePtr(file, std::fclose);
-}
 
 // Reads whole records of `size` bytes, a buffer at a time; a file that ends
 // inside a record is an error naming how far in.
@@ -259,7 +246,6 @@ int main(int argc, char** argv) {
     CLI::App app{"tcgen-branch-ids: a branch trace (tcgen-tracer --branches) as a block-id stream and a side table, "
                  "and back byte for byte",
                  program};
-    app.require_subcommand(1);
     std::string branches;
     std::string ids;
     std::string table;
@@ -271,28 +257,7 @@ int main(int argc, char** argv) {
     join->add_option("IDS", ids, "An id stream of tcgen-branch-ids split")->required();
     join->add_option("TABLE", table, "Its side table")->required();
 
-    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, program)) {
-        return *status;
-    }
-    try {
-        const int status = split->parsed() ? run_split(branches, ids, table) : run_join(ids, table);
-        // A full disk or a closed pipe shows only here: never exit 0 with
-        // the output cut short.
-        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-            std::cerr << program << ": error: write error on standard output: " << std::strerror(errno) << "\n";
-            return exit_user_error;
-        }
-        return status;
-    } catch (const FileError& error) {
-        std::fflush(stdout);
-        std::cerr << program << ": " << error.what() << "\n";
-        return exit_user_error;
-    } catch (const std::bad_alloc&) {
-        std::cerr << program << ": error: out of memory\n";
-        return exit_user_error;
-    } catch (const std::exception& error) {
-        std::fflush(stdout);
-        std::cerr << program << ": error: " << error.what() << "\n";
-        return exit_user_error;
-    }
+    return tcgen::file_tool::run(app, argc, argv, program, [&] {
+        return split->parsed() ? run_split(branches, ids, table) : run_join(ids, table);
+    });
 }

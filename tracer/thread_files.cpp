@@ -36,11 +36,14 @@
 #include <utility>
 #include <vector>
 
-#include "subcommand_line.hpp"
+#include "file_tool.hpp"
 
 namespace {
 
-constexpr int exit_user_error = 1;
+using tcgen::file_tool::FileError;
+using tcgen::file_tool::FilePtr;
+using tcgen::file_tool::open_input;
+
 constexpr char program[] = "tcgen-threads";
 constexpr char log_magic[4] = {'T', 'H', 'R', '1'};
 constexpr std::size_t log_columns = 8;
@@ -62,12 +65,6 @@ constexpr Kind kinds[] = {
     {"wet-events", 6, "WTE2", 24}, {"wet-edges", 7, "WTD2", 16},
 };
 
-// An error about one file: "FILE: error: WHAT".
-class FileError : public std::runtime_error {
-public:
-    FileError(const std::string& file, const std::string& what) : std::runtime_error(file + ": error: " + what) {}
-};
-
 const Kind& find_kind(const std::string& name, const std::string& where) {
     std::string known;
     for (const Kind& kind : kinds) {
@@ -81,16 +78,6 @@ const Kind& find_kind(const std::string& name, const std::string& where) {
 
 std::string thread_file(const std::string& directory, const Kind& kind, std::uint32_t thread) {
     return directory + "/" + kind.name + ".t" + std::to_string(thread);
-}
-
-using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-
-FilePtr open_input(const std::string& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        throw FileError(path, std::string("cannot open: ") + std::strerror(errno));
-    }
-    return FilePtr(file, std::fclose);
 }
 
 // Reads up to `size` bytes; fewer only at the end of the file.
@@ -421,7 +408,6 @@ int main(int argc, char** argv) {
     CLI::App app{"tcgen-threads: the traces of a multi-threaded run as one file per thread, by the run's thread "
                  "log (tcgen-tracer --threads), and back byte for byte",
                  program};
-    app.require_subcommand(1);
     std::string log;
     std::string directory;
     std::vector<std::string> traces;
@@ -440,19 +426,7 @@ int main(int argc, char** argv) {
     join->add_option("KIND", kind, "The kind to join")->required();
     join->add_option("OUT", out, "The trace to write")->required();
 
-    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, program)) {
-        return *status;
-    }
-    try {
+    return tcgen::file_tool::run(app, argc, argv, program, [&] {
         return split->parsed() ? run_split(log, directory, traces) : run_join(log, directory, kind, out);
-    } catch (const FileError& error) {
-        std::cerr << program << ": " << error.what() << "\n";
-        return exit_user_error;
-    } catch (const std::bad_alloc&) {
-        std::cerr << program << ": error: out of memory\n";
-        return exit_user_error;
-    } catch (const std::exception& error) {
-        std::cerr << program << ": error: " << error.what() << "\n";
-        return exit_user_error;
-    }
+    });
 }

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "generator/backend/encoding.hpp"
+#include "generator/driver/command_line.hpp"
 #include "generator/driver/output_choice.hpp"
 #include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
@@ -202,17 +203,8 @@ int main(int argc, char** argv) {
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         tcgen::OutputChoice output_choice(app);
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
-        try {
-            app.parse(argc, argv);
-        } catch (const CLI::CallForHelp& help) {
-            return app.exit(help);
-        } catch (const CLI::CallForAllHelp& help) {
-            return app.exit(help);
-        } catch (const CLI::CallForVersion& version) {
-            return app.exit(version);
-        } catch (const CLI::ParseError& parse_error) {
-            std::cerr << "tcgen: error: " << parse_error.what() << " (try --help)\n";
-            return exit_user_error;
+        if (const std::optional<int> status = tcgen::parse_command_line(app, argc, argv, "tcgen: error: ", "--help")) {
+            return *status;
         }
         options.emitter = output_choice.chosen();
         if (options.emitter == nullptr) {

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include "generator/driver/command_line.hpp"
 #include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
 #include "generator/tune/candidate.hpp"
@@ -313,13 +314,9 @@ int tune_main(int argc, char** argv) {
                    "Decode speed to keep to, in CPU nanoseconds per record (as the candidates report them): "
                    "only a spec that decodes within it is a result, the smallest by the objective; the search "
                    "first walks towards it; fails if none measured does. Builds the candidates with -O2");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& help) {
-        return app.exit(help);
-    } catch (const CLI::ParseError& parse_error) {
-        std::cerr << "tcgen: error: tune: " << parse_error.what() << " (try tcgen tune --help)\n";
-        return exit_user_error;
+    if (const std::optional<int> status =
+            parse_command_line(app, argc, argv, "tcgen: error: tune: ", "tcgen tune --help")) {
+        return *status;
     }
     options.max_decode_ns_given = app.count("--max-decode-ns") != 0;
     try {
