@@ -54,36 +54,31 @@ std::shared_ptr<const byte_planes::Dictionary> train_dictionary(std::size_t node
                                                                 std::uint64_t chunk_records,
                                                                 const RecordsOf& records_of) {
     const std::uint64_t step = events * sizeof(Record) / dictionary_sample_bytes + 1;
-    std::vector<std::uint8_t> samples;
-    std::vector<std::size_t> sizes;
-    std::uint64_t chunk = 0;
-    for (std::size_t node = 0; node < nodes; ++node) {
-        const std::vector<Record> records = records_of(node);
-        const bool constant = std::all_of(records.begin(), records.end(), [&](const Record& record) {
-            return std::memcmp(&record, &records.front(), sizeof(Record)) == 0;
-        });
-        if (constant) {
-            continue;
-        }
-        for (std::size_t first = 0; first < records.size(); first += chunk_records) {
-            if (chunk++ % step != 0) {
-                continue;
+    // visit(sample, records, length) for every sampled chunk, in node order.
+    const auto each_sample = [&](const auto& visit) {
+        std::uint64_t chunk = 0;
+        std::size_t sample = 0;
+        for (std::size_t node = 0; node < nodes; ++node) {
+            const std::vector<Record> records = records_of(node);
+            const bool constant = std::all_of(records.begin(), records.end(), [&](const Record& record) {
+                return std::memcmp(&record, &records.front(), sizeof(Record)) == 0;
+            });
+            for (std::size_t first = 0; !constant && first < records.size(); first += chunk_records) {
+                if (chunk++ % step == 0) {
+                    visit(sample++, records.data() + first,
+                          std::min<std::size_t>(chunk_records, records.size() - first));
+                }
             }
-            const std::size_t length = std::min<std::size_t>(chunk_records, records.size() - first);
-            const std::vector<std::uint8_t> planes = byte_planes::planes_of(records.data() + first, length);
-            samples.insert(samples.end(), planes.begin(), planes.end());
-            sizes.push_back(planes.size());
         }
-    }
-    // In a fixed pseudo-random order, not node by node: the trainer picks a
-    // segment from each stretch of its input in turn, and a stretch of a few
-    // nodes then speaks for the whole run (sort's values: -13 % instead of
-    // -24 %, the design log). An LCG of its own, so that every build of the
-    // same run makes the same file, whatever the standard library.
-    std::vector<std::size_t> starts(sizes.size());
-    for (std::size_t index = 1; index < sizes.size(); ++index) {
-        starts[index] = starts[index - 1] + sizes[index - 1];
-    }
+    };
+    std::vector<std::size_t> sizes;
+    each_sample([&](std::size_t, const Record*, std::size_t length) { sizes.push_back(length * sizeof(Record)); });
+    // The samples in a fixed pseudo-random order, not node by node: the
+    // trainer picks a segment from each stretch of its input in turn, and a
+    // stretch of a few nodes then speaks for the whole run (sort's values:
+    // -13 % instead of -24 %, the design log). An LCG of its own, so that
+    // every build of the same run makes the same file, whatever the standard
+    // library. Each sample is written straight to its place.
     std::vector<std::size_t> order(sizes.size());
     for (std::size_t index = 0; index < order.size(); ++index) {
         order[index] = index;
@@ -93,17 +88,21 @@ std::shared_ptr<const byte_planes::Dictionary> train_dictionary(std::size_t node
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         std::swap(order[left - 1], order[static_cast<std::size_t>((state >> 33) % left)]);
     }
-    std::vector<std::uint8_t> shuffled;
-    shuffled.reserve(samples.size());
+    std::vector<std::size_t> offsets(sizes.size());
     std::vector<std::size_t> shuffled_sizes;
     shuffled_sizes.reserve(sizes.size());
+    std::size_t total = 0;
     for (const std::size_t index : order) {
-        shuffled.insert(shuffled.end(), samples.begin() + static_cast<std::ptrdiff_t>(starts[index]),
-                        samples.begin() + static_cast<std::ptrdiff_t>(starts[index] + sizes[index]));
+        offsets[index] = total;
+        total += sizes[index];
         shuffled_sizes.push_back(sizes[index]);
     }
-    samples = std::vector<std::uint8_t>();
-    return byte_planes::Dictionary::train(shuffled, shuffled_sizes, byte_planes::level);
+    std::vector<std::uint8_t> samples(total);
+    each_sample([&](std::size_t sample, const Record* records, std::size_t length) {
+        const std::vector<std::uint8_t> planes = byte_planes::planes_of(records, length);
+        std::copy(planes.begin(), planes.end(), samples.begin() + static_cast<std::ptrdiff_t>(offsets[sample]));
+    });
+    return byte_planes::Dictionary::train(samples, shuffled_sizes, byte_planes::level);
 }
 
 // Keeps `dictionary` for `labels` if their chunks save more by it than it
@@ -379,8 +378,11 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             }
         }
     }
-    // The values' and addresses' dictionaries, from their chunks' planes.
-    report("dictionaries", 0, 2);
+    // The values' dictionary, from their chunks' planes. Not the
+    // addresses': on both runs measured it saved less than its size, and
+    // trained and tried on every chunk it took a sixth of the build (the
+    // design log); ADDR keeps the place for one, and loads it.
+    report("dictionary", 0, 1);
     const auto node_records = [&](std::size_t node, auto field) {
         using Record = decltype(field(raw.events[0]));
         std::vector<Record> records;
@@ -394,10 +396,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     const auto values_dictionary = train_dictionary<NodeValues::Record>(
         raw.nodes.size(), raw.events.size(), checkpoint_records,
         [&](std::size_t node) { return node_records(node, value_of); });
-    report("dictionaries", 1, 2);
-    const auto addresses_dictionary = train_dictionary<NodeAddresses::Record>(
-        raw.nodes.size(), raw.events.size(), checkpoint_records,
-        [&](std::size_t node) { return node_records(node, address_of); });
+    const std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary;
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
         if (node % 256 == 0) {
             report("node labels", node, raw.nodes.size());
