@@ -72,8 +72,8 @@ public:
                         records + first, static_cast<std::size_t>(length), planes_level, chunked.dictionary_.get());
                     if (shared.size() < chunk.saved.size()) {
                         chunked.dictionary_savings_ += chunk.saved.size() - shared.size();
-                        chunk.fallback_form = chunk.form;
-                        chunk.fallback = std::move(chunk.saved);
+                        chunked.fallbacks_.resize(chunked.chunks_.size() + 1);
+                        chunked.fallbacks_.back() = Fallback{chunk.form, std::move(chunk.saved)};
                         chunk.saved = std::move(shared);
                         chunk.form = Form::dictionary_planes;
                     }
@@ -90,13 +90,13 @@ public:
     // Keeps the dictionary, or puts back every chunk's best form without it
     // (when it saves less than it costs); either way drops the other forms.
     void settle_dictionary(bool keep) {
-        for (Chunk& chunk : chunks_) {
-            if (!keep && chunk.form == Form::dictionary_planes) {
-                chunk.saved = std::move(chunk.fallback);
-                chunk.form = chunk.fallback_form;
+        for (std::size_t index = 0; !keep && index < chunks_.size(); ++index) {
+            if (chunks_[index].form == Form::dictionary_planes) {
+                chunks_[index].saved = std::move(fallbacks_[index].saved);
+                chunks_[index].form = fallbacks_[index].form;
             }
-            chunk.fallback = std::vector<std::uint8_t>();
         }
+        fallbacks_ = std::vector<Fallback>();
         if (!keep) {
             dictionary_.reset();
         }
@@ -287,9 +287,11 @@ private:
         std::uint64_t first = 0;          // its first record's first field
         Form form = Form::stream;
         std::vector<std::uint8_t> saved;  // its stream's saved form, or its planes' zstd frame
-        // While building, of a chunk that picked the dictionary: its best form without.
-        Form fallback_form = Form::stream;
-        std::vector<std::uint8_t> fallback;
+    };
+    // While building, of a chunk that picked the dictionary: its best form without.
+    struct Fallback {
+        Form form = Form::stream;
+        std::vector<std::uint8_t> saved;
     };
 
     const byte_planes::Dictionary* dictionary_for(const Chunk& chunk) const {
@@ -375,6 +377,7 @@ private:
     std::vector<Chunk> chunks_;
     std::shared_ptr<const byte_planes::Dictionary> dictionary_;  // its kind's, shared; or none
     std::uint64_t dictionary_savings_ = 0;                      // while building
+    std::vector<Fallback> fallbacks_;                           // while building, by chunk
     std::unique_ptr<Cursor> cursor_;  // of chunk current_, once a walk entered it
     std::size_t current_ = 0;
 };
