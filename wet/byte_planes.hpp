@@ -65,7 +65,7 @@ public:
     static constexpr std::uint64_t max_bytes = std::uint64_t{1} << 20;
 
     // The size of a trained dictionary: 1 MiB saved less on both runs the
-    // design log measured ("A shared dictionary per kind of label").
+    // design log measured ("A shared dictionary for the values").
     static constexpr std::size_t trained_bytes = std::size_t{1} << 18;
 
     // Trained on `samples` (planes laid end to end, `sizes` each), for
