@@ -39,9 +39,12 @@ public:
     using Record = typename Stream::Record;
     using stream_type = Stream;
 
-    // planes_level: the zstd level of chunks tried as byte planes (chunked_stream.hpp).
+    // planes_level: the zstd level of chunks tried as byte planes, and
+    // `dictionary` their kind's, if any (chunked_stream.hpp; then
+    // settle_dictionary() once every label of the kind is made).
     static Label make(const std::vector<Record>& records, std::uint64_t chunk_records,
-                      int planes_level = byte_planes::level) {
+                      int planes_level = byte_planes::level,
+                      std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
         Label label;
         if (records.empty()) {
             return label;
@@ -56,7 +59,8 @@ public:
         }
         static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
         auto chunked = std::make_unique<ChunkedStream<Stream>>(
-            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records, planes_level));
+            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records, planes_level,
+                                         std::move(dictionary)));
         label.count_ = records.size();
         if (records.size() * sizeof(Record) < chunked->saved_bytes()) {
             label.plain_ = std::make_unique<Record[]>(records.size());
@@ -65,6 +69,13 @@ public:
             label.chunked_ = std::move(chunked);
         }
         return label;
+    }
+
+    std::uint64_t dictionary_savings() const { return chunked_ ? chunked_->dictionary_savings() : 0; }
+    void settle_dictionary(bool keep) {
+        if (chunked_) {
+            chunked_->settle_dictionary(keep);
+        }
     }
 
     std::uint64_t size() const { return count_; }
@@ -205,7 +216,9 @@ public:
 
     // `increasing`: a sequence of increasing first fields (timestamps), whose
     // checkpoints must increase.
-    static Label load(ByteReader& reader, const std::string& what, bool increasing = false) {
+    // `dictionary`: its kind's, if the file holds one.
+    static Label load(ByteReader& reader, const std::string& what, bool increasing = false,
+                      std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
         Label label;
         const std::uint8_t form = reader.u8();
         if (form == 1) {
@@ -217,7 +230,7 @@ public:
         } else if (form == 2) {
             // Checked whole now, so that a walk later cannot fail on its framing.
             label.chunked_ = std::make_unique<ChunkedStream<Stream>>(
-                ChunkedStream<Stream>::load(reader, what, increasing));
+                ChunkedStream<Stream>::load(reader, what, increasing, std::move(dictionary)));
             label.count_ = label.chunked_->size();
         } else if (form == 3) {
             const std::size_t count = reader.count(sizeof(Record));

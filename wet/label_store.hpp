@@ -144,6 +144,10 @@ private:
     std::vector<Label<NodeTimestamps>> node_times_;
     std::vector<Label<NodeValues>> values_;
     std::vector<Label<NodeAddresses>> addresses_;
+    // The zstd dictionaries their planes chunks share, or none (kept only
+    // where one saves more than it costs): saved at the start of VALS, ADDR.
+    std::shared_ptr<const byte_planes::Dictionary> values_dictionary_;
+    std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary_;
     std::vector<Label<LoadDefs>> defs_;
 };
 
