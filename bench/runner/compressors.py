@@ -49,6 +49,17 @@ GENERAL = [
 ZPAQ = Compressor("zpaq-m5", [os.path.join(os.path.dirname(os.path.abspath(__file__)), "zpaq-filter"), "-c", "5"],
                   [os.path.join(os.path.dirname(os.path.abspath(__file__)), "zpaq-filter"), "-d"])
 
+# Branch traces as block ids (docs/branch-ids.md): tcgen-branch-ids splits
+# the trace into an id stream and a small side table; the ids are compressed
+# by tcgen's compressor of examples/branch_ids.tcg (tcgen-block-ids, built
+# as every tcgen compressor is) or held as a SEQUITUR grammar by wpp
+# (wpp-block-ids), the table by xz -9; decompression joins them back.
+# block-ids-filter runs those steps as one stdin-to-stdout program, so that
+# its size counts every file the rebuild needs and its times every step.
+BLOCK_IDS_FILTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "block-ids-filter")
+BLOCK_ID_SPECS = [("tcgen-block-ids", "examples/branch_ids.tcg")]
+WPP_BLOCK_IDS = "wpp-block-ids"
+
 # tcgen specs by trace kind: ChampSim traces (64-byte input_instr records, no
 # header) get the ChampSim spec; branch traces (BRA1: 4-byte header, 64-bit
 # PC, 64-bit target, 8-bit taken) the branch spec; every other kind is in the
@@ -95,12 +106,34 @@ def reference_specs_for_kind(kind):
 
 
 def tcgen_specs_for_kind(kind):
-    return reference_specs_for_kind(kind) + ([X86_SPECS[kind]] if kind in X86_SPECS else [])
+    return (reference_specs_for_kind(kind) + ([X86_SPECS[kind]] if kind in X86_SPECS else [])
+            + (BLOCK_ID_SPECS if is_branch_kind(kind) else []))
 
 
 def all_names():
-    return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())]
-            + [PAPER[0]] + [c.name for c in GENERAL] + [ZPAQ.name])
+    return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())
+             + BLOCK_ID_SPECS]
+            + [PAPER[0], WPP_BLOCK_IDS] + [c.name for c in GENERAL] + [ZPAQ.name])
+
+
+def block_ids_compressor(name, split_tool, ids_coder):
+    """The block-id pipeline NAME: SPLIT_TOOL (tcgen-branch-ids) and
+    IDS_CODER, block-ids-filter's --tcgen=COMPRESSOR or --wpp=WPP."""
+    options = [f"--split={split_tool}", ids_coder]
+    return Compressor(name, [BLOCK_IDS_FILTER, "-c", *options], [BLOCK_IDS_FILTER, "-d", *options])
+
+
+def tcgen_block_ids(ids_compressor, split_tool):
+    """tcgen-block-ids around IDS_COMPRESSOR, the tcgen compressor built
+    from BLOCK_ID_SPECS' spec."""
+    pipeline = block_ids_compressor(ids_compressor.name, split_tool,
+                                    f"--tcgen={ids_compressor.binary}")
+    pipeline.spec, pipeline.binary = ids_compressor.spec, ids_compressor.binary
+    return pipeline
+
+
+def wpp_block_ids(split_tool, wpp):
+    return block_ids_compressor(WPP_BLOCK_IDS, split_tool, f"--wpp={wpp}")
 
 
 def tcgen_builds_for(kind, wanted):
@@ -121,7 +154,8 @@ def paper_configuration(base):
 def compressors_for_kind(kind, built, wanted):
     """The compressors to run on traces of KIND, tcgen's first.
 
-    built: name -> Compressor for the tcgen compressors already built;
+    built: name -> Compressor for the tcgen compressors already built and
+    the wpp pipeline where its tools are there;
     wanted: set of names selected with --compressors (None = all).
     """
     chosen = []
@@ -130,6 +164,8 @@ def compressors_for_kind(kind, built, wanted):
             chosen.append(built[name])
         if name == PAPER[1] and name in built and (wanted is None or PAPER[0] in wanted):
             chosen.append(paper_configuration(built[name]))
+    if is_branch_kind(kind) and WPP_BLOCK_IDS in built and (wanted is None or WPP_BLOCK_IDS in wanted):
+        chosen.append(built[WPP_BLOCK_IDS])
     chosen += [c for c in GENERAL if wanted is None or c.name in wanted]
     return chosen
 

@@ -13,7 +13,7 @@ import shutil
 import statistics
 import subprocess
 
-from compressors import BASELINE, PAPER
+from compressors import BASELINE, PAPER, is_branch_kind
 from measure import speed
 
 # (key, heading, unit/format kind); every one is also given relative to xz-9.
@@ -47,6 +47,13 @@ GOALS = [
 # The ratio ceiling of general-purpose compression, measured on a subset of
 # the traces (bench/run --zpaq): tcgen is compared with it on that subset.
 CEILING = "zpaq-m5"
+# The control-flow goals of branch traces, stated per program rather than on
+# average: (what, the compressor compared with, threshold of the smallest
+# per-trace ratio factor). Block ids through tcgen are to meet them.
+BRANCH_GOALS = [
+    ("ratio ≥ 1.5× xz-9's on every trace", BASELINE, 1.5),
+    ("ratio ≥ zstd-19-long's on every trace", "zstd-19-long", 1.0),
+]
 
 
 def make_row(trace, compressor, result):
@@ -132,8 +139,25 @@ def goals(summary, rows, kind):
         factor = _ceiling_factor(rows, kind, name, ceiling_traces)
         checks.append((f"ratio ≥ {CEILING}'s ({len(ceiling_traces)} trace(s))", factor, None,
                        None if factor is None else factor >= 1.0))
+        if is_branch_kind(kind):
+            for what, other, threshold in BRANCH_GOALS:
+                factor = _worst_trace_factor(rows, kind, name, other)
+                checks.append((what, factor, None, None if factor is None else factor >= threshold))
         out.append((name, checks))
     return out
+
+
+def _worst_trace_factor(rows, kind, name, other):
+    """The smallest, over KIND's traces, of NAME's ratio divided by OTHER's on
+    the same trace; None unless both verified on every trace."""
+    def ratios(compressor):
+        return {r["file"]: r["ratio"] for r in rows if r["kind"] == kind
+                and r["compressor"] == compressor and r["verified"] == "yes"}
+    mine, theirs = ratios(name), ratios(other)
+    traces = {r["file"] for r in rows if r["kind"] == kind}
+    if not traces or not all(t in mine and theirs.get(t) for t in traces):
+        return None
+    return min(mine[t] / theirs[t] for t in traces)
 
 
 def _ceiling_factor(rows, kind, name, traces):
