@@ -13,7 +13,7 @@ import shutil
 import statistics
 import subprocess
 
-from compressors import BASELINE, PAPER, is_branch_kind
+from compressors import BASELINE, BLOCK_ID_SPECS, PAPER, WPP_BLOCK_IDS, is_branch_kind
 from measure import speed
 
 # (key, heading, unit/format kind); every one is also given relative to xz-9.
@@ -183,6 +183,9 @@ def before_after(summaries):
             out.append((kind, before, max(after, key=lambda s: s["ratio"])))
     return out
 
+
+# The block-id pipelines of branch traces (compressors.py).
+BLOCK_IDS = {name for name, _ in BLOCK_ID_SPECS} | {WPP_BLOCK_IDS}
 
 # The columns of the before/after table: a subset of METRICS.
 BEFORE_AFTER_METRICS = [m for m in METRICS if m[0] in ("ratio", "c_cpu_MBps", "d_cpu_MBps", "d_wall_MBps")]
@@ -448,6 +451,15 @@ def markdown_report(context):
     md += [f"- `{name}`: `{comp} < trace > packed`, `{decomp} < packed > trace`"
            + (f"; `{name}` generated from `{spec}` by the tcgen under test" if spec else "")
            for name, (comp, decomp), spec in c["compressors"]]
+    if any(name in BLOCK_IDS for name, _, _ in c["compressors"]):
+        md += ["", "The block-id compressors of branch traces run `block-ids-filter`: "
+               "`tcgen-branch-ids split` turns the trace into an id stream and a side table "
+               "(docs/branch-ids.md); the ids are compressed by the compressor tcgen generated "
+               f"from `{BLOCK_ID_SPECS[0][1]}` (`{BLOCK_ID_SPECS[0][0]}`) or held as a grammar "
+               f"by `wpp build --raw` (`{WPP_BLOCK_IDS}`), the table by `xz -9 -T1`; "
+               "decompression undoes both and `tcgen-branch-ids join` rebuilds the trace. Their "
+               "size counts both parts and a 20-byte header giving their lengths; their times "
+               "and peak RSS every step of the pipeline (the steps run one after another)."]
     md += ["", "### Traces", ""] + ([c["about"], ""] if c["about"] else [])
     md += ["| kind | trace | bytes | file |", "|---|---|---:|---|"]
     md += [f"| {t.kind} | {t.label} | {t.size:,} | `{t.display_path}` |" for t in c["traces"]]

@@ -2,7 +2,8 @@
 # The benchmark scripts end to end on a tiny corpus: bench/corpus --quick
 # traces two programs with tcgen-tracer, bench/run and bench/ablation measure
 # them (one run each), and the checks below look at what they wrote: a
-# verified CSV row for every (trace, compressor) and (trace, variant), the
+# verified CSV row for every (trace, compressor) and (trace, variant; branch
+# traces also as block ids, through tcgen and as a grammar), the
 # tables on stdout, both sections of one Markdown document, with no path of
 # this checkout in it. Then the hard set of two programs goes into the same
 # directory beside the regular one, bench/run --section writes it into a
@@ -42,7 +43,8 @@ vpc = ["store-addresses", "cache-miss-addresses", "load-values"]
 programs = ["gzip", "sort"]
 expected_run = {(k, p, c) for k in vpc for p in programs for c in ["tcgen-a", "tcgen-a-paper", "tcgen-b"] + general}
 expected_run |= {("champsim", p, c) for p in programs for c in ["tcgen-champsim"] + general}
-expected_run |= {("branches", p, c) for p in programs for c in ["tcgen-branches"] + general}
+expected_run |= {("branches", p, c) for p in programs
+                 for c in ["tcgen-branches", "tcgen-block-ids", "wpp-block-ids"] + general}
 expected_run |= {(k, "sort", "zpaq-m5") for k in vpc + ["champsim", "branches"]}  # --zpaq=sort
 expected_run |= {("cache-miss-addresses", p, "tcgen-x86-misses") for p in programs}
 expected_run |= {("store-addresses", p, "tcgen-x86-stores") for p in programs}
@@ -71,6 +73,21 @@ for kind in store-addresses cache-miss-addresses load-values champsim branches; 
     grep -q "^== $kind:" "$work/run.out" || fail "bench/run printed no table for $kind"
     grep -q "^### $kind" "$doc" || fail "no $kind table in the document"
 done
+# Branch traces also go as block ids, through tcgen and as a grammar (their
+# round trips are in the CSV check above): a row of each per trace in the
+# table and the document, and the control-flow goals judged on every trace.
+for program in gzip sort; do
+    for compressor in tcgen-block-ids wpp-block-ids; do
+        grep -q "^$program  *$compressor  *[0-9]" "$work/run.out" || fail "bench/run printed no $compressor row for $program"
+        grep -q "^| $program | $compressor | [0-9]" "$doc" || fail "no $compressor row for $program in the document"
+    done
+done
+grep -q "^  tcgen-block-ids  *ratio ≥ xz-9's " "$work/run.out" || fail "no goals for tcgen-block-ids"
+for goal in "ratio ≥ 1.5× xz-9's on every trace" "ratio ≥ zstd-19-long's on every trace"; do
+    grep -q "^  *$goal  *\(met\|NOT MET\) " "$work/run.out" || fail "no verdict on '$goal'"
+done
+grep -q "^- \`tcgen-block-ids\`: \`bench/runner/block-ids-filter -c --split=" "$doc" \
+    || fail "tcgen-block-ids' command is not in the document, relative to the repository"
 # Every goal has a verdict, the ceiling's on the one trace zpaq compressed.
 grep -q "^  tcgen-a  *ratio ≥ xz-9's  *\(met\|NOT MET\) " "$work/run.out" || fail "no verdict on the xz goal"
 grep -q "^  *ratio ≥ zpaq-m5's (1 trace(s))  *\(met\|NOT MET\) " "$work/run.out" ||
@@ -181,6 +198,26 @@ for script in run ablation tune; do
     grep -q "argument --section: give a name without '--'" "$work/err" \
         || fail "bench/$script: no error for a section name with '--': $(cat "$work/err")"
 done
+# block-ids-filter, the block-id pipelines' program: a stream it did not
+# write, cut short or with bytes after it is one line and exit status 1.
+filter=$repo/bench/runner/block-ids-filter
+tools=(--split="$(dirname "$tcgen")/../tracer/tcgen-branch-ids" --wpp="$(dirname "$tcgen")/../wpp/wpp")
+"$filter" -c "${tools[@]}" <"$work/corpus/quick/sort.bra" >"$work/sort.bip" || fail "block-ids-filter -c failed"
+"$filter" -d "${tools[@]}" <"$work/sort.bip" | cmp - "$work/corpus/quick/sort.bra" || fail "block-ids-filter round trip differs"
+check_filter_error() {  # INPUT EXPECTED_MESSAGE
+    if "$filter" -d "${tools[@]}" <"$1" >/dev/null 2>"$work/err"; then fail "block-ids-filter accepted $2"; fi
+    [[ $(cat "$work/err") == "block-ids-filter: error: $2" ]] || fail "block-ids-filter: $(cat "$work/err")"
+}
+printf 'not packed' >"$work/bad.bip"
+check_filter_error "$work/bad.bip" "standard input: not a block-ids-filter stream (no BIP1 header)"
+head -c 30 "$work/sort.bip" >"$work/bad.bip"
+check_filter_error "$work/bad.bip" "standard input: truncated in the compressed ids"
+{ cat "$work/sort.bip"; printf x; } >"$work/bad.bip"
+check_filter_error "$work/bad.bip" "standard input: bytes after the compressed side table"
+if "$filter" -c "${tools[@]}" <"$doc" >/dev/null 2>"$work/err"; then fail "block-ids-filter compressed a file that is no branch trace"; fi
+[[ $(wc -l <"$work/err") -eq 1 ]] && grep -q "^block-ids-filter: error: tcgen-branch-ids failed: " "$work/err" \
+    || fail "block-ids-filter -c on a file that is no branch trace: $(cat "$work/err")"
+
 # bench/wet on one program's small WET (no xz: it is most of a real run):
 # every table and the goals, sort's row in each, no path of this checkout.
 build=$(cd "$(dirname "$tcgen")/.." && pwd)
