@@ -22,8 +22,9 @@
 // one being written can only get ahead as far as that buffer holds, so
 // groups of up to group_buffer_bytes decode fully in parallel; longer ones
 // partly. A worker clears its tables in place for groups large enough to
-// fill them (clears_tables_in_place), so they are then wholly resident. Threads meet once per block (a block is thousands of records);
-// decoding a record takes no lock and shares nothing.
+// fill them (clears_tables_in_place), so they are then wholly resident.
+// Threads meet once per block (a block is thousands of records); decoding a
+// record takes no lock and shares nothing.
 
 #include <algorithm>
 #include <condition_variable>
@@ -241,7 +242,8 @@ private:
                     piece->bytes_read = container.bytes_read();
                     if (current == nullptr || tcz_restarts_at(piece->block.number, preamble.restart_blocks)) {
                         close(current);
-                        current = open_group(!has_groups, decoded_queue_blocks(preamble), clears_tables_in_place(preamble));
+                        current =
+                            open_group(!has_groups, decoded_queue_blocks(preamble), clears_tables_in_place(preamble));
                         if (current == nullptr) {
                             return;
                         }
@@ -409,7 +411,8 @@ private:
             {
                 std::unique_lock<std::mutex> lock(mutex_);
                 changed_.wait(lock, [&] {
-                    return stopping_ || (group.decoded.size() < group.decoded_capacity && (!group.read.empty() || group.all_read));
+                    return stopping_ ||
+                           (group.decoded.size() < group.decoded_capacity && (!group.read.empty() || group.all_read));
                 });
                 if (stopping_) {
                     return false;

@@ -67,6 +67,16 @@ public:
     // of a block's long runs from which only those are learnt.
     static constexpr std::size_t tail_learned = 4;
     static constexpr std::size_t tail_mean_run = 40;
+    // Learning a record costs a cache miss per table it touches only where
+    // the fields' tables outgrow the caches; below this size it costs about
+    // what copying the record does, so the tails would cost ratio for no
+    // speed (an id stream's 2 MiB of tables: 16 % more bytes, the same
+    // decoding time; docs/design/log.md, "Learning only the tails of long
+    // runs"), and every record is learnt at every level.
+    static constexpr std::uint64_t tails_min_table_bytes = std::uint64_t{16} << 20;
+    static constexpr bool tails_save_time(std::uint64_t field_table_bytes) {
+        return field_table_bytes >= tails_min_table_bytes;
+    }
     // Runs of this many records or more count towards the decision.
     static constexpr std::size_t long_run = 16;
     // The table's size for the largest block: 2^20 entries (4 MiB) found 3-5 %
@@ -158,6 +168,12 @@ public:
             decode_one(records + cursor.index * record_bytes);
             after_coded(cursor, records);
         }
+    }
+
+    // Records coded as parts of runs so far: copied whole, never coded by
+    // the fields.
+    std::uint64_t records_in_runs() const {
+        return records_in_runs_;
     }
 
     // The report's line: records coded as parts of runs so far, the runs,
