@@ -148,6 +148,9 @@ private:
     // where one saves more than it costs): saved at the start of VALS, ADDR.
     std::shared_ptr<const byte_planes::Dictionary> values_dictionary_;
     std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary_;
+    // The shared frames that hold most of the values' chunks (shared_frames.hpp),
+    // or none: saved after the values' dictionary.
+    std::shared_ptr<SharedFrames> value_frames_;
     std::vector<Label<LoadDefs>> defs_;
 };
 
