@@ -42,69 +42,6 @@ Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_
     return Label<Stream>::make(records, chunk_records, planes_level, std::move(dictionary));
 }
 
-// Samples of a kind's chunks for its dictionary: the byte planes of the
-// chunks of every sequence that is not constant, every step-th chunk when
-// they would exceed this (the whole sample trains best: the design log).
-constexpr std::uint64_t dictionary_sample_bytes = std::uint64_t{1} << 26;
-
-// A dictionary for the planes chunks of one kind of label: node n's records
-// are records_of(n) (empty: none).
-template <class Record, class RecordsOf>
-std::shared_ptr<const byte_planes::Dictionary> train_dictionary(std::size_t nodes, std::uint64_t events,
-                                                                std::uint64_t chunk_records,
-                                                                const RecordsOf& records_of) {
-    const std::uint64_t step = events * sizeof(Record) / dictionary_sample_bytes + 1;
-    // visit(sample, records, length) for every sampled chunk, in node order.
-    const auto each_sample = [&](const auto& visit) {
-        std::uint64_t chunk = 0;
-        std::size_t sample = 0;
-        for (std::size_t node = 0; node < nodes; ++node) {
-            const std::vector<Record> records = records_of(node);
-            const bool constant = std::all_of(records.begin(), records.end(), [&](const Record& record) {
-                return std::memcmp(&record, &records.front(), sizeof(Record)) == 0;
-            });
-            for (std::size_t first = 0; !constant && first < records.size(); first += chunk_records) {
-                if (chunk++ % step == 0) {
-                    visit(sample++, records.data() + first,
-                          std::min<std::size_t>(chunk_records, records.size() - first));
-                }
-            }
-        }
-    };
-    std::vector<std::size_t> sizes;
-    each_sample([&](std::size_t, const Record*, std::size_t length) { sizes.push_back(length * sizeof(Record)); });
-    // The samples in a fixed pseudo-random order, not node by node: the
-    // trainer picks a segment from each stretch of its input in turn, and a
-    // stretch of a few nodes then speaks for the whole run (sort's values:
-    // -13 % instead of -24 %, the design log). An LCG of its own, so that
-    // every build of the same run makes the same file, whatever the standard
-    // library. Each sample is written straight to its place.
-    std::vector<std::size_t> order(sizes.size());
-    for (std::size_t index = 0; index < order.size(); ++index) {
-        order[index] = index;
-    }
-    std::uint64_t state = 1;
-    for (std::size_t left = order.size(); left > 1; --left) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        std::swap(order[left - 1], order[static_cast<std::size_t>((state >> 33) % left)]);
-    }
-    std::vector<std::size_t> offsets(sizes.size());
-    std::vector<std::size_t> shuffled_sizes;
-    shuffled_sizes.reserve(sizes.size());
-    std::size_t total = 0;
-    for (const std::size_t index : order) {
-        offsets[index] = total;
-        total += sizes[index];
-        shuffled_sizes.push_back(sizes[index]);
-    }
-    std::vector<std::uint8_t> samples(total);
-    each_sample([&](std::size_t sample, const Record* records, std::size_t length) {
-        const std::vector<std::uint8_t> planes = byte_planes::planes_of(records, length);
-        std::copy(planes.begin(), planes.end(), samples.begin() + static_cast<std::ptrdiff_t>(offsets[sample]));
-    });
-    return byte_planes::Dictionary::train(samples, shuffled_sizes, byte_planes::level);
-}
-
 // Keeps `dictionary` for `labels` if their chunks save more by it than it
 // costs in the file; returns it, or null.
 template <class Stream>
@@ -480,11 +417,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             }
         }
     }
-    // The values' dictionary, from their chunks' planes. Not the
-    // addresses': on both runs measured it saved less than its size, and
-    // trained and tried on every chunk it took a sixth of the build (the
-    // design log); ADDR keeps the place for one, and loads it.
-    report("dictionary", 0, 1);
+    // No dictionaries: the values' chunks go into shared frames (below),
+    // which find what format 6's trained dictionary found and more; the
+    // addresses' saved less than its size on both runs measured (the design
+    // log). VALS and ADDR keep the place for one, and load it.
     const auto node_records = [&](std::size_t node, auto field) {
         using Record = decltype(field(raw.events[0]));
         std::vector<Record> records;
@@ -495,8 +431,6 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     };
     const auto value_of = [](const RawEvent& event) { return NodeValues::Record{event.value}; };
     const auto address_of = [](const RawEvent& event) { return NodeAddresses::Record{event.address}; };
-    // The values need no dictionary: their planes chunks go into shared
-    // frames (below), which find what a dictionary found and more.
     const std::shared_ptr<const byte_planes::Dictionary> values_dictionary;
     const std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary;
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
