@@ -21,12 +21,15 @@
 // its records as zstd-compressed byte planes (byte_planes.hpp), which a
 // cursor decompresses whole when a walk enters the chunk, or the same
 // planes compressed with a dictionary shared by every label of its kind
-// (a WET's values, its addresses), which the stream holds a reference to.
+// (a WET's values, its addresses), which the stream holds a reference to;
+// or, once the whole kind is built, its records in a frame shared with
+// other chunks of the kind (shared_frames.hpp), addressed as (frame, offset).
 //
 // Saved: u64 records, u64 records per chunk, then per chunk u64 its first
 // record's first field, u8 its form (0 stream, 1 byte planes, 2 byte planes
-// with the kind's dictionary), u64 size, and the stream's saved form (cursor
-// at 0) or the planes' zstd frame. The dictionary is saved by the owner.
+// with the kind's dictionary, 3 in a shared frame), u64 size, and the
+// stream's saved form (cursor at 0), the planes' zstd frame, or u32 frame
+// and u32 byte offset. The dictionary and the frames are saved by the owner.
 
 #include <algorithm>
 #include <cstdint>
@@ -37,6 +40,7 @@
 
 #include "byte_io.hpp"
 #include "byte_planes.hpp"
+#include "shared_frames.hpp"
 
 namespace tcgen::wet {
 
@@ -101,6 +105,27 @@ public:
             dictionary_.reset();
         }
         dictionary_savings_ = 0;
+    }
+
+    // visit(chunk, first record, records) for every chunk not yet in a
+    // shared frame: the ones a shared frame may take.
+    template <class Visit>
+    void each_unshared_chunk(const Visit& visit) const {
+        for (std::size_t index = 0; index < chunks_.size(); ++index) {
+            if (chunks_[index].form != Form::shared) {
+                visit(index, index * chunk_records_, chunk_length(index));
+            }
+        }
+    }
+    std::uint64_t chunk_saved_bytes(std::size_t chunk) const { return chunks_[chunk].saved.size(); }
+    // Moves `chunk` into a shared frame of `frames`, at `place`.
+    void share(std::size_t chunk, std::shared_ptr<SharedFrames> frames, SharedFrames::Place place) {
+        frames_ = std::move(frames);
+        ByteWriter writer;
+        writer.u32(place.frame);
+        writer.u32(place.offset);
+        chunks_[chunk].saved = std::move(writer.data());
+        chunks_[chunk].form = Form::shared;
     }
 
     std::uint64_t size() const { return count_; }
@@ -217,10 +242,13 @@ public:
     // increasing first fields increase (`increasing`). `dictionary`: the
     // kind's, if its owner saved one; a chunk that needs it and has none is
     // refused.
+    // `frames`: the kind's shared frames, if its owner saved them.
     static ChunkedStream load(ByteReader& reader, const std::string& what, bool increasing,
-                              std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
+                              std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr,
+                              std::shared_ptr<SharedFrames> frames = nullptr) {
         ChunkedStream chunked;
         chunked.dictionary_ = std::move(dictionary);
+        chunked.frames_ = std::move(frames);
         chunked.count_ = reader.u64();
         chunked.chunk_records_ = reader.u64();
         if (chunked.count_ == 0 || chunked.chunk_records_ == 0) {
@@ -240,7 +268,7 @@ public:
                 reader.fail(what + ": checkpoint " + std::to_string(index) + " does not increase");
             }
             const std::uint8_t form = reader.u8();
-            if (form > static_cast<std::uint8_t>(Form::dictionary_planes)) {
+            if (form > static_cast<std::uint8_t>(Form::shared)) {
                 reader.fail(what + ": chunk " + std::to_string(index) + " of unknown form " + std::to_string(form));
             }
             chunk.form = static_cast<Form>(form);
@@ -252,7 +280,9 @@ public:
             const std::uint64_t expected =
                 std::min(chunked.chunk_records_, chunked.count_ - index * chunked.chunk_records_);
             try {
-                if (chunk.form != Form::stream) {
+                if (chunk.form == Form::shared) {
+                    chunked.check_place(reader, what, index, bytes, size, expected);
+                } else if (chunk.form != Form::stream) {
                     if (expected > byte_planes::max_bytes / sizeof(Record)) {
                         reader.fail(what + ": chunk " + std::to_string(index) + " claims " + std::to_string(expected) +
                                     " records in byte planes");
@@ -282,7 +312,7 @@ public:
     }
 
 private:
-    enum class Form : std::uint8_t { stream = 0, planes = 1, dictionary_planes = 2 };
+    enum class Form : std::uint8_t { stream = 0, planes = 1, dictionary_planes = 2, shared = 3 };
     struct Chunk {
         std::uint64_t first = 0;          // its first record's first field
         Form form = Form::stream;
@@ -293,6 +323,35 @@ private:
         Form form = Form::stream;
         std::vector<std::uint8_t> saved;
     };
+
+    std::size_t chunk_length(std::size_t chunk) const {
+        return static_cast<std::size_t>(std::min(chunk_records_, count_ - chunk * chunk_records_));
+    }
+    static SharedFrames::Place place_of(const std::uint8_t* bytes) {
+        SharedFrames::Place place;
+        for (int k = 3; k >= 0; --k) {
+            place.frame = place.frame << 8 | bytes[k];
+            place.offset = place.offset << 8 | bytes[4 + k];
+        }
+        return place;
+    }
+    // A shared chunk's place: 8 bytes, in a frame the kind has, its records
+    // inside that frame's decoded bytes.
+    void check_place(ByteReader& reader, const std::string& what, std::size_t index, const std::uint8_t* bytes,
+                     std::uint64_t size, std::uint64_t records) const {
+        const std::string chunk = what + ": chunk " + std::to_string(index);
+        if (size != 8) {
+            reader.fail(chunk + ": a shared frame's place of " + std::to_string(size) + " bytes");
+        }
+        if (!frames_) {
+            reader.fail(chunk + " is in a shared frame, and there are none");
+        }
+        const SharedFrames::Place place = place_of(bytes);
+        if (place.frame >= frames_->size() || place.offset > frames_->decoded_bytes(place.frame) ||
+            records > (frames_->decoded_bytes(place.frame) - place.offset) / sizeof(Record)) {
+            reader.fail(chunk + " lies outside the shared frames");
+        }
+    }
 
     const byte_planes::Dictionary* dictionary_for(const Chunk& chunk) const {
         return chunk.form == Form::dictionary_planes ? dictionary_.get() : nullptr;
@@ -356,7 +415,9 @@ private:
     }
     Cursor checked_cursor(std::size_t chunk) const {
         const Chunk& saved = chunks_[chunk];
-        Cursor cursor = saved.form != Form::stream
+        Cursor cursor = saved.form == Form::shared
+                            ? Cursor(frames_->records<Record>(place_of(saved.saved.data()), chunk_length(chunk)))
+                        : saved.form != Form::stream
                             ? Cursor(byte_planes::decompress<Record>(
                                   saved.saved.data(), saved.saved.size(),
                                   static_cast<std::size_t>(std::min(chunk_records_, count_ - chunk * chunk_records_)),
@@ -376,6 +437,7 @@ private:
     std::uint64_t chunk_records_ = 1;
     std::vector<Chunk> chunks_;
     std::shared_ptr<const byte_planes::Dictionary> dictionary_;  // its kind's, shared; or none
+    std::shared_ptr<SharedFrames> frames_;                        // its kind's, shared; or none
     std::uint64_t dictionary_savings_ = 0;                      // while building
     std::vector<Fallback> fallbacks_;                           // while building, by chunk
     std::unique_ptr<Cursor> cursor_;  // of chunk current_, once a walk entered it

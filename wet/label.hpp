@@ -78,6 +78,20 @@ public:
         }
     }
 
+    // Its chunks, when it is a stream (null otherwise): the owner moves
+    // chunks of a kind into shared frames once every label is made.
+    ChunkedStream<Stream>* chunks() { return chunked_.get(); }
+    // Plain records become a stream of chunks, for the owner to move into
+    // shared frames (where a few records cost less than plain).
+    void make_chunked(std::uint64_t chunk_records) {
+        if (plain_) {
+            chunked_ = std::make_unique<ChunkedStream<Stream>>(
+                ChunkedStream<Stream>::build(plain_.get(), static_cast<std::size_t>(count_), chunk_records));
+            plain_.reset();
+        }
+    }
+    bool is_plain() const { return plain_ != nullptr; }
+
     std::uint64_t size() const { return count_; }
     bool empty() const { return size() == 0; }
     bool is_stream() const { return chunked_ != nullptr; }
@@ -216,9 +230,10 @@ public:
 
     // `increasing`: a sequence of increasing first fields (timestamps), whose
     // checkpoints must increase.
-    // `dictionary`: its kind's, if the file holds one.
+    // `dictionary`, `frames`: its kind's, if the file holds them.
     static Label load(ByteReader& reader, const std::string& what, bool increasing = false,
-                      std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
+                      std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr,
+                      std::shared_ptr<SharedFrames> frames = nullptr) {
         Label label;
         const std::uint8_t form = reader.u8();
         if (form == 1) {
@@ -230,7 +245,7 @@ public:
         } else if (form == 2) {
             // Checked whole now, so that a walk later cannot fail on its framing.
             label.chunked_ = std::make_unique<ChunkedStream<Stream>>(
-                ChunkedStream<Stream>::load(reader, what, increasing, std::move(dictionary)));
+                ChunkedStream<Stream>::load(reader, what, increasing, std::move(dictionary), std::move(frames)));
             label.count_ = label.chunked_->size();
         } else if (form == 3) {
             const std::size_t count = reader.count(sizeof(Record));

@@ -42,69 +42,6 @@ Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_
     return Label<Stream>::make(records, chunk_records, planes_level, std::move(dictionary));
 }
 
-// Samples of a kind's chunks for its dictionary: the byte planes of the
-// chunks of every sequence that is not constant, every step-th chunk when
-// they would exceed this (the whole sample trains best: the design log).
-constexpr std::uint64_t dictionary_sample_bytes = std::uint64_t{1} << 26;
-
-// A dictionary for the planes chunks of one kind of label: node n's records
-// are records_of(n) (empty: none).
-template <class Record, class RecordsOf>
-std::shared_ptr<const byte_planes::Dictionary> train_dictionary(std::size_t nodes, std::uint64_t events,
-                                                                std::uint64_t chunk_records,
-                                                                const RecordsOf& records_of) {
-    const std::uint64_t step = events * sizeof(Record) / dictionary_sample_bytes + 1;
-    // visit(sample, records, length) for every sampled chunk, in node order.
-    const auto each_sample = [&](const auto& visit) {
-        std::uint64_t chunk = 0;
-        std::size_t sample = 0;
-        for (std::size_t node = 0; node < nodes; ++node) {
-            const std::vector<Record> records = records_of(node);
-            const bool constant = std::all_of(records.begin(), records.end(), [&](const Record& record) {
-                return std::memcmp(&record, &records.front(), sizeof(Record)) == 0;
-            });
-            for (std::size_t first = 0; !constant && first < records.size(); first += chunk_records) {
-                if (chunk++ % step == 0) {
-                    visit(sample++, records.data() + first,
-                          std::min<std::size_t>(chunk_records, records.size() - first));
-                }
-            }
-        }
-    };
-    std::vector<std::size_t> sizes;
-    each_sample([&](std::size_t, const Record*, std::size_t length) { sizes.push_back(length * sizeof(Record)); });
-    // The samples in a fixed pseudo-random order, not node by node: the
-    // trainer picks a segment from each stretch of its input in turn, and a
-    // stretch of a few nodes then speaks for the whole run (sort's values:
-    // -13 % instead of -24 %, the design log). An LCG of its own, so that
-    // every build of the same run makes the same file, whatever the standard
-    // library. Each sample is written straight to its place.
-    std::vector<std::size_t> order(sizes.size());
-    for (std::size_t index = 0; index < order.size(); ++index) {
-        order[index] = index;
-    }
-    std::uint64_t state = 1;
-    for (std::size_t left = order.size(); left > 1; --left) {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        std::swap(order[left - 1], order[static_cast<std::size_t>((state >> 33) % left)]);
-    }
-    std::vector<std::size_t> offsets(sizes.size());
-    std::vector<std::size_t> shuffled_sizes;
-    shuffled_sizes.reserve(sizes.size());
-    std::size_t total = 0;
-    for (const std::size_t index : order) {
-        offsets[index] = total;
-        total += sizes[index];
-        shuffled_sizes.push_back(sizes[index]);
-    }
-    std::vector<std::uint8_t> samples(total);
-    each_sample([&](std::size_t sample, const Record* records, std::size_t length) {
-        const std::vector<std::uint8_t> planes = byte_planes::planes_of(records, length);
-        std::copy(planes.begin(), planes.end(), samples.begin() + static_cast<std::ptrdiff_t>(offsets[sample]));
-    });
-    return byte_planes::Dictionary::train(samples, shuffled_sizes, byte_planes::level);
-}
-
 // Keeps `dictionary` for `labels` if their chunks save more by it than it
 // costs in the file; returns it, or null.
 template <class Stream>
@@ -119,6 +56,108 @@ std::shared_ptr<const byte_planes::Dictionary> settle_dictionary(std::vector<Lab
         label.settle_dictionary(keep);
     }
     return keep ? dictionary : nullptr;
+}
+
+// Moves the planes chunks of `labels` into shared frames, ordered by
+// content: chunks sorted by a min-hash of their records (the least of
+// record * a 64-bit odd constant, top bits), so that chunks that hold the
+// same values, whatever node they belong to, share a frame. Kept only when
+// the frames and the chunks' places take fewer bytes than the chunks did;
+// returns the frames, or null. records_of(node): node n's records.
+template <class Stream, class RecordsOf>
+std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, const RecordsOf& records_of,
+                                           std::uint64_t chunk_records) {
+    using Record = typename Stream::Record;
+    struct Candidate {
+        std::uint64_t key;
+        std::size_t node;
+        std::size_t chunk;
+        std::size_t first;
+        std::size_t count;
+    };
+    std::vector<Candidate> candidates;
+    std::uint64_t own_bytes = 0;
+    // Plain labels of a few records stay plain: a chunk's checkpoint and
+    // place cost more than its records.
+    constexpr std::uint64_t least_shared_records = 8;
+    std::vector<std::size_t> were_plain;
+    for (std::size_t node = 0; node < labels.size(); ++node) {
+        if (labels[node].is_plain() && labels[node].size() >= least_shared_records) {
+            were_plain.push_back(node);
+            own_bytes += labels[node].saved_bytes();
+            labels[node].make_chunked(chunk_records);
+            own_bytes -= labels[node].saved_bytes();
+        }
+        if (ChunkedStream<Stream>* chunks = labels[node].chunks()) {
+            chunks->each_unshared_chunk([&](std::size_t chunk, std::uint64_t first, std::size_t count) {
+                candidates.push_back(Candidate{0, node, chunk, static_cast<std::size_t>(first), count});
+                own_bytes += chunks->chunk_saved_bytes(chunk);
+            });
+        }
+    }
+    const auto keep_unshared = [&] {
+        for (const std::size_t node : were_plain) {
+            labels[node] = Label<Stream>::make(labels[node].all(), chunk_records);
+        }
+        return nullptr;
+    };
+    if (candidates.empty()) {
+        return keep_unshared();
+    }
+    // The records of every candidate, laid end to end, node by node.
+    std::vector<Record> records;
+    std::vector<std::size_t> at(candidates.size());
+    for (std::size_t index = 0; index < candidates.size();) {
+        const std::vector<Record> node_records = records_of(candidates[index].node);
+        for (const std::size_t node = candidates[index].node; index < candidates.size() && candidates[index].node == node;
+             ++index) {
+            Candidate& candidate = candidates[index];
+            at[index] = records.size();
+            records.insert(records.end(), node_records.begin() + static_cast<std::ptrdiff_t>(candidate.first),
+                           node_records.begin() + static_cast<std::ptrdiff_t>(candidate.first + candidate.count));
+            std::uint64_t key = ~std::uint64_t{0};
+            for (std::size_t i = at[index]; i < records.size(); ++i) {
+                std::uint64_t value = 0;
+                std::memcpy(&value, &records[i], std::min(sizeof(value), sizeof(Record)));
+                key = std::min(key, (value * std::uint64_t{0x9E3779B97F4A7C15}) >> 11);
+            }
+            candidate.key = key;
+        }
+    }
+    std::vector<std::size_t> order(candidates.size());
+    for (std::size_t index = 0; index < order.size(); ++index) {
+        order[index] = index;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return candidates[a].key < candidates[b].key; });
+    std::vector<SharedFrames::Piece> pieces;
+    for (const std::size_t index : order) {
+        pieces.push_back(SharedFrames::Piece{reinterpret_cast<const std::uint8_t*>(records.data() + at[index]),
+                                             candidates[index].count, sizeof(Record)});
+    }
+    std::vector<SharedFrames::Place> places;
+    std::shared_ptr<SharedFrames> frames = SharedFrames::build(pieces, places);
+    if (frames->saved_bytes() + 8 * candidates.size() >= own_bytes) {
+        return keep_unshared();
+    }
+    for (std::size_t piece = 0; piece < order.size(); ++piece) {
+        const Candidate& candidate = candidates[order[piece]];
+        labels[candidate.node].chunks()->share(candidate.chunk, frames, places[piece]);
+    }
+    return frames;
+}
+
+void save_frames(ByteWriter& writer, const std::shared_ptr<SharedFrames>& frames) {
+    if (frames) {
+        frames->save(writer);
+    } else {
+        writer.u64(0);
+    }
+}
+
+std::shared_ptr<SharedFrames> load_frames(ByteReader& reader, const std::string& what) {
+    std::shared_ptr<SharedFrames> frames = SharedFrames::load(reader, what);
+    return frames->size() != 0 ? frames : nullptr;
 }
 
 void save_dictionary(ByteWriter& writer, const std::shared_ptr<const byte_planes::Dictionary>& dictionary) {
@@ -378,11 +417,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             }
         }
     }
-    // The values' dictionary, from their chunks' planes. Not the
-    // addresses': on both runs measured it saved less than its size, and
-    // trained and tried on every chunk it took a sixth of the build (the
-    // design log); ADDR keeps the place for one, and loads it.
-    report("dictionary", 0, 1);
+    // No dictionaries: the values' chunks go into shared frames (below),
+    // which find what format 6's trained dictionary found and more; the
+    // addresses' saved less than its size on both runs measured (the design
+    // log). VALS and ADDR keep the place for one, and load it.
     const auto node_records = [&](std::size_t node, auto field) {
         using Record = decltype(field(raw.events[0]));
         std::vector<Record> records;
@@ -393,9 +431,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     };
     const auto value_of = [](const RawEvent& event) { return NodeValues::Record{event.value}; };
     const auto address_of = [](const RawEvent& event) { return NodeAddresses::Record{event.address}; };
-    const auto values_dictionary = train_dictionary<NodeValues::Record>(
-        raw.nodes.size(), raw.events.size(), checkpoint_records,
-        [&](std::size_t node) { return node_records(node, value_of); });
+    const std::shared_ptr<const byte_planes::Dictionary> values_dictionary;
     const std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary;
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
         if (node % 256 == 0) {
@@ -430,6 +466,9 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     }
     store.values_dictionary_ = settle_dictionary(store.values_, values_dictionary);
     store.addresses_dictionary_ = settle_dictionary(store.addresses_, addresses_dictionary);
+    report("shared frames", 0, 1);
+    store.value_frames_ = share_frames(
+        store.values_, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
     report("done", 1, 1);
     return store;
 }
@@ -463,6 +502,7 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         break;
     case 4:
         save_dictionary(writer, values_dictionary_);
+        save_frames(writer, value_frames_);
         save_all(values_);
         break;
     case 5:
@@ -478,10 +518,11 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
 
 void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     const auto load_all = [&](auto& labels, const char* what,
-                              const std::shared_ptr<const byte_planes::Dictionary>& dictionary = nullptr) {
+                              const std::shared_ptr<const byte_planes::Dictionary>& dictionary = nullptr,
+                              const std::shared_ptr<SharedFrames>& frames = nullptr) {
         using Stream = typename std::decay_t<decltype(labels[0])>::stream_type;
         for (std::size_t index = 0; index < labels.size(); ++index) {
-            labels[index] = Label<Stream>::load(reader, what + std::to_string(index), false, dictionary);
+            labels[index] = Label<Stream>::load(reader, what + std::to_string(index), false, dictionary, frames);
         }
     };
     switch (section) {
@@ -515,7 +556,8 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         break;
     case 4:
         values_dictionary_ = load_dictionary(reader, "values");
-        load_all(values_, "values of node ", values_dictionary_);
+        value_frames_ = load_frames(reader, "values");
+        load_all(values_, "values of node ", values_dictionary_, value_frames_);
         break;
     case 5:
         addresses_dictionary_ = load_dictionary(reader, "addresses");
@@ -745,8 +787,11 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     const auto dictionary_bytes = [](const std::shared_ptr<const byte_planes::Dictionary>& dictionary) {
         return 8 + (dictionary ? dictionary->bytes().size() : 0);
     };
-    rows.push_back({"values", events, 8 * events, dictionary_bytes(values_dictionary_) + saved_bytes(values_),
-                    dictionary_bytes(values_dictionary_) + held_bytes(values_)});
+    const std::uint64_t frames_saved = value_frames_ ? value_frames_->saved_bytes() : 8;
+    const std::uint64_t frames_held = value_frames_ ? value_frames_->memory_bytes() : 0;
+    rows.push_back({"values", events, 8 * events,
+                    dictionary_bytes(values_dictionary_) + frames_saved + saved_bytes(values_),
+                    dictionary_bytes(values_dictionary_) + frames_held + held_bytes(values_)});
     rows.push_back({"addresses", events, 8 * events, dictionary_bytes(addresses_dictionary_) + saved_bytes(addresses_),
                     dictionary_bytes(addresses_dictionary_) + held_bytes(addresses_)});
     rows.push_back({"data dependences", edges, 8 * edges, saved_bytes(defs_), held_bytes(defs_)});
@@ -764,6 +809,7 @@ std::size_t LabelStore::memory_bytes() const {
                         (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
+    bytes += value_frames_ ? value_frames_->memory_bytes() : 0;
     for (const auto* dictionary : {values_dictionary_.get(), addresses_dictionary_.get()}) {
         bytes += dictionary ? dictionary->bytes().size() : 0;
     }

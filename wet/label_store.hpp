@@ -14,8 +14,9 @@
 //   by walks of the flow when a query first needs them after a load;
 //   and, per execution, t - parent_t of its dynamic control parent
 //   (ControlParents);
-// - per node that executed: its values (NodeValues) and addresses
-//   (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
+// - per node that executed: its values (NodeValues; their chunks, once
+//   all are made, mostly moved into shared frames ordered by content,
+//   shared_frames.hpp) and addresses (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
 //   (0 none) and the def's rank among that store's executions before the
 //   load (0 the latest) when below 64, else 64 + t_use - t_def (LoadDefs).
@@ -148,6 +149,9 @@ private:
     // where one saves more than it costs): saved at the start of VALS, ADDR.
     std::shared_ptr<const byte_planes::Dictionary> values_dictionary_;
     std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary_;
+    // The shared frames that hold most of the values' chunks (shared_frames.hpp),
+    // or none: saved after the values' dictionary.
+    std::shared_ptr<SharedFrames> value_frames_;
     std::vector<Label<LoadDefs>> defs_;
 };
 

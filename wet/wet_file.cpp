@@ -1,6 +1,6 @@
 // The saved form of a WholeExecutionTrace (docs/wet.md, "The .wet file"):
 //   8  magic "TCGENWET"
-//   4  format version (6)
+//   4  format version (7)
 //   4  section count (9)
 //   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
 // Sections in order: META, BLKS, NODS, then the label sections of LabelStore.
@@ -19,6 +19,8 @@ namespace tcgen::wet {
 namespace {
 
 constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
+// 7: VALS holds shared zstd frames (after its dictionary) that its chunks
+// of form 3 point into;
 // 6: VALS and ADDR start with a zstd dictionary (u64 size, 0: none) that
 // their chunks of form 2 (byte planes compressed with it) share;
 // 5: a chunk is a bidirectional stream or its records as zstd-compressed
@@ -27,7 +29,7 @@ constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
 // 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
 // derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
 // per def.
-constexpr std::uint32_t format_version = 6;
+constexpr std::uint32_t format_version = 7;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
 constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};

@@ -20,6 +20,7 @@
 #include "chunked_stream.hpp"
 #include "flow_index.hpp"
 #include "label.hpp"
+#include "shared_frames.hpp"
 #include "runtime/checksum.hpp"
 #include "synthetic_wet.hpp"
 
@@ -336,8 +337,11 @@ TEST(Checkpoints, ForgedBytePlanesAreRefused) {
     };
     EXPECT_EQ(message(good), "");
     std::vector<std::uint8_t> form = good;
-    form[24] = 3;
-    EXPECT_NE(message(form).find("chunk 0 of unknown form 3"), std::string::npos) << message(form);
+    form[24] = 4;
+    EXPECT_NE(message(form).find("chunk 0 of unknown form 4"), std::string::npos) << message(form);
+    std::vector<std::uint8_t> placed = good;  // in a shared frame: its place is 8 bytes
+    placed[24] = 3;
+    EXPECT_NE(message(placed).find("chunk 0: a shared frame's place of"), std::string::npos) << message(placed);
     std::vector<std::uint8_t> shared = good;  // planes with a dictionary, where the stream has none
     shared[24] = 2;
     EXPECT_NE(message(shared).find("chunk 0 needs a dictionary, and there is none"), std::string::npos)
@@ -467,6 +471,172 @@ TEST(Checkpoints, ChunksSharingADictionaryWalkAlike) {
     ByteWriter without;
     ChunkedStream<NodeValues>::build(records.data(), records.size(), chunk).save(without);
     EXPECT_EQ(plain.data(), without.data());
+}
+
+// The chunks of several labels (nodes) moved into shared frames: the nodes
+// read the same table from different offsets, so chunks of different nodes
+// share content. Saved and loaded (the frames, then each node's chunks),
+// walked both ways and at random against the records; the same bytes again.
+TEST(Checkpoints, ChunksInSharedFramesWalkAlike) {
+    using tcgen::wet::SharedFrames;
+    const std::vector<std::uint64_t> table = random_table(4096, 3);
+    constexpr std::size_t chunk = 1024;
+    std::vector<std::vector<NodeValues::Record>> nodes;
+    std::vector<ChunkedStream<NodeValues>> built;
+    for (std::uint64_t node = 0; node < 24; ++node) {
+        nodes.push_back(table_runs(table, 2 + node % 3, 20 + node));
+        nodes.back().resize(nodes.back().size() - 100 * (node % 10));  // short last chunks
+        built.push_back(ChunkedStream<NodeValues>::build(nodes.back().data(), nodes.back().size(), chunk));
+    }
+    std::vector<SharedFrames::Piece> pieces;
+    std::vector<std::pair<std::size_t, std::size_t>> owners;  // (node, chunk)
+    for (std::size_t node = 0; node < built.size(); ++node) {
+        built[node].each_unshared_chunk([&](std::size_t index, std::uint64_t first, std::size_t count) {
+            pieces.push_back({reinterpret_cast<const std::uint8_t*>(nodes[node].data() + first), count, 8});
+            owners.emplace_back(node, index);
+        });
+    }
+    std::mt19937_64 shuffle(9);  // pieces in any order, as the builder orders them by content
+    std::vector<std::size_t> order(pieces.size());
+    for (std::size_t index = 0; index < order.size(); ++index) {
+        order[index] = index;
+    }
+    std::shuffle(order.begin(), order.end(), shuffle);
+    std::vector<SharedFrames::Piece> shuffled;
+    for (const std::size_t index : order) {
+        shuffled.push_back(pieces[index]);
+    }
+    std::uint64_t unshared_bytes = 0;
+    for (const auto& stream : built) {
+        unshared_bytes += stream.saved_bytes();
+    }
+    std::vector<SharedFrames::Place> places;
+    const auto frames = SharedFrames::build(shuffled, places);
+    ASSERT_GT(frames->size(), 1u);
+    for (std::size_t piece = 0; piece < order.size(); ++piece) {
+        const auto& owner = owners[order[piece]];
+        built[owner.first].share(owner.second, frames, places[piece]);
+    }
+    ByteWriter writer;
+    frames->save(writer);
+    for (const auto& stream : built) {
+        stream.save(writer);
+    }
+    // Alone every chunk holds its stretch of the random table; shared, a
+    // frame holds the table about once.
+    EXPECT_LT(writer.data().size(), unshared_bytes / 4);
+
+    ByteReader reader(writer.data().data(), writer.data().size(), "frames.wet", "label");
+    const auto loaded_frames = SharedFrames::load(reader, "values");
+    std::vector<ChunkedStream<NodeValues>> loaded;
+    for (std::size_t node = 0; node < nodes.size(); ++node) {
+        loaded.push_back(ChunkedStream<NodeValues>::load(reader, "values", false, nullptr, loaded_frames));
+    }
+    reader.expect_end();
+    ByteWriter again;
+    loaded_frames->save(again);
+    for (const auto& stream : loaded) {
+        stream.save(again);
+    }
+    EXPECT_EQ(again.data(), writer.data());
+
+    NodeValues::Record record{};
+    for (std::size_t node = 0; node < nodes.size(); ++node) {
+        const std::vector<NodeValues::Record> walked = forward_walk(loaded[node]);
+        ASSERT_EQ(walked.size(), nodes[node].size());
+        for (std::size_t index = 0; index < walked.size(); ++index) {
+            ASSERT_EQ(walked[index].field1, nodes[node][index].field1) << "node " << node << ", record " << index;
+        }
+        for (std::size_t index = nodes[node].size(); index-- > 0;) {
+            ASSERT_TRUE(loaded[node].prev(record));
+            ASSERT_EQ(record.field1, nodes[node][index].field1) << "node " << node << ", backward " << index;
+        }
+    }
+    // At random across nodes, so the frames' cache is filled and emptied.
+    std::mt19937_64 random(6);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const std::size_t node = random() % nodes.size();
+        const std::uint64_t position = random() % nodes[node].size();
+        loaded[node].seek(position);
+        ASSERT_TRUE(loaded[node].next(record));
+        ASSERT_EQ(record.field1, nodes[node][position].field1) << "node " << node << ", seek to " << position;
+    }
+    // With no frames, a shared chunk is refused by name.
+    try {
+        ByteReader without(again.data().data(), again.data().size(), "frames.wet", "label");
+        SharedFrames::load(without, "values");
+        ChunkedStream<NodeValues>::load(without, "values", false);
+        ADD_FAILURE() << "a shared chunk without frames was accepted";
+    } catch (const WetError& error) {
+        EXPECT_NE(std::string(error.what()).find("is in a shared frame, and there are none"), std::string::npos)
+            << error.what();
+    }
+}
+
+// Forged shared frames and places: one error line, and nothing allocated
+// beyond what a frame may hold whatever its header claims.
+TEST(Checkpoints, ForgedSharedFramesAreRefused) {
+    using tcgen::wet::SharedFrames;
+    const std::vector<std::uint64_t> table = random_table(512, 4);
+    std::vector<NodeValues::Record> records = table_runs(table, 2, 8);
+    auto stream = ChunkedStream<NodeValues>::build(records.data(), records.size(), 1024);
+    std::vector<SharedFrames::Piece> pieces;
+    stream.each_unshared_chunk([&](std::size_t, std::uint64_t first, std::size_t count) {
+        pieces.push_back({reinterpret_cast<const std::uint8_t*>(records.data() + first), count, 8});
+    });
+    std::vector<SharedFrames::Place> places;
+    const auto frames = SharedFrames::build(pieces, places);
+    ASSERT_EQ(frames->size(), 1u);
+    for (std::size_t chunk = 0; chunk < places.size(); ++chunk) {
+        stream.share(chunk, frames, places[chunk]);
+    }
+    ByteWriter writer;
+    frames->save(writer);
+    const std::size_t frames_end = writer.data().size();
+    stream.save(writer);
+    const std::vector<std::uint8_t> good = writer.data();
+    // The frames: u64 count at 0, the frame's layout at 8, u32 decoded bytes
+    // at 9, u64 size at 13, its zstd frame at 21.
+    const auto message = [](const std::vector<std::uint8_t>& bytes) -> std::string {
+        try {
+            ByteReader reader(bytes.data(), bytes.size(), "forged.wet", "label");
+            const auto loaded = SharedFrames::load(reader, "values");
+            ChunkedStream<NodeValues>::load(reader, "values", false, nullptr, loaded);
+            reader.expect_end();
+        } catch (const WetError& error) {
+            return error.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(message(good), "");
+    std::vector<std::uint8_t> many = good;
+    put_u64(many, 0, UINT64_MAX);
+    EXPECT_NE(message(many).find("shared frames claimed"), std::string::npos) << message(many);
+    std::vector<std::uint8_t> layout = good;
+    layout[8] = 2;
+    EXPECT_NE(message(layout).find("shared frame 0 of unknown layout 2"), std::string::npos) << message(layout);
+    std::vector<std::uint8_t> huge = good;  // claims 4 GiB: refused before anything is allocated
+    huge[9] = huge[10] = huge[11] = huge[12] = 0xff;
+    EXPECT_NE(message(huge).find("shared frame 0 claims 4294967295 bytes, at most"), std::string::npos)
+        << message(huge);
+    std::vector<std::uint8_t> shorter = good;  // claims fewer bytes than the frame holds
+    shorter[9] ^= 1;
+    EXPECT_EQ(message(shorter), "forged.wet: error: label: values: shared frame 0 is corrupt");
+    std::vector<std::uint8_t> magic = good;  // the zstd frame's magic number
+    magic[21] ^= 0x5a;
+    EXPECT_EQ(message(magic), "forged.wet: error: label: values: shared frame 0 is corrupt");
+    std::vector<std::uint8_t> body = good;  // a byte inside the compressed data
+    body[frames_end - 3] ^= 0x5a;
+    EXPECT_NE(message(body).find("shared frame 0"), std::string::npos) << message(body);
+    // The first chunk's place: u64 records and records per chunk at
+    // frames_end, then its checkpoint, form, u64 size 8, u32 frame, u32 offset.
+    const std::size_t place = frames_end + 16 + 8 + 1 + 8;
+    std::vector<std::uint8_t> frame = good;
+    frame[place] = 1;
+    EXPECT_NE(message(frame).find("chunk 0 lies outside the shared frames"), std::string::npos) << message(frame);
+    std::vector<std::uint8_t> offset = good;
+    offset[place + 4 + 3] = 0x7f;
+    EXPECT_NE(message(offset).find("chunk 0 lies outside the shared frames"), std::string::npos) << message(offset);
 }
 
 // A saved dictionary that zstd does not read is one error line, in the
