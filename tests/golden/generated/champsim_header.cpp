@@ -259,9 +259,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -421,9 +423,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -523,9 +527,11 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -654,9 +660,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -751,9 +759,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -848,9 +858,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -945,9 +957,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1042,9 +1056,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1139,9 +1155,11 @@ public:
         lv_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1244,9 +1262,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1404,9 +1424,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1549,9 +1571,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1709,9 +1733,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1852,9 +1878,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -1995,9 +2023,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -2146,8 +2176,9 @@ public:
         8,
         8,
     };
+    static constexpr std::uint64_t field_table_bytes = Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + Field4::table_bytes + Field5::table_bytes + Field6::table_bytes + Field7::table_bytes + Field8::table_bytes + Field9::table_bytes + Field10::table_bytes + Field11::table_bytes + Field12::table_bytes + Field13::table_bytes + Field14::table_bytes + Field15::table_bytes;
     static constexpr std::uint64_t table_bytes =
-        Field1::table_bytes + Field2::table_bytes + Field3::table_bytes + Field4::table_bytes + Field5::table_bytes + Field6::table_bytes + Field7::table_bytes + Field8::table_bytes + Field9::table_bytes + Field10::table_bytes + Field11::table_bytes + Field12::table_bytes + Field13::table_bytes + Field14::table_bytes + Field15::table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
+        field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
@@ -2181,9 +2212,10 @@ public:
     }
 
     // Whether the fields learn every record of a run (the best-ratio levels)
-    // or only the tails of long runs where a block has them (record_runs.hpp).
+    // or only the tails of long runs where a block has them and the fields'
+    // tables are large enough for that to save time (record_runs.hpp).
     void learn_every_record(bool every) {
-        runs_.learn_every_record(every);
+        runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
     // Empties every table, as at the start: a reader can begin decoding at
@@ -2206,10 +2238,12 @@ public:
         field_15_.restart();
     }
 
-    // Whether every field missed more than half of its values: the sign of
-    // an input that is not in this spec's format.
+    // Whether every field missed more than half of its values (a record a
+    // run copied counts as predicted): the sign of an input that is not in
+    // this spec's format.
     bool mostly_missed() const {
-        return field_1_.mostly_missed() && field_2_.mostly_missed() && field_3_.mostly_missed() && field_4_.mostly_missed() && field_5_.mostly_missed() && field_6_.mostly_missed() && field_7_.mostly_missed() && field_8_.mostly_missed() && field_9_.mostly_missed() && field_10_.mostly_missed() && field_11_.mostly_missed() && field_12_.mostly_missed() && field_13_.mostly_missed() && field_14_.mostly_missed() && field_15_.mostly_missed();
+        const std::uint64_t copied = runs_.records_in_runs();
+        return field_1_.mostly_missed(copied) && field_2_.mostly_missed(copied) && field_3_.mostly_missed(copied) && field_4_.mostly_missed(copied) && field_5_.mostly_missed(copied) && field_6_.mostly_missed(copied) && field_7_.mostly_missed(copied) && field_8_.mostly_missed(copied) && field_9_.mostly_missed(copied) && field_10_.mostly_missed(copied) && field_11_.mostly_missed(copied) && field_12_.mostly_missed(copied) && field_13_.mostly_missed(copied) && field_14_.mostly_missed(copied) && field_15_.mostly_missed(copied);
     }
 
 private:

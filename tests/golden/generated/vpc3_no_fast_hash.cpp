@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 961, a class per field and the
-// TraceCodec that ties them together; main() at line 1391; then the rest of
+// of this spec is written in); from line 977, a class per field and the
+// TraceCodec that ties them together; main() at line 1415; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -149,9 +149,11 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -290,9 +292,11 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether more than half of the values so far were misses.
-    bool mostly_missed() const {
-        std::uint64_t values = 0;
+    // Whether more than half of the values so far were misses, counting
+    // `predicted_elsewhere` more values as predicted (the records that runs
+    // copied whole, which this field never coded).
+    bool mostly_missed(std::uint64_t predicted_elsewhere) const {
+        std::uint64_t values = predicted_elsewhere;
         for (std::uint64_t count : usage_) {
             values += count;
         }
@@ -427,8 +431,9 @@ public:
         4,
         8,
     };
+    static constexpr std::uint64_t field_table_bytes = Field1::table_bytes + Field2::table_bytes;
     static constexpr std::uint64_t table_bytes =
-        Field1::table_bytes + Field2::table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
+        field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
@@ -449,9 +454,10 @@ public:
     }
 
     // Whether the fields learn every record of a run (the best-ratio levels)
-    // or only the tails of long runs where a block has them (record_runs.hpp).
+    // or only the tails of long runs where a block has them and the fields'
+    // tables are large enough for that to save time (record_runs.hpp).
     void learn_every_record(bool every) {
-        runs_.learn_every_record(every);
+        runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
     // Empties every table, as at the start: a reader can begin decoding at
@@ -461,10 +467,12 @@ public:
         field_2_.restart();
     }
 
-    // Whether every field missed more than half of its values: the sign of
-    // an input that is not in this spec's format.
+    // Whether every field missed more than half of its values (a record a
+    // run copied counts as predicted): the sign of an input that is not in
+    // this spec's format.
     bool mostly_missed() const {
-        return field_1_.mostly_missed() && field_2_.mostly_missed();
+        const std::uint64_t copied = runs_.records_in_runs();
+        return field_1_.mostly_missed(copied) && field_2_.mostly_missed(copied);
     }
 
 private:
