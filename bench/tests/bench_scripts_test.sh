@@ -150,6 +150,17 @@ if command -v gnuplot >/dev/null; then
     [[ -s "$work/doc/run-hard.png" ]] || fail "the hard section's chart was not copied beside its document as run-hard.png"
     grep -q "^!\[compression ratio vs decompression speed\](run-hard.png)$" <<<"$hard_section" \
         || fail "the hard section does not show its own chart"
+    # A second section of the same document draws a chart of its own and
+    # leaves the first one's alone.
+    chart_before=$(sha256sum <"$work/doc/run-hard.png")
+    "$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run-hard-two" --markdown="$hard_doc" --zpaq=none \
+        --kinds=branches --section=bench/run-hard-two "$hard" >/dev/null 2>"$work/run-hard-two.err" \
+        || { cat "$work/run-hard-two.err"; fail "bench/run --section=bench/run-hard-two failed"; }
+    [[ -s "$work/doc/run-hard-two.png" ]] || fail "the second section's chart is not run-hard-two.png"
+    [[ $(sha256sum <"$work/doc/run-hard.png") == "$chart_before" ]] || fail "the second section overwrote run-hard.png"
+    grep -q "^!\[compression ratio vs decompression speed\](run-hard-two.png)$" <<<"$(section bench/run-hard-two "$hard_doc")" \
+        || fail "the second section does not show its own chart"
+    [[ "$(section bench/run-hard "$hard_doc")" == "$hard_section" ]] || fail "the second section changed the first"
 fi
 
 # bench/ablation --section writes a second ablation beside the first.
