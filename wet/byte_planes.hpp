@@ -52,6 +52,23 @@ std::vector<std::uint8_t> planes_of(const Record* records, std::size_t count) {
     return planes;
 }
 
+// The `count` records whose byte planes start at `planes` (planes_of's
+// inverse; the caller has checked that count * sizeof(Record) bytes are there).
+template <class Record>
+std::vector<Record> records_of_planes(const std::uint8_t* planes, std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
+    constexpr std::size_t width = sizeof(Record);
+    std::vector<Record> records(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint8_t bytes[width];
+        for (std::size_t k = 0; k < width; ++k) {
+            bytes[k] = planes[k * count + i];
+        }
+        std::memcpy(&records[i], bytes, width);
+    }
+    return records;
+}
+
 // A zstd dictionary shared by every planes chunk of one kind of label (a
 // WET's values, its addresses): trained on a sample of those chunks' byte
 // planes when the WET is built, saved once. What repeats between the chunks
@@ -173,15 +190,7 @@ std::vector<Record> decompress(const std::uint8_t* data, std::size_t size, std::
     if (ZSTD_isError(got) || got != expected) {
         throw std::runtime_error("its planes are corrupt");
     }
-    std::vector<Record> records(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        std::uint8_t bytes[width];
-        for (std::size_t k = 0; k < width; ++k) {
-            bytes[k] = planes[k * count + i];
-        }
-        std::memcpy(&records[i], bytes, width);
-    }
-    return records;
+    return records_of_planes<Record>(planes.data(), count);
 }
 
 }  // namespace tcgen::wet::byte_planes

@@ -106,20 +106,12 @@ public:
     std::vector<Record> records(Place place, std::size_t count) const {
         const Frame& frame = frames_[place.frame];
         const std::uint8_t* bytes = decoded(place.frame).data() + place.offset;
-        constexpr std::size_t width = sizeof(Record);
-        std::vector<Record> records(count);
         if (frame.layout == Layout::records) {
-            std::memcpy(records.data(), bytes, count * width);
+            std::vector<Record> records(count);
+            std::memcpy(records.data(), bytes, count * sizeof(Record));
             return records;
         }
-        for (std::size_t i = 0; i < count; ++i) {
-            std::uint8_t record[width];
-            for (std::size_t k = 0; k < width; ++k) {
-                record[k] = bytes[k * count + i];
-            }
-            std::memcpy(&records[i], record, width);
-        }
-        return records;
+        return byte_planes::records_of_planes<Record>(bytes, count);
     }
 
     void save(ByteWriter& writer) const {
