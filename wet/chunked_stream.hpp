@@ -17,19 +17,17 @@
 // is checked against that value, so a forged checkpoint is refused, not
 // followed. One chunk at a time has a cursor; the others stay saved bytes.
 //
-// A chunk is kept in the smallest of three forms: its bidirectional stream,
+// A chunk is kept in the smaller of two forms: its bidirectional stream, or
 // its records as zstd-compressed byte planes (byte_planes.hpp), which a
-// cursor decompresses whole when a walk enters the chunk, or the same
-// planes compressed with a dictionary shared by every label of its kind
-// (a WET's values, its addresses), which the stream holds a reference to;
-// or, once the whole kind is built, its records in a frame shared with
-// other chunks of the kind (shared_frames.hpp), addressed as (frame, offset).
+// cursor decompresses whole when a walk enters the chunk; or, once the whole
+// kind is built, its records in a frame shared with other chunks of the kind
+// (shared_frames.hpp), addressed as (frame, offset).
 //
 // Saved: u64 records, u64 records per chunk, then per chunk u64 its first
-// record's first field, u8 its form (0 stream, 1 byte planes, 2 byte planes
-// with the kind's dictionary, 3 in a shared frame), u64 size, and the
-// stream's saved form (cursor at 0), the planes' zstd frame, or u32 frame
-// and u32 byte offset. The dictionary and the frames are saved by the owner.
+// record's first field, u8 its form (0 stream, 1 byte planes, 2 in a shared
+// frame), u64 size, and the stream's saved form (cursor at 0), the planes'
+// zstd frame, or u32 frame and u32 byte offset. The frames are saved by the
+// owner.
 
 #include <algorithm>
 #include <cstdint>
@@ -49,14 +47,10 @@ class ChunkedStream {
 public:
     using Record = typename Stream::Record;
 
-    // planes_level: the zstd level of chunks tried as byte planes;
-    // `dictionary`, if any, made for that level. Chunks that pick the
-    // dictionary keep their best form without it until settle_dictionary().
+    // planes_level: the zstd level of chunks tried as byte planes.
     static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records,
-                               int planes_level = byte_planes::level,
-                               std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
+                               int planes_level = byte_planes::level) {
         ChunkedStream chunked;
-        chunked.dictionary_ = std::move(dictionary);
         chunked.count_ = count;
         chunked.chunk_records_ = std::max<std::uint64_t>(chunk_records, 1);
         for (std::uint64_t first = 0; first < count; first += chunked.chunk_records_) {
@@ -71,40 +65,11 @@ public:
                     chunk.saved = std::move(planes);
                     chunk.form = Form::planes;
                 }
-                if (chunked.dictionary_) {
-                    std::vector<std::uint8_t> shared = byte_planes::compress(
-                        records + first, static_cast<std::size_t>(length), planes_level, chunked.dictionary_.get());
-                    if (shared.size() < chunk.saved.size()) {
-                        chunked.dictionary_savings_ += chunk.saved.size() - shared.size();
-                        chunked.fallbacks_.resize(chunked.chunks_.size() + 1);
-                        chunked.fallbacks_.back() = Fallback{chunk.form, std::move(chunk.saved)};
-                        chunk.saved = std::move(shared);
-                        chunk.form = Form::dictionary_planes;
-                    }
-                }
             }
             chunk.saved.shrink_to_fit();
             chunked.chunks_.push_back(std::move(chunk));
         }
         return chunked;
-    }
-
-    // The bytes the chunks that picked the dictionary save by it.
-    std::uint64_t dictionary_savings() const { return dictionary_savings_; }
-    // Keeps the dictionary, or puts back every chunk's best form without it
-    // (when it saves less than it costs); either way drops the other forms.
-    void settle_dictionary(bool keep) {
-        for (std::size_t index = 0; !keep && index < chunks_.size(); ++index) {
-            if (chunks_[index].form == Form::dictionary_planes) {
-                chunks_[index].saved = std::move(fallbacks_[index].saved);
-                chunks_[index].form = fallbacks_[index].form;
-            }
-        }
-        fallbacks_ = std::vector<Fallback>();
-        if (!keep) {
-            dictionary_.reset();
-        }
-        dictionary_savings_ = 0;
     }
 
     // visit(chunk, first record, records) for every chunk not yet in a
@@ -131,16 +96,11 @@ public:
     std::uint64_t size() const { return count_; }
     std::uint64_t chunk_records() const { return chunk_records_; }
     std::size_t chunk_count() const { return chunks_.size(); }
-    // How many chunks are kept as byte planes (with the dictionary or
-    // without) rather than as streams.
+    // How many chunks are kept as byte planes (their own or in a shared
+    // frame) rather than as streams.
     std::size_t planes_chunks() const {
         return static_cast<std::size_t>(std::count_if(chunks_.begin(), chunks_.end(),
                                                       [](const Chunk& chunk) { return chunk.form != Form::stream; }));
-    }
-    // How many of them use the dictionary.
-    std::size_t dictionary_chunks() const {
-        return static_cast<std::size_t>(std::count_if(
-            chunks_.begin(), chunks_.end(), [](const Chunk& chunk) { return chunk.form == Form::dictionary_planes; }));
     }
     std::uint64_t position() const { return cursor_ ? current_ * chunk_records_ + cursor_->position() : 0; }
 
@@ -239,15 +199,11 @@ public:
 
     // Checks every chunk whole (so that a walk later cannot fail on its
     // framing), its length, and that the checkpoints of a sequence of
-    // increasing first fields increase (`increasing`). `dictionary`: the
-    // kind's, if its owner saved one; a chunk that needs it and has none is
-    // refused.
-    // `frames`: the kind's shared frames, if its owner saved them.
+    // increasing first fields increase (`increasing`). `frames`: the kind's
+    // shared frames, if its owner saved them.
     static ChunkedStream load(ByteReader& reader, const std::string& what, bool increasing,
-                              std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr,
                               std::shared_ptr<SharedFrames> frames = nullptr) {
         ChunkedStream chunked;
-        chunked.dictionary_ = std::move(dictionary);
         chunked.frames_ = std::move(frames);
         chunked.count_ = reader.u64();
         chunked.chunk_records_ = reader.u64();
@@ -272,9 +228,6 @@ public:
                 reader.fail(what + ": chunk " + std::to_string(index) + " of unknown form " + std::to_string(form));
             }
             chunk.form = static_cast<Form>(form);
-            if (chunk.form == Form::dictionary_planes && !chunked.dictionary_) {
-                reader.fail(what + ": chunk " + std::to_string(index) + " needs a dictionary, and there is none");
-            }
             const std::uint64_t size = reader.u64();
             const std::uint8_t* bytes = reader.bytes(size);
             const std::uint64_t expected =
@@ -282,13 +235,13 @@ public:
             try {
                 if (chunk.form == Form::shared) {
                     chunked.check_place(reader, what, index, bytes, size, expected);
-                } else if (chunk.form != Form::stream) {
+                } else if (chunk.form == Form::planes) {
                     if (expected > byte_planes::max_bytes / sizeof(Record)) {
                         reader.fail(what + ": chunk " + std::to_string(index) + " claims " + std::to_string(expected) +
                                     " records in byte planes");
                     }
                     byte_planes::decompress<Record>(bytes, static_cast<std::size_t>(size),
-                                                    static_cast<std::size_t>(expected), chunked.dictionary_for(chunk));
+                                                    static_cast<std::size_t>(expected));
                 } else if (Stream::load(bytes, static_cast<std::size_t>(size)).size() != expected) {
                     reader.fail(what + ": chunk " + std::to_string(index) + " does not hold " +
                                 std::to_string(expected) + " records");
@@ -312,16 +265,11 @@ public:
     }
 
 private:
-    enum class Form : std::uint8_t { stream = 0, planes = 1, dictionary_planes = 2, shared = 3 };
+    enum class Form : std::uint8_t { stream = 0, planes = 1, shared = 2 };
     struct Chunk {
         std::uint64_t first = 0;          // its first record's first field
         Form form = Form::stream;
         std::vector<std::uint8_t> saved;  // its stream's saved form, or its planes' zstd frame
-    };
-    // While building, of a chunk that picked the dictionary: its best form without.
-    struct Fallback {
-        Form form = Form::stream;
-        std::vector<std::uint8_t> saved;
     };
 
     std::size_t chunk_length(std::size_t chunk) const {
@@ -351,10 +299,6 @@ private:
             records > (frames_->decoded_bytes(place.frame) - place.offset) / sizeof(Record)) {
             reader.fail(chunk + " lies outside the shared frames");
         }
-    }
-
-    const byte_planes::Dictionary* dictionary_for(const Chunk& chunk) const {
-        return chunk.form == Form::dictionary_planes ? dictionary_.get() : nullptr;
     }
 
     // A walk inside one chunk: its stream's cursor, or its records decompressed.
@@ -417,11 +361,9 @@ private:
         const Chunk& saved = chunks_[chunk];
         Cursor cursor = saved.form == Form::shared
                             ? Cursor(frames_->records<Record>(place_of(saved.saved.data()), chunk_length(chunk)))
-                        : saved.form != Form::stream
-                            ? Cursor(byte_planes::decompress<Record>(
-                                  saved.saved.data(), saved.saved.size(),
-                                  static_cast<std::size_t>(std::min(chunk_records_, count_ - chunk * chunk_records_)),
-                                  dictionary_for(saved)))
+                        : saved.form == Form::planes
+                            ? Cursor(byte_planes::decompress<Record>(saved.saved.data(), saved.saved.size(),
+                                                                     chunk_length(chunk)))
                             : Cursor(Stream::load(saved.saved.data(), saved.saved.size()));
         cursor.seek(0);
         Record first{};
@@ -436,10 +378,7 @@ private:
     std::uint64_t count_ = 0;
     std::uint64_t chunk_records_ = 1;
     std::vector<Chunk> chunks_;
-    std::shared_ptr<const byte_planes::Dictionary> dictionary_;  // its kind's, shared; or none
-    std::shared_ptr<SharedFrames> frames_;                        // its kind's, shared; or none
-    std::uint64_t dictionary_savings_ = 0;                      // while building
-    std::vector<Fallback> fallbacks_;                           // while building, by chunk
+    std::shared_ptr<SharedFrames> frames_;  // its kind's, shared; or none
     std::unique_ptr<Cursor> cursor_;  // of chunk current_, once a walk entered it
     std::size_t current_ = 0;
 };

@@ -39,12 +39,9 @@ public:
     using Record = typename Stream::Record;
     using stream_type = Stream;
 
-    // planes_level: the zstd level of chunks tried as byte planes, and
-    // `dictionary` their kind's, if any (chunked_stream.hpp; then
-    // settle_dictionary() once every label of the kind is made).
+    // planes_level: the zstd level of chunks tried as byte planes.
     static Label make(const std::vector<Record>& records, std::uint64_t chunk_records,
-                      int planes_level = byte_planes::level,
-                      std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
+                      int planes_level = byte_planes::level) {
         Label label;
         if (records.empty()) {
             return label;
@@ -59,8 +56,7 @@ public:
         }
         static_assert(sizeof(Record) == Stream::field_count * sizeof(Record{}.field1), "fields of one width");
         auto chunked = std::make_unique<ChunkedStream<Stream>>(
-            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records, planes_level,
-                                         std::move(dictionary)));
+            ChunkedStream<Stream>::build(records.data(), records.size(), chunk_records, planes_level));
         label.count_ = records.size();
         if (records.size() * sizeof(Record) < chunked->saved_bytes()) {
             label.plain_ = std::make_unique<Record[]>(records.size());
@@ -69,13 +65,6 @@ public:
             label.chunked_ = std::move(chunked);
         }
         return label;
-    }
-
-    std::uint64_t dictionary_savings() const { return chunked_ ? chunked_->dictionary_savings() : 0; }
-    void settle_dictionary(bool keep) {
-        if (chunked_) {
-            chunked_->settle_dictionary(keep);
-        }
     }
 
     // Its chunks, when it is a stream (null otherwise): the owner moves
@@ -230,9 +219,8 @@ public:
 
     // `increasing`: a sequence of increasing first fields (timestamps), whose
     // checkpoints must increase.
-    // `dictionary`, `frames`: its kind's, if the file holds them.
+    // `frames`: its kind's, if the file holds them.
     static Label load(ByteReader& reader, const std::string& what, bool increasing = false,
-                      std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr,
                       std::shared_ptr<SharedFrames> frames = nullptr) {
         Label label;
         const std::uint8_t form = reader.u8();
@@ -245,7 +233,7 @@ public:
         } else if (form == 2) {
             // Checked whole now, so that a walk later cannot fail on its framing.
             label.chunked_ = std::make_unique<ChunkedStream<Stream>>(
-                ChunkedStream<Stream>::load(reader, what, increasing, std::move(dictionary), std::move(frames)));
+                ChunkedStream<Stream>::load(reader, what, increasing, std::move(frames)));
             label.count_ = label.chunked_->size();
         } else if (form == 3) {
             const std::size_t count = reader.count(sizeof(Record));

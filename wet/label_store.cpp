@@ -33,29 +33,12 @@ std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
 
 template <class Stream, class Source, class Field>
 Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_records,
-                         int planes_level = byte_planes::level,
-                         std::shared_ptr<const byte_planes::Dictionary> dictionary = nullptr) {
+                         int planes_level = byte_planes::level) {
     std::vector<typename Stream::Record> records(source.size());
     for (std::size_t index = 0; index < source.size(); ++index) {
         records[index] = field(source[index]);
     }
-    return Label<Stream>::make(records, chunk_records, planes_level, std::move(dictionary));
-}
-
-// Keeps `dictionary` for `labels` if their chunks save more by it than it
-// costs in the file; returns it, or null.
-template <class Stream>
-std::shared_ptr<const byte_planes::Dictionary> settle_dictionary(std::vector<Label<Stream>>& labels,
-                                                                 std::shared_ptr<const byte_planes::Dictionary> dictionary) {
-    std::uint64_t savings = 0;
-    for (const auto& label : labels) {
-        savings += label.dictionary_savings();
-    }
-    const bool keep = dictionary && savings > dictionary->bytes().size();
-    for (auto& label : labels) {
-        label.settle_dictionary(keep);
-    }
-    return keep ? dictionary : nullptr;
+    return Label<Stream>::make(records, chunk_records, planes_level);
 }
 
 // Moves the planes chunks of `labels` into shared frames, ordered by
@@ -158,27 +141,6 @@ void save_frames(ByteWriter& writer, const std::shared_ptr<SharedFrames>& frames
 std::shared_ptr<SharedFrames> load_frames(ByteReader& reader, const std::string& what) {
     std::shared_ptr<SharedFrames> frames = SharedFrames::load(reader, what);
     return frames->size() != 0 ? frames : nullptr;
-}
-
-void save_dictionary(ByteWriter& writer, const std::shared_ptr<const byte_planes::Dictionary>& dictionary) {
-    writer.blob(dictionary ? dictionary->bytes() : std::vector<std::uint8_t>());
-}
-
-std::shared_ptr<const byte_planes::Dictionary> load_dictionary(ByteReader& reader, const std::string& what) {
-    const std::uint64_t size = reader.u64();
-    if (size > byte_planes::Dictionary::max_bytes) {
-        reader.fail(what + ": a zstd dictionary of " + std::to_string(size) + " bytes, at most " +
-                    std::to_string(byte_planes::Dictionary::max_bytes));
-    }
-    const std::uint8_t* bytes = reader.bytes(size);
-    if (size == 0) {
-        return nullptr;
-    }
-    try {
-        return byte_planes::Dictionary::load(bytes, static_cast<std::size_t>(size));
-    } catch (const std::runtime_error& error) {
-        reader.fail(what + ": " + error.what());
-    }
 }
 
 template <class Stream>
@@ -417,10 +379,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             }
         }
     }
-    // No dictionaries: the values' chunks go into shared frames (below),
-    // which find what format 6's trained dictionary found and more; the
-    // addresses' saved less than its size on both runs measured (the design
-    // log). VALS and ADDR keep the place for one, and load it.
+    // The values' and the addresses' chunks go into shared frames (below)
+    // once every node's are made.
     const auto node_records = [&](std::size_t node, auto field) {
         using Record = decltype(field(raw.events[0]));
         std::vector<Record> records;
@@ -431,8 +391,6 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     };
     const auto value_of = [](const RawEvent& event) { return NodeValues::Record{event.value}; };
     const auto address_of = [](const RawEvent& event) { return NodeAddresses::Record{event.address}; };
-    const std::shared_ptr<const byte_planes::Dictionary> values_dictionary;
-    const std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary;
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
         if (node % 256 == 0) {
             report("node labels", node, raw.nodes.size());
@@ -453,22 +411,20 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
                 checkpoint_records);
         }
         store.values_[node] = make_label<NodeValues>(
-            events, [&](std::size_t index) { return value_of(raw.events[index]); }, checkpoint_records,
-            byte_planes::level, values_dictionary);
+            events, [&](std::size_t index) { return value_of(raw.events[index]); }, checkpoint_records);
         store.addresses_[node] = make_label<NodeAddresses>(
-            events, [&](std::size_t index) { return address_of(raw.events[index]); }, checkpoint_records,
-            byte_planes::level, addresses_dictionary);
+            events, [&](std::size_t index) { return address_of(raw.events[index]); }, checkpoint_records);
         if (raw.nodes[node].access == 'L' &&
             std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; })) {
             store.defs_[node] =
                 make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; }, checkpoint_records);
         }
     }
-    store.values_dictionary_ = settle_dictionary(store.values_, values_dictionary);
-    store.addresses_dictionary_ = settle_dictionary(store.addresses_, addresses_dictionary);
     report("shared frames", 0, 1);
     store.value_frames_ = share_frames(
         store.values_, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
+    store.address_frames_ = share_frames(
+        store.addresses_, [&](std::size_t node) { return node_records(node, address_of); }, checkpoint_records);
     report("done", 1, 1);
     return store;
 }
@@ -501,12 +457,11 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         }
         break;
     case 4:
-        save_dictionary(writer, values_dictionary_);
         save_frames(writer, value_frames_);
         save_all(values_);
         break;
     case 5:
-        save_dictionary(writer, addresses_dictionary_);
+        save_frames(writer, address_frames_);
         save_all(addresses_);
         break;
     default:
@@ -517,12 +472,10 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
 }
 
 void LabelStore::load_section(std::size_t section, ByteReader& reader) {
-    const auto load_all = [&](auto& labels, const char* what,
-                              const std::shared_ptr<const byte_planes::Dictionary>& dictionary = nullptr,
-                              const std::shared_ptr<SharedFrames>& frames = nullptr) {
+    const auto load_all = [&](auto& labels, const char* what, const std::shared_ptr<SharedFrames>& frames = nullptr) {
         using Stream = typename std::decay_t<decltype(labels[0])>::stream_type;
         for (std::size_t index = 0; index < labels.size(); ++index) {
-            labels[index] = Label<Stream>::load(reader, what + std::to_string(index), false, dictionary, frames);
+            labels[index] = Label<Stream>::load(reader, what + std::to_string(index), false, frames);
         }
     };
     switch (section) {
@@ -555,13 +508,12 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         }
         break;
     case 4:
-        values_dictionary_ = load_dictionary(reader, "values");
         value_frames_ = load_frames(reader, "values");
-        load_all(values_, "values of node ", values_dictionary_, value_frames_);
+        load_all(values_, "values of node ", value_frames_);
         break;
     case 5:
-        addresses_dictionary_ = load_dictionary(reader, "addresses");
-        load_all(addresses_, "addresses of node ", addresses_dictionary_);
+        address_frames_ = load_frames(reader, "addresses");
+        load_all(addresses_, "addresses of node ", address_frames_);
         break;
     default:
         load_all(defs_, "defs of node ");
@@ -784,16 +736,17 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
         }
     }
     rows.push_back({"node timestamps", events, 4 * events, node_saved, held_bytes(node_times_) + node_mode_.capacity()});
-    const auto dictionary_bytes = [](const std::shared_ptr<const byte_planes::Dictionary>& dictionary) {
-        return 8 + (dictionary ? dictionary->bytes().size() : 0);
+    const auto frames_saved = [](const std::shared_ptr<SharedFrames>& frames) {
+        return frames ? frames->saved_bytes() : 8;
     };
-    const std::uint64_t frames_saved = value_frames_ ? value_frames_->saved_bytes() : 8;
-    const std::uint64_t frames_held = value_frames_ ? value_frames_->memory_bytes() : 0;
+    const auto frames_held = [](const std::shared_ptr<SharedFrames>& frames) {
+        return frames ? frames->memory_bytes() : 0;
+    };
     rows.push_back({"values", events, 8 * events,
-                    dictionary_bytes(values_dictionary_) + frames_saved + saved_bytes(values_),
-                    dictionary_bytes(values_dictionary_) + frames_held + held_bytes(values_)});
-    rows.push_back({"addresses", events, 8 * events, dictionary_bytes(addresses_dictionary_) + saved_bytes(addresses_),
-                    dictionary_bytes(addresses_dictionary_) + held_bytes(addresses_)});
+                    frames_saved(value_frames_) + saved_bytes(values_), frames_held(value_frames_) + held_bytes(values_)});
+    rows.push_back({"addresses", events, 8 * events,
+                    frames_saved(address_frames_) + saved_bytes(addresses_),
+                    frames_held(address_frames_) + held_bytes(addresses_)});
     rows.push_back({"data dependences", edges, 8 * edges, saved_bytes(defs_), held_bytes(defs_)});
     // A control dependence instance is the pair (t, parent_t), as the paper
     // counts an edge label; executions with no parent carry no label.
@@ -809,9 +762,8 @@ std::size_t LabelStore::memory_bytes() const {
                         (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
              held_bytes(addresses_) + held_bytes(defs_);
-    bytes += value_frames_ ? value_frames_->memory_bytes() : 0;
-    for (const auto* dictionary : {values_dictionary_.get(), addresses_dictionary_.get()}) {
-        bytes += dictionary ? dictionary->bytes().size() : 0;
+    for (const auto* frames : {value_frames_.get(), address_frames_.get()}) {
+        bytes += frames ? frames->memory_bytes() : 0;
     }
     return bytes;
 }

@@ -145,13 +145,10 @@ private:
     std::vector<Label<NodeTimestamps>> node_times_;
     std::vector<Label<NodeValues>> values_;
     std::vector<Label<NodeAddresses>> addresses_;
-    // The zstd dictionaries their planes chunks share, or none (kept only
-    // where one saves more than it costs): saved at the start of VALS, ADDR.
-    std::shared_ptr<const byte_planes::Dictionary> values_dictionary_;
-    std::shared_ptr<const byte_planes::Dictionary> addresses_dictionary_;
-    // The shared frames that hold most of the values' chunks (shared_frames.hpp),
-    // or none: saved after the values' dictionary.
+    // The shared frames that hold most of the values' and the addresses'
+    // chunks (shared_frames.hpp), or none: saved at the start of VALS, ADDR.
     std::shared_ptr<SharedFrames> value_frames_;
+    std::shared_ptr<SharedFrames> address_frames_;
     std::vector<Label<LoadDefs>> defs_;
 };
 

@@ -1,9 +1,9 @@
 #pragma once
-// SharedFrames: the chunks of many labels of one kind (a WET's values)
-// packed into shared zstd frames of about 256 KiB each, a chunk addressed
+// SharedFrames: the chunks of many labels of one kind (a WET's values, its
+// addresses) packed into shared zstd frames of about 256 KiB each, a chunk addressed
 // as (frame, byte offset). What repeats in a WET's values lies mostly
 // between nodes (the same text or table loaded at several instructions),
-// further apart than one chunk or a trained dictionary reaches; so the
+// further apart than one chunk reaches; so the
 // builder orders the chunks by content (a min-hash of their values), not
 // by node, and chunks that load the same values share a frame. Each frame
 // keeps the smaller of two layouts: its chunks' records as they are, or
@@ -24,7 +24,6 @@
 #include <string>
 #include <vector>
 
-#include <zstd.h>
 
 #include "byte_io.hpp"
 #include "byte_planes.hpp"
@@ -40,10 +39,14 @@ public:
     static constexpr std::uint64_t max_frame_bytes = byte_planes::max_bytes;
     // zstd level of the frames: made once per WET, decoded often.
     static constexpr int level = 19;
-    // The layout of a frame is the one smaller at this level: the choice
-    // agrees with level 19's on nearly every frame (0.07 % more bytes on a
-    // bzip2 run) for under half the CPU of compressing both at 19.
-    static constexpr int layout_trial_level = 1;
+    // A frame's layout is chosen by compressing both at this level first:
+    // only a layout within this factor of the smaller one is compressed at
+    // `level` too. Level 1 or 3 alone picked the wrong layout often enough
+    // to cost 1-4.5 % of the values (levels 19 and 1 rank the layouts apart
+    // by 30 % on some frames); 9 with a 5 % margin gave level 19's bytes on
+    // two runs within 0.01 % in half the CPU of compressing both at 19.
+    static constexpr int layout_trial_level = 9;
+    static constexpr double layout_trial_margin = 1.05;
     static constexpr std::size_t cached_frames = 4;
 
     enum class Layout : std::uint8_t { records = 0, planes = 1 };
@@ -78,21 +81,27 @@ public:
                 places[index] = Place{static_cast<std::uint32_t>(frames->frames_.size()),
                                       static_cast<std::uint32_t>(records.size())};
                 records.insert(records.end(), piece.bytes, piece.bytes + piece.count * piece.width);
-                const std::size_t at = planes.size();
-                planes.resize(at + piece.count * piece.width);
-                for (std::size_t i = 0; i < piece.count; ++i) {
-                    for (std::size_t k = 0; k < piece.width; ++k) {
-                        planes[at + k * piece.count + i] = piece.bytes[i * piece.width + k];
-                    }
-                }
+                byte_planes::append_planes(piece.bytes, piece.count, piece.width, planes);
             }
             Frame frame;
             frame.decoded = static_cast<std::uint32_t>(records.size());
-            if (compress(planes, layout_trial_level).size() < compress(records, layout_trial_level).size()) {
+            // Each layout at the trial level; at `level` only those within
+            // the margin of the smaller one.
+            const double planes_trial = static_cast<double>(compress(planes, layout_trial_level).size());
+            const double records_trial = static_cast<double>(compress(records, layout_trial_level).size());
+            std::vector<std::uint8_t> as_planes;
+            std::vector<std::uint8_t> as_records;
+            if (planes_trial <= records_trial * layout_trial_margin) {
+                as_planes = compress(planes, level);
+            }
+            if (records_trial <= planes_trial * layout_trial_margin) {
+                as_records = compress(records, level);
+            }
+            if (!as_planes.empty() && (as_records.empty() || as_planes.size() < as_records.size())) {
                 frame.layout = Layout::planes;
-                frame.compressed = compress(planes, level);
+                frame.compressed = std::move(as_planes);
             } else {
-                frame.compressed = compress(records, level);
+                frame.compressed = std::move(as_records);
             }
             frames->frames_.push_back(std::move(frame));
             first = end;
@@ -190,28 +199,12 @@ private:
     };
 
     static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
-        thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(),
-                                                                                           ZSTD_freeCCtx);
-        std::vector<std::uint8_t> out(ZSTD_compressBound(bytes.size()));
-        const std::size_t size =
-            ZSTD_compressCCtx(context.get(), out.data(), out.size(), bytes.data(), bytes.size(), zstd_level);
-        if (ZSTD_isError(size)) {
-            throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
-        }
-        out.resize(size);
-        return out;
+        return byte_planes::zstd_frame(bytes, zstd_level);
     }
     // Whether `frame` decodes to exactly its claimed bytes (into `out`).
     static bool decode(const Frame& frame, std::vector<std::uint8_t>& out) {
-        if (ZSTD_getFrameContentSize(frame.compressed.data(), frame.compressed.size()) != frame.decoded) {
-            return false;
-        }
-        thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(),
-                                                                                           ZSTD_freeDCtx);
         out.resize(frame.decoded);
-        const std::size_t got = ZSTD_decompressDCtx(context.get(), out.data(), out.size(), frame.compressed.data(),
-                                                    frame.compressed.size());
-        return !ZSTD_isError(got) && got == frame.decoded;
+        return byte_planes::zstd_unframe(frame.compressed.data(), frame.compressed.size(), out.data(), frame.decoded);
     }
     // Frame `index` decoded, from the cache (the latest first) or decoded into it.
     const std::vector<std::uint8_t>& decoded(std::uint32_t index) const {

@@ -337,15 +337,11 @@ TEST(Checkpoints, ForgedBytePlanesAreRefused) {
     };
     EXPECT_EQ(message(good), "");
     std::vector<std::uint8_t> form = good;
-    form[24] = 4;
-    EXPECT_NE(message(form).find("chunk 0 of unknown form 4"), std::string::npos) << message(form);
+    form[24] = 3;
+    EXPECT_NE(message(form).find("chunk 0 of unknown form 3"), std::string::npos) << message(form);
     std::vector<std::uint8_t> placed = good;  // in a shared frame: its place is 8 bytes
-    placed[24] = 3;
+    placed[24] = 2;
     EXPECT_NE(message(placed).find("chunk 0: a shared frame's place of"), std::string::npos) << message(placed);
-    std::vector<std::uint8_t> shared = good;  // planes with a dictionary, where the stream has none
-    shared[24] = 2;
-    EXPECT_NE(message(shared).find("chunk 0 needs a dictionary, and there is none"), std::string::npos)
-        << message(shared);
     std::vector<std::uint8_t> frame = good;  // its zstd magic number
     frame[33] ^= 0x5a;
     EXPECT_NE(message(frame).find("chunk 0: its planes"), std::string::npos) << message(frame);
@@ -361,7 +357,7 @@ TEST(Checkpoints, ForgedBytePlanesAreRefused) {
 
 // Runs of 1024 records read from a table of random values, each from its
 // own offset: alone a chunk is random bytes, which zstd cannot compress;
-// with a dictionary trained on other such runs it is matches into it.
+// beside other runs of the table it is matches into them.
 std::vector<NodeValues::Record> table_runs(const std::vector<std::uint64_t>& table, std::size_t runs,
                                            std::uint64_t seed) {
     std::mt19937_64 random(seed);
@@ -375,19 +371,6 @@ std::vector<NodeValues::Record> table_runs(const std::vector<std::uint64_t>& tab
     return records;
 }
 
-std::shared_ptr<const tcgen::wet::byte_planes::Dictionary> dictionary_of(const std::vector<std::uint64_t>& table,
-                                                                         std::uint64_t seed) {
-    const std::vector<NodeValues::Record> sample = table_runs(table, 200, seed);
-    std::vector<std::uint8_t> samples;
-    std::vector<std::size_t> sizes;
-    for (std::size_t first = 0; first < sample.size(); first += 1024) {
-        const auto planes = tcgen::wet::byte_planes::planes_of(sample.data() + first, 1024);
-        samples.insert(samples.end(), planes.begin(), planes.end());
-        sizes.push_back(planes.size());
-    }
-    return tcgen::wet::byte_planes::Dictionary::train(samples, sizes, tcgen::wet::byte_planes::level);
-}
-
 std::vector<std::uint64_t> random_table(std::size_t size, std::uint64_t seed) {
     std::mt19937_64 random(seed);
     std::vector<std::uint64_t> table(size);
@@ -395,82 +378,6 @@ std::vector<std::uint64_t> random_table(std::size_t size, std::uint64_t seed) {
         value = random();
     }
     return table;
-}
-
-// Chunks of byte planes compressed with a dictionary shared by their kind:
-// picked where smaller, walked both ways and by seeks after a byte-exact
-// save and load with the dictionary; refused without it or with another;
-// and put back in their form without it when it is not kept.
-TEST(Checkpoints, ChunksSharingADictionaryWalkAlike) {
-    const std::vector<std::uint64_t> table = random_table(4096, 3);
-    const auto dictionary = dictionary_of(table, 4);
-    ASSERT_NE(dictionary, nullptr);
-    std::vector<NodeValues::Record> records = table_runs(table, 9, 5);
-    records.resize(records.size() - 300);  // a short last chunk
-    constexpr std::size_t chunk = 1024;
-    auto built = ChunkedStream<NodeValues>::build(records.data(), records.size(), chunk,
-                                                  tcgen::wet::byte_planes::level, dictionary);
-    EXPECT_EQ(built.dictionary_chunks(), built.chunk_count());
-    EXPECT_GT(built.dictionary_savings(), 9u * 4096);  // each of them at least halved
-    built.settle_dictionary(true);
-
-    ByteWriter writer;
-    built.save(writer);
-    const auto load = [&](std::shared_ptr<const tcgen::wet::byte_planes::Dictionary> with) {
-        ByteReader reader(writer.data().data(), writer.data().size(), "shared.wet", "label");
-        auto loaded = ChunkedStream<NodeValues>::load(reader, "values", false, std::move(with));
-        reader.expect_end();
-        return loaded;
-    };
-    ChunkedStream<NodeValues> stream = load(dictionary);
-    ByteWriter again;
-    stream.save(again);
-    EXPECT_EQ(again.data(), writer.data());
-    EXPECT_EQ(stream.dictionary_chunks(), built.chunk_count());
-
-    const std::vector<NodeValues::Record> walked = forward_walk(stream);
-    ASSERT_EQ(walked.size(), records.size());
-    for (std::size_t index = 0; index < records.size(); ++index) {
-        ASSERT_EQ(walked[index].field1, records[index].field1) << "forward, record " << index;
-    }
-    NodeValues::Record record{};
-    for (std::size_t index = records.size(); index-- > 0;) {
-        ASSERT_TRUE(stream.prev(record));
-        ASSERT_EQ(record.field1, records[index].field1) << "backward, record " << index;
-    }
-    EXPECT_FALSE(stream.prev(record));
-    std::mt19937_64 random(6);
-    for (int trial = 0; trial < 100; ++trial) {
-        const std::uint64_t position = random() % records.size();
-        stream.seek(position);
-        ASSERT_TRUE(stream.next(record));
-        ASSERT_EQ(record.field1, records[position].field1) << "seek to " << position;
-    }
-
-    const auto message = [&](std::shared_ptr<const tcgen::wet::byte_planes::Dictionary> with) -> std::string {
-        try {
-            load(std::move(with));
-        } catch (const WetError& error) {
-            return error.what();
-        }
-        return "";
-    };
-    EXPECT_EQ(message(nullptr),
-              "shared.wet: error: label: values: chunk 0 needs a dictionary, and there is none");
-    const auto other = dictionary_of(random_table(4096, 7), 8);
-    ASSERT_NE(other, nullptr);
-    EXPECT_NE(message(other).find("values: chunk 0: its planes are corrupt"), std::string::npos) << message(other);
-
-    // Not kept: every chunk back in its form without the dictionary.
-    auto unkept = ChunkedStream<NodeValues>::build(records.data(), records.size(), chunk,
-                                                   tcgen::wet::byte_planes::level, dictionary);
-    unkept.settle_dictionary(false);
-    EXPECT_EQ(unkept.dictionary_chunks(), 0u);
-    ByteWriter plain;
-    unkept.save(plain);
-    ByteWriter without;
-    ChunkedStream<NodeValues>::build(records.data(), records.size(), chunk).save(without);
-    EXPECT_EQ(plain.data(), without.data());
 }
 
 // The chunks of several labels (nodes) moved into shared frames: the nodes
@@ -530,7 +437,7 @@ TEST(Checkpoints, ChunksInSharedFramesWalkAlike) {
     const auto loaded_frames = SharedFrames::load(reader, "values");
     std::vector<ChunkedStream<NodeValues>> loaded;
     for (std::size_t node = 0; node < nodes.size(); ++node) {
-        loaded.push_back(ChunkedStream<NodeValues>::load(reader, "values", false, nullptr, loaded_frames));
+        loaded.push_back(ChunkedStream<NodeValues>::load(reader, "values", false, loaded_frames));
     }
     reader.expect_end();
     ByteWriter again;
@@ -601,7 +508,7 @@ TEST(Checkpoints, ForgedSharedFramesAreRefused) {
         try {
             ByteReader reader(bytes.data(), bytes.size(), "forged.wet", "label");
             const auto loaded = SharedFrames::load(reader, "values");
-            ChunkedStream<NodeValues>::load(reader, "values", false, nullptr, loaded);
+            ChunkedStream<NodeValues>::load(reader, "values", false, loaded);
             reader.expect_end();
         } catch (const WetError& error) {
             return error.what();
@@ -637,77 +544,6 @@ TEST(Checkpoints, ForgedSharedFramesAreRefused) {
     std::vector<std::uint8_t> offset = good;
     offset[place + 4 + 3] = 0x7f;
     EXPECT_NE(message(offset).find("chunk 0 lies outside the shared frames"), std::string::npos) << message(offset);
-}
-
-// A saved dictionary that zstd does not read is one error line, in the
-// library and in a .wet file whose checksums are made to match.
-TEST(Checkpoints, ForgedDictionariesAreRefused) {
-    using tcgen::wet::byte_planes::Dictionary;
-    const auto dictionary = dictionary_of(random_table(4096, 3), 4);
-    ASSERT_NE(dictionary, nullptr);
-    const auto message = [](const std::vector<std::uint8_t>& bytes) -> std::string {
-        try {
-            Dictionary::load(bytes.data(), bytes.size());
-        } catch (const std::runtime_error& error) {
-            return error.what();
-        }
-        return "";
-    };
-    EXPECT_EQ(message(dictionary->bytes()), "");
-    std::vector<std::uint8_t> tables = dictionary->bytes();  // its entropy tables, after magic and id
-    for (std::size_t at = 8; at < 72; ++at) {
-        tables[at] = 0xff;
-    }
-    EXPECT_EQ(message(tables), "its zstd dictionary is corrupt");
-    EXPECT_EQ(message(std::vector<std::uint8_t>(100, 0x41)), "its zstd dictionary is corrupt");  // no magic
-    EXPECT_EQ(message(std::vector<std::uint8_t>(Dictionary::max_bytes + 1, 0)),
-              "its zstd dictionary claims 1048577 bytes, at most 1048576");
-
-    // In a file: VALS starts with its dictionary's u64 size (0: none).
-    const std::vector<std::uint8_t> good = WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4)).to_bytes();
-    const auto with_dictionary = [&](const std::vector<std::uint8_t>& dictionary_bytes, std::uint64_t claimed) {
-        std::vector<std::uint8_t> bytes(good.begin(), good.begin() + 16);
-        for (std::size_t at = 16; at < good.size();) {
-            const std::string tag(good.begin() + static_cast<std::ptrdiff_t>(at),
-                                  good.begin() + static_cast<std::ptrdiff_t>(at + 4));
-            std::uint64_t size = 0;
-            for (int i = 7; i >= 0; --i) {
-                size = size << 8 | good[at + 4 + static_cast<std::size_t>(i)];
-            }
-            std::vector<std::uint8_t> payload(good.begin() + static_cast<std::ptrdiff_t>(at + 20),
-                                              good.begin() + static_cast<std::ptrdiff_t>(at + 20 + size));
-            if (tag == "VALS") {
-                EXPECT_EQ(payload[0], 0);  // no dictionary in so small a run
-                put_u64(payload, 0, claimed);
-                payload.insert(payload.begin() + 8, dictionary_bytes.begin(), dictionary_bytes.end());
-            }
-            ByteWriter section;
-            section.bytes(reinterpret_cast<const std::uint8_t*>(tag.data()), 4);
-            section.u64(payload.size());
-            section.u64(tcgen_runtime::xxh64(payload.data(), payload.size(), 0));
-            section.bytes(payload.data(), payload.size());
-            bytes.insert(bytes.end(), section.data().begin(), section.data().end());
-            at += 20 + size;
-        }
-        return bytes;
-    };
-    const auto file_message = [](const std::vector<std::uint8_t>& bytes) -> std::string {
-        try {
-            WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "forged.wet");
-        } catch (const WetError& error) {
-            return error.what();
-        }
-        return "";
-    };
-    EXPECT_EQ(file_message(with_dictionary({}, 0)), "");  // the resealing itself changes nothing
-    const std::string corrupt = file_message(with_dictionary(tables, tables.size()));
-    EXPECT_NE(corrupt.find("forged.wet: error: "), std::string::npos) << corrupt;
-    EXPECT_NE(corrupt.find("values: its zstd dictionary is corrupt"), std::string::npos) << corrupt;
-    const std::string huge = file_message(with_dictionary({}, std::uint64_t{1} << 40));
-    EXPECT_NE(huge.find("values: a zstd dictionary of 1099511627776 bytes, at most 1048576"), std::string::npos)
-        << huge;
-    // A sound dictionary no chunk uses loads.
-    EXPECT_EQ(file_message(with_dictionary(dictionary->bytes(), dictionary->bytes().size())), "");
 }
 
 // The blocks' timestamps from the flow's index, a few segments of a few
