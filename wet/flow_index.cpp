@@ -7,26 +7,19 @@
 
 namespace tcgen::wet {
 
-std::uint64_t FlowIndex::segment_records_for(std::uint64_t chunk_records) {
-    constexpr std::uint64_t target = 65536;
-    return chunk_records >= target ? chunk_records : (target + chunk_records - 1) / chunk_records * chunk_records;
-}
-
-FlowIndex::FlowIndex(const ChunkedStream<BlockIds>& flow, const std::vector<std::uint32_t>& counts,
+FlowIndex::FlowIndex(const FlowStream& flow, const std::vector<std::uint32_t>& counts,
                      const Corrupt& corrupt, std::uint64_t segment_records)
     : flow_(flow),
       counts_(counts),
       corrupt_(corrupt),
-      segment_records_(segment_records != 0 && segment_records % flow.chunk_records() == 0
-                           ? segment_records
-                           : segment_records_for(flow.chunk_records())) {
+      segment_records_(segment_records != 0 && segment_records % flow.frame_records() == 0 ? segment_records
+                                                                                          : flow.frame_records()) {
     // The walk: per segment, the blocks that ran in it (in order of first
     // run) and how often; then laid out per block.
     std::vector<std::uint32_t> ran(counts_.size(), 0);       // executions so far
     std::vector<std::uint32_t> last_segment(counts_.size(), UINT32_MAX);
     std::vector<std::pair<std::uint32_t, Entry>> pairs;      // (block, entry), segment order
-    flow_.walk_all([&](const BlockIds::Record& record, std::uint64_t position) {
-        const std::uint32_t block = record.field1;
+    flow_.walk_all([&](std::uint32_t block, std::uint64_t position) {
         if (block >= counts_.size()) {
             corrupt_("block " + std::to_string(block) + " in the control flow");
         }
@@ -73,12 +66,12 @@ const FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
     Segment decoded;
     decoded.number = number;
     std::vector<std::uint32_t> ids;
-    // A forged file can claim chunks of any length: no more than the flow holds.
+    // A forged file can claim frames of any length: no more than the flow holds.
     ids.reserve(static_cast<std::size_t>(std::min(segment_records_, flow_.size())));
-    const std::uint64_t chunks_per_segment = segment_records_ / flow_.chunk_records();
-    flow_.walk_chunks(static_cast<std::size_t>(number * chunks_per_segment),
-                      static_cast<std::size_t>((number + 1) * chunks_per_segment),
-                      [&](const BlockIds::Record& record, std::uint64_t) { ids.push_back(record.field1); });
+    const std::uint64_t frames_per_segment = segment_records_ / flow_.frame_records();
+    flow_.walk_frames(static_cast<std::size_t>(number * frames_per_segment),
+                      static_cast<std::size_t>((number + 1) * frames_per_segment),
+                      [&](std::uint32_t block, std::uint64_t) { ids.push_back(block); });
     // Group the positions by block (a counting sort over the blocks present).
     std::vector<std::uint32_t> present(ids);
     std::sort(present.begin(), present.end());

@@ -3,8 +3,8 @@
 // segment at a time, without deriving any block's timestamps whole.
 //
 // The flow is cut into segments of `segment_records` timestamps (a whole
-// number of the flow's chunks, so a segment is decoded from its own chunks'
-// checkpoints alone). The index keeps, per block, the segments it runs in
+// number of the flow's frames, so a segment is decoded from its own frames
+// alone). The index keeps, per block, the segments it runs in
 // and how many times it ran before each (one walk of the flow makes it,
 // checking the blocks' counts). A lookup — the index of t among block b's
 // executions, how many ran before t, b's k-th timestamp — finds b's segment
@@ -12,8 +12,9 @@
 // a slice walks back through time, so consecutive lookups share segments).
 //
 // Costs: the index is one pair of u32 per (segment, block that runs in it):
-// on the corpus's 40 M-event runs at 65,536 timestamps a segment, 0.2 MB
-// (bzip2) to 13 MB (cc1). A segment's decode is a walk of 65,536 records.
+// on the corpus's 40 M-event runs at 65,536 timestamps a segment (one
+// frame), 0.2 MB (bzip2) to 13 MB (cc1). A segment's decode is a walk of
+// 65,536 records.
 
 #include <cstdint>
 #include <functional>
@@ -24,21 +25,19 @@
 
 #include <tcgen/wet.hpp>
 
-#include "chunked_stream.hpp"
+#include "flow_stream.hpp"
 
 namespace tcgen::wet {
 
 class FlowIndex {
 public:
     using Corrupt = std::function<void(const std::string&)>;  // throws
-    // Timestamps per segment: a multiple of the flow's chunk near 65,536.
-    static std::uint64_t segment_records_for(std::uint64_t chunk_records);
 
     // One walk of `flow`; `corrupt` is called (and throws) when a block
     // runs another number of times than `counts` says or is out of range.
     // `flow` must outlive the index and stay in place. `segment_records`:
-    // a multiple of the flow's chunk (0: segment_records_for() it).
-    FlowIndex(const ChunkedStream<BlockIds>& flow, const std::vector<std::uint32_t>& counts, const Corrupt& corrupt,
+    // a multiple of the flow's frame (otherwise one frame).
+    FlowIndex(const FlowStream& flow, const std::vector<std::uint32_t>& counts, const Corrupt& corrupt,
               std::uint64_t segment_records = 0);
 
     // Executions of `block` at timestamps below t (t in 1..executed + 1).
@@ -74,7 +73,7 @@ private:
                                                                     std::uint64_t expected);
     const Segment& segment(std::uint32_t number);
 
-    const ChunkedStream<BlockIds>& flow_;
+    const FlowStream& flow_;
     std::vector<std::uint32_t> counts_;
     Corrupt corrupt_;
     std::uint64_t segment_records_;

@@ -203,7 +203,7 @@ void LabelStore::derive_block_times(const BlockExecutions& executions, const Pro
             continue;  // derived by a walk of its own
         }
         block_times_[block] = make_label<NodeTimestamps>(
-            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records(),
+            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->checkpoint_records(),
             byte_planes::memory_level);
     }
 }
@@ -215,8 +215,7 @@ void LabelStore::walk_flow(const Visit& visit) {
     // walk stops at the first block that runs more often than its count says.
     std::vector<std::uint32_t> counts(block_counts_.size(), 0);
     try {
-        flow_->walk_all([&](const BlockIds::Record& record, std::uint64_t position) {
-            const std::uint32_t block = record.field1;
+        flow_->walk_all([&](std::uint32_t block, std::uint64_t position) {
             if (block >= counts.size()) {
                 corrupt("block " + std::to_string(block) + " in the control flow");
             }
@@ -262,7 +261,7 @@ void LabelStore::need_block_times(std::uint32_t block) {
             times.push_back(index.at(block, execution));
         }
         block_times_[block] = make_label<NodeTimestamps>(
-            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->chunk_records(),
+            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->checkpoint_records(),
             byte_planes::memory_level);
         block_derived_[block] = 1;
         return;
@@ -314,9 +313,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         store.control_dependences_ += parent != 0 ? 1 : 0;
     }
     report("control flow", 0, 1);
-    store.flow_ = ChunkedStream<BlockIds>::build(reinterpret_cast<const BlockIds::Record*>(raw.flow.data()),
-                                                 raw.flow.size(), checkpoint_records);
-    static_assert(sizeof(BlockIds::Record) == sizeof(std::uint32_t));
+    store.flow_ = FlowStream::build(raw.flow.data(), raw.flow.size(), raw.blocks.size(), checkpoint_records);
 
     // Blocks: their executions grouped per block, the same way load() derives them.
     const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
@@ -480,7 +477,7 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     };
     switch (section) {
     case 0: {
-        flow_ = ChunkedStream<BlockIds>::load(reader, "control flow", false);
+        flow_ = FlowStream::load(reader, block_counts_.size());
         break;
     }
     case 1:
@@ -564,27 +561,22 @@ void LabelStore::flow_seek(std::uint32_t position) {
     flow_->seek(position);
 }
 
+// The flow's blocks are below the block count (FlowStream checks them).
 bool LabelStore::flow_next(FlowStep& step) {
-    BlockIds::Record record{};
-    if (!flow_->next(record)) {
+    std::uint32_t block = 0;
+    if (!flow_->next(block)) {
         return false;
     }
-    if (record.field1 >= block_counts_.size()) {
-        corrupt("block " + std::to_string(record.field1) + " in the control flow");
-    }
-    step = FlowStep{static_cast<std::uint32_t>(flow_->position()), record.field1};
+    step = FlowStep{static_cast<std::uint32_t>(flow_->position()), block};
     return true;
 }
 
 bool LabelStore::flow_prev(FlowStep& step) {
-    BlockIds::Record record{};
-    if (!flow_->prev(record)) {
+    std::uint32_t block = 0;
+    if (!flow_->prev(block)) {
         return false;
     }
-    if (record.field1 >= block_counts_.size()) {
-        corrupt("block " + std::to_string(record.field1) + " in the control flow");
-    }
-    step = FlowStep{static_cast<std::uint32_t>(flow_->position() + 1), record.field1};
+    step = FlowStep{static_cast<std::uint32_t>(flow_->position() + 1), block};
     return true;
 }
 

@@ -5,9 +5,10 @@
 // short streams together or adding checkpoints changes this class alone.
 //
 // Layout
-// - flow: the block id at each t (BlockIds), the control-flow trace;
+// - flow: the block id at each t, the control-flow trace, as successor
+// ranks (flow_stream.hpp);
 // Every stream is kept in chunks with a checkpoint at each chunk's start
-// (chunked_stream.hpp), so seeks cost a chunk, not the stream;
+// (chunked_stream.hpp; the flow likewise), so seeks cost a chunk, not the stream;
 // - per block: how many times it ran (saved), and its timestamps
 //   (NodeTimestamps), not saved but derived from the flow (block b's k-th
 //   timestamp is the position of b's k-th occurrence in it): when built, or
@@ -35,6 +36,7 @@
 #include "byte_io.hpp"
 #include "chunked_stream.hpp"
 #include "flow_index.hpp"
+#include "flow_stream.hpp"
 #include "label.hpp"
 
 namespace tcgen::wet {
@@ -133,7 +135,7 @@ private:
     std::uint32_t executed_ = 0;
     std::uint64_t control_dependences_ = 0;
     std::vector<std::uint32_t> node_block_;
-    std::optional<ChunkedStream<BlockIds>> flow_;
+    std::optional<FlowStream> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
     bool block_times_derived_ = false;                // every block's
     std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own

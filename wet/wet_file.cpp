@@ -19,6 +19,8 @@ namespace tcgen::wet {
 namespace {
 
 constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
+// 9: FLOW holds the control flow as successor ranks in zstd frames
+// (flow_stream.hpp), not as chunks of block ids;
 // 8: VALS and ADDR each start with the shared zstd frames that their chunks
 // of form 2 point into (no dictionaries);
 // 7: VALS holds shared zstd frames (after its dictionary) that its chunks
@@ -31,7 +33,7 @@ constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
 // 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
 // derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
 // per def.
-constexpr std::uint32_t format_version = 8;
+constexpr std::uint32_t format_version = 9;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
 constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};

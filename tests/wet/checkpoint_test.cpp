@@ -11,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <tcgen/wet.hpp>
@@ -19,6 +20,7 @@
 #include "byte_planes.hpp"
 #include "chunked_stream.hpp"
 #include "flow_index.hpp"
+#include "flow_stream.hpp"
 #include "label.hpp"
 #include "shared_frames.hpp"
 #include "runtime/checksum.hpp"
@@ -28,9 +30,9 @@ namespace {
 
 using tcgen::wet::ByteReader;
 using tcgen::wet::ByteWriter;
-using tcgen::wet::BlockIds;
 using tcgen::wet::ChunkedStream;
 using tcgen::wet::FlowIndex;
+using tcgen::wet::FlowStream;
 using tcgen::wet::Label;
 using tcgen::wet::NodeTimestamps;
 using tcgen::wet::NodeValues;
@@ -547,14 +549,10 @@ TEST(Checkpoints, ForgedSharedFramesAreRefused) {
 }
 
 // The blocks' timestamps from the flow's index, a few segments of a few
-// chunks each, against the flow itself, in random order (so segments are
+// frames each, against the flow itself, in random order (so segments are
 // decoded and dropped from the cache again).
 TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
     const auto raw = synthetic_wet::make_trace(200, 12);
-    std::vector<BlockIds::Record> flow;
-    for (const std::uint32_t block : raw.flow) {
-        flow.push_back({block});
-    }
     std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
     std::vector<std::vector<std::uint32_t>> times(raw.blocks.size());
     for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
@@ -562,20 +560,24 @@ TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
         times[raw.flow[t - 1]].push_back(t);
     }
     const auto fail = [](const std::string& what) { throw std::runtime_error(what); };
-    for (const auto& [chunk, segment] : {std::pair<std::uint64_t, std::uint64_t>{5, 15}, {7, 7}, {64, 128}, {4096, 0},
-                                         // chunks longer than any flow (as a forged file may claim): one
-                                         // segment, allocated as long as the flow, not as the claim
-                                         {std::uint64_t{1} << 40, 0}}) {
-        const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), chunk);
+    // (checkpoint, frame, segment) records; a segment that is no multiple of
+    // the frame is one frame.
+    for (const auto& [checkpoint, frame, segment] :
+         {std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>{5, 5, 15}, {5, 15, 7}, {7, 7, 7}, {64, 128, 256},
+          {4096, FlowStream::target_frame_records, 0},
+          // checkpoints longer than any flow: one frame, allocated as long as
+          // the flow, not as the claim
+          {std::uint64_t{1} << 40, std::uint64_t{1} << 40, 0}}) {
+        const auto stream = FlowStream::build(raw.flow.data(), raw.flow.size(), raw.blocks.size(), checkpoint, frame);
         FlowIndex index(stream, counts, fail, segment);
-        std::mt19937_64 random(chunk);
+        std::mt19937_64 random(checkpoint * 31 + frame);
         for (int lookup = 0; lookup < 3000; ++lookup) {
             const auto block = static_cast<std::uint32_t>(random() % counts.size());
-            const std::uint64_t t = 1 + random() % (flow.size() + 1);
+            const std::uint64_t t = 1 + random() % (raw.flow.size() + 1);
             const auto& own = times[block];
             const auto below = std::lower_bound(own.begin(), own.end(), t);
             ASSERT_EQ(index.count_below(block, t), static_cast<std::uint64_t>(below - own.begin()))
-                << "chunk " << chunk << " block " << block << " t " << t;
+                << "checkpoint " << checkpoint << " block " << block << " t " << t;
             const auto found = index.find(block, t);
             ASSERT_EQ(found.has_value(), below != own.end() && *below == t);
             if (found) {
@@ -591,7 +593,7 @@ TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
     // Counts the flow disagrees with: refused when the index is made.
     std::vector<std::uint32_t> wrong = counts;
     ++wrong[1];
-    const auto stream = ChunkedStream<BlockIds>::build(flow.data(), flow.size(), 5);
+    const auto stream = FlowStream::build(raw.flow.data(), raw.flow.size(), raw.blocks.size(), 5, 5);
     EXPECT_THROW(FlowIndex(stream, wrong, fail, 15), std::runtime_error);
 }
 
