@@ -52,7 +52,8 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
     };
     // The loads of `block`'s execution at t with an id below `below`.
     const auto add_loads = [&](std::uint32_t block, std::uint32_t t, std::uint32_t below) {
-        for (const std::uint32_t node : block_nodes_[block]) {
+        for (std::uint32_t at = block_first_node_[block]; at < block_first_node_[block + 1]; ++at) {
+            const std::uint32_t node = block_nodes_[at];
             if (node >= below) {
                 break;
             }

@@ -99,6 +99,8 @@ public:
         return static_cast<std::size_t>(value);
     }
     std::size_t remaining() const { return size_ - position_; }
+    // Where the next read starts.
+    const std::uint8_t* here() const { return data_ + position_; }
     void expect_end() {
         if (remaining() != 0) {
             fail(std::to_string(remaining()) + " unexpected bytes at its end");

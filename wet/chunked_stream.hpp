@@ -200,9 +200,11 @@ public:
     // Checks every chunk whole (so that a walk later cannot fail on its
     // framing), its length, and that the checkpoints of a sequence of
     // increasing first fields increase (`increasing`). `frames`: the kind's
-    // shared frames, if its owner saved them.
+    // shared frames, if its owner saved them. `checked`: bytes this load
+    // checked whole before (a packed label reopened, packed_labels.hpp),
+    // whose chunks are not decoded again.
     static ChunkedStream load(ByteReader& reader, const std::string& what, bool increasing,
-                              std::shared_ptr<SharedFrames> frames = nullptr) {
+                              std::shared_ptr<SharedFrames> frames = nullptr, bool checked = false) {
         ChunkedStream chunked;
         chunked.frames_ = std::move(frames);
         chunked.count_ = reader.u64();
@@ -233,7 +235,9 @@ public:
             const std::uint64_t expected =
                 std::min(chunked.chunk_records_, chunked.count_ - index * chunked.chunk_records_);
             try {
-                if (chunk.form == Form::shared) {
+                if (checked) {
+                    // Decoded whole when the file was loaded.
+                } else if (chunk.form == Form::shared) {
                     chunked.check_place(reader, what, index, bytes, size, expected);
                 } else if (chunk.form == Form::planes) {
                     if (expected > byte_planes::max_bytes / sizeof(Record)) {

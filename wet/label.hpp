@@ -220,8 +220,9 @@ public:
     // `increasing`: a sequence of increasing first fields (timestamps), whose
     // checkpoints must increase.
     // `frames`: its kind's, if the file holds them.
+    // `checked`: bytes loaded and checked whole before (ChunkedStream::load).
     static Label load(ByteReader& reader, const std::string& what, bool increasing = false,
-                      std::shared_ptr<SharedFrames> frames = nullptr) {
+                      std::shared_ptr<SharedFrames> frames = nullptr, bool checked = false) {
         Label label;
         const std::uint8_t form = reader.u8();
         if (form == 1) {
@@ -233,7 +234,7 @@ public:
         } else if (form == 2) {
             // Checked whole now, so that a walk later cannot fail on its framing.
             label.chunked_ = std::make_unique<ChunkedStream<Stream>>(
-                ChunkedStream<Stream>::load(reader, what, increasing, std::move(frames)));
+                ChunkedStream<Stream>::load(reader, what, increasing, std::move(frames), checked));
             label.count_ = label.chunked_->size();
         } else if (form == 3) {
             const std::size_t count = reader.count(sizeof(Record));
@@ -271,8 +272,9 @@ private:
         }
     }
 
-    // One of the three forms, or none: 32 to 40 bytes a label, as there is
-    // one per node and kind of label whether it ran or not.
+    // One of the three forms, or none. A loaded WET keeps its labels packed
+    // as saved bytes (packed_labels.hpp) and makes objects of the few that
+    // queries walk.
     std::unique_ptr<ChunkedStream<Stream>> chunked_;  // a stream's chunks
     std::unique_ptr<Record[]> plain_;
     Record constant_{};

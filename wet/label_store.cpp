@@ -144,15 +144,6 @@ std::shared_ptr<SharedFrames> load_frames(ByteReader& reader, const std::string&
 }
 
 template <class Stream>
-std::uint64_t saved_bytes(const std::vector<Label<Stream>>& labels) {
-    std::uint64_t bytes = 0;
-    for (const auto& label : labels) {
-        bytes += label.saved_bytes();
-    }
-    return bytes;
-}
-
-template <class Stream>
 std::uint64_t held_bytes(const std::vector<Label<Stream>>& labels) {
     std::uint64_t bytes = (labels.capacity() - labels.size()) * sizeof(labels[0]);
     for (const auto& label : labels) {
@@ -289,12 +280,7 @@ LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_b
     : executed_(executed),
       node_block_(std::move(node_block)),
       block_counts_(blocks, 0),
-      block_parents_(blocks),
-      node_mode_(node_block_.size(), 0),
-      node_times_(node_block_.size()),
-      values_(node_block_.size()),
-      addresses_(node_block_.size()),
-      defs_(node_block_.size()) {}
+      node_mode_(node_block_.size(), 0) {}
 
 LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
@@ -327,10 +313,11 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         }
     });
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
-        store.block_parents_[block] = make_label<ControlParents>(
+        store.block_parents_.add(make_label<ControlParents>(
             executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },
-            checkpoint_records);
+            checkpoint_records));
     }
+    store.block_parents_.shrink();
     const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node, each event with its def.
@@ -388,51 +375,53 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     };
     const auto value_of = [](const RawEvent& event) { return NodeValues::Record{event.value}; };
     const auto address_of = [](const RawEvent& event) { return NodeAddresses::Record{event.address}; };
+    // Values and addresses stay objects until their chunks are shared.
+    std::vector<Label<NodeValues>> values(raw.nodes.size());
+    std::vector<Label<NodeAddresses>> addresses(raw.nodes.size());
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
         if (node % 256 == 0) {
             report("node labels", node, raw.nodes.size());
         }
         const std::vector<std::size_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
                                               node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
-        if (events.empty()) {
-            continue;
-        }
         const std::uint32_t block = raw.nodes[node].block;
         // A node's executions are a subset of its block's: as many means the same.
-        if (events.size() == block_first[block + 1] - block_first[block]) {
-            store.node_mode_[node] = static_cast<std::uint8_t>(Times::block);
-        } else {
-            store.node_mode_[node] = static_cast<std::uint8_t>(Times::own);
-            store.node_times_[node] = make_label<NodeTimestamps>(
-                events, [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
-                checkpoint_records);
-        }
-        store.values_[node] = make_label<NodeValues>(
+        const Times times = events.empty()                                                 ? Times::never
+                            : events.size() == block_first[block + 1] - block_first[block] ? Times::block
+                                                                                           : Times::own;
+        store.node_mode_[node] = static_cast<std::uint8_t>(times);
+        store.node_times_.add(times == Times::own
+                                  ? make_label<NodeTimestamps>(
+                                        events,
+                                        [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
+                                        checkpoint_records)
+                                  : Label<NodeTimestamps>{});
+        values[node] = make_label<NodeValues>(
             events, [&](std::size_t index) { return value_of(raw.events[index]); }, checkpoint_records);
-        store.addresses_[node] = make_label<NodeAddresses>(
+        addresses[node] = make_label<NodeAddresses>(
             events, [&](std::size_t index) { return address_of(raw.events[index]); }, checkpoint_records);
-        if (raw.nodes[node].access == 'L' &&
-            std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; })) {
-            store.defs_[node] =
-                make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; }, checkpoint_records);
-        }
+        const bool has_defs = raw.nodes[node].access == 'L' &&
+            std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; });
+        store.defs_.add(has_defs ? make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; },
+                                                        checkpoint_records)
+                                 : Label<LoadDefs>{});
     }
+    store.node_times_.shrink();
+    store.defs_.shrink();
     report("shared frames", 0, 1);
-    store.value_frames_ = share_frames(
-        store.values_, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
-    store.address_frames_ = share_frames(
-        store.addresses_, [&](std::size_t node) { return node_records(node, address_of); }, checkpoint_records);
+    std::shared_ptr<SharedFrames> value_frames =
+        share_frames(values, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
+    std::shared_ptr<SharedFrames> address_frames =
+        share_frames(addresses, [&](std::size_t node) { return node_records(node, address_of); }, checkpoint_records);
+    store.values_ = PackedLabels<NodeValues>::pack(std::move(values), "values of node ", false, value_frames);
+    store.addresses_ =
+        PackedLabels<NodeAddresses>::pack(std::move(addresses), "addresses of node ", false, address_frames);
     report("done", 1, 1);
     return store;
 }
 
 std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
     ByteWriter writer;
-    const auto save_all = [&](const auto& labels) {
-        for (const auto& label : labels) {
-            label.save(writer);
-        }
-    };
     switch (section) {
     case 0:
         flow_->save(writer);
@@ -443,37 +432,38 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         }
         break;
     case 2:
-        save_all(block_parents_);
+        block_parents_.save(writer);
         break;
     case 3:
-        for (std::size_t node = 0; node < node_times_.size(); ++node) {
+        for (std::size_t node = 0; node < node_mode_.size(); ++node) {
             writer.u8(node_mode_[node]);
             if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-                node_times_[node].save(writer);
+                node_times_.save(writer, node);
             }
         }
         break;
     case 4:
-        save_frames(writer, value_frames_);
-        save_all(values_);
+        save_frames(writer, values_.frames());
+        values_.save(writer);
         break;
     case 5:
-        save_frames(writer, address_frames_);
-        save_all(addresses_);
+        save_frames(writer, addresses_.frames());
+        addresses_.save(writer);
         break;
     default:
-        save_all(defs_);
+        defs_.save(writer);
         break;
     }
     return std::move(writer.data());
 }
 
 void LabelStore::load_section(std::size_t section, ByteReader& reader) {
-    const auto load_all = [&](auto& labels, const char* what, const std::shared_ptr<SharedFrames>& frames = nullptr) {
-        using Stream = typename std::decay_t<decltype(labels[0])>::stream_type;
-        for (std::size_t index = 0; index < labels.size(); ++index) {
-            labels[index] = Label<Stream>::load(reader, what + std::to_string(index), false, frames);
+    const auto load_all = [&](auto& labels, std::size_t owners) {
+        labels.reserve(owners, reader.remaining());
+        for (std::size_t owner = 0; owner < owners; ++owner) {
+            labels.add(reader);
         }
+        labels.shrink();
     };
     switch (section) {
     case 0: {
@@ -486,34 +476,37 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         }
         break;
     case 2:
-        load_all(block_parents_, "control parents of block ");
+        load_all(block_parents_, block_counts_.size());
         break;
     case 3:
-        for (std::size_t node = 0; node < node_times_.size(); ++node) {
+        node_times_.reserve(node_mode_.size(), reader.remaining());
+        for (std::size_t node = 0; node < node_mode_.size(); ++node) {
             node_mode_[node] = reader.u8();
             if (node_mode_[node] > static_cast<std::uint8_t>(Times::own)) {
                 reader.fail("node " + std::to_string(node) + ": unknown timestamp mode " +
                             std::to_string(node_mode_[node]));
             }
-            if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-                node_times_[node] =
-                    Label<NodeTimestamps>::load(reader, "timestamps of node " + std::to_string(node), true);
-                if (node_times_[node].empty()) {
-                    reader.fail("node " + std::to_string(node) + ": its timestamps are missing");
-                }
+            if (node_mode_[node] != static_cast<std::uint8_t>(Times::own)) {
+                node_times_.add_absent();
+                continue;
+            }
+            node_times_.add(reader);
+            if (node_times_.empty(node)) {
+                reader.fail("node " + std::to_string(node) + ": its timestamps are missing");
             }
         }
+        node_times_.shrink();
         break;
     case 4:
-        value_frames_ = load_frames(reader, "values");
-        load_all(values_, "values of node ", value_frames_);
+        values_.set_frames(load_frames(reader, "values"));
+        load_all(values_, node_mode_.size());
         break;
     case 5:
-        address_frames_ = load_frames(reader, "addresses");
-        load_all(addresses_, "addresses of node ", address_frames_);
+        addresses_.set_frames(load_frames(reader, "addresses"));
+        load_all(addresses_, node_mode_.size());
         break;
     default:
-        load_all(defs_, "defs of node ");
+        load_all(defs_, node_mode_.size());
         break;
     }
     reader.expect_end();
@@ -526,7 +519,7 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
     }
     std::uint64_t block_executions = 0;
     for (std::size_t block = 0; block < block_counts_.size(); ++block) {
-        if (block_counts_[block] != block_parents_[block].size()) {
+        if (block_counts_[block] != block_parents_.records(block)) {
             fail("block " + std::to_string(block) + " has not as many executions as control parents");
         }
         block_executions += block_counts_[block];
@@ -537,8 +530,8 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
     std::uint64_t node_events = 0;
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
         const std::uint64_t count = node_executions(node);
-        if (values_[node].size() != count || addresses_[node].size() != count ||
-            (!defs_[node].empty() && defs_[node].size() != count) ||
+        if (values_.records(node) != count || addresses_.records(node) != count ||
+            (!defs_.empty(node) && defs_.records(node) != count) ||
             (node_mode_[node] != static_cast<std::uint8_t>(Times::never) && count == 0)) {
             fail("node " + std::to_string(node) + "'s labels differ in length");
         }
@@ -625,7 +618,7 @@ std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
-    const std::uint32_t distance = block_parents_[block].at(index).field1;
+    const std::uint32_t distance = block_parents_.open(block).at(index).field1;
     if (distance == 0 || distance > t) {
         corrupt("control parent distance " + std::to_string(distance) + " at t " + std::to_string(t));
     }
@@ -640,7 +633,7 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
         need_block_times(node_block_[node]);
         return &block_times_[node_block_[node]];
     default:
-        return &node_times_[node];
+        return &node_times_.open(node);
     }
 }
 
@@ -651,7 +644,7 @@ std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std:
     case Times::block:
         return block_execution(node_block_[node], t);
     default:
-        return node_times_[node].find(t);
+        return node_times_.open(node).find(t);
     }
 }
 
@@ -662,7 +655,7 @@ std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
     case Times::block:
         return block_counts_[node_block_[node]];
     default:
-        return node_times_[node].size();
+        return node_times_.records(node);
     }
 }
 
@@ -674,42 +667,43 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
         need_block_times(node_block_[node]);
         return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
     default:
-        return first_fields<NodeTimestamps, std::uint32_t>(node_times_[node]);
+        return first_fields<NodeTimestamps, std::uint32_t>(node_times_.open(node));
     }
 }
 
 std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
-    return first_fields<NodeValues, std::uint64_t>(values_[node]);
+    return first_fields<NodeValues, std::uint64_t>(values_.open(node));
 }
 
 std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
-    return first_fields<NodeAddresses, std::uint64_t>(addresses_[node]);
+    return first_fields<NodeAddresses, std::uint64_t>(addresses_.open(node));
 }
 
 std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
-    if (defs_[node].empty()) {
+    if (defs_.empty(node)) {
         return std::nullopt;
     }
-    const LoadDefs::Record record = defs_[node].at(index);
+    const LoadDefs::Record record = defs_.open(node).at(index);
     if (record.field1 == 0) {
         return std::nullopt;
     }
     const std::uint32_t store = record.field1 - 1;
-    const std::string where = "def of node " + std::to_string(node) + " at t " + std::to_string(t);
+    // Made only for a message: a slice asks for millions of defs.
+    const auto where = [&] { return "def of node " + std::to_string(node) + " at t " + std::to_string(t); };
     if (store >= node_block_.size() || times_of(store) == Times::never) {
-        corrupt(where + ": store node " + std::to_string(store) + " never ran");
+        corrupt(where() + ": store node " + std::to_string(store) + " never ran");
     }
     if (record.field2 >= ranked_defs) {
         const std::uint32_t distance = record.field2 - ranked_defs;
         if (distance > t) {
-            corrupt(where + ": a distance of " + std::to_string(distance));
+            corrupt(where() + ": a distance of " + std::to_string(distance));
         }
         return Def{store, t - distance};
     }
     // The rank counts back from the store's latest execution before the load.
     const std::uint64_t before = times_count_below(store, store_horizon(store, node, t));
     if (record.field2 >= before) {
-        corrupt(where + ": rank " + std::to_string(record.field2) + " of " + std::to_string(before) +
+        corrupt(where() + ": rank " + std::to_string(record.field2) + " of " + std::to_string(before) +
                 " earlier executions");
     }
     return Def{store, times_at(store, before - 1 - record.field2)};
@@ -722,29 +716,28 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
                     block_counts_.capacity() * 4 + held_bytes(block_times_) + (flow_index_ ? flow_index_->memory_bytes() : 0)});
     std::uint64_t node_saved = node_mode_.size();
-    for (std::size_t node = 0; node < node_times_.size(); ++node) {
+    for (std::size_t node = 0; node < node_mode_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
-            node_saved += node_times_[node].saved_bytes();
+            node_saved += node_times_.saved_bytes(node);
         }
     }
-    rows.push_back({"node timestamps", events, 4 * events, node_saved, held_bytes(node_times_) + node_mode_.capacity()});
+    rows.push_back({"node timestamps", events, 4 * events, node_saved, node_times_.memory_bytes() + node_mode_.capacity()});
     const auto frames_saved = [](const std::shared_ptr<SharedFrames>& frames) {
         return frames ? frames->saved_bytes() : 8;
     };
     const auto frames_held = [](const std::shared_ptr<SharedFrames>& frames) {
         return frames ? frames->memory_bytes() : 0;
     };
-    rows.push_back({"values", events, 8 * events,
-                    frames_saved(value_frames_) + saved_bytes(values_), frames_held(value_frames_) + held_bytes(values_)});
-    rows.push_back({"addresses", events, 8 * events,
-                    frames_saved(address_frames_) + saved_bytes(addresses_),
-                    frames_held(address_frames_) + held_bytes(addresses_)});
-    rows.push_back({"data dependences", edges, 8 * edges, saved_bytes(defs_), held_bytes(defs_)});
+    rows.push_back({"values", events, 8 * events, frames_saved(values_.frames()) + values_.saved_bytes(),
+                    frames_held(values_.frames()) + values_.memory_bytes()});
+    rows.push_back({"addresses", events, 8 * events, frames_saved(addresses_.frames()) + addresses_.saved_bytes(),
+                    frames_held(addresses_.frames()) + addresses_.memory_bytes()});
+    rows.push_back({"data dependences", edges, 8 * edges, defs_.saved_bytes(), defs_.memory_bytes()});
     // A control dependence instance is the pair (t, parent_t), as the paper
     // counts an edge label; executions with no parent carry no label.
     const std::uint64_t controlled = control_dependences_;
-    rows.push_back({"control dependences", controlled, 8 * controlled, saved_bytes(block_parents_),
-                    held_bytes(block_parents_)});
+    rows.push_back({"control dependences", controlled, 8 * controlled, block_parents_.saved_bytes(),
+                    block_parents_.memory_bytes()});
     return rows;
 }
 
@@ -752,9 +745,9 @@ std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
                         block_counts_.capacity() * 4 + block_derived_.capacity() +
                         (flow_index_ ? flow_index_->memory_bytes() : 0);
-    bytes += held_bytes(block_times_) + held_bytes(block_parents_) + held_bytes(node_times_) + held_bytes(values_) +
-             held_bytes(addresses_) + held_bytes(defs_);
-    for (const auto* frames : {value_frames_.get(), address_frames_.get()}) {
+    bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +
+             values_.memory_bytes() + addresses_.memory_bytes() + defs_.memory_bytes();
+    for (const auto* frames : {values_.frames().get(), addresses_.frames().get()}) {
         bytes += frames ? frames->memory_bytes() : 0;
     }
     return bytes;

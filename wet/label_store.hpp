@@ -22,7 +22,9 @@
 //   (0 none) and the def's rank among that store's executions before the
 //   load (0 the latest) when below 64, else 64 + t_use - t_def (LoadDefs).
 // Each per-block and per-node sequence is a Label (label.hpp): a stream, or
-// a record and a count when all its records are equal, or nothing.
+// a record and a count when all its records are equal, or nothing; each
+// kind's saved labels are packed in one buffer (packed_labels.hpp) and made
+// into objects only while queries use them.
 
 #include <cstdint>
 #include <optional>
@@ -38,6 +40,7 @@
 #include "flow_index.hpp"
 #include "flow_stream.hpp"
 #include "label.hpp"
+#include "packed_labels.hpp"
 
 namespace tcgen::wet {
 
@@ -142,16 +145,15 @@ private:
     unsigned flow_walks_ = 0;                         // such walks made
     std::vector<Label<NodeTimestamps>> block_times_;  // empty until one is derived
     std::unique_ptr<FlowIndex> flow_index_;           // reads flow_, made on first need
-    std::vector<Label<ControlParents>> block_parents_;
+    // The saved labels, packed per kind (packed_labels.hpp). The values' and
+    // the addresses' carry the shared frames that hold most of their chunks
+    // (shared_frames.hpp), saved at the start of VALS, ADDR.
+    PackedLabels<ControlParents> block_parents_{"control parents of block "};
     std::vector<std::uint8_t> node_mode_;  // Times
-    std::vector<Label<NodeTimestamps>> node_times_;
-    std::vector<Label<NodeValues>> values_;
-    std::vector<Label<NodeAddresses>> addresses_;
-    // The shared frames that hold most of the values' and the addresses'
-    // chunks (shared_frames.hpp), or none: saved at the start of VALS, ADDR.
-    std::shared_ptr<SharedFrames> value_frames_;
-    std::shared_ptr<SharedFrames> address_frames_;
-    std::vector<Label<LoadDefs>> defs_;
+    PackedLabels<NodeTimestamps> node_times_{"timestamps of node ", true};  // nodes of Times::own
+    PackedLabels<NodeValues> values_{"values of node "};
+    PackedLabels<NodeAddresses> addresses_{"addresses of node "};
+    PackedLabels<LoadDefs> defs_{"defs of node "};
 };
 
 }  // namespace tcgen::wet

@@ -10,6 +10,9 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include <cstring>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "byte_io.hpp"
 #include "label_store.hpp"
@@ -202,8 +205,15 @@ void WholeExecutionTrace::save(const std::string& path) const {
 }
 
 WholeExecutionTrace WholeExecutionTrace::load(const std::string& path) {
-    const std::vector<std::uint8_t> bytes = read_whole_file(path);
-    return from_bytes(bytes.data(), bytes.size(), path);
+    WholeExecutionTrace wet;
+    {
+        const std::vector<std::uint8_t> bytes = read_whole_file(path);
+        wet = from_bytes(bytes.data(), bytes.size(), path);
+    }
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    return wet;
 }
 
 }  // namespace tcgen::wet

@@ -28,14 +28,31 @@ WholeExecutionTrace& WholeExecutionTrace::operator=(WholeExecutionTrace&&) noexc
 WholeExecutionTrace::~WholeExecutionTrace() = default;
 
 void WholeExecutionTrace::index_static() {
-    block_nodes_.assign(blocks_.size(), {});
-    pc_index_.clear();
-    pc_index_.reserve(nodes_.size());
-    for (std::size_t node = 0; node < nodes_.size(); ++node) {
-        block_nodes_[nodes_[node].block].push_back(static_cast<std::uint32_t>(node));
-        pc_index_.emplace_back(nodes_[node].pc, static_cast<std::uint32_t>(node));
+    // A counting sort of the nodes by block, ids increasing within each.
+    block_first_node_.assign(blocks_.size() + 1, 0);
+    for (const RawNode& node : nodes_) {
+        ++block_first_node_[node.block + 1];
     }
-    std::sort(pc_index_.begin(), pc_index_.end());
+    for (std::size_t block = 0; block < blocks_.size(); ++block) {
+        block_first_node_[block + 1] += block_first_node_[block];
+    }
+    block_nodes_.assign(nodes_.size(), 0);
+    std::vector<std::uint32_t> fill(block_first_node_.begin(), block_first_node_.end() - 1);
+    pc_order_.resize(nodes_.size());
+    for (std::size_t node = 0; node < nodes_.size(); ++node) {
+        block_nodes_[fill[nodes_[node].block]++] = static_cast<std::uint32_t>(node);
+        pc_order_[node] = static_cast<std::uint32_t>(node);
+    }
+    std::stable_sort(pc_order_.begin(), pc_order_.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return nodes_[a].pc < nodes_[b].pc; });
+}
+
+std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id) const {
+    if (id >= blocks_.size()) {
+        throw std::out_of_range("block " + std::to_string(id) + " of " + std::to_string(blocks_.size()));
+    }
+    return std::vector<std::uint32_t>(block_nodes_.begin() + block_first_node_[id],
+                                      block_nodes_.begin() + block_first_node_[id + 1]);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
@@ -78,12 +95,11 @@ std::uint32_t WholeExecutionTrace::executed() const {
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_at_pc(std::uint64_t pc) const {
-    std::vector<std::uint32_t> nodes;
-    auto it = std::lower_bound(pc_index_.begin(), pc_index_.end(), std::make_pair(pc, std::uint32_t{0}));
-    for (; it != pc_index_.end() && it->first == pc; ++it) {
-        nodes.push_back(it->second);
-    }
-    return nodes;
+    const auto first = std::lower_bound(pc_order_.begin(), pc_order_.end(), pc,
+                                        [&](std::uint32_t node, std::uint64_t value) { return nodes_[node].pc < value; });
+    const auto last = std::upper_bound(first, pc_order_.end(), pc,
+                                       [&](std::uint64_t value, std::uint32_t node) { return value < nodes_[node].pc; });
+    return std::vector<std::uint32_t>(first, last);
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_pc_or_fail(std::uint64_t pc) const {
@@ -204,12 +220,8 @@ std::vector<LabelStats> WholeExecutionTrace::stats() const {
 }
 
 std::size_t WholeExecutionTrace::static_memory_bytes() const {
-    std::size_t bytes = sizeof(*this) + blocks_.capacity() * sizeof(RawBlock) + nodes_.capacity() * sizeof(RawNode) +
-                        pc_index_.capacity() * sizeof(pc_index_[0]) + block_nodes_.capacity() * sizeof(block_nodes_[0]);
-    for (const auto& nodes : block_nodes_) {
-        bytes += nodes.capacity() * sizeof(std::uint32_t);
-    }
-    return bytes;
+    return sizeof(*this) + blocks_.capacity() * sizeof(RawBlock) + nodes_.capacity() * sizeof(RawNode) +
+           (block_first_node_.capacity() + block_nodes_.capacity() + pc_order_.capacity()) * sizeof(std::uint32_t);
 }
 
 std::size_t WholeExecutionTrace::memory_bytes() const {

@@ -142,7 +142,7 @@ public:
     // The nodes of instruction `pc` in every block that contains it, by id.
     std::vector<std::uint32_t> nodes_at_pc(std::uint64_t pc) const;
     // The nodes of block `id`, by id (= execution order).
-    const std::vector<std::uint32_t>& nodes_of_block(std::uint32_t id) const { return block_nodes_.at(id); }
+    std::vector<std::uint32_t> nodes_of_block(std::uint32_t id) const;
 
     // --- Control flow ---
     // A cursor between timestamps over the control-flow trace: after
@@ -201,7 +201,7 @@ public:
 
 private:
     WholeExecutionTrace();
-    void index_static();  // block_nodes_ and pc_index_ from blocks_ and nodes_
+    void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;  // the saved file but for its label sections
@@ -213,8 +213,10 @@ private:
 
     std::vector<RawBlock> blocks_;
     std::vector<RawNode> nodes_;
-    std::vector<std::vector<std::uint32_t>> block_nodes_;
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> pc_index_;  // (pc, node), sorted
+    // Block b's nodes, by id: block_nodes_[block_first_node_[b] .. block_first_node_[b + 1]).
+    std::vector<std::uint32_t> block_first_node_;
+    std::vector<std::uint32_t> block_nodes_;
+    std::vector<std::uint32_t> pc_order_;  // node ids by (pc, id)
     std::unique_ptr<LabelStore> labels_;
 };
 

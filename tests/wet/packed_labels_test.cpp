@@ -1,0 +1,202 @@
+// A kind's labels packed in one buffer (wet/packed_labels.hpp): every form
+// (absent, constant, plain, a stream of several chunks) opens to the records
+// it was made from, before and after the cache of open labels has turned
+// over; loaded packs save the bytes they were loaded from; a forged label is
+// refused when packed, with its owner named; at rest a label costs its saved
+// bytes and an offset.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <tcgen/wet.hpp>
+
+#include "byte_io.hpp"
+#include "packed_labels.hpp"
+
+namespace {
+
+using tcgen::wet::ByteReader;
+using tcgen::wet::ByteWriter;
+using tcgen::wet::Label;
+using tcgen::wet::NodeTimestamps;
+using tcgen::wet::NodeValues;
+using tcgen::wet::PackedLabels;
+using tcgen::wet::WetError;
+
+constexpr std::uint64_t chunk_records = 64;
+
+// Owner k's values: none, all equal, a few, or a stream of several chunks.
+std::vector<NodeValues::Record> values_of(std::size_t owner) {
+    std::mt19937_64 random(owner);
+    std::vector<NodeValues::Record> records;
+    switch (owner % 4) {
+    case 0:
+        break;
+    case 1:
+        records.assign(1 + owner % 7, NodeValues::Record{owner * 1000});
+        break;
+    case 2:
+        for (std::size_t i = 0; i < 3; ++i) {
+            records.push_back(NodeValues::Record{random()});
+        }
+        break;
+    default:
+        for (std::size_t i = 0; i < 3 * chunk_records + owner % 50; ++i) {
+            records.push_back(NodeValues::Record{i % 5 == 0 ? random() : i * 8});
+        }
+        break;
+    }
+    return records;
+}
+
+std::vector<std::uint64_t> first_fields(Label<NodeValues>& label) {
+    std::vector<std::uint64_t> fields;
+    for (const auto& record : label.all()) {
+        fields.push_back(record.field1);
+    }
+    return fields;
+}
+
+std::vector<std::uint64_t> first_fields(const std::vector<NodeValues::Record>& records) {
+    std::vector<std::uint64_t> fields;
+    for (const auto& record : records) {
+        fields.push_back(record.field1);
+    }
+    return fields;
+}
+
+// Few open labels, so that the tests turn the cache over.
+constexpr std::size_t open_limit = 16;
+
+PackedLabels<NodeValues> packed(std::size_t owners) {
+    std::vector<Label<NodeValues>> labels;
+    for (std::size_t owner = 0; owner < owners; ++owner) {
+        labels.push_back(Label<NodeValues>::make(values_of(owner), chunk_records));
+    }
+    return PackedLabels<NodeValues>::pack(std::move(labels), "values of node ", false, nullptr, open_limit);
+}
+
+TEST(PackedLabels, EveryFormOpensToItsRecords) {
+    PackedLabels<NodeValues> labels = packed(40);
+    ASSERT_EQ(labels.size(), 40u);
+    for (std::size_t owner = 0; owner < labels.size(); ++owner) {
+        const std::vector<NodeValues::Record> records = values_of(owner);
+        EXPECT_EQ(labels.records(owner), records.size()) << owner;
+        EXPECT_EQ(labels.empty(owner), records.empty()) << owner;
+        EXPECT_EQ(first_fields(labels.open(owner)), first_fields(records)) << owner;
+    }
+}
+
+// More owners than the cache holds, opened at random: records read one by
+// one match, whether the label was still open (its cursor where the last
+// read left it) or reopened from its bytes.
+TEST(PackedLabels, RandomReadsAcrossTheCacheAreExact) {
+    const std::size_t owners = 10 * open_limit;
+    PackedLabels<NodeValues> labels = packed(owners);
+    std::vector<std::vector<NodeValues::Record>> expected(owners);
+    for (std::size_t owner = 0; owner < owners; ++owner) {
+        expected[owner] = values_of(owner);
+    }
+    std::mt19937_64 random(7);
+    for (int read = 0; read < 20000; ++read) {
+        // Mostly a few owners, sometimes any: hits and misses both.
+        const std::size_t owner = read % 3 == 0 ? random() % owners : 3 + 4 * (random() % 6);
+        if (expected[owner].empty()) {
+            continue;
+        }
+        const std::uint64_t index = random() % expected[owner].size();
+        ASSERT_EQ(labels.open(owner).at(index).field1, expected[owner][index].field1)
+            << "owner " << owner << " record " << index;
+    }
+}
+
+// Timestamps reopened after eviction still find their records.
+TEST(PackedLabels, TimestampLookupsAfterEviction) {
+    std::vector<Label<NodeTimestamps>> built;
+    const std::size_t owners = open_limit + 10;
+    for (std::size_t owner = 0; owner < owners; ++owner) {
+        std::vector<NodeTimestamps::Record> times;
+        for (std::uint32_t k = 0; k < 300; ++k) {
+            times.push_back(NodeTimestamps::Record{static_cast<std::uint32_t>(1 + owner + 7 * k)});
+        }
+        built.push_back(Label<NodeTimestamps>::make(times, chunk_records));
+    }
+    PackedLabels<NodeTimestamps> labels =
+        PackedLabels<NodeTimestamps>::pack(std::move(built), "timestamps of node ", true, nullptr, open_limit);
+    for (int round = 0; round < 2; ++round) {
+        for (std::size_t owner = 0; owner < owners; ++owner) {
+            const std::uint32_t t = static_cast<std::uint32_t>(1 + owner + 7 * (owner % 300));
+            ASSERT_EQ(labels.open(owner).find(t), owner % 300) << owner;
+            ASSERT_FALSE(labels.open(owner).find(t + 1).has_value()) << owner;
+        }
+    }
+}
+
+std::vector<std::uint8_t> saved(const PackedLabels<NodeValues>& labels) {
+    ByteWriter writer;
+    labels.save(writer);
+    return std::move(writer.data());
+}
+
+PackedLabels<NodeValues> load(const std::vector<std::uint8_t>& bytes, std::size_t owners) {
+    ByteReader reader(bytes.data(), bytes.size(), "run.wet", "VALS section");
+    PackedLabels<NodeValues> labels("values of node ", false, open_limit);
+    labels.reserve(owners, reader.remaining());
+    for (std::size_t owner = 0; owner < owners; ++owner) {
+        labels.add(reader);
+    }
+    labels.shrink();
+    reader.expect_end();
+    return labels;
+}
+
+TEST(PackedLabels, LoadedLabelsSaveTheirBytesAndWalkAlike) {
+    PackedLabels<NodeValues> built = packed(64);
+    const std::vector<std::uint8_t> bytes = saved(built);
+    EXPECT_EQ(built.saved_bytes(), bytes.size());
+    PackedLabels<NodeValues> loaded = load(bytes, 64);
+    EXPECT_EQ(saved(loaded), bytes);
+    for (std::size_t owner = 0; owner < 64; ++owner) {
+        EXPECT_EQ(loaded.saved_bytes(owner), built.saved_bytes(owner)) << owner;
+        EXPECT_EQ(first_fields(loaded.open(owner)), first_fields(values_of(owner))) << owner;
+    }
+}
+
+// Labels are checked whole when packed from a file, so that opening one
+// later cannot fail: a chunk that lies about its records is refused there.
+TEST(PackedLabels, ForgedLabelIsRefusedWithItsOwner) {
+    PackedLabels<NodeValues> built = packed(8);
+    std::vector<std::uint8_t> bytes = saved(built);
+    // Owner 3's stream: form byte, then its u64 count of records; claim one
+    // record more than its chunks hold.
+    std::size_t at = 0;
+    for (std::size_t owner = 0; owner < 3; ++owner) {
+        at += static_cast<std::size_t>(built.saved_bytes(owner));
+    }
+    ASSERT_EQ(bytes[at], 2);  // a stream
+    ++bytes[at + 1];
+    try {
+        load(bytes, 8);
+        FAIL() << "a forged label was packed";
+    } catch (const WetError& error) {
+        EXPECT_NE(std::string(error.what()).find("values of node 3"), std::string::npos) << error.what();
+    }
+}
+
+// At rest a label costs its saved bytes and a 4-byte offset: ten thousand
+// constant labels, as a run's nodes that ran once give.
+TEST(PackedLabels, AtRestALabelCostsItsSavedBytes) {
+    std::vector<Label<NodeValues>> built;
+    for (std::uint64_t owner = 0; owner < 10000; ++owner) {
+        built.push_back(Label<NodeValues>::make({NodeValues::Record{owner}}, chunk_records));
+    }
+    const PackedLabels<NodeValues> labels = PackedLabels<NodeValues>::pack(std::move(built), "values of node ");
+    EXPECT_LE(labels.memory_bytes(), labels.saved_bytes() + 4 * labels.size() + 1024);
+}
+
+}  // namespace
