@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
+#include <unordered_map>
 
 namespace tcgen::wet {
 namespace {
@@ -20,15 +21,102 @@ std::uint64_t store_horizon(std::uint32_t store, std::uint32_t load, std::uint32
     return store < load ? std::uint64_t{t} + 1 : t;
 }
 
-// A def's second field: its rank when below ranked_defs, else ranked_defs +
-// t_use - t_def (or the rank, if that sum would not fit). A distance is at
-// least the rank (each execution of the store has its own timestamp), so the
-// two ranges never meet.
+// A def's second field: 0 when the def is inferred from the addresses (the
+// latest execution of the store node before the load whose bytes cover the
+// load's first byte: LabelStore::inferred_def); else 1 + its
+// rank when below ranked_defs, else 1 + ranked_defs + t_use - t_def (or
+// 1 + the rank, if that sum would not fit). A distance is at least the rank
+// (each execution of the store has its own timestamp), so the two ranges
+// never meet.
+constexpr std::uint32_t inferred_field2 = 0;
 constexpr std::uint32_t ranked_defs = 64;
+constexpr std::uint32_t first_rank = 1;
+constexpr std::uint32_t first_distance = first_rank + ranked_defs;
 
 std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
-    const bool ranked = rank < ranked_defs || distance > UINT32_MAX - ranked_defs;
-    return ranked ? static_cast<std::uint32_t>(rank) : ranked_defs + distance;
+    const bool ranked = rank < ranked_defs || distance > UINT32_MAX - first_distance;
+    return ranked ? first_rank + static_cast<std::uint32_t>(rank) : first_distance + distance;
+}
+
+// Stores wider than this are never inferred from (build looks up each
+// possible start address of a store that covers the load's first byte).
+constexpr std::uint16_t widest_inferred_store = 64;
+
+// Whether a store of `size` bytes at `store_address` wrote the byte at `address`.
+bool covers(std::uint64_t store_address, std::uint64_t size, std::uint64_t address) {
+    return address >= store_address && address - store_address < size;
+}
+
+// A load's value as its def wrote it: the load's bytes (its first
+// min(size, 8)) taken from the store's recorded value (the store's first
+// min(size, 8) bytes) when they all lie within it, else 0 (unknown). A load
+// with defs keeps its values XOR this prediction: a load that reads back what
+// its def wrote keeps a 0 (most do).
+std::uint64_t value_from_def(std::uint64_t store_value, std::uint64_t store_address, std::uint16_t store_size,
+                             std::uint64_t load_address, std::uint16_t load_size) {
+    const std::uint64_t stored = std::min<std::uint16_t>(store_size, 8);
+    const std::uint64_t loaded = std::min<std::uint16_t>(load_size, 8);
+    if (load_address < store_address || load_address - store_address >= stored ||
+        loaded > stored - (load_address - store_address)) {
+        return 0;
+    }
+    const std::uint64_t value = store_value >> (8 * (load_address - store_address));
+    return loaded == 8 ? value : value & ((std::uint64_t{1} << (8 * loaded)) - 1);
+}
+
+// Which edges of a raw trace a reader can infer (inferred_field2): those whose
+// def is the latest execution of its store node before the load that covers
+// the load's first byte. edge_event[e]:
+// the load event of edge e; node_order[node_first[n] ...]: node n's events
+// in order. Per store node, its executions are walked in order keeping the
+// latest at each address, and its edges (in the order of their loads, so of
+// their horizons) answered as the walk reaches them.
+std::vector<bool> inferable_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
+                                 const std::vector<std::size_t>& node_first,
+                                 const std::vector<std::size_t>& node_order) {
+    std::vector<std::size_t> edge_first(raw.nodes.size() + 1, 0);
+    for (const RawEdge& edge : raw.edges) {
+        ++edge_first[edge.def + 1];
+    }
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        edge_first[node + 1] += edge_first[node];
+    }
+    std::vector<std::size_t> edge_order(raw.edges.size());
+    {
+        std::vector<std::size_t> fill(edge_first.begin(), edge_first.end() - 1);
+        for (std::size_t edge = 0; edge < raw.edges.size(); ++edge) {
+            edge_order[fill[raw.edges[edge].def]++] = edge;
+        }
+    }
+    std::vector<bool> inferable(raw.edges.size(), false);
+    std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
+    for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
+        const std::uint16_t size = raw.nodes[store].size;
+        if (edge_first[store] == edge_first[store + 1] || size == 0 || size > widest_inferred_store) {
+            continue;
+        }
+        latest.clear();
+        const std::size_t* executions = node_order.data() + node_first[store];
+        const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
+        std::uint64_t before = 0;
+        for (std::size_t at = edge_first[store]; at < edge_first[store + 1]; ++at) {
+            const RawEdge& edge = raw.edges[edge_order[at]];
+            const std::uint64_t horizon = store_horizon(store, edge.use, edge.t_use);
+            for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
+                latest[raw.events[executions[before]].address] = before;
+            }
+            const std::uint64_t address = raw.events[edge_event[edge_order[at]]].address;
+            std::optional<std::uint64_t> found;
+            for (std::uint64_t back = 0; back < size && back <= address; ++back) {
+                const auto entry = latest.find(address - back);
+                if (entry != latest.end() && (!found || entry->second > *found)) {
+                    found = entry->second;
+                }
+            }
+            inferable[edge_order[at]] = found && raw.events[executions[*found]].t == edge.t_def;
+        }
+    }
+    return inferable;
 }
 
 template <class Stream, class Source, class Field>
@@ -276,11 +364,15 @@ void LabelStore::need_block_times(std::uint32_t block) {
     block_derived_ = std::vector<std::uint8_t>();
 }
 
-LabelStore::LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks)
+LabelStore::LabelStore(std::uint32_t executed, const std::vector<RawNode>& nodes, std::size_t blocks)
     : executed_(executed),
-      node_block_(std::move(node_block)),
       block_counts_(blocks, 0),
-      node_mode_(node_block_.size(), 0) {}
+      node_mode_(nodes.size(), 0) {
+    nodes_.reserve(nodes.size());
+    for (const RawNode& node : nodes) {
+        nodes_.push_back(NodeShape{node.block, node.size, node.access});
+    }
+}
 
 LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
@@ -289,11 +381,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
             progress(step, done, total);
         }
     };
-    std::vector<std::uint32_t> node_block(raw.nodes.size());
-    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-        node_block[node] = raw.nodes[node].block;
-    }
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), std::move(node_block), raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), raw.nodes, raw.blocks.size());
 
     for (const std::uint32_t parent : parents) {
         store.control_dependences_ += parent != 0 ? 1 : 0;
@@ -349,32 +437,51 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         });
         return static_cast<std::uint64_t>(found - first);
     };
+    // Most defs need neither: the store's addresses give them (inferred_field2).
+    // And most loads read what their def wrote: their values are kept XOR
+    // the def's (value_from_def).
     std::vector<LoadDefs::Record> event_defs(raw.events.size(), LoadDefs::Record{0, 0});
+    std::vector<std::uint64_t> predicted(raw.events.size(), 0);
     {
+        std::vector<std::size_t> edge_event(raw.edges.size());
         std::size_t edge = 0;
         for (std::size_t index = 0; index < raw.events.size() && edge < raw.edges.size(); ++index) {
-            const RawEvent& event = raw.events[index];
             const RawEdge& def = raw.edges[edge];
-            if (def.use == event.node && def.t_use == event.t) {
-                const std::uint64_t def_index = executions_before(def.def, def.t_def);
-                const std::uint64_t before = executions_before(def.def, store_horizon(def.def, event.node, event.t));
-                event_defs[index] = LoadDefs::Record{def.def + 1, encode_def(before - 1 - def_index, event.t - def.t_def)};
-                ++edge;
+            if (def.use == raw.events[index].node && def.t_use == raw.events[index].t) {
+                edge_event[edge++] = index;
             }
+        }
+        const std::vector<bool> inferable = inferable_defs(raw, edge_event, node_first, node_order);
+        for (edge = 0; edge < raw.edges.size(); ++edge) {
+            const RawEdge& def = raw.edges[edge];
+            std::uint32_t field2 = inferred_field2;
+            if (!inferable[edge]) {
+                const std::uint64_t def_index = executions_before(def.def, def.t_def);
+                const std::uint64_t before = executions_before(def.def, store_horizon(def.def, def.use, def.t_use));
+                field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
+            }
+            event_defs[edge_event[edge]] = LoadDefs::Record{def.def + 1, field2};
+            const RawEvent& load = raw.events[edge_event[edge]];
+            const RawEvent& stored =
+                raw.events[node_order[node_first[def.def] + executions_before(def.def, def.t_def)]];
+            predicted[edge_event[edge]] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
+                                                         load.address, raw.nodes[load.node].size);
         }
     }
     // The values' and the addresses' chunks go into shared frames (below)
     // once every node's are made.
     const auto node_records = [&](std::size_t node, auto field) {
-        using Record = decltype(field(raw.events[0]));
+        using Record = decltype(field(std::size_t{0}));
         std::vector<Record> records;
         for (std::size_t index = node_first[node]; index < node_first[node + 1]; ++index) {
-            records.push_back(field(raw.events[node_order[index]]));
+            records.push_back(field(node_order[index]));
         }
         return records;
     };
-    const auto value_of = [](const RawEvent& event) { return NodeValues::Record{event.value}; };
-    const auto address_of = [](const RawEvent& event) { return NodeAddresses::Record{event.address}; };
+    const auto value_of = [&](std::size_t event) {
+        return NodeValues::Record{raw.events[event].value ^ predicted[event]};
+    };
+    const auto address_of = [&](std::size_t event) { return NodeAddresses::Record{raw.events[event].address}; };
     // Values and addresses stay objects until their chunks are shared.
     std::vector<Label<NodeValues>> values(raw.nodes.size());
     std::vector<Label<NodeAddresses>> addresses(raw.nodes.size());
@@ -396,10 +503,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
                                         [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
                                         checkpoint_records)
                                   : Label<NodeTimestamps>{});
-        values[node] = make_label<NodeValues>(
-            events, [&](std::size_t index) { return value_of(raw.events[index]); }, checkpoint_records);
-        addresses[node] = make_label<NodeAddresses>(
-            events, [&](std::size_t index) { return address_of(raw.events[index]); }, checkpoint_records);
+        values[node] = make_label<NodeValues>(events, value_of, checkpoint_records);
+        addresses[node] = make_label<NodeAddresses>(events, address_of, checkpoint_records);
         const bool has_defs = raw.nodes[node].access == 'L' &&
             std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; });
         store.defs_.add(has_defs ? make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; },
@@ -535,6 +640,9 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
             (node_mode_[node] != static_cast<std::uint8_t>(Times::never) && count == 0)) {
             fail("node " + std::to_string(node) + "'s labels differ in length");
         }
+        if (!defs_.empty(node) && nodes_[node].access != 'L') {
+            fail("node " + std::to_string(node) + " has defs but is not a load");
+        }
         node_events += count;
     }
     if (node_events != events) {
@@ -602,7 +710,7 @@ std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, st
 }
 
 std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t) {
-    const std::uint32_t block = node_block_[node];
+    const std::uint32_t block = nodes_[node].block;
     if (times_of(node) == Times::block && !has_block_times(block)) {
         return flow_index().count_below(block, t);
     }
@@ -610,7 +718,7 @@ std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t)
 }
 
 std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
-    const std::uint32_t block = node_block_[node];
+    const std::uint32_t block = nodes_[node].block;
     if (times_of(node) == Times::block && !has_block_times(block)) {
         return flow_index().at(block, index);
     }
@@ -630,8 +738,8 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
     case Times::never:
         return nullptr;
     case Times::block:
-        need_block_times(node_block_[node]);
-        return &block_times_[node_block_[node]];
+        need_block_times(nodes_[node].block);
+        return &block_times_[nodes_[node].block];
     default:
         return &node_times_.open(node);
     }
@@ -642,7 +750,7 @@ std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std:
     case Times::never:
         return std::nullopt;
     case Times::block:
-        return block_execution(node_block_[node], t);
+        return block_execution(nodes_[node].block, t);
     default:
         return node_times_.open(node).find(t);
     }
@@ -653,7 +761,7 @@ std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
     case Times::never:
         return 0;
     case Times::block:
-        return block_counts_[node_block_[node]];
+        return block_counts_[nodes_[node].block];
     default:
         return node_times_.records(node);
     }
@@ -664,15 +772,36 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
-        need_block_times(node_block_[node]);
-        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[node_block_[node]]);
+        need_block_times(nodes_[node].block);
+        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[nodes_[node].block]);
     default:
         return first_fields<NodeTimestamps, std::uint32_t>(node_times_.open(node));
     }
 }
 
 std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
-    return first_fields<NodeValues, std::uint64_t>(values_.open(node));
+    std::vector<std::uint64_t> values = first_fields<NodeValues, std::uint64_t>(values_.open(node));
+    if (defs_.empty(node)) {
+        return values;
+    }
+    // A load with defs keeps each value XOR its def's (value_from_def).
+    const std::vector<std::uint32_t> times = node_times(node);
+    const std::vector<std::uint64_t> addresses = node_addresses(node);
+    for (std::uint64_t index = 0; index < values.size(); ++index) {
+        if (const std::optional<DefExecution> def = def_execution(node, index, times[index])) {
+            const StoreAddressIndex::Access stored = store_access(def->store, def->execution);
+            values[index] ^= value_from_def(stored.value, stored.address, nodes_[def->store].size, addresses[index],
+                                            nodes_[node].size);
+        }
+    }
+    return values;
+}
+
+StoreAddressIndex::Access LabelStore::store_access(std::uint32_t store, std::uint64_t execution) {
+    if (const StoreAddressIndex* index = store_indexes_.find(store)) {
+        return index->access(static_cast<std::uint32_t>(execution));
+    }
+    return {addresses_.open(store).at(execution).field1, values_.open(store).at(execution).field1};
 }
 
 std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
@@ -680,6 +809,12 @@ std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
 }
 
 std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
+    const std::optional<DefExecution> def = def_execution(node, index, t);
+    return def ? std::optional<Def>(Def{def->store, def->t}) : std::nullopt;
+}
+
+std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t node, std::uint64_t index,
+                                                                  std::uint32_t t) {
     if (defs_.empty(node)) {
         return std::nullopt;
     }
@@ -690,23 +825,76 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
     const std::uint32_t store = record.field1 - 1;
     // Made only for a message: a slice asks for millions of defs.
     const auto where = [&] { return "def of node " + std::to_string(node) + " at t " + std::to_string(t); };
-    if (store >= node_block_.size() || times_of(store) == Times::never) {
-        corrupt(where() + ": store node " + std::to_string(store) + " never ran");
+    if (store >= nodes_.size() || nodes_[store].access != 'S' || times_of(store) == Times::never) {
+        corrupt(where() + ": node " + std::to_string(store) + " is not a store that ran");
     }
-    if (record.field2 >= ranked_defs) {
-        const std::uint32_t distance = record.field2 - ranked_defs;
-        if (distance > t) {
-            corrupt(where() + ": a distance of " + std::to_string(distance));
+    if (record.field2 >= first_distance) {
+        const std::uint32_t distance = record.field2 - first_distance;
+        const std::optional<std::uint64_t> execution =
+            distance <= t ? node_execution(store, t - distance) : std::nullopt;
+        if (!execution) {
+            corrupt(where() + ": store node " + std::to_string(store) + " did not run a distance of " +
+                    std::to_string(distance) + " before");
         }
-        return Def{store, t - distance};
+        return DefExecution{store, *execution, t - distance};
     }
-    // The rank counts back from the store's latest execution before the load.
+    // A rank, or the inference, counts back from the store's latest execution before the load.
     const std::uint64_t before = times_count_below(store, store_horizon(store, node, t));
-    if (record.field2 >= before) {
-        corrupt(where() + ": rank " + std::to_string(record.field2) + " of " + std::to_string(before) +
-                " earlier executions");
+    if (record.field2 == inferred_field2) {
+        const std::uint64_t address = addresses_.open(node).at(index).field1;
+        if (const std::optional<DefExecution> def = inferred_def(store, before, address)) {
+            return def;
+        }
+        corrupt(where() + ": none of store node " + std::to_string(store) + "'s " + std::to_string(before) +
+                " executions before it wrote address " + std::to_string(address));
     }
-    return Def{store, times_at(store, before - 1 - record.field2)};
+    const std::uint64_t rank = record.field2 - first_rank;
+    if (rank >= before) {
+        corrupt(where() + ": rank " + std::to_string(rank) + " of " + std::to_string(before) + " earlier executions");
+    }
+    return DefExecution{store, before - 1 - rank, times_at(store, before - 1 - rank)};
+}
+
+std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t store, std::uint64_t before,
+                                                                 std::uint64_t address) {
+    const std::uint16_t size = nodes_[store].size;
+    Label<NodeAddresses>& stored = addresses_.open(store);  // no other address label opened while in use
+    // The latest executions, walked back from the one that times_count_below
+    // left the store's timestamps at.
+    const std::uint64_t walked = std::min<std::uint64_t>(before, walked_executions);
+    for (std::uint64_t back = 1; back <= walked; ++back) {
+        if (covers(stored.at(before - back).field1, size, address)) {
+            return DefExecution{store, before - back, times_at(store, before - back)};
+        }
+    }
+    if (walked == before) {
+        return std::nullopt;
+    }
+    if (const StoreAddressIndex* index = store_index(store)) {
+        if (const std::optional<std::uint32_t> execution = index->latest_covering(address, size, before - walked)) {
+            return DefExecution{store, *execution, index->time(*execution)};
+        }
+        return std::nullopt;
+    }
+    // A store too large for the budget of indexes: walked all the way.
+    for (std::uint64_t back = walked + 1; back <= before; ++back) {
+        if (covers(stored.at(before - back).field1, size, address)) {
+            return DefExecution{store, before - back, times_at(store, before - back)};
+        }
+    }
+    return std::nullopt;
+}
+
+const StoreAddressIndex* LabelStore::store_index(std::uint32_t store) {
+    if (const StoreAddressIndex* index = store_indexes_.find(store)) {
+        return index;
+    }
+    const std::size_t bytes = StoreAddressIndex::bytes_for(node_executions(store));
+    if (bytes > store_indexes_.budget()) {
+        return nullptr;
+    }
+    return &store_indexes_.insert(
+        store, StoreAddressIndex(node_addresses(store), node_times(store), node_values(store)), bytes);
 }
 
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
@@ -742,11 +930,13 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 }
 
 std::size_t LabelStore::memory_bytes() const {
-    std::size_t bytes = sizeof(*this) + node_block_.capacity() * 4 + node_mode_.capacity() + flow_->memory_bytes() +
-                        block_counts_.capacity() * 4 + block_derived_.capacity() +
+    std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(NodeShape) +
+                        node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
+                        block_derived_.capacity() +
                         (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +
-             values_.memory_bytes() + addresses_.memory_bytes() + defs_.memory_bytes();
+             values_.memory_bytes() + addresses_.memory_bytes() + defs_.memory_bytes() +
+             store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); });
     for (const auto* frames : {values_.frames().get(), addresses_.frames().get()}) {
         bytes += frames ? frames->memory_bytes() : 0;
     }

@@ -19,8 +19,11 @@
 //   all are made, mostly moved into shared frames ordered by content,
 //   shared_frames.hpp) and addresses (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
 //   all of its block's; per load with a def, per execution def node + 1
-//   (0 none) and the def's rank among that store's executions before the
-//   load (0 the latest) when below 64, else 64 + t_use - t_def (LoadDefs).
+//   (0 none) and 0 when the def is the latest execution of that store
+//   before the load that wrote the load's address (most are: inferred from
+//   the addresses), else 1 + the def's rank among that store's executions
+//   before the load (0 the latest) when below 64, else 65 + t_use - t_def
+//   (LoadDefs).
 // Each per-block and per-node sequence is a Label (label.hpp): a stream, or
 // a record and a count when all its records are equal, or nothing; each
 // kind's saved labels are packed in one buffer (packed_labels.hpp) and made
@@ -40,7 +43,9 @@
 #include "flow_index.hpp"
 #include "flow_stream.hpp"
 #include "label.hpp"
+#include "lru_cache.hpp"
 #include "packed_labels.hpp"
+#include "store_address_index.hpp"
 
 namespace tcgen::wet {
 
@@ -66,8 +71,8 @@ public:
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
     static constexpr std::size_t section_count = sizeof(section_tags) / sizeof(section_tags[0]);
     std::vector<std::uint8_t> save_section(std::size_t section) const;
-    // node_block[n] = the block of node n (already checked < block count).
-    LabelStore(std::uint32_t executed, std::vector<std::uint32_t> node_block, std::size_t blocks);
+    // For checked nodes (blocks below the block count, accesses L or S).
+    LabelStore(std::uint32_t executed, const std::vector<RawNode>& nodes, std::size_t blocks);
     void load_section(std::size_t section, ByteReader& reader);
     // After every section: stream lengths consistent with each other.
     void check_loaded(const std::string& file, std::uint64_t events) const;
@@ -121,6 +126,26 @@ private:
     // The timestamps of node n's executions (its block's, derived whole, or
     // its own); null when it never ran.
     Label<NodeTimestamps>* times_label(std::uint32_t node);
+    // A def as the store's execution number and its timestamp.
+    struct DefExecution {
+        std::uint32_t store;
+        std::uint64_t execution;
+        std::uint32_t t;
+    };
+    std::optional<DefExecution> def_execution(std::uint32_t node, std::uint64_t index, std::uint32_t t);
+    // The address and value of a store's execution (from its address index
+    // when held: a def far back is often read again).
+    StoreAddressIndex::Access store_access(std::uint32_t store, std::uint64_t execution);
+    // The inferred def of a load of `address` whose store node `store` ran
+    // `before` times before it: the latest of those executions that wrote
+    // the address (nullopt: none did, a corrupt file).
+    // The last walked_executions are walked back; older ones are found in
+    // the store's address index (made on first need, kept in a budget).
+    std::optional<DefExecution> inferred_def(std::uint32_t store, std::uint64_t before, std::uint64_t address);
+    static constexpr std::uint64_t walked_executions = 64;
+    // Store node n's address index; null when it would not fit the budget.
+    const StoreAddressIndex* store_index(std::uint32_t store);
+    static constexpr std::size_t store_index_budget = std::size_t{256} << 20;
     // Whether block b's timestamps are held as a label (derived whole).
     bool has_block_times(std::uint32_t block) const {
         return block_times_derived_ || (!block_derived_.empty() && block_derived_[block] != 0);
@@ -137,7 +162,13 @@ private:
     std::string name_ = "WET";
     std::uint32_t executed_ = 0;
     std::uint64_t control_dependences_ = 0;
-    std::vector<std::uint32_t> node_block_;
+    // What the labels need of each node: its block, the bytes it accesses, L or S.
+    struct NodeShape {
+        std::uint32_t block;
+        std::uint16_t size;
+        char access;
+    };
+    std::vector<NodeShape> nodes_;
     std::optional<FlowStream> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
     bool block_times_derived_ = false;                // every block's
@@ -154,6 +185,7 @@ private:
     PackedLabels<NodeValues> values_{"values of node "};
     PackedLabels<NodeAddresses> addresses_{"addresses of node "};
     PackedLabels<LoadDefs> defs_{"defs of node "};
+    LruCache<StoreAddressIndex> store_indexes_{store_index_budget};  // costs: their bytes
 };
 
 }  // namespace tcgen::wet

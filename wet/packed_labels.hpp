@@ -25,15 +25,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "byte_io.hpp"
 #include "label.hpp"
+#include "lru_cache.hpp"
 #include "shared_frames.hpp"
 
 namespace tcgen::wet {
@@ -47,7 +46,7 @@ public:
     // `increasing`: labels of increasing first fields (timestamps).
     explicit PackedLabels(std::string what = "label ", bool increasing = false,
                           std::size_t open_limit = default_open_limit)
-        : what_(std::move(what)), increasing_(increasing), open_limit_(std::max<std::size_t>(open_limit, 1)) {}
+        : what_(std::move(what)), increasing_(increasing), open_(open_limit) {}
 
     // The kind's shared frames, which its labels' chunks may name; set before
     // the labels are added.
@@ -109,20 +108,12 @@ public:
 
     // Owner's label, opened for a walk.
     Label<Stream>& open(std::size_t owner) {
-        const auto found = where_.find(owner);
-        if (found != where_.end()) {
-            open_.splice(open_.begin(), open_, found->second);
-            return open_.front().label;
+        if (Label<Stream>* label = open_.find(owner)) {
+            return *label;
         }
-        if (open_.size() >= open_limit_) {
-            where_.erase(open_.back().owner);
-            open_.pop_back();
-        }
-        ByteReader reader(bytes_.data() + offset(owner), saved_bytes(owner), "WET", what_ + std::to_string(owner));
-        open_.push_front(
-            Open{owner, Label<Stream>::load(reader, what_ + std::to_string(owner), increasing_, frames_, true)});
-        where_[owner] = open_.begin();
-        return open_.front().label;
+        const std::string name = what_ + std::to_string(owner);
+        ByteReader reader(bytes_.data() + offset(owner), saved_bytes(owner), "WET", name);
+        return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
     }
 
     // Owner's saved form, as added.
@@ -136,20 +127,12 @@ public:
     std::uint64_t saved_bytes() const { return bytes_.size(); }
 
     std::size_t memory_bytes() const {
-        std::size_t bytes = sizeof(*this) + bytes_.capacity() + offsets_.capacity() * sizeof(offsets_[0]) +
-                            wide_offsets_.capacity() * sizeof(wide_offsets_[0]) +
-                            where_.size() * 48;  // a list node and a map node each, about
-        for (const Open& slot : open_) {
-            bytes += slot.label.memory_bytes();
-        }
-        return bytes;
+        return sizeof(*this) + bytes_.capacity() + offsets_.capacity() * sizeof(offsets_[0]) +
+               wide_offsets_.capacity() * sizeof(wide_offsets_[0]) +
+               open_.memory_bytes([](const Label<Stream>& label) { return label.memory_bytes(); });
     }
 
 private:
-    struct Open {
-        std::size_t owner = 0;
-        Label<Stream> label;
-    };
 
     void add_bytes(const std::uint8_t* data, std::size_t size) {
         if (bytes_.size() <= UINT32_MAX && wide_offsets_.empty()) {
@@ -178,9 +161,7 @@ private:
     // that start past 4 GiB.
     std::vector<std::uint32_t> offsets_;
     std::vector<std::uint64_t> wide_offsets_;
-    std::size_t open_limit_;
-    std::list<Open> open_;  // at most open_limit_, the latest opened first
-    std::unordered_map<std::size_t, typename std::list<Open>::iterator> where_;  // owner -> its place in open_
+    LruCache<Label<Stream>> open_;  // at most open_limit labels, each costing 1
 };
 
 }  // namespace tcgen::wet

@@ -1,7 +1,7 @@
 // The saved form of a WholeExecutionTrace (docs/wet.md, "The .wet file"):
 //   8  magic "TCGENWET"
-//   4  format version (7)
-//   4  section count (9)
+//   4  format version (format_version below)
+//   4  section count (section_total below)
 //   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
 // Sections in order: META, BLKS, NODS, then the label sections of LabelStore.
 // Every size is checked against the bytes present before anything is
@@ -36,7 +36,7 @@ constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
 // 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
 // derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
 // per def.
-constexpr std::uint32_t format_version = 9;
+constexpr std::uint32_t format_version = 10;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
 constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};
@@ -172,7 +172,6 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
         nodes.fail("does not hold the " + std::to_string(node_count) + " nodes META names");
     }
     wet.nodes_.resize(node_count);
-    std::vector<std::uint32_t> node_block(node_count);
     for (std::size_t index = 0; index < node_count; ++index) {
         RawNode& node = wet.nodes_[index];
         node.block = nodes.u32();
@@ -183,11 +182,10 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
         if (node.block >= block_count || (node.access != 'L' && node.access != 'S')) {
             nodes.fail("node " + std::to_string(index) + " has a block out of range or an access not L or S");
         }
-        node_block[index] = node.block;
     }
     nodes.expect_end();
 
-    wet.labels_ = std::make_unique<LabelStore>(executed, std::move(node_block), block_count);
+    wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
     wet.labels_->set_control_dependences(control_dependences);
     wet.labels_->set_name(name);
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {

@@ -14,27 +14,9 @@
 #include <tcgen/wet.hpp>
 
 #include "fuzz_support.hpp"
-#include "runtime/checksum.hpp"
+#include "tests/wet/wet_file_bytes.hpp"
 
 namespace {
-
-void reseal(std::vector<std::uint8_t>& bytes) {
-    std::size_t at = 16;  // magic, version, section count
-    while (at + 20 <= bytes.size()) {
-        std::uint64_t size = 0;
-        for (int i = 7; i >= 0; --i) {
-            size = (size << 8) | bytes[at + 4 + static_cast<std::size_t>(i)];
-        }
-        if (size > bytes.size() - at - 20) {
-            return;
-        }
-        const std::uint64_t checksum = tcgen_runtime::xxh64(bytes.data() + at + 20, static_cast<std::size_t>(size), 0);
-        for (int i = 0; i < 8; ++i) {
-            bytes[at + 12 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(checksum >> (8 * i));
-        }
-        at += 20 + static_cast<std::size_t>(size);
-    }
-}
 
 template <class Query>
 void allowing_errors(Query query) {
@@ -82,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return tcgen_fuzz::run_input([&] {
         std::vector<std::uint8_t> bytes(data + 1, data + size);
         if (data[0] & 1) {
-            reseal(bytes);
+            wet_file_bytes::reseal(bytes);
         }
         try {
             auto wet = tcgen::wet::WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "fuzz.wet");

@@ -47,11 +47,7 @@ std::vector<std::vector<std::uint32_t>> brute_force_times(const RawTrace& raw) {
 
 // A LabelStore read back from the saved sections of `built`, as load() does.
 LabelStore reloaded(const LabelStore& built, const RawTrace& raw) {
-    std::vector<std::uint32_t> node_block;
-    for (const auto& node : raw.nodes) {
-        node_block.push_back(node.block);
-    }
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), node_block, raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), raw.nodes, raw.blocks.size());
     store.set_name("reloaded.wet");
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         const std::vector<std::uint8_t> bytes = built.save_section(section);
@@ -129,11 +125,7 @@ TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
     while (counts[second] == counts[first]) {
         ++second;
     }
-    std::vector<std::uint32_t> node_block;
-    for (const auto& node : raw.nodes) {
-        node_block.push_back(node.block);
-    }
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), node_block, raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), raw.nodes, raw.blocks.size());
     store.set_name("swapped.wet");
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         std::vector<std::uint8_t> bytes = built.save_section(section);
@@ -233,11 +225,12 @@ TEST(WetBlockTimes, QueriesAnswerTheSameBuiltAndLoaded) {
 
 // Files of versions 2 (kept the blocks' timestamps), 3 (streams without
 // checkpoints), 4 (chunks only as streams), 5 (no dictionaries), 6 (no
-// shared frames), 7 (dictionaries; no shared frames of addresses) and 8
-// (the control flow as block ids): one line that names the file, its
+// shared frames), 7 (dictionaries; no shared frames of addresses), 8
+// (the control flow as block ids) and 9 (every def's rank or distance
+// kept): one line that names the file, its
 // version and what to do.
 TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
-    for (const std::uint8_t version : {2, 3, 4, 5, 6, 7, 8}) {
+    for (const std::uint8_t version : {2, 3, 4, 5, 6, 7, 8, 9}) {
         std::vector<std::uint8_t> bytes = WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4)).to_bytes();
         bytes[8] = version;
         try {
@@ -245,7 +238,7 @@ TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
             ADD_FAILURE() << "a version " << int{version} << " file was accepted";
         } catch (const tcgen::wet::WetError& error) {
             EXPECT_EQ(std::string(error.what()), "old.wet: error: WET format version " + std::to_string(version) +
-                                                     ", this library reads version 9: rebuild it with 'wet build'");
+                                                     ", this library reads version 10: rebuild it with 'wet build'");
         }
     }
 }

@@ -1,0 +1,73 @@
+#pragma once
+// StoreAddressIndex: one store node's executions ordered by address, to find
+// the latest execution below a bound that wrote a given byte in a few binary
+// searches. A load's def is inferred from its store node's addresses
+// (LabelStore::def_at); most defs are among the store's last few executions
+// before the load and are found by walking back, but some lie hundreds of
+// thousands of executions back (a buffer written once and read much later),
+// and those use this index.
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace tcgen::wet {
+
+class StoreAddressIndex {
+public:
+    // addresses[j], times[j], values[j]: the address execution j wrote, its
+    // timestamp and its value (fewer than 2^32 executions: a node runs at
+    // most once per timestamp). The timestamps and values are kept because a
+    // def found far back would otherwise be a long seek in the store's labels.
+    StoreAddressIndex(std::vector<std::uint64_t> addresses, std::vector<std::uint32_t> times,
+                      std::vector<std::uint64_t> values)
+        : addresses_(std::move(addresses)), times_(std::move(times)), values_(std::move(values)) {
+        by_address_.resize(addresses_.size());
+        for (std::uint32_t execution = 0; execution < by_address_.size(); ++execution) {
+            by_address_[execution] = execution;
+        }
+        std::stable_sort(by_address_.begin(), by_address_.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return addresses_[a] < addresses_[b]; });
+    }
+
+    // The bytes one index of `executions` executions takes.
+    static std::size_t bytes_for(std::uint64_t executions) { return executions * 24; }
+    std::size_t memory_bytes() const { return bytes_for(addresses_.size()); }
+
+    // The timestamp, the address and the value of execution j (< the executions).
+    struct Access {
+        std::uint64_t address;
+        std::uint64_t value;
+    };
+    std::uint32_t time(std::uint32_t execution) const { return times_[execution]; }
+    Access access(std::uint32_t execution) const { return {addresses_[execution], values_[execution]}; }
+
+    // The latest execution below `below` whose `size` bytes cover `address`.
+    std::optional<std::uint32_t> latest_covering(std::uint64_t address, std::uint16_t size,
+                                                 std::uint64_t below) const {
+        std::optional<std::uint32_t> latest;
+        for (std::uint64_t back = 0; back < size && back <= address; ++back) {
+            const std::uint64_t start = address - back;
+            // This start's executions, in increasing order (a stable sort).
+            const auto first = std::lower_bound(by_address_.begin(), by_address_.end(), start,
+                                                [&](std::uint32_t e, std::uint64_t a) { return addresses_[e] < a; });
+            const auto last = std::upper_bound(first, by_address_.end(), start,
+                                               [&](std::uint64_t a, std::uint32_t e) { return a < addresses_[e]; });
+            const auto after = std::lower_bound(first, last, below,
+                                                [](std::uint32_t e, std::uint64_t bound) { return e < bound; });
+            if (after != first && (!latest || *(after - 1) > *latest)) {
+                latest = *(after - 1);
+            }
+        }
+        return latest;
+    }
+
+private:
+    std::vector<std::uint64_t> addresses_;    // by execution
+    std::vector<std::uint32_t> times_;       // by execution
+    std::vector<std::uint64_t> values_;      // by execution
+    std::vector<std::uint32_t> by_address_;  // executions ordered by (address, execution)
+};
+
+}  // namespace tcgen::wet
