@@ -64,6 +64,29 @@ std::uint64_t value_from_def(std::uint64_t store_value, std::uint64_t store_addr
     return loaded == 8 ? value : value & ((std::uint64_t{1} << (8 * loaded)) - 1);
 }
 
+// Items 0 .. count - 1 grouped by key(item) < groups, in their order within
+// each group (a counting sort): group g's are order[first[g]] ..
+// order[first[g + 1] - 1].
+struct Grouping {
+    std::vector<std::size_t> first;
+    std::vector<std::size_t> order;
+};
+template <class Key>
+Grouping group_items(std::size_t count, std::size_t groups, const Key& key) {
+    Grouping grouping{std::vector<std::size_t>(groups + 1, 0), std::vector<std::size_t>(count)};
+    for (std::size_t item = 0; item < count; ++item) {
+        ++grouping.first[key(item) + 1];
+    }
+    for (std::size_t group = 0; group < groups; ++group) {
+        grouping.first[group + 1] += grouping.first[group];
+    }
+    std::vector<std::size_t> fill(grouping.first.begin(), grouping.first.end() - 1);
+    for (std::size_t item = 0; item < count; ++item) {
+        grouping.order[fill[key(item)]++] = item;
+    }
+    return grouping;
+}
+
 // Which edges of a raw trace a reader can infer (inferred_field2): those whose
 // def is the latest execution of its store node before the load that covers
 // the load's first byte. edge_event[e]:
@@ -74,20 +97,10 @@ std::uint64_t value_from_def(std::uint64_t store_value, std::uint64_t store_addr
 std::vector<bool> inferable_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
                                  const std::vector<std::size_t>& node_first,
                                  const std::vector<std::size_t>& node_order) {
-    std::vector<std::size_t> edge_first(raw.nodes.size() + 1, 0);
-    for (const RawEdge& edge : raw.edges) {
-        ++edge_first[edge.def + 1];
-    }
-    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-        edge_first[node + 1] += edge_first[node];
-    }
-    std::vector<std::size_t> edge_order(raw.edges.size());
-    {
-        std::vector<std::size_t> fill(edge_first.begin(), edge_first.end() - 1);
-        for (std::size_t edge = 0; edge < raw.edges.size(); ++edge) {
-            edge_order[fill[raw.edges[edge].def]++] = edge;
-        }
-    }
+    const Grouping by_store =
+        group_items(raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
+    const std::vector<std::size_t>& edge_first = by_store.first;
+    const std::vector<std::size_t>& edge_order = by_store.order;
     std::vector<bool> inferable(raw.edges.size(), false);
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
@@ -409,20 +422,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
     const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node, each event with its def.
-    std::vector<std::size_t> node_first(raw.nodes.size() + 1, 0);
-    for (const RawEvent& event : raw.events) {
-        ++node_first[event.node + 1];
-    }
-    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-        node_first[node + 1] += node_first[node];
-    }
-    std::vector<std::size_t> node_order(raw.events.size());
-    {
-        std::vector<std::size_t> fill(node_first.begin(), node_first.end() - 1);
-        for (std::size_t index = 0; index < raw.events.size(); ++index) {
-            node_order[fill[raw.events[index].node]++] = index;
-        }
-    }
+    const Grouping by_node =
+        group_items(raw.events.size(), raw.nodes.size(), [&](std::size_t event) { return raw.events[event].node; });
+    const std::vector<std::size_t>& node_first = by_node.first;
+    const std::vector<std::size_t>& node_order = by_node.order;
     // A def is kept as its store node and, for a recent def, its rank among
     // that node's executions before the load (0: the latest), not as
     // t_use - t_def: a load that reads what a loop stored a few iterations
