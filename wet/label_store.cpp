@@ -457,16 +457,15 @@ LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_
         const std::vector<bool> inferable = inferable_defs(raw, edge_event, node_first, node_order);
         for (edge = 0; edge < raw.edges.size(); ++edge) {
             const RawEdge& def = raw.edges[edge];
+            const std::uint64_t def_index = executions_before(def.def, def.t_def);
             std::uint32_t field2 = inferred_field2;
             if (!inferable[edge]) {
-                const std::uint64_t def_index = executions_before(def.def, def.t_def);
                 const std::uint64_t before = executions_before(def.def, store_horizon(def.def, def.use, def.t_use));
                 field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
             }
             event_defs[edge_event[edge]] = LoadDefs::Record{def.def + 1, field2};
             const RawEvent& load = raw.events[edge_event[edge]];
-            const RawEvent& stored =
-                raw.events[node_order[node_first[def.def] + executions_before(def.def, def.t_def)]];
+            const RawEvent& stored = raw.events[node_order[node_first[def.def] + def_index]];
             predicted[edge_event[edge]] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
                                                          load.address, raw.nodes[load.node].size);
         }
@@ -791,7 +790,7 @@ std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
     const std::vector<std::uint32_t> times = node_times(node);
     const std::vector<std::uint64_t> addresses = node_addresses(node);
     for (std::uint64_t index = 0; index < values.size(); ++index) {
-        if (const std::optional<DefExecution> def = def_execution(node, index, times[index])) {
+        if (const std::optional<DefExecution> def = def_execution(node, index, times[index], addresses[index])) {
             const StoreAddressIndex::Access stored = store_access(def->store, def->execution);
             values[index] ^= value_from_def(stored.value, stored.address, nodes_[def->store].size, addresses[index],
                                             nodes_[node].size);
@@ -817,7 +816,8 @@ std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, s
 }
 
 std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t node, std::uint64_t index,
-                                                                  std::uint32_t t) {
+                                                                  std::uint32_t t,
+                                                                  std::optional<std::uint64_t> load_address) {
     if (defs_.empty(node)) {
         return std::nullopt;
     }
@@ -844,7 +844,7 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
     // A rank, or the inference, counts back from the store's latest execution before the load.
     const std::uint64_t before = times_count_below(store, store_horizon(store, node, t));
     if (record.field2 == inferred_field2) {
-        const std::uint64_t address = addresses_.open(node).at(index).field1;
+        const std::uint64_t address = load_address ? *load_address : addresses_.open(node).at(index).field1;
         if (const std::optional<DefExecution> def = inferred_def(store, before, address)) {
             return def;
         }

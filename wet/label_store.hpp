@@ -132,7 +132,9 @@ private:
         std::uint64_t execution;
         std::uint32_t t;
     };
-    std::optional<DefExecution> def_execution(std::uint32_t node, std::uint64_t index, std::uint32_t t);
+    // `load_address`: the load's address at `index`, when the caller holds it.
+    std::optional<DefExecution> def_execution(std::uint32_t node, std::uint64_t index, std::uint32_t t,
+                                              std::optional<std::uint64_t> load_address = std::nullopt);
     // The address and value of a store's execution (from its address index
     // when held: a def far back is often read again).
     StoreAddressIndex::Access store_access(std::uint32_t store, std::uint64_t execution);
