@@ -31,7 +31,6 @@
 #include <vector>
 
 #include <time.h>
-#include <unistd.h>
 
 #include <tcgen/wet/whole_execution_trace.hpp>
 
@@ -43,16 +42,38 @@ double cpu_seconds() {
     return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-// The process's resident set, from /proc/self/statm (pages -> bytes).
-std::uint64_t resident_bytes() {
-    std::FILE* file = std::fopen("/proc/self/statm", "r");
-    unsigned long long size = 0;
-    unsigned long long resident = 0;
-    if (file == nullptr || std::fscanf(file, "%llu %llu", &size, &resident) != 2) {
-        throw std::runtime_error("cannot read /proc/self/statm");
+// The process's resident pages, from /proc/self/status: anonymous ones (the
+// heap, where a loaded WET lives) and file-backed ones (the code and
+// read-only data of the program and its libraries, which a load touches the
+// first time and a second WET would not add to).
+struct Resident {
+    std::uint64_t anonymous = 0;
+    std::uint64_t file = 0;
+};
+Resident resident() {
+    std::FILE* file = std::fopen("/proc/self/status", "r");
+    if (file == nullptr) {
+        throw std::runtime_error("cannot read /proc/self/status");
+    }
+    Resident pages;
+    bool anonymous_seen = false;
+    bool file_seen = false;
+    char line[256];
+    unsigned long long kilobytes = 0;
+    while (std::fgets(line, sizeof line, file) != nullptr) {
+        if (std::sscanf(line, "RssAnon: %llu kB", &kilobytes) == 1) {
+            pages.anonymous = kilobytes * 1024;
+            anonymous_seen = true;
+        } else if (std::sscanf(line, "RssFile: %llu kB", &kilobytes) == 1) {
+            pages.file = kilobytes * 1024;
+            file_seen = true;
+        }
     }
     std::fclose(file);
-    return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    if (!anonymous_seen || !file_seen) {
+        throw std::runtime_error("no RssAnon and RssFile in /proc/self/status");
+    }
+    return pages;
 }
 
 double median(std::vector<double> values) {
@@ -78,13 +99,13 @@ unsigned parse_count(const std::string& argument, const std::string& prefix) {
 
 void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) {
     using tcgen::wet::WholeExecutionTrace;
-    const std::uint64_t resident_before = resident_bytes();
+    const Resident before = resident();
     double start = cpu_seconds();
     WholeExecutionTrace wet = WholeExecutionTrace::load(path);
     const double load_seconds = cpu_seconds() - start;
-    const std::uint64_t resident_after = resident_bytes();
-    std::cout << "load_s=" << load_seconds << "\tresident_bytes=" << resident_after - resident_before
-              << "\tmemory_bytes=" << wet.memory_bytes();
+    const Resident after = resident();
+    std::cout << "load_s=" << load_seconds << "\tresident_bytes=" << after.anonymous - before.anonymous
+              << "\tcode_pages_bytes=" << after.file - before.file << "\tmemory_bytes=" << wet.memory_bytes();
 
     // Control flow, both ways; the instructions executed come from the
     // forward walk's blocks, summed after the clock stops.
