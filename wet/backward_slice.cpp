@@ -53,11 +53,11 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
     // The loads of `block`'s execution at t with an id below `below`.
     const auto add_loads = [&](std::uint32_t block, std::uint32_t t, std::uint32_t below) {
         for (std::uint32_t at = block_first_node_[block]; at < block_first_node_[block + 1]; ++at) {
-            const std::uint32_t node = block_nodes_[at];
+            const std::uint32_t node = block_node(at);
             if (node >= below) {
                 break;
             }
-            if (nodes_[node].access == 'L' && labels_->node_execution(node, t)) {
+            if (nodes()[node].access == 'L' && labels_->node_execution(node, t)) {
                 add(t, node);
             }
         }
@@ -81,10 +81,10 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
             add_loads(block, t, branch_id);
             continue;
         }
-        if (id >= nodes_.size()) {
+        if (id >= nodes().size()) {
             corrupt("node " + std::to_string(id) + " in a def");
         }
-        const RawNode& node = nodes_[id];
+        const RawNode& node = nodes()[id];
         items.push_back(SliceItem{t, node.access, id, node.pc, node.slot});
         const std::optional<std::uint64_t> index = labels_->node_execution(id, t);
         if (!index) {

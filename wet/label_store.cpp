@@ -377,24 +377,21 @@ void LabelStore::need_block_times(std::uint32_t block) {
     block_derived_ = std::vector<std::uint8_t>();
 }
 
-LabelStore::LabelStore(std::uint32_t executed, const std::vector<RawNode>& nodes, std::size_t blocks)
+LabelStore::LabelStore(std::uint32_t executed, std::shared_ptr<const std::vector<RawNode>> nodes, std::size_t blocks)
     : executed_(executed),
+      nodes_(std::move(nodes)),
       block_counts_(blocks, 0),
-      node_mode_(nodes.size(), 0) {
-    nodes_.reserve(nodes.size());
-    for (const RawNode& node : nodes) {
-        nodes_.push_back(NodeShape{node.block, node.size, node.access});
-    }
-}
+      node_mode_(nodes_->size(), 0) {}
 
-LabelStore LabelStore::build(const RawTrace& raw, const std::vector<std::uint32_t>& parents,
+LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
+                             const std::vector<std::uint32_t>& parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
         }
     };
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), raw.nodes, raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), std::move(nodes), raw.blocks.size());
 
     for (const std::uint32_t parent : parents) {
         store.control_dependences_ += parent != 0 ? 1 : 0;
@@ -642,7 +639,7 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
             (node_mode_[node] != static_cast<std::uint8_t>(Times::never) && count == 0)) {
             fail("node " + std::to_string(node) + "'s labels differ in length");
         }
-        if (!defs_.empty(node) && nodes_[node].access != 'L') {
+        if (!defs_.empty(node) && shape_of(node).access != 'L') {
             fail("node " + std::to_string(node) + " has defs but is not a load");
         }
         node_events += count;
@@ -712,7 +709,7 @@ std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, st
 }
 
 std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t) {
-    const std::uint32_t block = nodes_[node].block;
+    const std::uint32_t block = shape_of(node).block;
     if (times_of(node) == Times::block && !has_block_times(block)) {
         return flow_index().count_below(block, t);
     }
@@ -720,7 +717,7 @@ std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t)
 }
 
 std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
-    const std::uint32_t block = nodes_[node].block;
+    const std::uint32_t block = shape_of(node).block;
     if (times_of(node) == Times::block && !has_block_times(block)) {
         return flow_index().at(block, index);
     }
@@ -740,8 +737,8 @@ Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
     case Times::never:
         return nullptr;
     case Times::block:
-        need_block_times(nodes_[node].block);
-        return &block_times_[nodes_[node].block];
+        need_block_times(shape_of(node).block);
+        return &block_times_[shape_of(node).block];
     default:
         return &node_times_.open(node);
     }
@@ -752,7 +749,7 @@ std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std:
     case Times::never:
         return std::nullopt;
     case Times::block:
-        return block_execution(nodes_[node].block, t);
+        return block_execution(shape_of(node).block, t);
     default:
         return node_times_.open(node).find(t);
     }
@@ -763,7 +760,7 @@ std::uint64_t LabelStore::node_executions(std::uint32_t node) const {
     case Times::never:
         return 0;
     case Times::block:
-        return block_counts_[nodes_[node].block];
+        return block_counts_[shape_of(node).block];
     default:
         return node_times_.records(node);
     }
@@ -774,8 +771,8 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
-        need_block_times(nodes_[node].block);
-        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[nodes_[node].block]);
+        need_block_times(shape_of(node).block);
+        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[shape_of(node).block]);
     default:
         return first_fields<NodeTimestamps, std::uint32_t>(node_times_.open(node));
     }
@@ -789,14 +786,29 @@ std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
     // A load with defs keeps each value XOR its def's (value_from_def).
     const std::vector<std::uint32_t> times = node_times(node);
     const std::vector<std::uint64_t> addresses = node_addresses(node);
+    index_def_stores(node, values.size());
     for (std::uint64_t index = 0; index < values.size(); ++index) {
         if (const std::optional<DefExecution> def = def_execution(node, index, times[index], addresses[index])) {
             const StoreAddressIndex::Access stored = store_access(def->store, def->execution);
-            values[index] ^= value_from_def(stored.value, stored.address, nodes_[def->store].size, addresses[index],
-                                            nodes_[node].size);
+            values[index] ^= value_from_def(stored.value, stored.address, shape_of(def->store).size, addresses[index],
+                                            shape_of(node).size);
         }
     }
     return values;
+}
+
+void LabelStore::index_def_stores(std::uint32_t load, std::uint64_t executions) {
+    std::vector<std::uint32_t> stores = first_fields<LoadDefs, std::uint32_t>(defs_.open(load));
+    std::sort(stores.begin(), stores.end());
+    stores.erase(std::unique(stores.begin(), stores.end()), stores.end());
+    for (const std::uint32_t def_field : stores) {
+        const std::uint32_t store = def_field - 1;  // 0 (no def) wraps and is skipped
+        // Ones that are not stores that ran are reported by def_execution.
+        if (store < nodes_->size() && shape_of(store).access == 'S' && times_of(store) != Times::never &&
+            node_executions(store) <= indexed_store_ratio * executions) {
+            store_index(store);
+        }
+    }
 }
 
 StoreAddressIndex::Access LabelStore::store_access(std::uint32_t store, std::uint64_t execution) {
@@ -828,7 +840,7 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
     const std::uint32_t store = record.field1 - 1;
     // Made only for a message: a slice asks for millions of defs.
     const auto where = [&] { return "def of node " + std::to_string(node) + " at t " + std::to_string(t); };
-    if (store >= nodes_.size() || nodes_[store].access != 'S' || times_of(store) == Times::never) {
+    if (store >= nodes_->size() || shape_of(store).access != 'S' || times_of(store) == Times::never) {
         corrupt(where() + ": node " + std::to_string(store) + " is not a store that ran");
     }
     if (record.field2 >= first_distance) {
@@ -842,7 +854,9 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
         return DefExecution{store, *execution, t - distance};
     }
     // A rank, or the inference, counts back from the store's latest execution before the load.
-    const std::uint64_t before = times_count_below(store, store_horizon(store, node, t));
+    const StoreAddressIndex* indexed = store_indexes_.find(store);
+    const std::uint64_t horizon = store_horizon(store, node, t);
+    const std::uint64_t before = indexed != nullptr ? indexed->count_below(horizon) : times_count_below(store, horizon);
     if (record.field2 == inferred_field2) {
         const std::uint64_t address = load_address ? *load_address : addresses_.open(node).at(index).field1;
         if (const std::optional<DefExecution> def = inferred_def(store, before, address)) {
@@ -855,34 +869,49 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
     if (rank >= before) {
         corrupt(where() + ": rank " + std::to_string(rank) + " of " + std::to_string(before) + " earlier executions");
     }
-    return DefExecution{store, before - 1 - rank, times_at(store, before - 1 - rank)};
+    const std::uint64_t execution = before - 1 - rank;
+    return DefExecution{store, execution,
+                        indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(execution))
+                                           : times_at(store, execution)};
 }
 
 std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t store, std::uint64_t before,
                                                                  std::uint64_t address) {
-    const std::uint16_t size = nodes_[store].size;
-    Label<NodeAddresses>& stored = addresses_.open(store);  // no other address label opened while in use
-    // The latest executions, walked back from the one that times_count_below
-    // left the store's timestamps at.
+    const std::uint16_t size = shape_of(store).size;
+    // Execution j's address and timestamp: array reads when the store is
+    // indexed, else steps of its labels (the address label's cursor walks
+    // back from where times_count_below left the timestamps').
+    const StoreAddressIndex* index = store_indexes_.find(store);
+    Label<NodeAddresses>* stored = index != nullptr ? nullptr : &addresses_.open(store);
+    const auto address_of = [&](std::uint64_t execution) {
+        return index != nullptr ? index->access(static_cast<std::uint32_t>(execution)).address
+                                : stored->at(execution).field1;
+    };
+    const auto def = [&](std::uint64_t execution) {
+        return DefExecution{store, execution,
+                            index != nullptr ? index->time(static_cast<std::uint32_t>(execution))
+                                             : times_at(store, execution)};
+    };
     const std::uint64_t walked = std::min<std::uint64_t>(before, walked_executions);
     for (std::uint64_t back = 1; back <= walked; ++back) {
-        if (covers(stored.at(before - back).field1, size, address)) {
-            return DefExecution{store, before - back, times_at(store, before - back)};
+        if (covers(address_of(before - back), size, address)) {
+            return def(before - back);
         }
     }
     if (walked == before) {
         return std::nullopt;
     }
-    if (const StoreAddressIndex* index = store_index(store)) {
-        if (const std::optional<std::uint32_t> execution = index->latest_covering(address, size, before - walked)) {
-            return DefExecution{store, *execution, index->time(*execution)};
-        }
-        return std::nullopt;
+    if (index == nullptr) {
+        index = store_index(store);  // its own cache: `stored` stays open
+    }
+    if (index != nullptr) {
+        const std::optional<std::uint32_t> execution = index->latest_covering(address, size, before - walked);
+        return execution ? std::optional<DefExecution>(def(*execution)) : std::nullopt;
     }
     // A store too large for the budget of indexes: walked all the way.
     for (std::uint64_t back = walked + 1; back <= before; ++back) {
-        if (covers(stored.at(before - back).field1, size, address)) {
-            return DefExecution{store, before - back, times_at(store, before - back)};
+        if (covers(address_of(before - back), size, address)) {
+            return def(before - back);
         }
     }
     return std::nullopt;
@@ -933,8 +962,7 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 }
 
 std::size_t LabelStore::memory_bytes() const {
-    std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(NodeShape) +
-                        node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
+    std::size_t bytes = sizeof(*this) + node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
                         block_derived_.capacity() +
                         (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +

@@ -41,6 +41,10 @@ public:
         std::uint64_t value;
     };
     std::uint32_t time(std::uint32_t execution) const { return times_[execution]; }
+    // How many executions ran before t.
+    std::uint64_t count_below(std::uint64_t t) const {
+        return static_cast<std::uint64_t>(std::lower_bound(times_.begin(), times_.end(), t) - times_.begin());
+    }
     Access access(std::uint32_t execution) const { return {addresses_[execution], values_[execution]}; }
 
     // The latest execution below `below` whose `size` bytes cover `address`.

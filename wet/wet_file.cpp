@@ -74,7 +74,7 @@ ByteReader read_section(ByteReader& file, const char* tag) {
 
 std::uint64_t WholeExecutionTrace::static_bytes() const {
     return file_header_bytes + section_total * section_header_bytes + (4 + 4 + 4 + 8 + 8 + 8) +
-           (8 + 16 * blocks_.size()) + (8 + 16 * nodes_.size());
+           (8 + 16 * blocks_.size()) + (8 + 16 * nodes().size());
 }
 
 std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
@@ -86,7 +86,7 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
         ByteWriter meta;
         meta.u32(labels_->executed());
         meta.u32(static_cast<std::uint32_t>(blocks_.size()));
-        meta.u32(static_cast<std::uint32_t>(nodes_.size()));
+        meta.u32(static_cast<std::uint32_t>(nodes().size()));
         meta.u64(events_);
         meta.u64(edges_);
         meta.u64(labels_->control_dependences());
@@ -105,16 +105,16 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
         write_section(file, static_tags[1], blocks.data());
     }
     {
-        ByteWriter nodes;
-        nodes.u64(nodes_.size());
-        for (const RawNode& node : nodes_) {
-            nodes.u32(node.block);
-            nodes.u64(node.pc);
-            nodes.u8(static_cast<std::uint8_t>(node.access));
-            nodes.u8(node.slot);
-            nodes.u16(node.size);
+        ByteWriter records;
+        records.u64(nodes().size());
+        for (const RawNode& node : nodes()) {
+            records.u32(node.block);
+            records.u64(node.pc);
+            records.u8(static_cast<std::uint8_t>(node.access));
+            records.u8(node.slot);
+            records.u16(node.size);
         }
-        write_section(file, static_tags[2], nodes.data());
+        write_section(file, static_tags[2], records.data());
     }
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         write_section(file, LabelStore::section_tags[section], labels_->save_section(section));
@@ -171,9 +171,9 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     if (nodes.count(16) != node_count) {
         nodes.fail("does not hold the " + std::to_string(node_count) + " nodes META names");
     }
-    wet.nodes_.resize(node_count);
+    std::vector<RawNode> node_list(node_count);
     for (std::size_t index = 0; index < node_count; ++index) {
-        RawNode& node = wet.nodes_[index];
+        RawNode& node = node_list[index];
         node.block = nodes.u32();
         node.pc = nodes.u64();
         node.access = static_cast<char>(nodes.u8());
@@ -184,6 +184,7 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
         }
     }
     nodes.expect_end();
+    wet.nodes_ = std::make_shared<const std::vector<RawNode>>(std::move(node_list));
 
     wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
     wet.labels_->set_control_dependences(control_dependences);

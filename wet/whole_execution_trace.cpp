@@ -30,37 +30,49 @@ WholeExecutionTrace::~WholeExecutionTrace() = default;
 void WholeExecutionTrace::index_static() {
     // A counting sort of the nodes by block, ids increasing within each.
     block_first_node_.assign(blocks_.size() + 1, 0);
-    for (const RawNode& node : nodes_) {
+    for (const RawNode& node : nodes()) {
         ++block_first_node_[node.block + 1];
     }
     for (std::size_t block = 0; block < blocks_.size(); ++block) {
         block_first_node_[block + 1] += block_first_node_[block];
     }
-    block_nodes_.assign(nodes_.size(), 0);
-    std::vector<std::uint32_t> fill(block_first_node_.begin(), block_first_node_.end() - 1);
-    pc_order_.resize(nodes_.size());
-    for (std::size_t node = 0; node < nodes_.size(); ++node) {
-        block_nodes_[fill[nodes_[node].block]++] = static_cast<std::uint32_t>(node);
+    const bool in_block_order = std::is_sorted(nodes().begin(), nodes().end(), [](const RawNode& a, const RawNode& b) {
+        return a.block < b.block;
+    });
+    block_nodes_.clear();
+    if (!in_block_order) {
+        block_nodes_.assign(nodes().size(), 0);
+        std::vector<std::uint32_t> fill(block_first_node_.begin(), block_first_node_.end() - 1);
+        for (std::size_t node = 0; node < nodes().size(); ++node) {
+            block_nodes_[fill[nodes()[node].block]++] = static_cast<std::uint32_t>(node);
+        }
+    }
+    pc_order_.resize(nodes().size());
+    for (std::size_t node = 0; node < nodes().size(); ++node) {
         pc_order_[node] = static_cast<std::uint32_t>(node);
     }
     std::stable_sort(pc_order_.begin(), pc_order_.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return nodes_[a].pc < nodes_[b].pc; });
+                     [&](std::uint32_t a, std::uint32_t b) { return nodes()[a].pc < nodes()[b].pc; });
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id) const {
     if (id >= blocks_.size()) {
         throw std::out_of_range("block " + std::to_string(id) + " of " + std::to_string(blocks_.size()));
     }
-    return std::vector<std::uint32_t>(block_nodes_.begin() + block_first_node_[id],
-                                      block_nodes_.begin() + block_first_node_[id + 1]);
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t at = block_first_node_[id]; at < block_first_node_[id + 1]; ++at) {
+        ids.push_back(block_node(at));
+    }
+    return ids;
 }
 
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records) {
+    check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
-    wet.nodes_ = raw.nodes;
+    wet.nodes_ = std::make_shared<const std::vector<RawNode>>(raw.nodes);
     wet.events_ = raw.events.size();
     wet.edges_ = raw.edges.size();
     wet.index_static();
@@ -86,7 +98,7 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
                                           " is not before it");
         }
     }
-    wet.labels_ = std::make_unique<LabelStore>(LabelStore::build(raw, parents, progress, checkpoint_records));
+    wet.labels_ = std::make_unique<LabelStore>(LabelStore::build(raw, wet.nodes_, parents, progress, checkpoint_records));
     return wet;
 }
 
@@ -96,9 +108,9 @@ std::uint32_t WholeExecutionTrace::executed() const {
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_at_pc(std::uint64_t pc) const {
     const auto first = std::lower_bound(pc_order_.begin(), pc_order_.end(), pc,
-                                        [&](std::uint32_t node, std::uint64_t value) { return nodes_[node].pc < value; });
+                                        [&](std::uint32_t node, std::uint64_t value) { return nodes()[node].pc < value; });
     const auto last = std::upper_bound(first, pc_order_.end(), pc,
-                                       [&](std::uint64_t value, std::uint32_t node) { return value < nodes_[node].pc; });
+                                       [&](std::uint64_t value, std::uint32_t node) { return value < nodes()[node].pc; });
     return std::vector<std::uint32_t>(first, last);
 }
 
@@ -148,7 +160,7 @@ std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) {
         const std::vector<std::uint64_t> values = labels_->node_values(node);
         const std::vector<std::uint64_t> addresses = labels_->node_addresses(node);
         for (std::size_t index = 0; index < times.size(); ++index) {
-            result.push_back(Access{times[index], node, nodes_[node].access, nodes_[node].slot, values.at(index),
+            result.push_back(Access{times[index], node, nodes()[node].access, nodes()[node].slot, values.at(index),
                                     addresses.at(index)});
         }
     }
@@ -179,11 +191,11 @@ std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t
 }
 
 bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) {
-    return node < nodes_.size() && labels_->node_execution(node, checked_t(t)).has_value();
+    return node < nodes().size() && labels_->node_execution(node, checked_t(t)).has_value();
 }
 
 std::optional<Def> WholeExecutionTrace::def_of(std::uint32_t node, std::uint32_t t) {
-    if (node >= nodes_.size() || nodes_[node].access != 'L') {
+    if (node >= nodes().size() || nodes()[node].access != 'L') {
         return std::nullopt;
     }
     const std::optional<std::uint64_t> index = labels_->node_execution(node, checked_t(t));
@@ -205,7 +217,7 @@ std::uint32_t WholeExecutionTrace::control_parent(std::uint32_t t) {
 
 std::vector<LabelStats> WholeExecutionTrace::stats() const {
     std::vector<LabelStats> rows = labels_->stats(events_, edges_);
-    LabelStats program{"static program", blocks_.size() + nodes_.size(), 24 * (blocks_.size() + nodes_.size()),
+    LabelStats program{"static program", blocks_.size() + nodes().size(), 24 * (blocks_.size() + nodes().size()),
                        static_bytes(), static_memory_bytes()};
     rows.push_back(program);
     LabelStats total{"total", 0, 0, 0, memory_bytes()};
@@ -220,7 +232,7 @@ std::vector<LabelStats> WholeExecutionTrace::stats() const {
 }
 
 std::size_t WholeExecutionTrace::static_memory_bytes() const {
-    return sizeof(*this) + blocks_.capacity() * sizeof(RawBlock) + nodes_.capacity() * sizeof(RawNode) +
+    return sizeof(*this) + blocks_.capacity() * sizeof(RawBlock) + nodes().capacity() * sizeof(RawNode) +
            (block_first_node_.capacity() + block_nodes_.capacity() + pc_order_.capacity()) * sizeof(std::uint32_t);
 }
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ namespace {
 using tcgen::wet::LabelStore;
 using tcgen::wet::RawTrace;
 using tcgen::wet::WholeExecutionTrace;
+
+// raw's nodes as a WET shares them with its labels.
+std::shared_ptr<const std::vector<tcgen::wet::RawNode>> shared_nodes(const RawTrace& raw) {
+    return std::make_shared<const std::vector<tcgen::wet::RawNode>>(raw.nodes);
+}
 
 std::vector<std::uint32_t> parents_of(const RawTrace& raw) {
     std::vector<tcgen::wet::BlockShape> shapes;
@@ -47,7 +53,7 @@ std::vector<std::vector<std::uint32_t>> brute_force_times(const RawTrace& raw) {
 
 // A LabelStore read back from the saved sections of `built`, as load() does.
 LabelStore reloaded(const LabelStore& built, const RawTrace& raw) {
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), raw.nodes, raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), shared_nodes(raw), raw.blocks.size());
     store.set_name("reloaded.wet");
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         const std::vector<std::uint8_t> bytes = built.save_section(section);
@@ -101,7 +107,7 @@ TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
         // Checkpoints as a real run has them, and every few records (the
         // flow and the blocks' timestamps in many chunks).
         for (const std::uint64_t checkpoint : {WholeExecutionTrace::default_checkpoint_records, std::uint64_t{7}}) {
-            LabelStore built = LabelStore::build(raw, parents_of(raw), nullptr, checkpoint);
+            LabelStore built = LabelStore::build(raw, shared_nodes(raw), parents_of(raw), nullptr, checkpoint);
             LabelStore loaded = reloaded(built, raw);
             expect_block_executions(built, raw, "built");
             expect_block_executions(loaded, raw, "loaded");
@@ -114,7 +120,7 @@ TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
 TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
     const RawTrace raw = synthetic_wet::make_trace(3, 2);
     LabelStore built =
-        LabelStore::build(raw, parents_of(raw), nullptr, WholeExecutionTrace::default_checkpoint_records);
+        LabelStore::build(raw, shared_nodes(raw), parents_of(raw), nullptr, WholeExecutionTrace::default_checkpoint_records);
     std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
     for (const std::uint32_t block : raw.flow) {
         ++counts[block];
@@ -125,7 +131,7 @@ TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
     while (counts[second] == counts[first]) {
         ++second;
     }
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), raw.nodes, raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), shared_nodes(raw), raw.blocks.size());
     store.set_name("swapped.wet");
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         std::vector<std::uint8_t> bytes = built.save_section(section);

@@ -361,6 +361,23 @@ TEST(WetRawTrace, InconsistentRecordsAreRefused) {
     EXPECT_EQ(raw_message(bad), "run.nodes: error: node 3: access is not L or S");
 }
 
+// A trace made in memory and never checked: build() checks it, so a node
+// whose block is out of range (fields given in the wrong order) is an error,
+// not a read past the blocks.
+TEST(WetRawTrace, BuildChecksATraceMadeInMemory) {
+    RawTrace raw;
+    raw.blocks.push_back({0x400000, 8, 2, 'J'});
+    raw.flow = {0, 0};
+    raw.nodes.push_back({0x400004, 0, 'L', 0, 8});  // pc and block swapped
+    raw.events = {{0, 1, 0x1000, 7}, {0, 2, 0x1000, 7}};
+    try {
+        WholeExecutionTrace::build(raw);
+        FAIL() << "built a WET from a node outside the blocks";
+    } catch (const tcgen::wet::WetError& error) {
+        EXPECT_STREQ(error.what(), "raw.nodes: error: node 0: block 4194308 is not in raw.blocks");
+    }
+}
+
 TEST(WetRawTrace, BadFilesAreRefusedWithTheirName) {
     const std::string prefix = testing::TempDir() + "wet_raw_test";
     synthetic_wet::write_trace(synthetic_wet::make_trace(10, 7), prefix);

@@ -109,9 +109,12 @@ public:
     // Called during build() with a step's name and how far it is (done of total).
     using Progress = std::function<void(std::string_view step, std::uint64_t done, std::uint64_t total)>;
 
-    // Compresses a checked raw trace (read_raw_trace()). The raw trace may be
-    // freed afterwards. Throws WetError (file "PREFIX") on what the raw checks
-    // cannot see, e.g. a flow the control-dependence analysis refuses.
+    // Compresses a raw trace, read_raw_trace()'s or made in memory: checked
+    // first as read_raw_trace() checks (check_raw_trace(), its messages naming
+    // the files "raw.blocks", "raw.nodes", ...; a few percent of the build).
+    // The raw trace may be freed afterwards. Throws WetError (file "WET") on
+    // what the raw checks cannot see, e.g. a flow the control-dependence
+    // analysis refuses.
     // Every label stream gets a checkpoint (a place a cursor can start
     // from, its predictors restarted) each `checkpoint_records` records:
     // a seek or a timestamp lookup walks fewer than that many.
@@ -136,9 +139,9 @@ public:
     // --- The static program ---
     std::uint32_t executed() const;  // timestamps: 1..executed()
     std::size_t block_count() const { return blocks_.size(); }
-    std::size_t node_count() const { return nodes_.size(); }
+    std::size_t node_count() const { return nodes_->size(); }
     const RawBlock& block(std::uint32_t id) const { return blocks_.at(id); }
-    const RawNode& node(std::uint32_t id) const { return nodes_.at(id); }
+    const RawNode& node(std::uint32_t id) const { return nodes_->at(id); }
     // The nodes of instruction `pc` in every block that contains it, by id.
     std::vector<std::uint32_t> nodes_at_pc(std::uint64_t pc) const;
     // The nodes of block `id`, by id (= execution order).
@@ -212,10 +215,15 @@ private:
     std::uint64_t edges_ = 0;
 
     std::vector<RawBlock> blocks_;
-    std::vector<RawNode> nodes_;
-    // Block b's nodes, by id: block_nodes_[block_first_node_[b] .. block_first_node_[b + 1]).
+    // Shared with the labels, which read each node's block, size and access.
+    std::shared_ptr<const std::vector<RawNode>> nodes_;
+    const std::vector<RawNode>& nodes() const { return *nodes_; }
+    // Block b's nodes, by id: block_nodes_[block_first_node_[b] .. block_first_node_[b + 1]),
+    // or ids block_first_node_[b] .. block_first_node_[b + 1] - 1 when
+    // block_nodes_ is empty: the ids are in block order (as the tracer numbers them).
     std::vector<std::uint32_t> block_first_node_;
     std::vector<std::uint32_t> block_nodes_;
+    std::uint32_t block_node(std::uint32_t at) const { return block_nodes_.empty() ? at : block_nodes_[at]; }
     std::vector<std::uint32_t> pc_order_;  // node ids by (pc, id)
     std::unique_ptr<LabelStore> labels_;
 };
