@@ -32,6 +32,7 @@
 
 #include "byte_io.hpp"
 #include "label.hpp"
+#include "label_offsets.hpp"
 #include "lru_cache.hpp"
 #include "shared_frames.hpp"
 
@@ -93,14 +94,13 @@ public:
             bytes_.shrink_to_fit();
         }
         offsets_.shrink_to_fit();
-        wide_offsets_.shrink_to_fit();
     }
 
-    std::size_t size() const { return offsets_.size() + wide_offsets_.size(); }
+    std::size_t size() const { return offsets_.size(); }
 
     // Owner's records, read from its saved form's header.
     std::uint64_t records(std::size_t owner) const {
-        const std::uint8_t* saved = bytes_.data() + offset(owner);
+        const std::uint8_t* saved = bytes_.data() + offsets_[owner];
         // Every form but "absent" starts with its u64 count of records.
         return saved[0] == 0 ? 0 : load_le(saved + 1);
     }
@@ -112,38 +112,30 @@ public:
             return *label;
         }
         const std::string name = what_ + std::to_string(owner);
-        ByteReader reader(bytes_.data() + offset(owner), saved_bytes(owner), "WET", name);
+        ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
         return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
     }
 
     // Owner's saved form, as added.
     void save(ByteWriter& writer, std::size_t owner) const {
-        writer.bytes(bytes_.data() + offset(owner), saved_bytes(owner));
+        writer.bytes(bytes_.data() + offsets_[owner], saved_bytes(owner));
     }
     void save(ByteWriter& writer) const { writer.bytes(bytes_.data(), bytes_.size()); }
     std::uint64_t saved_bytes(std::size_t owner) const {
-        return (owner + 1 < size() ? offset(owner + 1) : bytes_.size()) - offset(owner);
+        return (owner + 1 < size() ? offsets_[owner + 1] : bytes_.size()) - offsets_[owner];
     }
     std::uint64_t saved_bytes() const { return bytes_.size(); }
 
     std::size_t memory_bytes() const {
-        return sizeof(*this) + bytes_.capacity() + offsets_.capacity() * sizeof(offsets_[0]) +
-               wide_offsets_.capacity() * sizeof(wide_offsets_[0]) +
+        return sizeof(*this) + bytes_.capacity() + offsets_.memory_bytes() +
                open_.memory_bytes([](const Label<Stream>& label) { return label.memory_bytes(); });
     }
 
 private:
 
     void add_bytes(const std::uint8_t* data, std::size_t size) {
-        if (bytes_.size() <= UINT32_MAX && wide_offsets_.empty()) {
-            offsets_.push_back(static_cast<std::uint32_t>(bytes_.size()));
-        } else {
-            wide_offsets_.push_back(bytes_.size());
-        }
+        offsets_.push_back(bytes_.size());
         bytes_.insert(bytes_.end(), data, data + size);
-    }
-    std::uint64_t offset(std::size_t owner) const {
-        return owner < offsets_.size() ? offsets_[owner] : wide_offsets_[owner - offsets_.size()];
     }
     static std::uint64_t load_le(const std::uint8_t* bytes) {
         std::uint64_t value = 0;
@@ -156,12 +148,9 @@ private:
     std::string what_;
     bool increasing_ = false;
     std::shared_ptr<SharedFrames> frames_;
-    std::vector<std::uint8_t> bytes_;     // every owner's saved label, in order
-    // Where each owner's starts in bytes_: 4 bytes each, 8 for the owners
-    // that start past 4 GiB.
-    std::vector<std::uint32_t> offsets_;
-    std::vector<std::uint64_t> wide_offsets_;
-    LruCache<Label<Stream>> open_;  // at most open_limit labels, each costing 1
+    std::vector<std::uint8_t> bytes_;  // every owner's saved label, in order
+    LabelOffsets offsets_;             // where each owner's starts in bytes_
+    LruCache<Label<Stream>> open_;     // at most open_limit labels, each costing 1
 };
 
 }  // namespace tcgen::wet

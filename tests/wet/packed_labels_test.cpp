@@ -16,6 +16,7 @@
 #include <tcgen/wet.hpp>
 
 #include "byte_io.hpp"
+#include "label_offsets.hpp"
 #include "packed_labels.hpp"
 
 namespace {
@@ -188,15 +189,48 @@ TEST(PackedLabels, ForgedLabelIsRefusedWithItsOwner) {
     }
 }
 
-// At rest a label costs its saved bytes and a 4-byte offset: ten thousand
-// constant labels, as a run's nodes that ran once give.
+// At rest a label costs its saved bytes and about 2.5 bytes of offset: ten
+// thousand constant labels, as a run's nodes that ran once give.
 TEST(PackedLabels, AtRestALabelCostsItsSavedBytes) {
     std::vector<Label<NodeValues>> built;
     for (std::uint64_t owner = 0; owner < 10000; ++owner) {
         built.push_back(Label<NodeValues>::make({NodeValues::Record{owner}}, chunk_records));
     }
     const PackedLabels<NodeValues> labels = PackedLabels<NodeValues>::pack(std::move(built), "values of node ");
-    EXPECT_LE(labels.memory_bytes(), labels.saved_bytes() + 4 * labels.size() + 1024);
+    EXPECT_LE(labels.memory_bytes(), labels.saved_bytes() + 5 * labels.size() / 2 + 1024);
+}
+
+// Starts of labels of every size, some groups spanning more than 64 KiB
+// (held whole) among ones that do not: each owner's start reads back.
+TEST(LabelOffsets, EveryStartReadsBack) {
+    std::mt19937_64 random(7);
+    for (const std::uint64_t largest : {std::uint64_t{40}, std::uint64_t{5000}, std::uint64_t{200000}}) {
+        tcgen::wet::LabelOffsets offsets;
+        std::vector<std::uint64_t> starts;
+        std::uint64_t start = 0;
+        for (std::size_t owner = 0; owner < 10000; ++owner) {
+            starts.push_back(start);
+            offsets.push_back(start);
+            // Mostly small labels, a large one now and then.
+            start += owner % 97 == 5 ? random() % largest : random() % 40;
+        }
+        ASSERT_EQ(offsets.size(), starts.size());
+        for (std::size_t owner = 0; owner < starts.size(); ++owner) {
+            ASSERT_EQ(offsets[owner], starts[owner]) << "owner " << owner << " of labels up to " << largest;
+        }
+        if (largest <= UINT16_MAX / tcgen::wet::LabelOffsets::group) {
+            offsets.shrink_to_fit();
+            EXPECT_LE(offsets.memory_bytes(), 5 * starts.size() / 2 + 64);
+        }
+    }
+    // Starts past 4 GiB.
+    tcgen::wet::LabelOffsets offsets;
+    for (std::uint64_t owner = 0; owner < 100; ++owner) {
+        offsets.push_back((std::uint64_t{5} << 32) + owner * 100000);
+    }
+    for (std::uint64_t owner = 0; owner < 100; ++owner) {
+        EXPECT_EQ(offsets[owner], (std::uint64_t{5} << 32) + owner * 100000);
+    }
 }
 
 }  // namespace
