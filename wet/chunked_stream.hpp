@@ -39,6 +39,7 @@
 #include "byte_io.hpp"
 #include "byte_planes.hpp"
 #include "shared_frames.hpp"
+#include "runtime/byte_order.hpp"
 
 namespace tcgen::wet {
 
@@ -281,10 +282,8 @@ private:
     }
     static SharedFrames::Place place_of(const std::uint8_t* bytes) {
         SharedFrames::Place place;
-        for (int k = 3; k >= 0; --k) {
-            place.frame = place.frame << 8 | bytes[k];
-            place.offset = place.offset << 8 | bytes[4 + k];
-        }
+        place.frame = tcgen_runtime::load_le32(bytes);
+        place.offset = tcgen_runtime::load_le32(bytes + 4);
         return place;
     }
     // A shared chunk's place: 8 bytes, in a frame the kind has, its records

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "byte_planes.hpp"
+#include "runtime/byte_order.hpp"
 
 namespace tcgen::wet {
 
@@ -16,11 +17,6 @@ namespace {
 // The rank byte that says "this block is given in full, as an exception".
 constexpr std::uint8_t exception_rank = 255;
 constexpr std::size_t max_successors = exception_rank;
-
-std::uint32_t u32_at(const std::uint8_t* bytes) {
-    return static_cast<std::uint32_t>(bytes[0]) | static_cast<std::uint32_t>(bytes[1]) << 8 |
-           static_cast<std::uint32_t>(bytes[2]) << 16 | static_cast<std::uint32_t>(bytes[3]) << 24;
-}
 
 void append_u32(std::vector<std::uint8_t>& bytes, std::uint32_t value) {
     for (int k = 0; k < 4; ++k) {
@@ -35,13 +31,13 @@ std::uint64_t checkpoints_in(std::uint64_t records, std::uint64_t checkpoint_rec
 }  // namespace
 
 std::uint32_t FlowStream::Decoded::checkpoint_block(std::size_t index) const {
-    return u32_at(bytes.data() + 4 * index);
+    return tcgen_runtime::load_le32(bytes.data() + 4 * index);
 }
 std::uint32_t FlowStream::Decoded::exception_position(std::size_t index) const {
-    return u32_at(bytes.data() + 4 * checkpoints + 4 + 8 * index);
+    return tcgen_runtime::load_le32(bytes.data() + 4 * checkpoints + 4 + 8 * index);
 }
 std::uint32_t FlowStream::Decoded::exception_block(std::size_t index) const {
-    return u32_at(bytes.data() + 4 * checkpoints + 8 + 8 * index);
+    return tcgen_runtime::load_le32(bytes.data() + 4 * checkpoints + 8 + 8 * index);
 }
 
 FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std::size_t blocks,
@@ -162,13 +158,13 @@ FlowStream FlowStream::load(ByteReader& reader, std::size_t blocks) {
     stream.first_.assign(blocks + 1, 0);
     std::size_t at = 0;
     for (std::size_t block = 0; block < blocks; ++block) {
-        const std::uint32_t successors = at + 4 <= table.size() ? u32_at(table.data() + at) : UINT32_MAX;
+        const std::uint32_t successors = at + 4 <= table.size() ? tcgen_runtime::load_le32(table.data() + at) : UINT32_MAX;
         if (successors > max_successors || at + 4 + 4 * std::size_t{successors} > table.size()) {
             reader.fail("control flow: the successor table ends in block " + std::to_string(block));
         }
         at += 4;
         for (std::uint32_t rank = 0; rank < successors; ++rank, at += 4) {
-            const std::uint32_t successor = u32_at(table.data() + at);
+            const std::uint32_t successor = tcgen_runtime::load_le32(table.data() + at);
             if (successor >= blocks) {
                 reader.fail("control flow: block " + std::to_string(block) + "'s successor " +
                             std::to_string(successor) + " is no block");
@@ -225,7 +221,7 @@ void FlowStream::decode(std::size_t frame, Decoded& decoded) const {
     decoded.records = records;
     decoded.checkpoints = static_cast<std::size_t>(checkpoints);
     decoded.exceptions = static_cast<std::size_t>((stated - fixed) / 8);
-    if (u32_at(decoded.bytes.data() + 4 * checkpoints) != decoded.exceptions) {
+    if (tcgen_runtime::load_le32(decoded.bytes.data() + 4 * checkpoints) != decoded.exceptions) {
         throw std::runtime_error(where + " miscounts its exceptions");
     }
     for (std::size_t index = 0; index < decoded.checkpoints; ++index) {

@@ -34,6 +34,7 @@
 #include "label.hpp"
 #include "label_offsets.hpp"
 #include "lru_cache.hpp"
+#include "runtime/byte_order.hpp"
 #include "shared_frames.hpp"
 
 namespace tcgen::wet {
@@ -102,7 +103,7 @@ public:
     std::uint64_t records(std::size_t owner) const {
         const std::uint8_t* saved = bytes_.data() + offsets_[owner];
         // Every form but "absent" starts with its u64 count of records.
-        return saved[0] == 0 ? 0 : load_le(saved + 1);
+        return saved[0] == 0 ? 0 : tcgen_runtime::load_le64(saved + 1);
     }
     bool empty(std::size_t owner) const { return records(owner) == 0; }
 
@@ -136,13 +137,6 @@ private:
     void add_bytes(const std::uint8_t* data, std::size_t size) {
         offsets_.push_back(bytes_.size());
         bytes_.insert(bytes_.end(), data, data + size);
-    }
-    static std::uint64_t load_le(const std::uint8_t* bytes) {
-        std::uint64_t value = 0;
-        for (int k = 7; k >= 0; --k) {
-            value = value << 8 | bytes[k];
-        }
-        return value;
     }
 
     std::string what_;

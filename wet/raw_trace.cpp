@@ -9,17 +9,14 @@
 #include <limits>
 
 #include "byte_io.hpp"
+#include "runtime/byte_order.hpp"
 
 namespace tcgen::wet {
 namespace {
 
-std::uint64_t load_le(const std::uint8_t* bytes, int count) {
-    std::uint64_t value = 0;
-    for (int i = count - 1; i >= 0; --i) {
-        value = (value << 8) | bytes[i];
-    }
-    return value;
-}
+using tcgen_runtime::load_le16;
+using tcgen_runtime::load_le32;
+using tcgen_runtime::load_le64;
 
 // The records of one raw file after its magic, checked for magic and size.
 struct RecordFile {
@@ -181,21 +178,21 @@ RawTrace read_raw_trace(const std::string& prefix) {
         raw.blocks.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
-            if (load_le(record, 4) != index) {
-                throw WetError(file.name, at("record", index) + "its id is " + std::to_string(load_le(record, 4)));
+            if (load_le32(record) != index) {
+                throw WetError(file.name, at("record", index) + "its id is " + std::to_string(load_le32(record)));
             }
             RawBlock& block = raw.blocks[index];
-            block.instructions = static_cast<std::uint16_t>(load_le(record + 4, 2));
+            block.instructions = load_le16(record + 4);
             block.end = static_cast<char>(record[6]);
-            block.bytes = static_cast<std::uint32_t>(load_le(record + 8, 4));
-            block.pc = load_le(record + 16, 8);
+            block.bytes = load_le32(record + 8);
+            block.pc = load_le64(record + 16);
         }
     }
     {
         const RecordFile file = read_records(prefix + ".flow", "WTF1", 4);
         raw.flow.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
-            raw.flow[index] = static_cast<std::uint32_t>(load_le(file.record(index), 4));
+            raw.flow[index] = load_le32(file.record(index));
         }
     }
     {
@@ -203,15 +200,15 @@ RawTrace read_raw_trace(const std::string& prefix) {
         raw.nodes.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
-            if (load_le(record, 4) != index) {
-                throw WetError(file.name, at("record", index) + "its id is " + std::to_string(load_le(record, 4)));
+            if (load_le32(record) != index) {
+                throw WetError(file.name, at("record", index) + "its id is " + std::to_string(load_le32(record)));
             }
             RawNode& node = raw.nodes[index];
-            node.block = static_cast<std::uint32_t>(load_le(record + 4, 4));
+            node.block = load_le32(record + 4);
             node.access = static_cast<char>(record[8]);
             node.slot = record[9];
-            node.size = static_cast<std::uint16_t>(load_le(record + 10, 2));
-            node.pc = load_le(record + 16, 8);
+            node.size = load_le16(record + 10);
+            node.pc = load_le64(record + 16);
         }
     }
     {
@@ -220,10 +217,10 @@ RawTrace read_raw_trace(const std::string& prefix) {
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
             RawEvent& event = raw.events[index];
-            event.node = static_cast<std::uint32_t>(load_le(record, 4));
-            event.t = static_cast<std::uint32_t>(load_le(record + 4, 4));
-            event.address = load_le(record + 8, 8);
-            event.value = load_le(record + 16, 8);
+            event.node = load_le32(record);
+            event.t = load_le32(record + 4);
+            event.address = load_le64(record + 8);
+            event.value = load_le64(record + 16);
         }
     }
     {
@@ -232,10 +229,10 @@ RawTrace read_raw_trace(const std::string& prefix) {
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
             RawEdge& edge = raw.edges[index];
-            edge.use = static_cast<std::uint32_t>(load_le(record, 4));
-            edge.def = static_cast<std::uint32_t>(load_le(record + 4, 4));
-            edge.t_use = static_cast<std::uint32_t>(load_le(record + 8, 4));
-            edge.t_def = static_cast<std::uint32_t>(load_le(record + 12, 4));
+            edge.use = load_le32(record);
+            edge.def = load_le32(record + 4);
+            edge.t_use = load_le32(record + 8);
+            edge.t_def = load_le32(record + 12);
         }
     }
     check_raw_trace(raw, prefix);
