@@ -38,8 +38,8 @@
 
 #include "byte_io.hpp"
 #include "byte_planes.hpp"
-#include "shared_frames.hpp"
 #include "runtime/byte_order.hpp"
+#include "shared_frames.hpp"
 
 namespace tcgen::wet {
 

@@ -158,7 +158,8 @@ FlowStream FlowStream::load(ByteReader& reader, std::size_t blocks) {
     stream.first_.assign(blocks + 1, 0);
     std::size_t at = 0;
     for (std::size_t block = 0; block < blocks; ++block) {
-        const std::uint32_t successors = at + 4 <= table.size() ? tcgen_runtime::load_le32(table.data() + at) : UINT32_MAX;
+        const std::uint32_t successors =
+            at + 4 <= table.size() ? tcgen_runtime::load_le32(table.data() + at) : UINT32_MAX;
         if (successors > max_successors || at + 4 + 4 * std::size_t{successors} > table.size()) {
             reader.fail("control flow: the successor table ends in block " + std::to_string(block));
         }

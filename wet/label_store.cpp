@@ -378,14 +378,11 @@ void LabelStore::need_block_times(std::uint32_t block) {
 }
 
 LabelStore::LabelStore(std::uint32_t executed, std::shared_ptr<const std::vector<RawNode>> nodes, std::size_t blocks)
-    : executed_(executed),
-      nodes_(std::move(nodes)),
-      block_counts_(blocks, 0),
-      node_mode_(nodes_->size(), 0) {}
+    : executed_(executed), nodes_(std::move(nodes)), block_counts_(blocks, 0), node_mode_(nodes_->size(), 0) {}
 
 LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
-                             const std::vector<std::uint32_t>& parents,
-                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
+                             const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
+                             std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
@@ -870,9 +867,9 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
         corrupt(where() + ": rank " + std::to_string(rank) + " of " + std::to_string(before) + " earlier executions");
     }
     const std::uint64_t execution = before - 1 - rank;
-    return DefExecution{store, execution,
-                        indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(execution))
-                                           : times_at(store, execution)};
+    return DefExecution{
+        store, execution,
+        indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(execution)) : times_at(store, execution)};
 }
 
 std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t store, std::uint64_t before,
@@ -888,9 +885,9 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
                                 : stored->at(execution).field1;
     };
     const auto def = [&](std::uint64_t execution) {
-        return DefExecution{store, execution,
-                            index != nullptr ? index->time(static_cast<std::uint32_t>(execution))
-                                             : times_at(store, execution)};
+        return DefExecution{
+            store, execution,
+            index != nullptr ? index->time(static_cast<std::uint32_t>(execution)) : times_at(store, execution)};
     };
     const std::uint64_t walked = std::min<std::uint64_t>(before, walked_executions);
     for (std::uint64_t back = 1; back <= walked; ++back) {
@@ -963,8 +960,7 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 
 std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
-                        block_derived_.capacity() +
-                        (flow_index_ ? flow_index_->memory_bytes() : 0);
+                        block_derived_.capacity() + (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +
              values_.memory_bytes() + addresses_.memory_bytes() + defs_.memory_bytes() +
              store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); });

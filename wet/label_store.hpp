@@ -67,8 +67,8 @@ public:
     // Every stream gets a checkpoint each `checkpoint_records` records.
     // `nodes`: raw's nodes, which the store keeps (shared with the WET).
     static LabelStore build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
-                            const std::vector<std::uint32_t>& parents,
-                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
+                            const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
+                            std::uint64_t checkpoint_records);
 
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};

@@ -36,9 +36,8 @@ void WholeExecutionTrace::index_static() {
     for (std::size_t block = 0; block < blocks_.size(); ++block) {
         block_first_node_[block + 1] += block_first_node_[block];
     }
-    const bool in_block_order = std::is_sorted(nodes().begin(), nodes().end(), [](const RawNode& a, const RawNode& b) {
-        return a.block < b.block;
-    });
+    const bool in_block_order = std::is_sorted(nodes().begin(), nodes().end(),
+                                               [](const RawNode& a, const RawNode& b) { return a.block < b.block; });
     block_nodes_.clear();
     if (!in_block_order) {
         block_nodes_.assign(nodes().size(), 0);
@@ -98,7 +97,8 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
                                           " is not before it");
         }
     }
-    wet.labels_ = std::make_unique<LabelStore>(LabelStore::build(raw, wet.nodes_, parents, progress, checkpoint_records));
+    wet.labels_ =
+        std::make_unique<LabelStore>(LabelStore::build(raw, wet.nodes_, parents, progress, checkpoint_records));
     return wet;
 }
 
@@ -107,10 +107,11 @@ std::uint32_t WholeExecutionTrace::executed() const {
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_at_pc(std::uint64_t pc) const {
-    const auto first = std::lower_bound(pc_order_.begin(), pc_order_.end(), pc,
-                                        [&](std::uint32_t node, std::uint64_t value) { return nodes()[node].pc < value; });
-    const auto last = std::upper_bound(first, pc_order_.end(), pc,
-                                       [&](std::uint64_t value, std::uint32_t node) { return value < nodes()[node].pc; });
+    const auto first =
+        std::lower_bound(pc_order_.begin(), pc_order_.end(), pc,
+                         [&](std::uint32_t node, std::uint64_t value) { return nodes()[node].pc < value; });
+    const auto last = std::upper_bound(
+        first, pc_order_.end(), pc, [&](std::uint64_t value, std::uint32_t node) { return value < nodes()[node].pc; });
     return std::vector<std::uint32_t>(first, last);
 }
 

@@ -119,8 +119,8 @@ TEST(WetBlockTimes, DerivedOnBuildAndOnLoadMatchTheFlow) {
 // timestamps finds that the flow runs them otherwise.
 TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
     const RawTrace raw = synthetic_wet::make_trace(3, 2);
-    LabelStore built =
-        LabelStore::build(raw, shared_nodes(raw), parents_of(raw), nullptr, WholeExecutionTrace::default_checkpoint_records);
+    LabelStore built = LabelStore::build(raw, shared_nodes(raw), parents_of(raw), nullptr,
+                                         WholeExecutionTrace::default_checkpoint_records);
     std::vector<std::uint32_t> counts(raw.blocks.size(), 0);
     for (const std::uint32_t block : raw.flow) {
         ++counts[block];
