@@ -10,7 +10,8 @@
 
 #include <algorithm>
 #include <queue>
-#include <unordered_set>
+#include <optional>
+#include <string>
 
 #include "label_store.hpp"
 
@@ -23,20 +24,34 @@ std::uint64_t item_key(std::uint32_t t, std::uint32_t id) {
     return (static_cast<std::uint64_t>(t) << 32) | id;
 }
 
+std::string item_name(std::uint64_t key) {
+    const auto t = std::to_string(key >> 32);
+    const auto id = static_cast<std::uint32_t>(key);
+    return id == branch_id ? "the branch at t " + t : "node " + std::to_string(id) + " at t " + t;
+}
+
 }  // namespace
 
 std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance) {
     const std::vector<std::uint32_t> start_nodes = nodes_of_pc_or_fail(pc);
     const std::uint32_t start = instance_time(pc, instance);
 
-    std::priority_queue<std::uint64_t> pending;  // largest key first: latest t, branch, then highest node
-    std::unordered_set<std::uint64_t> seen;
-    const auto add = [&](std::uint32_t t, std::uint32_t id) {
-        if (seen.insert(item_key(t, id)).second) {
-            pending.push(item_key(t, id));
-        }
-    };
+    // Largest key first: latest t, branch, then highest node. Every item an
+    // item adds has a smaller key than the item itself (checked: a forged
+    // def could name a later store of the same block execution), so the
+    // keys leave in decreasing order and the copies of one item leave one
+    // after another: an item added twice is visited once, with no set of
+    // the items seen (which cost more than the copies: half of a large
+    // slice's time).
+    std::priority_queue<std::uint64_t> pending;
+    std::optional<std::uint64_t> visiting;
     const auto corrupt = [&](const std::string& what) { throw WetError(name_, "corrupt labels: " + what); };
+    const auto add = [&](std::uint32_t t, std::uint32_t id) {
+        if (visiting && item_key(t, id) >= *visiting) {
+            corrupt(item_name(*visiting) + " depends on " + item_name(item_key(t, id)) + ", which is not before it");
+        }
+        pending.push(item_key(t, id));
+    };
     const auto execution_of_block = [&](std::uint32_t block, std::uint32_t t) {
         const std::optional<std::uint64_t> index = labels_->block_execution(block, t);
         if (!index) {
@@ -72,6 +87,10 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
     while (!pending.empty()) {
         const std::uint64_t key = pending.top();
         pending.pop();
+        if (key == visiting) {
+            continue;
+        }
+        visiting = key;
         const auto t = static_cast<std::uint32_t>(key >> 32);
         const auto id = static_cast<std::uint32_t>(key);
         if (id == branch_id) {

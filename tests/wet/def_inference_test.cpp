@@ -170,6 +170,40 @@ TEST(DefInference, AForgedStoreSizeIsACorruptFile) {
     }
 }
 
+// A def forged to name a store that runs after its load in the same block
+// execution (distance 0): a slice refuses it rather than going round
+// between the two (it visits items latest first and drops repeated ones as
+// they come out, so a dependence that does not go back would never end).
+TEST(DefInference, ADefThatDoesNotGoBackIsACorruptFile) {
+    RawTrace raw;
+    raw.blocks.push_back(tcgen::wet::RawBlock{0x1000, 0x10, 2, 'J'});
+    raw.blocks.push_back(tcgen::wet::RawBlock{0x1010, 0x10, 3, 'J'});
+    raw.flow = {0, 1};
+    raw.nodes.push_back(tcgen::wet::RawNode{0, 0x1000, 'S', 0, 8});
+    raw.nodes.push_back(tcgen::wet::RawNode{1, 0x1010, 'L', 0, 8});
+    raw.nodes.push_back(tcgen::wet::RawNode{1, 0x1018, 'S', 0, 8});
+    raw.events = {RawEvent{0, 1, 0x8000, 5}, RawEvent{1, 2, 0x8000, 5}, RawEvent{2, 2, 0x9000, 7}};
+    raw.edges = {RawEdge{1, 0, 2, 1}};
+    std::vector<std::uint8_t> bytes = WholeExecutionTrace::build(raw).to_bytes();
+    const std::size_t defs = wet_file_bytes::payload_of(bytes, "DEFS");
+    ASSERT_NE(defs, 0u);
+    // Node 0 has no defs (form 0); node 1's are one record, a constant
+    // (form 1, u64 count, then u64 fields: store + 1, and 0 for inferred).
+    const std::vector<std::uint8_t> expected = {0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    ASSERT_TRUE(std::equal(expected.begin(), expected.end(), bytes.begin() + static_cast<std::ptrdiff_t>(defs)));
+    bytes[defs + 10] = 3;   // store node 2
+    bytes[defs + 18] = 65;  // at a distance of 0: 1 + 64 ranks + the distance
+    wet_file_bytes::reseal(bytes);
+    WholeExecutionTrace wet = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "forged.wet");
+    try {
+        wet.backward_slice(0x1010, 1);
+        ADD_FAILURE() << "a slice went forward in time";
+    } catch (const tcgen::wet::WetError& error) {
+        EXPECT_STREQ(error.what(), "forged.wet: error: corrupt labels: node 1 at t 2 depends on node 2 at t 2, "
+                                   "which is not before it");
+    }
+}
+
 // The index against a walk over every execution, for stores of several
 // widths over a few overlapping addresses.
 TEST(DefInference, TheAddressIndexFindsTheLatestWriter) {
