@@ -13,6 +13,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 
+#include "runtime/byte_order.hpp"
 #include "runtime/error.hpp"
 #include "runtime/files.hpp"
 
@@ -52,9 +53,21 @@ inline void write_whole_file(const std::string& path, const std::vector<std::uin
 class ByteWriter {
 public:
     void u8(std::uint8_t value) { bytes_.push_back(value); }
-    void u16(std::uint16_t value) { le(value, 2); }
-    void u32(std::uint32_t value) { le(value, 4); }
-    void u64(std::uint64_t value) { le(value, 8); }
+    void u16(std::uint16_t value) {
+        std::uint8_t le[2];
+        tcgen_runtime::store_le16(le, value);
+        bytes(le, sizeof le);
+    }
+    void u32(std::uint32_t value) {
+        std::uint8_t le[4];
+        tcgen_runtime::store_le32(le, value);
+        bytes(le, sizeof le);
+    }
+    void u64(std::uint64_t value) {
+        std::uint8_t le[8];
+        tcgen_runtime::store_le64(le, value);
+        bytes(le, sizeof le);
+    }
     void bytes(const std::uint8_t* data, std::size_t size) { bytes_.insert(bytes_.end(), data, data + size); }
     // A length-prefixed blob (u64 length, then the bytes).
     void blob(const std::vector<std::uint8_t>& data) {
@@ -64,11 +77,6 @@ public:
     std::vector<std::uint8_t>& data() { return bytes_; }
 
 private:
-    void le(std::uint64_t value, int count) {
-        for (int i = 0; i < count; ++i) {
-            bytes_.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
-        }
-    }
     std::vector<std::uint8_t> bytes_;
 };
 
@@ -78,10 +86,10 @@ public:
     ByteReader(const std::uint8_t* data, std::size_t size, std::string file, std::string what)
         : data_(data), size_(size), file_(std::move(file)), what_(std::move(what)) {}
 
-    std::uint8_t u8() { return static_cast<std::uint8_t>(le(1)); }
-    std::uint16_t u16() { return static_cast<std::uint16_t>(le(2)); }
-    std::uint32_t u32() { return static_cast<std::uint32_t>(le(4)); }
-    std::uint64_t u64() { return le(8); }
+    std::uint8_t u8() { return *bytes(1); }
+    std::uint16_t u16() { return tcgen_runtime::load_le16(bytes(2)); }
+    std::uint32_t u32() { return tcgen_runtime::load_le32(bytes(4)); }
+    std::uint64_t u64() { return tcgen_runtime::load_le64(bytes(8)); }
     // `size` bytes in place; the pointer stays valid as long as the input.
     const std::uint8_t* bytes(std::uint64_t size) {
         need(size);
@@ -114,15 +122,6 @@ private:
         if (size > remaining()) {
             fail("truncated: needs " + std::to_string(size) + " bytes, " + std::to_string(remaining()) + " left");
         }
-    }
-    std::uint64_t le(int count) {
-        need(static_cast<std::uint64_t>(count));
-        std::uint64_t value = 0;
-        for (int i = count - 1; i >= 0; --i) {
-            value = (value << 8) | data_[position_ + static_cast<std::size_t>(i)];
-        }
-        position_ += static_cast<std::size_t>(count);
-        return value;
     }
 
     const std::uint8_t* data_;
