@@ -207,6 +207,35 @@ TEST(WetObject, QueriesMatchTheRawRecords) {
     check_queries(wet, raw);
 }
 
+// Node ids out of block order (the blocks numbered backward, each block's
+// nodes keeping their order), which a tracer could write: the WET groups
+// the nodes by block itself; every query as above.
+TEST(WetObject, QueriesMatchWithNodesOutOfBlockOrder) {
+    RawTrace raw = synthetic_wet::make_trace(60, 1);
+    const auto last = static_cast<std::uint32_t>(raw.blocks.size() - 1);
+    std::reverse(raw.blocks.begin(), raw.blocks.end());
+    for (std::uint32_t& block : raw.flow) {
+        block = last - block;
+    }
+    for (tcgen::wet::RawNode& node : raw.nodes) {
+        node.block = last - node.block;
+    }
+    tcgen::wet::check_raw_trace(raw, "renumbered");
+    ASSERT_FALSE(std::is_sorted(raw.nodes.begin(), raw.nodes.end(),
+                                [](const auto& a, const auto& b) { return a.block < b.block; }));
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    for (std::uint32_t block = 0; block <= last; ++block) {
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
+            if (raw.nodes[node].block == block) {
+                expected.push_back(node);
+            }
+        }
+        EXPECT_EQ(wet.nodes_of_block(block), expected) << "block " << block;
+    }
+    check_queries(wet, raw);
+}
+
 // Long enough that hot labels are compressed streams (short ones are plain
 // records or constants), walked by the queries from wherever they stand.
 TEST(WetObject, QueriesMatchOnCompressedStreams) {
