@@ -3,6 +3,8 @@
 
 #include "label_store.hpp"
 
+#include "address_siblings.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -477,7 +479,52 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     const auto value_of = [&](std::size_t event) {
         return NodeValues::Record{raw.events[event].value ^ predicted[event]};
     };
-    const auto address_of = [&](std::size_t event) { return NodeAddresses::Record{raw.events[event].address}; };
+    // Addresses: a node's own, or their differences from its sibling's
+    // (address_siblings.hpp).
+    // A node's executions are a subset of its block's: as many means the same.
+    const auto ran_every_execution = [&](std::size_t node) {
+        const std::uint32_t block = raw.nodes[node].block;
+        return node_first[node + 1] != node_first[node] &&
+               node_first[node + 1] - node_first[node] == block_first[block + 1] - block_first[block];
+    };
+    const auto own_addresses = [&](std::size_t node) {
+        std::vector<std::uint64_t> addresses;
+        for (std::size_t index = node_first[node]; index < node_first[node + 1]; ++index) {
+            addresses.push_back(raw.events[node_order[index]].address);
+        }
+        return addresses;
+    };
+    std::vector<bool> every_execution(raw.nodes.size());
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        every_execution[node] = ran_every_execution(node);
+    }
+    report("address siblings", 0, 1);
+    const std::vector<std::uint32_t> siblings = choose_address_siblings(
+        raw.nodes, every_execution, raw.blocks.size(), own_addresses, [&](const std::vector<std::uint64_t>& addresses) {
+            return make_label<NodeAddresses>(
+                       addresses, [](std::uint64_t address) { return NodeAddresses::Record{address}; },
+                       checkpoint_records)
+                .saved_bytes();
+        });
+    const auto address_records = [&](std::size_t node) {
+        std::vector<NodeAddresses::Record> records;
+        const std::size_t first = node_first[node];
+        const std::size_t sibling_first = siblings[node] != 0 ? node_first[siblings[node] - 1] : 0;
+        for (std::size_t index = 0; index < node_first[node + 1] - first; ++index) {
+            std::uint64_t address = raw.events[node_order[first + index]].address;
+            if (siblings[node] != 0) {
+                address -= raw.events[node_order[sibling_first + index]].address;
+            }
+            records.push_back(NodeAddresses::Record{address});
+        }
+        return records;
+    };
+    for (std::uint32_t node = 0; node < siblings.size(); ++node) {
+        if (siblings[node] != 0) {
+            store.address_siblings_.push_back({node, siblings[node] - 1});
+        }
+    }
+    store.mark_address_siblings();
     // Values and addresses stay objects until their chunks are shared.
     std::vector<Label<NodeValues>> values(raw.nodes.size());
     std::vector<Label<NodeAddresses>> addresses(raw.nodes.size());
@@ -487,11 +534,7 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
         }
         const std::vector<std::size_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
                                               node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
-        const std::uint32_t block = raw.nodes[node].block;
-        // A node's executions are a subset of its block's: as many means the same.
-        const Times times = events.empty()                                                 ? Times::never
-                            : events.size() == block_first[block + 1] - block_first[block] ? Times::block
-                                                                                           : Times::own;
+        const Times times = events.empty() ? Times::never : every_execution[node] ? Times::block : Times::own;
         store.node_mode_[node] = static_cast<std::uint8_t>(times);
         store.node_times_.add(times == Times::own
                                   ? make_label<NodeTimestamps>(
@@ -500,7 +543,7 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
                                         checkpoint_records)
                                   : Label<NodeTimestamps>{});
         values[node] = make_label<NodeValues>(events, value_of, checkpoint_records);
-        addresses[node] = make_label<NodeAddresses>(events, address_of, checkpoint_records);
+        addresses[node] = Label<NodeAddresses>::make(address_records(node), checkpoint_records);
         const bool has_defs = raw.nodes[node].access == 'L' &&
             std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; });
         store.defs_.add(has_defs ? make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; },
@@ -512,8 +555,7 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     report("shared frames", 0, 1);
     std::shared_ptr<SharedFrames> value_frames =
         share_frames(values, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
-    std::shared_ptr<SharedFrames> address_frames =
-        share_frames(addresses, [&](std::size_t node) { return node_records(node, address_of); }, checkpoint_records);
+    std::shared_ptr<SharedFrames> address_frames = share_frames(addresses, address_records, checkpoint_records);
     store.values_ = PackedLabels<NodeValues>::pack(std::move(values), "values of node ", false, value_frames);
     store.addresses_ =
         PackedLabels<NodeAddresses>::pack(std::move(addresses), "addresses of node ", false, address_frames);
@@ -550,6 +592,11 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
     case 5:
         save_frames(writer, addresses_.frames());
         addresses_.save(writer);
+        writer.u64(address_siblings_.size());
+        for (const AddressSibling& pair : address_siblings_) {
+            writer.u32(pair.node);
+            writer.u32(pair.sibling);
+        }
         break;
     default:
         defs_.save(writer);
@@ -605,6 +652,12 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     case 5:
         addresses_.set_frames(load_frames(reader, "addresses"));
         load_all(addresses_, node_mode_.size());
+        address_siblings_.resize(reader.count(8));
+        for (AddressSibling& pair : address_siblings_) {
+            pair.node = reader.u32();
+            pair.sibling = reader.u32();
+        }
+        mark_address_siblings();
         break;
     default:
         load_all(defs_, node_mode_.size());
@@ -627,6 +680,18 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
     }
     if (block_executions != executed_) {
         fail("the blocks' counts do not add up to the " + std::to_string(executed_) + " executed blocks");
+    }
+    for (std::size_t index = 0; index < address_siblings_.size(); ++index) {
+        const AddressSibling& pair = address_siblings_[index];
+        const auto every_execution = [&](std::uint32_t node) {
+            return node < node_mode_.size() && times_of(node) == Times::block;
+        };
+        if ((index != 0 && pair.node <= address_siblings_[index - 1].node) || pair.sibling >= pair.node ||
+            !every_execution(pair.node) || !every_execution(pair.sibling) ||
+            shape_of(pair.node).block != shape_of(pair.sibling).block || address_sibling(pair.sibling)) {
+            fail("address sibling " + std::to_string(index) + " (node " + std::to_string(pair.node) + ", sibling " +
+                 std::to_string(pair.sibling) + ") is not an earlier node of the same block that keeps its own");
+        }
     }
     std::uint64_t node_events = 0;
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
@@ -812,11 +877,45 @@ StoreAddressIndex::Access LabelStore::store_access(std::uint32_t store, std::uin
     if (const StoreAddressIndex* index = store_indexes_.find(store)) {
         return index->access(static_cast<std::uint32_t>(execution));
     }
-    return {addresses_.open(store).at(execution).field1, values_.open(store).at(execution).field1};
+    return {address_at(store, execution), values_.open(store).at(execution).field1};
+}
+
+void LabelStore::mark_address_siblings() {
+    has_address_sibling_.assign(node_mode_.size(), false);
+    for (const AddressSibling& pair : address_siblings_) {
+        if (pair.node < has_address_sibling_.size()) {  // check_loaded refuses the others
+            has_address_sibling_[pair.node] = true;
+        }
+    }
+}
+
+std::optional<std::uint32_t> LabelStore::address_sibling(std::uint32_t node) const {
+    if (node >= has_address_sibling_.size() || !has_address_sibling_[node]) {
+        return std::nullopt;
+    }
+    const auto found =
+        std::lower_bound(address_siblings_.begin(), address_siblings_.end(), node,
+                         [](const AddressSibling& pair, std::uint32_t value) { return pair.node < value; });
+    return found->sibling;
+}
+
+std::uint64_t LabelStore::address_at(std::uint32_t node, std::uint64_t index) {
+    std::uint64_t address = addresses_.open(node).at(index).field1;
+    if (const std::optional<std::uint32_t> sibling = address_sibling(node)) {
+        address += addresses_.open(*sibling).at(index).field1;
+    }
+    return address;
 }
 
 std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
-    return first_fields<NodeAddresses, std::uint64_t>(addresses_.open(node));
+    std::vector<std::uint64_t> addresses = first_fields<NodeAddresses, std::uint64_t>(addresses_.open(node));
+    if (const std::optional<std::uint32_t> sibling = address_sibling(node)) {
+        const std::vector<std::uint64_t> base = first_fields<NodeAddresses, std::uint64_t>(addresses_.open(*sibling));
+        for (std::size_t index = 0; index < addresses.size(); ++index) {
+            addresses[index] += base[index];
+        }
+    }
+    return addresses;
 }
 
 std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
@@ -855,7 +954,7 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
     const std::uint64_t horizon = store_horizon(store, node, t);
     const std::uint64_t before = indexed != nullptr ? indexed->count_below(horizon) : times_count_below(store, horizon);
     if (record.field2 == inferred_field2) {
-        const std::uint64_t address = load_address ? *load_address : addresses_.open(node).at(index).field1;
+        const std::uint64_t address = load_address ? *load_address : address_at(node, index);
         if (const std::optional<DefExecution> def = inferred_def(store, before, address)) {
             return def;
         }
@@ -880,9 +979,11 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
     // back from where times_count_below left the timestamps').
     const StoreAddressIndex* index = store_indexes_.find(store);
     Label<NodeAddresses>* stored = index != nullptr ? nullptr : &addresses_.open(store);
+    const std::optional<std::uint32_t> sibling = address_sibling(store);
+    Label<NodeAddresses>* base = stored != nullptr && sibling ? &addresses_.open(*sibling) : nullptr;
     const auto address_of = [&](std::uint64_t execution) {
         return index != nullptr ? index->access(static_cast<std::uint32_t>(execution)).address
-                                : stored->at(execution).field1;
+                                : stored->at(execution).field1 + (base != nullptr ? base->at(execution).field1 : 0);
     };
     const auto def = [&](std::uint64_t execution) {
         return DefExecution{
@@ -899,7 +1000,7 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
         return std::nullopt;
     }
     if (index == nullptr) {
-        index = store_index(store);  // its own cache: `stored` stays open
+        index = store_index(store);  // its own cache: `stored` and `base` stay open
     }
     if (index != nullptr) {
         const std::optional<std::uint32_t> execution = index->latest_covering(address, size, before - walked);
@@ -947,8 +1048,9 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     };
     rows.push_back({"values", events, 8 * events, frames_saved(values_.frames()) + values_.saved_bytes(),
                     frames_held(values_.frames()) + values_.memory_bytes()});
-    rows.push_back({"addresses", events, 8 * events, frames_saved(addresses_.frames()) + addresses_.saved_bytes(),
-                    frames_held(addresses_.frames()) + addresses_.memory_bytes()});
+    rows.push_back({"addresses", events, 8 * events,
+                    frames_saved(addresses_.frames()) + addresses_.saved_bytes() + 8 + 8 * address_siblings_.size(),
+                    frames_held(addresses_.frames()) + addresses_.memory_bytes() + address_siblings_bytes()});
     rows.push_back({"data dependences", edges, 8 * edges, defs_.saved_bytes(), defs_.memory_bytes()});
     // A control dependence instance is the pair (t, parent_t), as the paper
     // counts an edge label; executions with no parent carry no label.
@@ -962,7 +1064,7 @@ std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
                         block_derived_.capacity() + (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +
-             values_.memory_bytes() + addresses_.memory_bytes() + defs_.memory_bytes() +
+             values_.memory_bytes() + addresses_.memory_bytes() + address_siblings_bytes() + defs_.memory_bytes() +
              store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); });
     for (const auto* frames : {values_.frames().get(), addresses_.frames().get()}) {
         bytes += frames ? frames->memory_bytes() : 0;

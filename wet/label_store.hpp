@@ -17,13 +17,14 @@
 //   (ControlParents);
 // - per node that executed: its values (NodeValues; their chunks, once
 //   all are made, mostly moved into shared frames ordered by content,
-//   shared_frames.hpp) and addresses (NodeAddresses); its timestamps (NodeTimestamps) only when they are not
-//   all of its block's; per load with a def, per execution def node + 1
-//   (0 none) and 0 when the def is the latest execution of that store
-//   before the load that wrote the load's address (most are: inferred from
-//   the addresses), else 1 + the def's rank among that store's executions
-//   before the load (0 the latest) when below 64, else 65 + t_use - t_def
-//   (LoadDefs).
+//   shared_frames.hpp) and addresses (NodeAddresses: its own, or their
+//   differences from an earlier node's of its block, address_siblings.hpp);
+//   its timestamps (NodeTimestamps) only when they are not all of its
+//   block's; per load with a def, per execution def node + 1 (0 none) and
+//   0 when the def is the latest execution of that store before the load
+//   that wrote the load's address (most are: inferred from the addresses),
+//   else 1 + the def's rank among that store's executions before the load
+//   (0 the latest) when below 64, else 65 + t_use - t_def (LoadDefs).
 // Each per-block and per-node sequence is a Label (label.hpp): a stream, or
 // a record and a count when all its records are equal, or nothing; each
 // kind's saved labels are packed in one buffer (packed_labels.hpp) and made
@@ -108,6 +109,8 @@ public:
     std::vector<std::uint32_t> node_times(std::uint32_t node);
     std::vector<std::uint64_t> node_values(std::uint32_t node);
     std::vector<std::uint64_t> node_addresses(std::uint32_t node);
+    // Node n's address at its execution number `index`.
+    std::uint64_t address_at(std::uint32_t node, std::uint64_t index);
     // The def of node n's execution number `index`, which ran at t.
     std::optional<Def> def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t);
 
@@ -193,6 +196,19 @@ private:
     PackedLabels<NodeTimestamps> node_times_{"timestamps of node ", true};  // nodes of Times::own
     PackedLabels<NodeValues> values_{"values of node "};
     PackedLabels<NodeAddresses> addresses_{"addresses of node "};
+    // Nodes whose addresses are kept as differences from an earlier node's
+    // of their block (address_siblings.hpp), by node; saved at the end of ADDR.
+    struct AddressSibling {
+        std::uint32_t node;
+        std::uint32_t sibling;
+    };
+    std::vector<AddressSibling> address_siblings_;
+    std::vector<bool> has_address_sibling_;  // per node, so that most reads skip the search
+    void mark_address_siblings();
+    std::optional<std::uint32_t> address_sibling(std::uint32_t node) const;
+    std::size_t address_siblings_bytes() const {
+        return address_siblings_.capacity() * sizeof(AddressSibling) + has_address_sibling_.capacity() / 8;
+    }
     PackedLabels<LoadDefs> defs_{"defs of node "};
     LruCache<StoreAddressIndex> store_indexes_{store_index_budget};  // costs: their bytes
 };
