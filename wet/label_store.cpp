@@ -6,6 +6,7 @@
 #include "address_siblings.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -43,6 +44,15 @@ std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
 // Stores wider than this are never inferred from (build looks up each
 // possible start address of a store that covers the load's first byte).
 constexpr std::uint16_t widest_inferred_store = 64;
+
+// A def's first field: 0 none; 1 the latest write among its load's writers
+// (LabelStore::load_writers) that covers the load's first byte, its second
+// field 0; else 2 + its store node, and the second field as above.
+constexpr std::uint32_t by_writers_field1 = 1;
+constexpr std::uint32_t first_def_store = 2;
+// A load with more writers keeps its store node with each def: a reader
+// asks every writer for each def it finds among them.
+constexpr std::size_t max_load_writers = 32;
 
 // Whether a store of `size` bytes at `store_address` wrote the byte at `address`.
 bool covers(std::uint64_t store_address, std::uint64_t size, std::uint64_t address) {
@@ -89,38 +99,93 @@ Grouping group_items(std::size_t count, std::size_t groups, const Key& key) {
     return grouping;
 }
 
-// Which edges of a raw trace a reader can infer (inferred_field2): those whose
-// def is the latest execution of its store node before the load that covers
-// the load's first byte. edge_event[e]:
-// the load event of edge e; node_order[node_first[n] ...]: node n's events
-// in order. Per store node, its executions are walked in order keeping the
-// latest at each address, and its edges (in the order of their loads, so of
-// their horizons) answered as the walk reaches them.
-std::vector<bool> inferable_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
-                                 const std::vector<std::size_t>& node_first,
-                                 const std::vector<std::size_t>& node_order) {
+// Per load node, its writers: the store nodes its defs name, sorted, when
+// there are 2 to max_load_writers of them and each can be inferred from
+// (its size at most widest_inferred_store); else none.
+std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw) {
+    std::vector<std::vector<std::uint32_t>> writers(raw.nodes.size());
+    for (const RawEdge& edge : raw.edges) {
+        std::vector<std::uint32_t>& stores = writers[edge.use];
+        if (std::find(stores.begin(), stores.end(), edge.def) == stores.end() && stores.size() <= max_load_writers) {
+            stores.push_back(edge.def);
+        }
+    }
+    for (std::vector<std::uint32_t>& stores : writers) {
+        const bool inferable = std::all_of(stores.begin(), stores.end(), [&](std::uint32_t store) {
+            return raw.nodes[store].size != 0 && raw.nodes[store].size <= widest_inferred_store;
+        });
+        if (stores.size() < 2 || stores.size() > max_load_writers || !inferable) {
+            stores.clear();
+        }
+        std::sort(stores.begin(), stores.end());
+    }
+    return writers;
+}
+
+// How a reader finds each def of a raw trace (LoadDefs): as the latest write
+// among its load's writers that covers the load's first byte (by_writers),
+// as the latest such write of its own store node (by_store), or only from
+// a rank or a distance kept with it (kept). edge_event[e]: the load event of
+// edge e; node_order[node_first[n] ...]: node n's events in order. Per store
+// node, its executions are walked in order keeping the latest at each
+// address, and the edges that ask it (its own defs, and every def of the
+// loads it is a writer of; in the order of their horizons) answered as the
+// walk reaches them: per edge, the latest answer (t, then the higher store
+// id: the later in a block execution) against the def.
+enum class DefFound : std::uint8_t { kept, by_store, by_writers };
+std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
+                                const std::vector<std::size_t>& node_first, const std::vector<std::size_t>& node_order,
+                                const std::vector<std::vector<std::uint32_t>>& writers) {
     const Grouping by_store =
         group_items(raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
-    const std::vector<std::size_t>& edge_first = by_store.first;
-    const std::vector<std::size_t>& edge_order = by_store.order;
-    std::vector<bool> inferable(raw.edges.size(), false);
+    const Grouping by_load =
+        group_items(raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
+    std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
+    for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
+        for (const std::uint32_t store : writers[load]) {
+            written_by[store].push_back(load);
+        }
+    }
+    struct Latest {
+        std::uint32_t t = 0;  // 0: none found (timestamps start at 1)
+        std::uint32_t store = 0;
+    };
+    std::vector<Latest> latest_write(raw.edges.size());
+    std::vector<bool> own_store(raw.edges.size(), false);
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
+    std::vector<std::size_t> asked;                           // edges, by horizon
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
-        if (edge_first[store] == edge_first[store + 1] || size == 0 || size > widest_inferred_store) {
+        if (size == 0 || size > widest_inferred_store) {
             continue;
         }
+        asked.clear();
+        for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
+            if (writers[raw.edges[by_store.order[at]].use].empty()) {
+                asked.push_back(by_store.order[at]);
+            }
+        }
+        for (const std::uint32_t load : written_by[store]) {
+            asked.insert(asked.end(), by_load.order.begin() + static_cast<std::ptrdiff_t>(by_load.first[load]),
+                         by_load.order.begin() + static_cast<std::ptrdiff_t>(by_load.first[load + 1]));
+        }
+        if (asked.empty()) {
+            continue;
+        }
+        const auto horizon = [&](std::size_t edge) {
+            return store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use);
+        };
+        std::stable_sort(asked.begin(), asked.end(),
+                         [&](std::size_t a, std::size_t b) { return horizon(a) < horizon(b); });
         latest.clear();
         const std::size_t* executions = node_order.data() + node_first[store];
         const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
         std::uint64_t before = 0;
-        for (std::size_t at = edge_first[store]; at < edge_first[store + 1]; ++at) {
-            const RawEdge& edge = raw.edges[edge_order[at]];
-            const std::uint64_t horizon = store_horizon(store, edge.use, edge.t_use);
-            for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
+        for (const std::size_t edge : asked) {
+            for (; before < execution_count && raw.events[executions[before]].t < horizon(edge); ++before) {
                 latest[raw.events[executions[before]].address] = before;
             }
-            const std::uint64_t address = raw.events[edge_event[edge_order[at]]].address;
+            const std::uint64_t address = raw.events[edge_event[edge]].address;
             std::optional<std::uint64_t> found;
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
                 const auto entry = latest.find(address - back);
@@ -128,10 +193,30 @@ std::vector<bool> inferable_defs(const RawTrace& raw, const std::vector<std::siz
                     found = entry->second;
                 }
             }
-            inferable[edge_order[at]] = found && raw.events[executions[*found]].t == edge.t_def;
+            if (!found) {
+                continue;
+            }
+            const std::uint32_t t = raw.events[executions[*found]].t;
+            if (store == raw.edges[edge].def) {
+                own_store[edge] = t == raw.edges[edge].t_def;
+            }
+            Latest& write = latest_write[edge];
+            if (t > write.t || (t == write.t && store > write.store)) {
+                write = Latest{t, store};
+            }
         }
     }
-    return inferable;
+    std::vector<DefFound> found(raw.edges.size(), DefFound::kept);
+    for (std::size_t edge = 0; edge < raw.edges.size(); ++edge) {
+        const RawEdge& def = raw.edges[edge];
+        const Latest& write = latest_write[edge];
+        if (!writers[def.use].empty() && write.t == def.t_def && write.store == def.def) {
+            found[edge] = DefFound::by_writers;
+        } else if (own_store[edge]) {
+            found[edge] = DefFound::by_store;
+        }
+    }
+    return found;
 }
 
 template <class Stream, class Source, class Field>
@@ -450,16 +535,26 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
                 edge_event[edge++] = index;
             }
         }
-        const std::vector<bool> inferable = inferable_defs(raw, edge_event, node_first, node_order);
+        const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
+        const std::vector<DefFound> found = find_defs(raw, edge_event, node_first, node_order, writers);
+        for (std::uint32_t load = 0; load < writers.size(); ++load) {
+            if (!writers[load].empty()) {
+                store.writer_loads_.push_back(load);
+                store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
+                store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
+            }
+        }
         for (edge = 0; edge < raw.edges.size(); ++edge) {
             const RawEdge& def = raw.edges[edge];
             const std::uint64_t def_index = executions_before(def.def, def.t_def);
-            std::uint32_t field2 = inferred_field2;
-            if (!inferable[edge]) {
+            LoadDefs::Record record{def.def + first_def_store, inferred_field2};
+            if (found[edge] == DefFound::by_writers) {
+                record.field1 = by_writers_field1;
+            } else if (found[edge] == DefFound::kept) {
                 const std::uint64_t before = executions_before(def.def, store_horizon(def.def, def.use, def.t_use));
-                field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
+                record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
             }
-            event_defs[edge_event[edge]] = LoadDefs::Record{def.def + 1, field2};
+            event_defs[edge_event[edge]] = record;
             const RawEvent& load = raw.events[edge_event[edge]];
             const RawEvent& stored = raw.events[node_order[node_first[def.def] + def_index]];
             predicted[edge_event[edge]] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
@@ -600,6 +695,14 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         break;
     default:
         defs_.save(writer);
+        writer.u64(writer_loads_.size());
+        for (std::size_t at = 0; at < writer_loads_.size(); ++at) {
+            writer.u32(writer_loads_[at]);
+            writer.u32(writer_first_[at + 1] - writer_first_[at]);
+            for (std::uint32_t index = writer_first_[at]; index < writer_first_[at + 1]; ++index) {
+                writer.u32(writers_[index]);
+            }
+        }
         break;
     }
     return std::move(writer.data());
@@ -661,6 +764,20 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
         break;
     default:
         load_all(defs_, node_mode_.size());
+        writer_loads_.resize(reader.count(12));  // node, count, one writer at least
+        writer_first_.assign(1, 0);
+        writers_.clear();
+        for (std::uint32_t& load : writer_loads_) {
+            load = reader.u32();
+            const std::uint32_t count = reader.u32();
+            if (count < 2 || count > max_load_writers) {
+                reader.fail("load node " + std::to_string(load) + " has " + std::to_string(count) + " writers");
+            }
+            for (std::uint32_t index = 0; index < count; ++index) {
+                writers_.push_back(reader.u32());
+            }
+            writer_first_.push_back(static_cast<std::uint32_t>(writers_.size()));
+        }
         break;
     }
     reader.expect_end();
@@ -691,6 +808,21 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
             shape_of(pair.node).block != shape_of(pair.sibling).block || address_sibling(pair.sibling)) {
             fail("address sibling " + std::to_string(index) + " (node " + std::to_string(pair.node) + ", sibling " +
                  std::to_string(pair.sibling) + ") is not an earlier node of the same block that keeps its own");
+        }
+    }
+    for (std::size_t at = 0; at < writer_loads_.size(); ++at) {
+        const std::uint32_t load = writer_loads_[at];
+        if ((at != 0 && load <= writer_loads_[at - 1]) || load >= node_mode_.size() || defs_.empty(load)) {
+            fail("writers " + std::to_string(at) + " are not of a load with defs, after the one before");
+        }
+        for (std::uint32_t index = writer_first_[at]; index < writer_first_[at + 1]; ++index) {
+            const std::uint32_t store = writers_[index];
+            if ((index != writer_first_[at] && store <= writers_[index - 1]) || store >= node_mode_.size() ||
+                shape_of(store).access != 'S' || times_of(store) == Times::never ||
+                shape_of(store).size > widest_inferred_store) {
+                fail("writer " + std::to_string(store) + " of load node " + std::to_string(load) +
+                     " is not a store that ran, after the one before");
+            }
         }
     }
     std::uint64_t node_events = 0;
@@ -860,11 +992,19 @@ std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
 }
 
 void LabelStore::index_def_stores(std::uint32_t load, std::uint64_t executions) {
-    std::vector<std::uint32_t> stores = first_fields<LoadDefs, std::uint32_t>(defs_.open(load));
-    std::sort(stores.begin(), stores.end());
-    stores.erase(std::unique(stores.begin(), stores.end()), stores.end());
-    for (const std::uint32_t def_field : stores) {
-        const std::uint32_t store = def_field - 1;  // 0 (no def) wraps and is skipped
+    std::vector<std::uint32_t> fields = first_fields<LoadDefs, std::uint32_t>(defs_.open(load));
+    std::sort(fields.begin(), fields.end());
+    fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
+    std::vector<std::uint32_t> stores;
+    for (const std::uint32_t field : fields) {
+        if (field == by_writers_field1) {
+            const Writers writers = writers_of(load);
+            stores.insert(stores.end(), writers.first, writers.second);
+        } else if (field >= first_def_store) {
+            stores.push_back(field - first_def_store);
+        }
+    }
+    for (const std::uint32_t store : stores) {
         // Ones that are not stores that ran are reported by def_execution.
         if (store < nodes_->size() && shape_of(store).access == 'S' && times_of(store) != Times::never &&
             node_executions(store) <= indexed_store_ratio * executions) {
@@ -933,9 +1073,17 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
     if (record.field1 == 0) {
         return std::nullopt;
     }
-    const std::uint32_t store = record.field1 - 1;
     // Made only for a message: a slice asks for millions of defs.
     const auto where = [&] { return "def of node " + std::to_string(node) + " at t " + std::to_string(t); };
+    const auto address = [&] { return load_address ? *load_address : address_at(node, index); };
+    if (record.field1 == by_writers_field1) {
+        const Writers writers = writers_of(node);
+        if (writers.first == writers.second || record.field2 != inferred_field2) {
+            corrupt(where() + ": found among the writers of a load that has none");
+        }
+        return latest_write(node, t, writers, address(), where);
+    }
+    const std::uint32_t store = record.field1 - first_def_store;
     if (store >= nodes_->size() || shape_of(store).access != 'S' || times_of(store) == Times::never) {
         corrupt(where() + ": node " + std::to_string(store) + " is not a store that ran");
     }
@@ -949,18 +1097,12 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
         }
         return DefExecution{store, *execution, t - distance};
     }
-    // A rank, or the inference, counts back from the store's latest execution before the load.
-    const StoreAddressIndex* indexed = store_indexes_.find(store);
-    const std::uint64_t horizon = store_horizon(store, node, t);
-    const std::uint64_t before = indexed != nullptr ? indexed->count_below(horizon) : times_count_below(store, horizon);
     if (record.field2 == inferred_field2) {
-        const std::uint64_t address = load_address ? *load_address : address_at(node, index);
-        if (const std::optional<DefExecution> def = inferred_def(store, before, address)) {
-            return def;
-        }
-        corrupt(where() + ": none of store node " + std::to_string(store) + "'s " + std::to_string(before) +
-                " executions before it wrote address " + std::to_string(address));
+        return latest_write(node, t, Writers{&store, &store + 1}, address(), where);
     }
+    // A rank counts back from the store's latest execution before the load.
+    const StoreAddressIndex* indexed = store_indexes_.find(store);
+    const std::uint64_t before = executions_below(store, store_horizon(store, node, t), indexed);
     const std::uint64_t rank = record.field2 - first_rank;
     if (rank >= before) {
         corrupt(where() + ": rank " + std::to_string(rank) + " of " + std::to_string(before) + " earlier executions");
@@ -971,8 +1113,83 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
         indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(execution)) : times_at(store, execution)};
 }
 
+std::uint64_t LabelStore::executions_below(std::uint32_t store, std::uint64_t horizon,
+                                           const StoreAddressIndex* indexed) {
+    return indexed != nullptr ? indexed->count_below(horizon) : times_count_below(store, horizon);
+}
+
+template <class Where>
+LabelStore::DefExecution LabelStore::latest_write(std::uint32_t load, std::uint32_t t, Writers writers,
+                                                  std::uint64_t address, const Where& where) {
+    // Each writer's executions before the load, asked latest last execution
+    // first: once a write is found, a writer whose last execution is older
+    // cannot beat it, and the others are asked only about their executions
+    // after it (most loads read what was written last: one writer's search).
+    struct Asked {
+        std::uint32_t store;
+        std::uint64_t before;  // its executions before the load
+        std::uint32_t last_t;  // the latest of them
+    };
+    std::array<Asked, max_load_writers> asked;
+    std::size_t count = 0;
+    std::uint64_t executions = 0;  // for a message
+    for (const std::uint32_t* store = writers.first; store != writers.second; ++store) {
+        const StoreAddressIndex* indexed = store_indexes_.find(*store);
+        const std::uint64_t before = executions_below(*store, store_horizon(*store, load, t), indexed);
+        executions += before;
+        if (before != 0) {
+            const std::uint32_t last_t = writers.second - writers.first == 1 ? 0
+                                         : indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(before - 1))
+                                                              : times_at(*store, before - 1);
+            asked[count++] = Asked{*store, before, last_t};
+        }
+    }
+    std::sort(asked.begin(), asked.begin() + static_cast<std::ptrdiff_t>(count), [](const Asked& a, const Asked& b) {
+        return a.last_t != b.last_t ? a.last_t > b.last_t : a.store > b.store;
+    });
+    // The later write; of two in one block execution, the later node's.
+    const auto later = [](std::uint32_t t_a, std::uint32_t store_a, const DefExecution& b) {
+        return t_a > b.t || (t_a == b.t && store_a > b.store);
+    };
+    std::optional<DefExecution> latest;
+    for (std::size_t at = 0; at < count; ++at) {
+        const Asked& writer = asked[at];
+        if (latest && !later(writer.last_t, writer.store, *latest)) {
+            break;
+        }
+        // Its executions that would be later than the write found.
+        const std::uint64_t floor =
+            latest ? executions_below(writer.store, latest->t + (writer.store > latest->store ? 0 : 1),
+                                      store_indexes_.find(writer.store))
+                   : 0;
+        if (floor < writer.before) {
+            if (const std::optional<DefExecution> write = inferred_def(writer.store, writer.before, address, floor)) {
+                latest = write;
+            }
+        }
+    }
+    if (!latest) {
+        std::string stores;
+        for (const std::uint32_t* store = writers.first; store != writers.second; ++store) {
+            stores += (stores.empty() ? "" : ", ") + std::to_string(*store);
+        }
+        corrupt(where() + ": none of store node" + (writers.second - writers.first > 1 ? "s " : " ") + stores + "'s " +
+                std::to_string(executions) + " executions before it wrote address " + std::to_string(address));
+    }
+    return *latest;
+}
+
+LabelStore::Writers LabelStore::writers_of(std::uint32_t load) const {
+    const auto found = std::lower_bound(writer_loads_.begin(), writer_loads_.end(), load);
+    if (found == writer_loads_.end() || *found != load) {
+        return {nullptr, nullptr};
+    }
+    const auto at = static_cast<std::size_t>(found - writer_loads_.begin());
+    return {writers_.data() + writer_first_[at], writers_.data() + writer_first_[at + 1]};
+}
+
 std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t store, std::uint64_t before,
-                                                                 std::uint64_t address) {
+                                                                 std::uint64_t address, std::uint64_t floor) {
     const std::uint16_t size = shape_of(store).size;
     // Execution j's address and timestamp: array reads when the store is
     // indexed, else steps of its labels (the address label's cursor walks
@@ -990,13 +1207,14 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
             store, execution,
             index != nullptr ? index->time(static_cast<std::uint32_t>(execution)) : times_at(store, execution)};
     };
-    const std::uint64_t walked = std::min<std::uint64_t>(before, walked_executions);
+    const std::uint64_t span = before - floor;  // the executions asked about
+    const std::uint64_t walked = std::min<std::uint64_t>(span, walked_executions);
     for (std::uint64_t back = 1; back <= walked; ++back) {
         if (covers(address_of(before - back), size, address)) {
             return def(before - back);
         }
     }
-    if (walked == before) {
+    if (walked == span) {
         return std::nullopt;
     }
     if (index == nullptr) {
@@ -1004,10 +1222,10 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
     }
     if (index != nullptr) {
         const std::optional<std::uint32_t> execution = index->latest_covering(address, size, before - walked);
-        return execution ? std::optional<DefExecution>(def(*execution)) : std::nullopt;
+        return execution && *execution >= floor ? std::optional<DefExecution>(def(*execution)) : std::nullopt;
     }
     // A store too large for the budget of indexes: walked all the way.
-    for (std::uint64_t back = walked + 1; back <= before; ++back) {
+    for (std::uint64_t back = walked + 1; back <= span; ++back) {
         if (covers(address_of(before - back), size, address)) {
             return def(before - back);
         }
@@ -1051,7 +1269,9 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     rows.push_back({"addresses", events, 8 * events,
                     frames_saved(addresses_.frames()) + addresses_.saved_bytes() + 8 + 8 * address_siblings_.size(),
                     frames_held(addresses_.frames()) + addresses_.memory_bytes() + address_siblings_bytes()});
-    rows.push_back({"data dependences", edges, 8 * edges, defs_.saved_bytes(), defs_.memory_bytes()});
+    rows.push_back({"data dependences", edges, 8 * edges,
+                    defs_.saved_bytes() + 8 + 8 * writer_loads_.size() + 4 * writers_.size(),
+                    defs_.memory_bytes() + writers_bytes()});
     // A control dependence instance is the pair (t, parent_t), as the paper
     // counts an edge label; executions with no parent carry no label.
     const std::uint64_t controlled = control_dependences_;
@@ -1065,6 +1285,7 @@ std::size_t LabelStore::memory_bytes() const {
                         block_derived_.capacity() + (flow_index_ ? flow_index_->memory_bytes() : 0);
     bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +
              values_.memory_bytes() + addresses_.memory_bytes() + address_siblings_bytes() + defs_.memory_bytes() +
+             writers_bytes() +
              store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); });
     for (const auto* frames : {values_.frames().get(), addresses_.frames().get()}) {
         bytes += frames ? frames->memory_bytes() : 0;

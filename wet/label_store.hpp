@@ -149,7 +149,21 @@ private:
     // the address (nullopt: none did, a corrupt file).
     // The last walked_executions are walked back; older ones are found in
     // the store's address index (made on first need, kept in a budget).
-    std::optional<DefExecution> inferred_def(std::uint32_t store, std::uint64_t before, std::uint64_t address);
+    // Only executions from number `floor` on are asked about.
+    std::optional<DefExecution> inferred_def(std::uint32_t store, std::uint64_t before, std::uint64_t address,
+                                             std::uint64_t floor = 0);
+    // A load's writers: the store nodes among which its defs kept as
+    // by_writers are found, as [first, second).
+    using Writers = std::pair<const std::uint32_t*, const std::uint32_t*>;
+    Writers writers_of(std::uint32_t load) const;
+    // The latest write before `load` ran at t that covers `address`, among
+    // `writers` (of two in one block execution, the later node's); a corrupt
+    // file when none did (`where` names the def).
+    template <class Where>
+    DefExecution latest_write(std::uint32_t load, std::uint32_t t, Writers writers, std::uint64_t address,
+                              const Where& where);
+    // How many of a store's executions ran below `horizon` (from its index when held).
+    std::uint64_t executions_below(std::uint32_t store, std::uint64_t horizon, const StoreAddressIndex* indexed);
     static constexpr std::uint64_t walked_executions = 64;
     // Before a load's values are read whole: the stores its defs name are
     // indexed when no larger than indexed_store_ratio times its `executions`
@@ -210,6 +224,15 @@ private:
         return address_siblings_.capacity() * sizeof(AddressSibling) + has_address_sibling_.capacity() / 8;
     }
     PackedLabels<LoadDefs> defs_{"defs of node "};
+    // Loads whose defs may be found among their writers, by node, and their
+    // writers: writers_[writer_first_[i] .. writer_first_[i + 1]) are
+    // writer_loads_[i]'s, increasing. Saved at the end of DEFS.
+    std::vector<std::uint32_t> writer_loads_;
+    std::vector<std::uint32_t> writer_first_{0};
+    std::vector<std::uint32_t> writers_;
+    std::size_t writers_bytes() const {
+        return 4 * (writer_loads_.capacity() + writer_first_.capacity() + writers_.capacity());
+    }
     LruCache<StoreAddressIndex> store_indexes_{store_index_budget};  // costs: their bytes
 };
 

@@ -47,15 +47,21 @@ public:
     }
     Access access(std::uint32_t execution) const { return {addresses_[execution], values_[execution]}; }
 
-    // The latest execution below `below` whose `size` bytes cover `address`.
+    // The latest execution below `below` whose `size` bytes cover `address`:
+    // per start address from address - size + 1 to address that occurs
+    // (most often one), the latest of its executions below `below`.
     std::optional<std::uint32_t> latest_covering(std::uint64_t address, std::uint16_t size,
                                                  std::uint64_t below) const {
         std::optional<std::uint32_t> latest;
-        for (std::uint64_t back = 0; back < size && back <= address; ++back) {
-            const std::uint64_t start = address - back;
+        if (size == 0) {
+            return latest;
+        }
+        const std::uint64_t lowest = address >= size - 1u ? address - (size - 1u) : 0;
+        auto first = std::lower_bound(by_address_.begin(), by_address_.end(), lowest,
+                                      [&](std::uint32_t e, std::uint64_t a) { return addresses_[e] < a; });
+        while (first != by_address_.end() && addresses_[*first] <= address) {
             // This start's executions, in increasing order (a stable sort).
-            const auto first = std::lower_bound(by_address_.begin(), by_address_.end(), start,
-                                                [&](std::uint32_t e, std::uint64_t a) { return addresses_[e] < a; });
+            const std::uint64_t start = addresses_[*first];
             const auto last = std::upper_bound(first, by_address_.end(), start,
                                                [&](std::uint64_t a, std::uint32_t e) { return a < addresses_[e]; });
             const auto after = std::lower_bound(first, last, below,
@@ -63,6 +69,7 @@ public:
             if (after != first && (!latest || *(after - 1) > *latest)) {
                 latest = *(after - 1);
             }
+            first = last;
         }
         return latest;
     }

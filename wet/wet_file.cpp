@@ -36,7 +36,7 @@ constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
 // 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
 // derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
 // per def.
-constexpr std::uint32_t format_version = 11;
+constexpr std::uint32_t format_version = 12;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
 constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};

@@ -188,10 +188,10 @@ TEST(DefInference, ADefThatDoesNotGoBackIsACorruptFile) {
     const std::size_t defs = wet_file_bytes::payload_of(bytes, "DEFS");
     ASSERT_NE(defs, 0u);
     // Node 0 has no defs (form 0); node 1's are one record, a constant
-    // (form 1, u64 count, then u64 fields: store + 1, and 0 for inferred).
-    const std::vector<std::uint8_t> expected = {0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    // (form 1, u64 count, then u64 fields: store + 2, and 0 for inferred).
+    const std::vector<std::uint8_t> expected = {0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0};
     ASSERT_TRUE(std::equal(expected.begin(), expected.end(), bytes.begin() + static_cast<std::ptrdiff_t>(defs)));
-    bytes[defs + 10] = 3;   // store node 2
+    bytes[defs + 10] = 4;   // store node 2
     bytes[defs + 18] = 65;  // at a distance of 0: 1 + 64 ranks + the distance
     wet_file_bytes::reseal(bytes);
     WholeExecutionTrace wet = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "forged.wet");
