@@ -58,15 +58,7 @@ RawTrace list_walk(unsigned trips, std::uint64_t seed) {
 
 // The u32 pairs (node, sibling) that end the ADDR section, after their u64 count.
 std::vector<std::uint32_t> saved_siblings(const std::vector<std::uint8_t>& bytes, std::size_t pairs) {
-    const std::size_t payload = wet_file_bytes::payload_of(bytes, "ADDR");
-    const std::size_t end = payload + wet_file_bytes::payload_size(bytes, payload - wet_file_bytes::section_header);
-    std::vector<std::uint32_t> fields;
-    for (std::size_t at = end - 8 * pairs - 8; at < end; at += 4) {
-        fields.push_back(static_cast<std::uint32_t>(bytes[at]) | static_cast<std::uint32_t>(bytes[at + 1]) << 8 |
-                         static_cast<std::uint32_t>(bytes[at + 2]) << 16 |
-                         static_cast<std::uint32_t>(bytes[at + 3]) << 24);
-    }
-    return fields;
+    return wet_file_bytes::last_u32s(bytes, "ADDR", 2 * pairs + 2);
 }
 
 TEST(AddressSiblings, FieldsOfAStructureTakeTheirPointersNode) {
@@ -105,9 +97,7 @@ TEST(AddressSiblings, FieldsOfAStructureTakeTheirPointersNode) {
 // addresses, resealed so that it reaches the check behind the checksums.
 TEST(AddressSiblings, AForgedSiblingIsRefused) {
     const std::vector<std::uint8_t> built = WholeExecutionTrace::build(list_walk(300, 2)).to_bytes();
-    const std::size_t payload = wet_file_bytes::payload_of(built, "ADDR");
-    const std::size_t last_sibling =
-        payload + wet_file_bytes::payload_size(built, payload - wet_file_bytes::section_header) - 4;
+    const std::size_t last_sibling = wet_file_bytes::payload_end(built, "ADDR") - 4;
     const std::size_t last_node = last_sibling - 4;
     ASSERT_EQ(saved_siblings(built, 2), (std::vector<std::uint32_t>{2, 0, 1, 0, 2, 0}));
     struct Forgery {

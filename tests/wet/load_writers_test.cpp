@@ -64,15 +64,7 @@ RawTrace two_writers(unsigned steps, std::uint64_t seed) {
 
 // The u32 fields that end the DEFS section.
 std::vector<std::uint32_t> last_fields(const std::vector<std::uint8_t>& bytes, std::size_t count) {
-    const std::size_t payload = wet_file_bytes::payload_of(bytes, "DEFS");
-    const std::size_t end = payload + wet_file_bytes::payload_size(bytes, payload - wet_file_bytes::section_header);
-    std::vector<std::uint32_t> fields;
-    for (std::size_t at = end - 4 * count; at < end; at += 4) {
-        fields.push_back(static_cast<std::uint32_t>(bytes[at]) | static_cast<std::uint32_t>(bytes[at + 1]) << 8 |
-                         static_cast<std::uint32_t>(bytes[at + 2]) << 16 |
-                         static_cast<std::uint32_t>(bytes[at + 3]) << 24);
-    }
-    return fields;
+    return wet_file_bytes::last_u32s(bytes, "DEFS", count);
 }
 
 void expect_defs(WholeExecutionTrace& wet, const RawTrace& raw) {
@@ -133,8 +125,7 @@ TEST(LoadWriters, DefsTheWritersWouldMissAreKept) {
 // order, or too few: refused when the file is loaded.
 TEST(LoadWriters, ForgedWritersAreRefused) {
     const std::vector<std::uint8_t> built = WholeExecutionTrace::build(two_writers(300, 2)).to_bytes();
-    const std::size_t payload = wet_file_bytes::payload_of(built, "DEFS");
-    const std::size_t end = payload + wet_file_bytes::payload_size(built, payload - wet_file_bytes::section_header);
+    const std::size_t end = wet_file_bytes::payload_end(built, "DEFS");
     struct Forgery {
         std::size_t field;  // of the last six u32: the u64 count (two), load, writers, writer, writer
         std::uint8_t value;

@@ -52,4 +52,23 @@ inline std::size_t payload_of(const std::vector<std::uint8_t>& bytes, const char
     return 0;
 }
 
+// Where the payload of the section tagged `tag` ends (it must be there).
+inline std::size_t payload_end(const std::vector<std::uint8_t>& bytes, const char* tag) {
+    const std::size_t payload = payload_of(bytes, tag);
+    return payload + static_cast<std::size_t>(payload_size(bytes, payload - section_header));
+}
+
+// The last `count` u32 fields of the payload of the section tagged `tag`.
+inline std::vector<std::uint32_t> last_u32s(const std::vector<std::uint8_t>& bytes, const char* tag,
+                                            std::size_t count) {
+    const std::size_t end = payload_end(bytes, tag);
+    std::vector<std::uint32_t> fields;
+    for (std::size_t at = end - 4 * count; at < end; at += 4) {
+        fields.push_back(static_cast<std::uint32_t>(bytes[at]) | static_cast<std::uint32_t>(bytes[at + 1]) << 8 |
+                         static_cast<std::uint32_t>(bytes[at + 2]) << 16 |
+                         static_cast<std::uint32_t>(bytes[at + 3]) << 24);
+    }
+    return fields;
+}
+
 }  // namespace wet_file_bytes
