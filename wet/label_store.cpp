@@ -1125,23 +1125,39 @@ LabelStore::DefExecution LabelStore::latest_write(std::uint32_t load, std::uint3
     // first: once a write is found, a writer whose last execution is older
     // cannot beat it, and the others are asked only about their executions
     // after it (most loads read what was written last: one writer's search).
+    // Writers that run at every execution of one block (several stores of
+    // an unrolled loop) have the same executions: counted once.
     struct Asked {
         std::uint32_t store;
-        std::uint64_t before;  // its executions before the load
-        std::uint32_t last_t;  // the latest of them
+        std::uint64_t before;   // its executions before the load
+        std::uint32_t last_t;   // the latest of them
+        std::uint64_t horizon;  // before it
+        bool with_block;        // runs at every execution of its block
     };
     std::array<Asked, max_load_writers> asked;
     std::size_t count = 0;
     std::uint64_t executions = 0;  // for a message
     for (const std::uint32_t* store = writers.first; store != writers.second; ++store) {
+        const std::uint64_t horizon = store_horizon(*store, load, t);
+        const bool with_block = times_of(*store) == Times::block;
+        const auto same =
+            std::find_if(asked.begin(), asked.begin() + static_cast<std::ptrdiff_t>(count), [&](const Asked& other) {
+                return with_block && other.with_block && other.horizon == horizon &&
+                       shape_of(other.store).block == shape_of(*store).block;
+            });
+        if (same != asked.begin() + static_cast<std::ptrdiff_t>(count)) {
+            executions += same->before;
+            asked[count++] = Asked{*store, same->before, same->last_t, horizon, true};
+            continue;
+        }
         const StoreAddressIndex* indexed = store_indexes_.find(*store);
-        const std::uint64_t before = executions_below(*store, store_horizon(*store, load, t), indexed);
+        const std::uint64_t before = executions_below(*store, horizon, indexed);
         executions += before;
         if (before != 0) {
             const std::uint32_t last_t = writers.second - writers.first == 1 ? 0
                                          : indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(before - 1))
                                                               : times_at(*store, before - 1);
-            asked[count++] = Asked{*store, before, last_t};
+            asked[count++] = Asked{*store, before, last_t, horizon, with_block};
         }
     }
     std::sort(asked.begin(), asked.begin() + static_cast<std::ptrdiff_t>(count), [](const Asked& a, const Asked& b) {
