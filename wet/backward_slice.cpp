@@ -52,18 +52,44 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         }
         pending.push(item_key(t, id));
     };
-    const auto execution_of_block = [&](std::uint32_t block, std::uint32_t t) {
+    // The items of one t leave the queue one after another and belong to one
+    // block execution: its index among the block's executions is looked up,
+    // and its control parent added, once per t (most nodes run with their
+    // block, so their execution index is the block's).
+    struct BlockExecution {
+        std::uint32_t t = 0;  // 0: none yet (timestamps start at 1)
+        std::uint32_t block = 0;
+        std::uint64_t index = 0;
+        bool parent_added = false;
+    };
+    BlockExecution current;
+    // Its index (nullopt: the block did not run at t).
+    const auto block_index = [&](std::uint32_t block, std::uint32_t t) -> std::optional<std::uint64_t> {
+        if (current.t == t && current.block == block) {
+            return current.index;
+        }
         const std::optional<std::uint64_t> index = labels_->block_execution(block, t);
+        if (index) {
+            current = BlockExecution{t, block, *index, false};
+        }
+        return index;
+    };
+    const auto visit_block_execution = [&](std::uint32_t block, std::uint32_t t) {
+        const std::optional<std::uint64_t> index = block_index(block, t);
         if (!index) {
             corrupt("block " + std::to_string(block) + " has no execution at t " + std::to_string(t));
         }
-        return *index;
-    };
-    const auto add_parent = [&](std::uint32_t block, std::uint64_t index, std::uint32_t t) {
-        const std::uint32_t parent = labels_->control_parent(block, index, t);
-        if (parent != 0) {
-            add(parent, branch_id);
+        if (!current.parent_added) {
+            current.parent_added = true;
+            const std::uint32_t parent = labels_->control_parent(block, *index, t);
+            if (parent != 0) {
+                add(parent, branch_id);
+            }
         }
+    };
+    const auto execution_of_node = [&](std::uint32_t node, std::uint32_t t) {
+        return labels_->times_of(node) == LabelStore::Times::block ? block_index(nodes()[node].block, t)
+                                                                   : labels_->node_execution(node, t);
     };
     // The loads of `block`'s execution at t with an id below `below`.
     const auto add_loads = [&](std::uint32_t block, std::uint32_t t, std::uint32_t below) {
@@ -72,7 +98,7 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
             if (node >= below) {
                 break;
             }
-            if (nodes()[node].access == 'L' && labels_->node_execution(node, t)) {
+            if (nodes()[node].access == 'L' && execution_of_node(node, t)) {
                 add(t, node);
             }
         }
@@ -96,7 +122,7 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         if (id == branch_id) {
             const std::uint32_t block = labels_->block_at(t);
             items.push_back(SliceItem{t, 'B', block, blocks_[block].pc, 0});
-            add_parent(block, execution_of_block(block, t), t);
+            visit_block_execution(block, t);
             add_loads(block, t, branch_id);
             continue;
         }
@@ -105,11 +131,11 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         }
         const RawNode& node = nodes()[id];
         items.push_back(SliceItem{t, node.access, id, node.pc, node.slot});
-        const std::optional<std::uint64_t> index = labels_->node_execution(id, t);
+        const std::optional<std::uint64_t> index = execution_of_node(id, t);
         if (!index) {
             corrupt("node " + std::to_string(id) + " has no execution at t " + std::to_string(t));
         }
-        add_parent(node.block, execution_of_block(node.block, t), t);
+        visit_block_execution(node.block, t);
         if (node.access == 'L') {
             if (const std::optional<Def> def = labels_->def_at(id, *index, t)) {
                 add(def->t, def->node);

@@ -46,7 +46,7 @@ std::uint32_t encode_def(std::uint64_t rank, std::uint32_t distance) {
 constexpr std::uint16_t widest_inferred_store = 64;
 
 // A def's first field: 0 none; 1 the latest write among its load's writers
-// (LabelStore::load_writers) that covers the load's first byte, its second
+// (load_writers below) that covers the load's first byte, its second
 // field 0; else 2 + its store node, and the second field as above.
 constexpr std::uint32_t by_writers_field1 = 1;
 constexpr std::uint32_t first_def_store = 2;
