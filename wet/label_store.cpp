@@ -153,36 +153,37 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size
     std::vector<Latest> latest_write(raw.edges.size());
     std::vector<bool> own_store(raw.edges.size(), false);
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
-    std::vector<std::size_t> asked;                           // edges, by horizon
+    std::vector<std::pair<std::uint64_t, std::size_t>> asked;  // (horizon, edge), by horizon
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
         if (size == 0 || size > widest_inferred_store) {
             continue;
         }
         asked.clear();
+        const auto ask = [&](std::size_t edge) {
+            asked.emplace_back(store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use), edge);
+        };
         for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
             if (writers[raw.edges[by_store.order[at]].use].empty()) {
-                asked.push_back(by_store.order[at]);
+                ask(by_store.order[at]);
             }
         }
         for (const std::uint32_t load : written_by[store]) {
-            asked.insert(asked.end(), by_load.order.begin() + static_cast<std::ptrdiff_t>(by_load.first[load]),
-                         by_load.order.begin() + static_cast<std::ptrdiff_t>(by_load.first[load + 1]));
+            for (std::size_t at = by_load.first[load]; at < by_load.first[load + 1]; ++at) {
+                ask(by_load.order[at]);
+            }
         }
         if (asked.empty()) {
             continue;
         }
-        const auto horizon = [&](std::size_t edge) {
-            return store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use);
-        };
-        std::stable_sort(asked.begin(), asked.end(),
-                         [&](std::size_t a, std::size_t b) { return horizon(a) < horizon(b); });
+        // The walk needs the horizons in order only (each edge is asked once).
+        std::sort(asked.begin(), asked.end());
         latest.clear();
         const std::size_t* executions = node_order.data() + node_first[store];
         const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
         std::uint64_t before = 0;
-        for (const std::size_t edge : asked) {
-            for (; before < execution_count && raw.events[executions[before]].t < horizon(edge); ++before) {
+        for (const auto& [horizon, edge] : asked) {
+            for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
                 latest[raw.events[executions[before]].address] = before;
             }
             const std::uint64_t address = raw.events[edge_event[edge]].address;
