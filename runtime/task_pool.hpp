@@ -98,7 +98,10 @@ private:
     void make_workers(std::size_t count) {
         while (workers_.size() < worker_count_ && workers_.size() + 1 < count) {
             try {
-                workers_.emplace_back([this] { work(); });
+                // It waits for the next batch: one made for a later batch
+                // must not take the batch before it (whose fields start()
+                // is about to write) for a new one.
+                workers_.emplace_back([this, seen = batch_] { work(seen); });
             } catch (...) {
                 // No thread to be had (std::system_error, or no memory for
                 // one): the tasks run on the threads there are.
@@ -107,8 +110,7 @@ private:
         }
     }
 
-    void work() {
-        std::uint64_t batch_done = 0;
+    void work(std::uint64_t batch_done) {
         for (;;) {
             {
                 std::unique_lock<std::mutex> lock(mutex_);

@@ -27,6 +27,21 @@ TEST(TaskPool, RunsEveryTaskOnceWhateverTheThreads) {
     }
 }
 
+// Workers made for a later, larger batch wait for it: they once took the
+// batch before for a new one and raced start() (ThreadSanitizer saw it).
+TEST(TaskPool, WorkersMadeForALaterBatchWaitForIt) {
+    for (int round = 0; round < 50; ++round) {
+        TaskPool pool(4);
+        for (const std::size_t count : {1u, 2u, 3u, 8u}) {
+            std::vector<std::atomic<int>> runs(count);
+            pool.run(count, [&](std::size_t task) { runs[task].fetch_add(1); });
+            for (std::size_t task = 0; task < count; ++task) {
+                EXPECT_EQ(runs[task].load(), 1) << "task " << task << " of " << count;
+            }
+        }
+    }
+}
+
 TEST(TaskPool, TheCallerWorksBetweenStartAndWait) {
     TaskPool pool(2);
     std::vector<std::atomic<int>> runs(64);
