@@ -3,7 +3,8 @@
    memory access (h_load / h_store, then the WET's own calls), and the
    WET's call at the start of each of its blocks.  Each call
    is guarded by a run-time switch (tracer.h), so that a kind that is full
-   or not started costs a load and a compare. */
+   or not started costs a load and a compare.  The same walk feeds the
+   WET's register dataflow (wet_flow.c), which adds no calls. */
 
 #include "tracer.h"
 
@@ -70,9 +71,12 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
    }
    VG_(memset)(&ci, 0, sizeof ci);
    ci.wet = outs[K_WTE].path != NULL && active[K_WTE];
+   if (ci.wet) wet_flow_begin(sb_in, layout);
 
    for (; i < sb_in->stmts_used; i++) {
       IRStmt* st = sb_in->stmts[i];
+      /* the WET nodes of its memory accesses */
+      UInt load_node = WET_NO_NODE, store_node = WET_NO_NODE;
       if (!st || st->tag == Ist_NoOp) continue;
       switch (st->tag) {
       case Ist_IMark:
@@ -88,7 +92,9 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                      guard_on(sb, &instr_active));
          }
          if (ci.wet) {
-            Int block = wet_block_at(sb_in, i);
+            Bool made;
+            Int block = wet_block_at(sb_in, i, &made);
+            wet_flow_instr(ci.pc, block, made);
             if (block >= 0) wet_block_start(sb, &ci, (UInt)block);
          }
          break;
@@ -100,8 +106,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
             IRType ty = e->Iex.Load.ty;
             instr_load(sb, &ci, e->Iex.Load.addr, sizeofIRType(ty),
                        IRExpr_RdTmp(st->Ist.WrTmp.tmp), ty, NULL);
-            wet_load(sb, &ci, e->Iex.Load.addr, sizeofIRType(ty),
-                     IRExpr_RdTmp(st->Ist.WrTmp.tmp), ty, NULL);
+            load_node = wet_load(sb, &ci, e->Iex.Load.addr, sizeofIRType(ty),
+                                 IRExpr_RdTmp(st->Ist.WrTmp.tmp), ty, NULL);
          }
          break;
       }
@@ -111,7 +117,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          IRType ty = typeOfIRExpr(sb->tyenv, data);
          instr_store(sb, &ci, st->Ist.Store.addr, sizeofIRType(ty), NULL);
          addStmtToIRSB(sb, st);
-         wet_store(sb, &ci, st->Ist.Store.addr, sizeofIRType(ty), NULL);
+         store_node = wet_store(sb, &ci, st->Ist.Store.addr, sizeofIRType(ty), NULL);
          break;
       }
 
@@ -120,7 +126,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          IRType ty = typeOfIRExpr(sb->tyenv, sg->data);
          instr_store(sb, &ci, sg->addr, sizeofIRType(ty), sg->guard);
          addStmtToIRSB(sb, st);
-         wet_store(sb, &ci, sg->addr, sizeofIRType(ty), sg->guard);
+         store_node = wet_store(sb, &ci, sg->addr, sizeofIRType(ty), sg->guard);
          break;
       }
 
@@ -132,7 +138,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          instr_load(sb, &ci, lg->addr, sizeofIRType(ty),
                     IRExpr_RdTmp(lg->dst), ty_wide, lg->guard);
          /* dst holds the converted (maybe sign-extended) value */
-         wet_load(sb, &ci, lg->addr, sizeofIRType(ty), NULL, Ity_INVALID, lg->guard);
+         load_node = wet_load(sb, &ci, lg->addr, sizeofIRType(ty), NULL, Ity_INVALID,
+                              lg->guard);
          break;
       }
 
@@ -156,8 +163,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                old_ty = Ity_I64;
             }
             /* x86 CAS always writes (the old value back when it fails) */
-            wet_load(sb, &ci, cas->addr, size, old, old_ty, NULL);
-            wet_store(sb, &ci, cas->addr, size, NULL);
+            load_node = wet_load(sb, &ci, cas->addr, size, old, old_ty, NULL);
+            store_node = wet_store(sb, &ci, cas->addr, size, NULL);
          }
          break;
       }
@@ -168,12 +175,12 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          if (st->Ist.LLSC.storedata == NULL) {
             instr_load(sb, &ci, st->Ist.LLSC.addr, sizeofIRType(ty),
                        IRExpr_RdTmp(st->Ist.LLSC.result), ty, NULL);
-            wet_load(sb, &ci, st->Ist.LLSC.addr, sizeofIRType(ty),
-                     IRExpr_RdTmp(st->Ist.LLSC.result), ty, NULL);
+            load_node = wet_load(sb, &ci, st->Ist.LLSC.addr, sizeofIRType(ty),
+                                 IRExpr_RdTmp(st->Ist.LLSC.result), ty, NULL);
          } else {
             Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata));
             instr_store(sb, &ci, st->Ist.LLSC.addr, size, NULL);
-            wet_store(sb, &ci, st->Ist.LLSC.addr, size, NULL);
+            store_node = wet_store(sb, &ci, st->Ist.LLSC.addr, size, NULL);
          }
          break;
       }
@@ -187,10 +194,12 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
             if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) {
                /* WET: a modify's load sees the memory before the call */
                if (d->mFx == Ifx_Modify)
-                  wet_load(sb, &ci, d->mAddr, d->mSize, NULL, Ity_INVALID, d->guard);
+                  load_node = wet_load(sb, &ci, d->mAddr, d->mSize, NULL, Ity_INVALID,
+                                       d->guard);
                addStmtToIRSB(sb, st);
                if (d->mFx == Ifx_Read)
-                  wet_load(sb, &ci, d->mAddr, d->mSize, NULL, Ity_INVALID, d->guard);
+                  load_node = wet_load(sb, &ci, d->mAddr, d->mSize, NULL, Ity_INVALID,
+                                       d->guard);
                /* value read back after the call: correct for reads */
                add_call(sb, "h_load_mem", h_load_mem,
                         mkIRExprVec_3(mk64(ci.pc), addr64(sb, d->mAddr),
@@ -201,7 +210,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                            mkIRExprVec_4(mk64(ci.pc), addr64(sb, d->mAddr),
                                          mk64((ULong)size), mk64(1)),
                            guard_on(sb, &store_active));
-                  wet_store(sb, &ci, d->mAddr, d->mSize, d->guard);
+                  store_node = wet_store(sb, &ci, d->mAddr, d->mSize, d->guard);
                }
             } else {
                add_call(sb, "h_store", h_store,
@@ -209,7 +218,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
                                       mk64((ULong)size), mk64(0)),
                         guard_on(sb, &store_active));
                addStmtToIRSB(sb, st);
-               wet_store(sb, &ci, d->mAddr, d->mSize, d->guard);
+               store_node = wet_store(sb, &ci, d->mAddr, d->mSize, d->guard);
             }
             ci.last_was_load = False;
          } else {
@@ -222,6 +231,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in,
          addStmtToIRSB(sb, st);
          break;
       }
+      if (ci.wet && st->tag != Ist_IMark) wet_flow_stmt(st, load_node, store_node);
    }
+   if (ci.wet) wet_flow_end(sb_in->next);
    return sb;
 }

@@ -14,6 +14,7 @@ Out outs[N_KINDS] = {
    { NULL, "WTN2", "wet nodes",  0, 0, -1, 0, NULL },
    { NULL, "WTE2", "wet events", 0, 0, -1, 0, NULL },
    { NULL, "WTD2", "wet edges",  0, 0, -1, 0, NULL },
+   { NULL, "WTR1", "wet regs",   0, 0, -1, 0, NULL },
    /* The thread log must not change the other files: its descriptor
       would shift the program's (loaded as values). */
    { NULL, "THR1", "threads",    0, 0, -1, 0, NULL, True },
@@ -106,10 +107,10 @@ void outs_close(void)
 void kind_full(Int k)
 {
    Int i;
-   /* The WET's five files are one trace: the event cap or the end of the
+   /* The WET's six files are one trace: the event cap or the end of the
       block counter stops them all. */
-   if (k >= K_WTB && k <= K_WTD)
-      for (i = K_WTB; i <= K_WTD; i++) active[i] = 0;
+   if (k >= K_WTB && k <= K_WTR)
+      for (i = K_WTB; i <= K_WTR; i++) active[i] = 0;
    active[k] = 0;
    recompute_active();
    if (!clo_exit_when_full) return;

@@ -45,7 +45,7 @@ static void tr_print_usage(void)
 "    --wet=PREFIX           Whole Execution Trace of the control flow and the\n"
 "                           memory instructions: PREFIX.blocks (WTB1), .flow\n"
 "                           (WTF1), .nodes (WTN2), .events (WTE2), .edges\n"
-"                           (WTD2); see docs/wet-streams.md\n"
+"                           (WTD2), .regs (WTR1); see docs/wet-streams.md\n"
 "    --threads=FILE         log of the thread runs (THR1: u32 thread, then per\n"
 "                           dynamic kind the u64 number of its records so far)\n"
 "                           each time another thread starts running\n"

@@ -14,8 +14,10 @@
                        block), PREFIX.flow (WTF1, the block id of each
                        executed block), PREFIX.nodes (WTN2, one record per
                        static access), PREFIX.events (WTE2, block timestamp,
-                       address and value per executed load/store) and
+                       address and value per executed load/store),
                        PREFIX.edges (WTD2, store->load dependence per load)
+                       and PREFIX.regs (WTR1, per static block its
+                       register dataflow)
 
    Each kind has a record cap (--stores-max=N, ...; 0 = no cap).  When every
    requested kind has reached its cap the tool flushes its files and ends the
@@ -32,7 +34,8 @@
    helpers), dispatch.c (the run-time helpers the instrumented code calls,
    which hand each event to the kinds that record it), determinism.c,
    threads.c (thread switches, --threads), and one file per kind:
-   stores.c, misses.c, loads.c, champsim.c, branches.c, wet.c.  This
+   stores.c, misses.c, loads.c, champsim.c, branches.c, wet.c (with
+   wet_flow.c, the register dataflow of its blocks).  This
    header is what they share.  The tool is linked statically with
    valgrind's core and VEX, so a non-static name must not be one of
    theirs (`nm -g` on the archives CMakeLists.txt links lists them). */
@@ -57,10 +60,10 @@
 /* Output files (output.c)                                             */
 /* ------------------------------------------------------------------ */
 
-/* The five WET files are one kind for the user (one option, one cap on
-   the events); they get separate buffers here. */
+/* The six WET files are one kind for the user (one option, one cap on
+   the events); they get separate buffers here, K_WTB to K_WTR. */
 enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_BRA, K_WTB, K_WTF, K_WTN, K_WTE, K_WTD,
-       K_THR, N_KINDS };
+       K_WTR, K_THR, N_KINDS };
 
 #define OUT_BUF_BYTES (4u << 20)
 
@@ -261,18 +264,34 @@ void threads_report(void);
 #define WET_MAX_BLOCKS 0xFFFFFFFFu    /* u32 timestamps, 0 = "no store" */
 extern const HChar* clo_wet_prefix;
 extern Long clo_wet_track_mb;
-/* Opens nothing: sets the five paths, turns valgrind's chasing off and
+/* Opens nothing: sets the six paths, turns valgrind's chasing off and
    starts tracking memory. */
 void wet_init(void);
 /* Splits the superblock into WET blocks (sb_in->stmts[i] an IMark): the
-   block id if a block starts at this instruction, else -1. */
-Int wet_block_at(IRSB* sb_in, Int i);
+   block id if a block starts at this instruction, else -1; *made says
+   whether the id is new (then its PREFIX.blocks record is written now). */
+Int wet_block_at(IRSB* sb_in, Int i, Bool* made);
 /* The block-start call: the block's execution gets the next timestamp. */
 void wet_block_start(IRSB* sb, CurInstr* ci, UInt block);
-void wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
+/* The calls of one memory access; the access's node id, or WET_NO_NODE
+   when the superblock has no WET calls. */
+#define WET_NO_NODE 0xFFFFFFFFu
+UInt wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
               IRExpr* value, IRType ty, IRExpr* guard);
-void wet_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size, IRExpr* guard);
+UInt wet_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size, IRExpr* guard);
 void wet_report(void);
+
+/* wet_flow.c: each new block's register dataflow (PREFIX.regs), from the
+   walk of a superblock with WET calls: wet_flow_begin before its first
+   statement, wet_flow_instr at each IMark (block >= 0: a WET block starts
+   there, fresh when its id is new), wet_flow_stmt after each other
+   statement with the nodes the WET made for it (a load and a store at
+   most), wet_flow_end with the superblock's next pc. */
+extern ULong wet_flow_unresolved;   /* sources dropped, for wet_report */
+void wet_flow_begin(const IRSB* sb_in, const VexGuestLayout* layout);
+void wet_flow_instr(Addr pc, Int block, Bool fresh);
+void wet_flow_stmt(const IRStmt* st, UInt load_node, UInt store_node);
+void wet_flow_end(const IRExpr* next);
 
 /* determinism.c */
 extern Bool clo_verbose, clo_fake_getrandom, clo_fake_time, clo_fake_rdtsc;

@@ -15,6 +15,10 @@
      PREFIX.edges   WTD2 + per load whose bytes' last store is known (u32
                     load node, u32 store node, u32 load timestamp, u32
                     store timestamp)
+     PREFIX.regs    WTR1 + per static block its register dataflow, a group
+                    of 16-byte records (block header, its ops each with its
+                    sources, its register writes), written at translation
+                    by wet_flow.c
 
    --wet-max caps the events; --wet-track-mb bounds the last-store table. */
 
@@ -70,8 +74,9 @@ static void wet_blocks_grow(void)
    if (old) VG_(free)(old);
 }
 
-/* The block's id, made (and its WTB1 record written) on first sight. */
-static UInt wet_block(const WetBlock* key)
+/* The block's id, made (and its WTB1 record written) on first sight, when
+   *made is set. */
+static UInt wet_block(const WetBlock* key, Bool* made)
 {
    UInt j;
    WetBlock* b;
@@ -82,9 +87,12 @@ static UInt wet_block(const WetBlock* key)
       b = &wet_blocks[j];
       if (!b->id1) break;
       if (b->pc == key->pc && b->code == key->code && b->bytes == key->bytes
-          && b->instrs == key->instrs && b->end == key->end)
+          && b->instrs == key->instrs && b->end == key->end) {
+         *made = False;
          return b->id1 - 1;
+      }
    }
+   *made = True;
    *b = *key;
    b->id1 = ++wet_blocks_used;
    p = out_next(K_WTB);
@@ -126,7 +134,7 @@ static ULong wet_code_hash(Addr pc, UInt bytes)
    return h;
 }
 
-Int wet_block_at(IRSB* sb, Int i)
+Int wet_block_at(IRSB* sb, Int i, Bool* made)
 {
    WetBlock key;
    Int j;
@@ -147,7 +155,7 @@ Int wet_block_at(IRSB* sb, Int i)
    if (!key.end)
       key.end = sb->jumpkind == Ijk_Call ? 'C' : sb->jumpkind == Ijk_Ret ? 'R' : 'J';
    key.code = wet_code_hash((Addr)key.pc, key.bytes);
-   return (Int)wet_block(&key);
+   return (Int)wet_block(&key, made);
 }
 
 /* Node table.  A node is one static memory access of one block: (block, pc,
@@ -439,12 +447,12 @@ void wet_block_start(IRSB* sb, CurInstr* ci, UInt block)
    value = NULL: the helper reads the loaded value from memory. */
 static UInt wet_size(Long size) { return size > 0xFFFF ? 0xFFFF : (UInt)size; }
 
-void wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
+UInt wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
               IRExpr* value, IRType ty, IRExpr* guard)
 {
    UInt node;
    IRExpr* g;
-   if (!ci->wet || size <= 0) return;
+   if (!ci->wet || size <= 0) return WET_NO_NODE;
    node = wet_node(ci->wet_block, ci->pc, ci->wet_slot++, 'L', wet_size(size));
    g = and_guard(sb, guard_on(sb, &active[K_WTE]), guard);
    if (value)
@@ -454,16 +462,18 @@ void wet_load(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size,
    else
       add_call(sb, "h_wet_load_mem", h_wet_load_mem,
                mkIRExprVec_3(mk64(node), addr64(sb, addr), mk64(wet_size(size))), g);
+   return node;
 }
 
-void wet_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size, IRExpr* guard)
+UInt wet_store(IRSB* sb, CurInstr* ci, IRExpr* addr, Long size, IRExpr* guard)
 {
    UInt node;
-   if (!ci->wet || size <= 0) return;
+   if (!ci->wet || size <= 0) return WET_NO_NODE;
    node = wet_node(ci->wet_block, ci->pc, ci->wet_slot++, 'S', wet_size(size));
    add_call(sb, "h_wet_store", h_wet_store,
             mkIRExprVec_3(mk64(node), addr64(sb, addr), mk64(wet_size(size))),
             and_guard(sb, guard_on(sb, &active[K_WTE]), guard));
+   return node;
 }
 
 static HChar* path_with_suffix(const HChar* prefix, const HChar* suffix)
@@ -481,6 +491,7 @@ void wet_init(void)
    outs[K_WTN].path = path_with_suffix(clo_wet_prefix, ".nodes");
    outs[K_WTE].path = path_with_suffix(clo_wet_prefix, ".events");
    outs[K_WTD].path = path_with_suffix(clo_wet_prefix, ".edges");
+   outs[K_WTR].path = path_with_suffix(clo_wet_prefix, ".regs");
    /* No chasing (as callgrind): a superblock is then one run of code that
       ends in its only jump, call or return.  With chasing, a call valgrind
       follows would end a block as a plain jump, and the blocks of its
@@ -500,8 +511,9 @@ void wet_report(void)
    VG_(umsg)("tcgen-tracer: wet: %u blocks executed, %u static blocks, "
              "%u nodes; %llu loads (%llu without a known last store), "
              "%llu stores; last-store table %llu MiB for %lld MiB, "
-             "%llu granules evicted, %llu bytes forgotten\n",
+             "%llu granules evicted, %llu bytes forgotten; "
+             "%llu register sources not resolved\n",
              wet_t, wet_blocks_used, wet_nodes_used, wet_loads, wet_no_def, wet_stores,
              wet_sets * WET_WAYS * (ULong)sizeof(Granule) >> 20, clo_wet_track_mb,
-             wet_evicted, wet_forgotten);
+             wet_evicted, wet_forgotten, wet_flow_unresolved);
 }

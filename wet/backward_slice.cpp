@@ -1,8 +1,10 @@
-// The backward dynamic slice (docs/wet.md, "Slices"). Items are visited in
-// decreasing timestamp order (at one t: the block's branch first, then the
-// nodes by decreasing id), which every dependence respects: a def, a control
-// parent and a branch's own parent lie at an earlier t; the loads a store or
-// a branch depends on in the same block execution have smaller ids. So every
+// The backward dynamic slice (docs/wet.md, "Slices"). An item is an op of
+// the register dataflow executed at t (a memory access, an instruction
+// writing registers, the block's end), keyed (t, the op's index in its
+// block). Items are visited in decreasing key order, which every dependence
+// respects: a control parent, a register's latest earlier write and a def
+// lie at an earlier t, and an op's sources in its own block execution come
+// before it (a def in it too: nodes are in execution order). So every
 // stream cursor the slice uses only walks backward, and the whole slice
 // costs one backward walk over the streams it touches at most.
 
@@ -14,20 +16,13 @@
 #include <string>
 
 #include "label_store.hpp"
+#include "register_writers.hpp"
 
 namespace tcgen::wet {
 namespace {
 
-constexpr std::uint32_t branch_id = 0xFFFFFFFFu;  // a block item's place in an item key
-
-std::uint64_t item_key(std::uint32_t t, std::uint32_t id) {
-    return (static_cast<std::uint64_t>(t) << 32) | id;
-}
-
-std::string item_name(std::uint64_t key) {
-    const auto t = std::to_string(key >> 32);
-    const auto id = static_cast<std::uint32_t>(key);
-    return id == branch_id ? "the branch at t " + t : "node " + std::to_string(id) + " at t " + t;
+std::uint64_t item_key(std::uint32_t t, std::uint32_t op) {
+    return (static_cast<std::uint64_t>(t) << 32) | op;
 }
 
 }  // namespace
@@ -35,78 +30,81 @@ std::string item_name(std::uint64_t key) {
 std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance) {
     const std::vector<std::uint32_t> start_nodes = nodes_of_pc_or_fail(pc);
     const std::uint32_t start = instance_time(pc, instance);
+    FlowIndex& flow = labels_->flow_index();
+    if (!register_writers_) {
+        register_writers_ = std::make_unique<RegisterWriters>(dataflow_);
+    }
 
-    // Largest key first: latest t, branch, then highest node. Every item an
-    // item adds has a smaller key than the item itself (checked: a forged
-    // def could name a later store of the same block execution), so the
-    // keys leave in decreasing order and the copies of one item leave one
-    // after another: an item added twice is visited once, with no set of
-    // the items seen (which cost more than the copies: half of a large
-    // slice's time).
+    // Largest key first. Every item an item adds has a smaller key than the
+    // item itself (checked: a forged def could name a later store of the
+    // same block execution), so the keys leave in decreasing order and the
+    // copies of one item leave one after another: an item added twice is
+    // visited once, with no set of the items seen (which cost more than the
+    // copies: half of a large slice's time).
     std::priority_queue<std::uint64_t> pending;
     std::optional<std::uint64_t> visiting;
     const auto corrupt = [&](const std::string& what) { throw WetError(name_, "corrupt labels: " + what); };
-    const auto add = [&](std::uint32_t t, std::uint32_t id) {
-        if (visiting && item_key(t, id) >= *visiting) {
-            corrupt(item_name(*visiting) + " depends on " + item_name(item_key(t, id)) + ", which is not before it");
+    // For messages: "node 3 at t 7", "the branch at t 7", "op 9 at t 7".
+    const auto item_name = [&](std::uint64_t key) {
+        const auto t = static_cast<std::uint32_t>(key >> 32);
+        const auto op = static_cast<std::uint32_t>(key);
+        const std::uint32_t block = flow.block_at(t);
+        const std::uint32_t first = dataflow_.first_op[block];
+        const std::string at = " at t " + std::to_string(t);
+        if (op >= dataflow_.first_op[block + 1] - first || dataflow_.ops[first + op].kind == 'R') {
+            return "op " + std::to_string(op) + at;
         }
-        pending.push(item_key(t, id));
+        const RawOp& raw_op = dataflow_.ops[first + op];
+        return raw_op.kind == 'B' ? "the branch" + at : "node " + std::to_string(raw_op.what) + at;
+    };
+    // Many items add the same one (a register written once and read by every
+    // iteration of a loop after it, a loop's branch): a small table of the
+    // keys added lately drops most copies before they enter the queue. A
+    // key found there is in the queue still, as nothing added later can
+    // have a key that has left it.
+    std::vector<std::uint64_t> added_lately(std::size_t{1} << 16, ~std::uint64_t{0});
+    const auto add = [&](std::uint32_t t, std::uint32_t op) {
+        const std::uint64_t key = item_key(t, op);
+        if (visiting && key >= *visiting) {
+            corrupt(item_name(*visiting) + " depends on " + item_name(key) + ", which is not before it");
+        }
+        std::uint64_t& lately = added_lately[(key * 0x9E3779B97F4A7C15ULL) >> 48];
+        if (lately != key) {
+            lately = key;
+            pending.push(key);
+        }
     };
     // The items of one t leave the queue one after another and belong to one
-    // block execution: its index among the block's executions is looked up,
-    // and its control parent added, once per t (most nodes run with their
+    // block execution: its block, its index among the block's executions and
+    // its control parent are looked up once per t (most nodes run with their
     // block, so their execution index is the block's).
     struct BlockExecution {
         std::uint32_t t = 0;  // 0: none yet (timestamps start at 1)
         std::uint32_t block = 0;
-        std::uint64_t index = 0;
+        std::optional<std::uint64_t> index;
         bool parent_added = false;
     };
     BlockExecution current;
-    // Its index (nullopt: the block did not run at t).
-    const auto block_index = [&](std::uint32_t block, std::uint32_t t) -> std::optional<std::uint64_t> {
-        if (current.t == t && current.block == block) {
-            return current.index;
-        }
-        const std::optional<std::uint64_t> index = labels_->block_execution(block, t);
-        if (index) {
-            current = BlockExecution{t, block, *index, false};
-        }
-        return index;
-    };
-    const auto visit_block_execution = [&](std::uint32_t block, std::uint32_t t) {
-        const std::optional<std::uint64_t> index = block_index(block, t);
-        if (!index) {
-            corrupt("block " + std::to_string(block) + " has no execution at t " + std::to_string(t));
-        }
-        if (!current.parent_added) {
-            current.parent_added = true;
-            const std::uint32_t parent = labels_->control_parent(block, *index, t);
-            if (parent != 0) {
-                add(parent, branch_id);
+    const auto enter = [&](std::uint32_t t) {
+        if (current.t != t) {
+            const std::uint32_t block = flow.block_at(t);
+            current = BlockExecution{t, block, labels_->block_execution(block, t), false};
+            if (!current.index) {
+                corrupt("block " + std::to_string(block) + " has no execution at t " + std::to_string(t));
             }
         }
     };
-    const auto execution_of_node = [&](std::uint32_t node, std::uint32_t t) {
-        return labels_->times_of(node) == LabelStore::Times::block ? block_index(nodes()[node].block, t)
-                                                                   : labels_->node_execution(node, t);
+    const auto executed = [&](std::uint32_t node, std::uint32_t t) {
+        return labels_->times_of(node) == LabelStore::Times::block ? current.index : labels_->node_execution(node, t);
     };
-    // The loads of `block`'s execution at t with an id below `below`.
-    const auto add_loads = [&](std::uint32_t block, std::uint32_t t, std::uint32_t below) {
-        for (std::uint32_t at = block_first_node_[block]; at < block_first_node_[block + 1]; ++at) {
-            const std::uint32_t node = block_node(at);
-            if (node >= below) {
-                break;
-            }
-            if (nodes()[node].access == 'L' && execution_of_node(node, t)) {
-                add(t, node);
-            }
-        }
+    const auto is_node = [](const RawOp& op) { return op.kind == 'L' || op.kind == 'S'; };
+    const auto end_op = [&](std::uint32_t block) {
+        return dataflow_.first_op[block + 1] - dataflow_.first_op[block] - 1;
     };
 
     for (const std::uint32_t node : start_nodes) {
         if (labels_->node_execution(node, start)) {
-            add(start, node);
+            add(start, node_op_[node]);
         }
     }
     std::vector<SliceItem> items;
@@ -118,30 +116,52 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         }
         visiting = key;
         const auto t = static_cast<std::uint32_t>(key >> 32);
-        const auto id = static_cast<std::uint32_t>(key);
-        if (id == branch_id) {
-            const std::uint32_t block = labels_->block_at(t);
-            items.push_back(SliceItem{t, 'B', block, blocks_[block].pc, 0});
-            visit_block_execution(block, t);
-            add_loads(block, t, branch_id);
-            continue;
+        const auto op = static_cast<std::uint32_t>(key);
+        enter(t);
+        const std::uint32_t block = current.block;
+        const std::uint32_t first_op = dataflow_.first_op[block];
+        if (op >= dataflow_.first_op[block + 1] - first_op) {
+            corrupt(item_name(key) + ": block " + std::to_string(block) + " has no such op");
         }
-        if (id >= nodes().size()) {
-            corrupt("node " + std::to_string(id) + " in a def");
-        }
-        const RawNode& node = nodes()[id];
-        items.push_back(SliceItem{t, node.access, id, node.pc, node.slot});
-        const std::optional<std::uint64_t> index = execution_of_node(id, t);
-        if (!index) {
-            corrupt("node " + std::to_string(id) + " has no execution at t " + std::to_string(t));
-        }
-        visit_block_execution(node.block, t);
-        if (node.access == 'L') {
-            if (const std::optional<Def> def = labels_->def_at(id, *index, t)) {
-                add(def->t, def->node);
+        const RawOp& raw_op = dataflow_.ops[first_op + op];
+        if (is_node(raw_op)) {
+            const auto node = static_cast<std::uint32_t>(raw_op.what);
+            if (!executed(node, t)) {
+                corrupt("node " + std::to_string(node) + " has no execution at t " + std::to_string(t));
             }
+            items.push_back(SliceItem{t, raw_op.kind, node, nodes()[node].pc, nodes()[node].slot});
         } else {
-            add_loads(node.block, t, id);
+            items.push_back(SliceItem{t, raw_op.kind, block, raw_op.kind == 'B' ? blocks_[block].pc : raw_op.what, 0});
+        }
+        if (!current.parent_added) {
+            current.parent_added = true;
+            const std::uint32_t parent = labels_->control_parent(block, *current.index, t);
+            if (parent != 0) {
+                add(parent, end_op(flow.block_at(parent)));
+            }
+        }
+        for (std::uint32_t at = dataflow_.first_source[first_op + op]; at < dataflow_.first_source[first_op + op + 1];
+             ++at) {
+            const RawSource& source = dataflow_.sources[at];
+            if (source.from == 'O') {
+                const RawOp& read = dataflow_.ops[first_op + source.index];
+                if (!is_node(read) || executed(static_cast<std::uint32_t>(read.what), t)) {
+                    add(t, source.index);
+                }
+            } else if (const auto writer = register_writers_->latest_before(dataflow_, source.index, t, flow)) {
+                add(writer->t, writer->op);
+            }
+        }
+        if (raw_op.kind == 'L') {
+            const auto node = static_cast<std::uint32_t>(raw_op.what);
+            const std::uint64_t index = *executed(node, t);
+            if (const std::optional<Def> def = labels_->def_at(node, index, t)) {
+                if (def->node >= nodes().size() || nodes()[def->node].block != flow.block_at(def->t)) {
+                    corrupt("the def of node " + std::to_string(node) + " at t " + std::to_string(t) +
+                            " is not a node of the block executed at t " + std::to_string(def->t));
+                }
+                add(def->t, node_op_[def->node]);
+            }
         }
     }
     std::sort(items.begin(), items.end(), [](const SliceItem& a, const SliceItem& b) {

@@ -53,7 +53,7 @@ FlowIndex::FlowIndex(const FlowStream& flow, const std::vector<std::uint32_t>& c
     }
 }
 
-const FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
+FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
     for (auto place = cache_.begin(); place != cache_.end(); ++place) {
         if (place->number == number) {
             cache_.splice(cache_.begin(), cache_, place);
@@ -65,42 +65,66 @@ const FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
     }
     Segment decoded;
     decoded.number = number;
-    std::vector<std::uint32_t> ids;
     // A forged file can claim frames of any length: no more than the flow holds.
-    ids.reserve(static_cast<std::size_t>(std::min(segment_records_, flow_.size())));
+    decoded.blocks.reserve(static_cast<std::size_t>(std::min(segment_records_, flow_.size())));
     const std::uint64_t frames_per_segment = segment_records_ / flow_.frame_records();
     flow_.walk_frames(static_cast<std::size_t>(number * frames_per_segment),
                       static_cast<std::size_t>((number + 1) * frames_per_segment),
-                      [&](std::uint32_t block, std::uint64_t) { ids.push_back(block); });
-    // Group the positions by block (a counting sort over the blocks present).
-    std::vector<std::uint32_t> present(ids);
-    std::sort(present.begin(), present.end());
-    present.erase(std::unique(present.begin(), present.end()), present.end());
-    std::vector<std::uint32_t> fill(present.size() + 1, 0);
-    const auto slot = [&](std::uint32_t block) {
-        return static_cast<std::size_t>(std::lower_bound(present.begin(), present.end(), block) - present.begin());
-    };
-    std::vector<std::uint32_t> slots(ids.size());
-    for (std::size_t position = 0; position < ids.size(); ++position) {
-        slots[position] = static_cast<std::uint32_t>(slot(ids[position]));
-        ++fill[slots[position] + 1];
-    }
-    for (std::size_t index = 0; index < present.size(); ++index) {
-        fill[index + 1] += fill[index];
-        decoded.groups.push_back({present[index], fill[index]});
-    }
-    decoded.groups.push_back({UINT32_MAX, fill[present.size()]});
-    decoded.positions.resize(ids.size());
-    for (std::size_t position = 0; position < ids.size(); ++position) {
-        decoded.positions[fill[slots[position]]++] = static_cast<std::uint32_t>(position);
-    }
+                      [&](std::uint32_t block, std::uint64_t) { decoded.blocks.push_back(block); });
     cache_.push_front(std::move(decoded));
     return cache_.front();
 }
 
+const FlowIndex::Segment& FlowIndex::grouped_segment(std::uint32_t number) {
+    Segment& decoded = segment(number);
+    if (!decoded.groups.empty()) {
+        return decoded;
+    }
+    // The positions grouped by block: a counting sort over the blocks
+    // present, numbered in order of first run, then the groups by block.
+    const std::vector<std::uint32_t>& ids = decoded.blocks;
+    if (group_of_.size() < counts_.size()) {
+        group_of_.assign(counts_.size(), UINT32_MAX);
+    }
+    std::vector<std::uint32_t> present;  // blocks, in order of first run
+    std::vector<std::uint32_t> fill(1, 0);
+    std::vector<std::uint32_t> groups(ids.size());
+    for (std::size_t position = 0; position < ids.size(); ++position) {
+        std::uint32_t& group = group_of_[ids[position]];
+        if (group == UINT32_MAX) {
+            group = static_cast<std::uint32_t>(present.size());
+            present.push_back(ids[position]);
+            fill.push_back(0);
+        }
+        groups[position] = group;
+        ++fill[group + 1];
+    }
+    std::vector<std::uint32_t> by_block(present.size());  // group numbers, by block
+    for (std::uint32_t group = 0; group < present.size(); ++group) {
+        by_block[group] = group;
+    }
+    std::sort(by_block.begin(), by_block.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return present[a] < present[b]; });
+    // Each group's start, the groups laid out by block.
+    std::vector<std::uint32_t> start(present.size());
+    std::uint32_t at = 0;
+    for (const std::uint32_t group : by_block) {
+        start[group] = at;
+        decoded.groups.push_back({present[group], at});
+        at += fill[group + 1];
+        group_of_[present[group]] = UINT32_MAX;  // ready for the next segment
+    }
+    decoded.groups.push_back({UINT32_MAX, at});
+    decoded.positions.resize(ids.size());
+    for (std::size_t position = 0; position < ids.size(); ++position) {
+        decoded.positions[start[groups[position]]++] = static_cast<std::uint32_t>(position);
+    }
+    return decoded;
+}
+
 std::pair<const std::uint32_t*, const std::uint32_t*> FlowIndex::positions(std::uint32_t number, std::uint32_t block,
                                                                            std::uint64_t expected) {
-    const Segment& decoded = segment(number);
+    const Segment& decoded = grouped_segment(number);
     const auto group = std::lower_bound(decoded.groups.begin(), decoded.groups.end() - 1, block,
                                         [](const auto& entry, std::uint32_t value) { return entry.first < value; });
     if (group == decoded.groups.end() - 1 || group->first != block || (group + 1)->second - group->second != expected) {
@@ -165,13 +189,35 @@ std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index) {
     return static_cast<std::uint32_t>(std::uint64_t{entry->segment} * segment_records_ + first[local] + 1);
 }
 
+std::uint32_t FlowIndex::block_at(std::uint64_t t) {
+    if (t == 0 || t > flow_.size()) {
+        corrupt_("t " + std::to_string(t) + " is outside the control flow");
+    }
+    const std::uint64_t position = t - 1;
+    const Segment& decoded = segment(static_cast<std::uint32_t>(position / segment_records_));
+    const std::uint64_t local = position % segment_records_;
+    if (local >= decoded.blocks.size()) {
+        corrupt_("segment " + std::to_string(decoded.number) + " of the control flow is short");
+    }
+    return decoded.blocks[static_cast<std::size_t>(local)];
+}
+
+std::vector<std::uint32_t> FlowIndex::segments_of(std::uint32_t block) const {
+    std::vector<std::uint32_t> numbers;
+    for (const Entry* entry = entries_begin(block); entry != entries_end(block); ++entry) {
+        numbers.push_back(entry->segment);
+    }
+    return numbers;
+}
+
 std::size_t FlowIndex::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + counts_.capacity() * 4 + first_.capacity() * sizeof(std::size_t) +
                         entries_.capacity() * sizeof(Entry);
     for (const Segment& decoded : cache_) {
-        bytes += sizeof(Segment) + decoded.positions.capacity() * 4 + decoded.groups.capacity() * 8;
+        bytes += sizeof(Segment) + decoded.positions.capacity() * 4 + decoded.blocks.capacity() * 4 +
+                 decoded.groups.capacity() * 8;
     }
-    return bytes;
+    return bytes + group_of_.capacity() * 4;
 }
 
 }  // namespace tcgen::wet

@@ -47,6 +47,17 @@ public:
     // The timestamp of `block`'s execution number `index` (< its count).
     std::uint32_t at(std::uint32_t block, std::uint64_t index);
 
+    // Segment by segment: the block executed at t (1..the flow's size),
+    // the segments, and the blocks of one in execution order (valid until
+    // the next lookup), and the segments a block runs in.
+    std::uint32_t block_at(std::uint64_t t);
+    std::uint64_t segment_records() const { return segment_records_; }
+    std::uint32_t segment_count() const {
+        return static_cast<std::uint32_t>((flow_.size() + segment_records_ - 1) / segment_records_);
+    }
+    const std::vector<std::uint32_t>& blocks_of_segment(std::uint32_t number) { return segment(number).blocks; }
+    std::vector<std::uint32_t> segments_of(std::uint32_t block) const;
+
     std::size_t memory_bytes() const;
 
 private:
@@ -54,10 +65,12 @@ private:
         std::uint32_t segment;
         std::uint32_t before;  // the block's executions in earlier segments
     };
-    // A decoded segment: its positions (t - 1 - start) grouped by block,
-    // each group increasing; groups[i] = (block, first position index).
+    // A decoded segment: its blocks by position (t - 1 - start) and, once a
+    // lookup by block needs them, its positions grouped by block, each
+    // group increasing; groups[i] = (block, first position index).
     struct Segment {
         std::uint32_t number = 0;
+        std::vector<std::uint32_t> blocks;
         std::vector<std::uint32_t> positions;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> groups;  // sorted by block, then an end marker
     };
@@ -71,7 +84,8 @@ private:
     // `block`'s positions in segment `number`, which it runs in.
     std::pair<const std::uint32_t*, const std::uint32_t*> positions(std::uint32_t number, std::uint32_t block,
                                                                     std::uint64_t expected);
-    const Segment& segment(std::uint32_t number);
+    Segment& segment(std::uint32_t number);
+    const Segment& grouped_segment(std::uint32_t number);
 
     const FlowStream& flow_;
     std::vector<std::uint32_t> counts_;
@@ -80,7 +94,10 @@ private:
     std::vector<std::size_t> first_;  // per block, its entries' start (CSR)
     std::vector<Entry> entries_;
     std::list<Segment> cache_;  // most recently used first
-    static constexpr std::size_t cached_segments = 4;
+    // A slice reads the segments it walks back through and, for a register
+    // read, the segment of its latest write, which may lie far back.
+    static constexpr std::size_t cached_segments = 16;
+    std::vector<std::uint32_t> group_of_;  // per block, its group while a segment is grouped; else UINT32_MAX
 };
 
 }  // namespace tcgen::wet

@@ -93,6 +93,10 @@ public:
     bool flow_next(FlowStep& step);
     bool flow_prev(FlowStep& step);
     std::uint32_t block_at(std::uint32_t t);
+    // The flow's index of the blocks' timestamps (flow_index.hpp), made by
+    // a walk of the flow on the first lookup that needs it: lookups of
+    // blocks whose timestamps are not derived use it, and slices.
+    FlowIndex& flow_index();
 
     // Blocks: the index of t among block b's executions (nullopt: b did not run at t).
     std::optional<std::uint64_t> block_execution(std::uint32_t block, std::uint32_t t);
@@ -180,10 +184,6 @@ private:
     bool has_block_times(std::uint32_t block) const {
         return block_times_derived_ || (!block_derived_.empty() && block_derived_[block] != 0);
     }
-    // The flow's index of the blocks' timestamps (flow_index.hpp), made by
-    // a walk of the flow on the first lookup that needs it: lookups of
-    // blocks whose timestamps are not derived use it.
-    FlowIndex& flow_index();
     // Node n's executions (its block's or its own; n ran): how many ran
     // before t, and the timestamp of execution number `index`.
     std::uint64_t times_count_below(std::uint32_t node, std::uint64_t t);

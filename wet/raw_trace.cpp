@@ -1,4 +1,4 @@
-// Reading PREFIX.blocks/.flow/.nodes/.events/.edges (format v2). Every check
+// Reading PREFIX.blocks/.flow/.nodes/.events/.edges/.regs (format v2). Every check
 // the library relies on is made here, once, so that the builder and the
 // queries never meet an id out of range or a timestamp out of order.
 
@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 
 #include "byte_io.hpp"
+#include "dataflow.hpp"
 #include "runtime/byte_order.hpp"
 
 namespace tcgen::wet {
@@ -169,6 +171,9 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
                                            " runs after the load in the same block execution");
         }
     }
+    if (!raw.dataflow.empty()) {
+        check_dataflow(raw.dataflow, raw.blocks, raw.nodes, prefix + ".regs");
+    }
 }
 
 RawTrace read_raw_trace(const std::string& prefix) {
@@ -234,6 +239,11 @@ RawTrace read_raw_trace(const std::string& prefix) {
             edge.t_use = load_le32(record + 8);
             edge.t_def = load_le32(record + 12);
         }
+    }
+    // Traces of tracers before it have none: the slices stand in for it.
+    const std::string regs = prefix + ".regs";
+    if (std::filesystem::exists(regs)) {
+        raw.dataflow = parse_regs_file(read_whole_file(regs), raw.blocks.size(), regs);
     }
     check_raw_trace(raw, prefix);
     return raw;

@@ -3,7 +3,7 @@
 //   4  format version (format_version below)
 //   4  section count (section_total below)
 //   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
-// Sections in order: META, BLKS, NODS, then the label sections of LabelStore.
+// Sections in order: META, BLKS, NODS, DFLW, then the label sections of LabelStore.
 // Every size is checked against the bytes present before anything is
 // allocated for it, every checksum before its section is parsed.
 
@@ -15,6 +15,7 @@
 #endif
 
 #include "byte_io.hpp"
+#include "dataflow.hpp"
 #include "label_store.hpp"
 #include "runtime/checksum.hpp"
 
@@ -36,11 +37,12 @@ constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
 // 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
 // derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
 // per def.
-constexpr std::uint32_t format_version = 12;
+// 13: DFLW holds the blocks' register dataflow (after NODS);
+constexpr std::uint32_t format_version = 13;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
-constexpr const char* static_tags[] = {"META", "BLKS", "NODS"};
-constexpr std::size_t static_sections = 3;
+constexpr const char* static_tags[] = {"META", "BLKS", "NODS", "DFLW"};
+constexpr std::size_t static_sections = 4;
 constexpr std::uint32_t section_total = static_sections + LabelStore::section_count;
 
 void write_section(ByteWriter& file, const char* tag, const std::vector<std::uint8_t>& payload) {
@@ -75,6 +77,17 @@ ByteReader read_section(ByteReader& file, const char* tag) {
 std::uint64_t WholeExecutionTrace::static_bytes() const {
     return file_header_bytes + section_total * section_header_bytes + (4 + 4 + 4 + 8 + 8 + 8) +
            (8 + 16 * blocks_.size()) + (8 + 16 * nodes().size());
+}
+
+// A traced dataflow (flag 1, then write_dataflow()'s form); a stand-in is
+// made again on load (flag 0).
+std::vector<std::uint8_t> WholeExecutionTrace::dataflow_section() const {
+    ByteWriter section;
+    section.u8(traced_dataflow_ ? 1 : 0);
+    if (traced_dataflow_) {
+        write_dataflow(section, dataflow_, blocks_);
+    }
+    return std::move(section.data());
 }
 
 std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
@@ -116,6 +129,7 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
         }
         write_section(file, static_tags[2], records.data());
     }
+    write_section(file, static_tags[3], dataflow_section());
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         write_section(file, LabelStore::section_tags[section], labels_->save_section(section));
     }
@@ -185,6 +199,13 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     }
     nodes.expect_end();
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(std::move(node_list));
+
+    ByteReader dataflow = read_section(file, static_tags[3]);
+    wet.dataflow_saved_bytes_ = dataflow.remaining();
+    wet.traced_dataflow_ = dataflow.u8() != 0;
+    wet.dataflow_ = wet.traced_dataflow_ ? read_dataflow(dataflow, wet.blocks_, wet.nodes())
+                                         : stand_in_dataflow(wet.blocks_, wet.nodes());
+    dataflow.expect_end();
 
     wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
     wet.labels_->set_control_dependences(control_dependences);

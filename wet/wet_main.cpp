@@ -205,7 +205,7 @@ int run_slice(const std::string& file, const std::string& pc_text, const std::st
         Output out;
         for (const tcgen::wet::SliceItem& item : items) {
             out.dec(item.t).ch(' ').ch(item.kind).ch(' ').hex(item.pc).ch(' ');
-            if (item.kind == 'B') {
+            if (item.kind == 'B' || item.kind == 'R') {  // no slot: a branch, an instruction writing registers
                 out.text("-\n");
             } else {
                 out.dec(item.slot).ch('\n');

@@ -9,6 +9,7 @@
 
 #include "control_dependence.hpp"
 #include "label_store.hpp"
+#include "register_writers.hpp"
 
 namespace tcgen::wet {
 
@@ -52,6 +53,15 @@ void WholeExecutionTrace::index_static() {
     }
     std::stable_sort(pc_order_.begin(), pc_order_.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return nodes()[a].pc < nodes()[b].pc; });
+    node_op_.assign(nodes().size(), 0);
+    for (std::size_t block = 0; block < blocks_.size(); ++block) {
+        for (std::uint32_t op = dataflow_.first_op[block]; op < dataflow_.first_op[block + 1]; ++op) {
+            const RawOp& raw_op = dataflow_.ops[op];
+            if (raw_op.kind == 'L' || raw_op.kind == 'S') {
+                node_op_[raw_op.what] = op - dataflow_.first_op[block];
+            }
+        }
+    }
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id) const {
@@ -74,6 +84,9 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(raw.nodes);
     wet.events_ = raw.events.size();
     wet.edges_ = raw.edges.size();
+    wet.traced_dataflow_ = !raw.dataflow.empty();
+    wet.dataflow_ = wet.traced_dataflow_ ? raw.dataflow : stand_in_dataflow(raw.blocks, raw.nodes);
+    wet.dataflow_saved_bytes_ = wet.dataflow_section().size();
     wet.index_static();
     if (progress) {
         progress("control dependences", 0, 1);
@@ -221,6 +234,12 @@ std::vector<LabelStats> WholeExecutionTrace::stats() const {
     LabelStats program{"static program", blocks_.size() + nodes().size(), 24 * (blocks_.size() + nodes().size()),
                        static_bytes(), static_memory_bytes()};
     rows.push_back(program);
+    // PREFIX.regs's 16-byte records: a header per block, then its ops, sources and writes.
+    const std::uint64_t dataflow_labels =
+        traced_dataflow_ ? dataflow_.ops.size() + dataflow_.sources.size() + dataflow_.writes.size() : 0;
+    rows.push_back(LabelStats{"register dataflow", dataflow_labels,
+                              traced_dataflow_ ? 16 * (blocks_.size() + dataflow_labels) : 0, dataflow_saved_bytes_,
+                              dataflow_memory_bytes()});
     LabelStats total{"total", 0, 0, 0, memory_bytes()};
     for (const LabelStats& row : rows) {
         total.labels += row.labels;
@@ -237,8 +256,16 @@ std::size_t WholeExecutionTrace::static_memory_bytes() const {
            (block_first_node_.capacity() + block_nodes_.capacity() + pc_order_.capacity()) * sizeof(std::uint32_t);
 }
 
+std::size_t WholeExecutionTrace::dataflow_memory_bytes() const {
+    return (dataflow_.first_op.capacity() + dataflow_.first_source.capacity() + dataflow_.first_write.capacity() +
+            node_op_.capacity()) *
+               sizeof(std::uint32_t) +
+           dataflow_.ops.capacity() * sizeof(RawOp) + dataflow_.sources.capacity() * sizeof(RawSource) +
+           dataflow_.writes.capacity() * sizeof(RawWrite) + (register_writers_ ? register_writers_->memory_bytes() : 0);
+}
+
 std::size_t WholeExecutionTrace::memory_bytes() const {
-    return static_memory_bytes() + labels_->memory_bytes();
+    return static_memory_bytes() + dataflow_memory_bytes() + labels_->memory_bytes();
 }
 
 }  // namespace tcgen::wet

@@ -110,6 +110,62 @@ inline RawTrace make_trace(unsigned iterations, std::uint64_t seed, std::size_t 
     return raw;
 }
 
+// A random register dataflow for `raw`'s blocks: instructions that write
+// registers (R) between its nodes, sources among the earlier ops and the
+// slots 0-7, each slot 0-5 written by some blocks; slot 6 is never written
+// and slot 7 only by the entry block (which runs once): its reads go back
+// to the start of the run.
+inline tcgen::wet::RawDataflow random_dataflow(const RawTrace& raw, std::uint64_t seed) {
+    using tcgen::wet::RawOp;
+    using tcgen::wet::RawSource;
+    using tcgen::wet::RawWrite;
+    std::mt19937_64 random(seed);
+    tcgen::wet::RawDataflow dataflow;
+    dataflow.first_op.push_back(0);
+    dataflow.first_source.push_back(0);
+    dataflow.first_write.push_back(0);
+    for (std::uint32_t block = 0; block < raw.blocks.size(); ++block) {
+        const RawBlock& shape = raw.blocks[block];
+        const auto first = static_cast<std::uint32_t>(dataflow.ops.size());
+        std::vector<std::uint32_t> instructions;  // the R ops
+        const auto add_op = [&](char kind, std::uint64_t what) {
+            const auto op = static_cast<std::uint32_t>(dataflow.ops.size()) - first;
+            for (std::uint64_t count = random() % 4; count > 0; --count) {
+                const bool earlier = op > 0 && random() % 2 == 0;
+                const auto slot = static_cast<std::uint32_t>(block != 0 && random() % 5 == 0 ? 7 : random() % 7);
+                dataflow.sources.push_back(earlier ? RawSource{'O', static_cast<std::uint32_t>(random() % op)}
+                                                   : RawSource{'G', slot});
+            }
+            dataflow.ops.push_back(RawOp{kind, what});
+            dataflow.first_source.push_back(static_cast<std::uint32_t>(dataflow.sources.size()));
+            if (kind == 'R') {
+                instructions.push_back(op);
+            }
+        };
+        const auto instruction_pc = [&] { return shape.pc + 4 * (random() % (shape.bytes / 4)); };
+        for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
+            if (raw.nodes[node].block == block) {
+                if (random() % 2 == 0) {
+                    add_op('R', instruction_pc());
+                }
+                add_op(raw.nodes[node].access, node);
+            }
+        }
+        if (block == 0 || random() % 2 == 0) {
+            add_op('R', instruction_pc());
+        }
+        add_op('B', shape.pc + shape.bytes - 4);
+        for (std::uint32_t slot = 0; slot < 8 && !instructions.empty(); ++slot) {
+            if ((slot < 6 && random() % 3 != 0) || (slot == 7 && block == 0)) {
+                dataflow.writes.push_back(RawWrite{slot, instructions[random() % instructions.size()]});
+            }
+        }
+        dataflow.first_op.push_back(static_cast<std::uint32_t>(dataflow.ops.size()));
+        dataflow.first_write.push_back(static_cast<std::uint32_t>(dataflow.writes.size()));
+    }
+    return dataflow;
+}
+
 inline void put(std::string& bytes, std::uint64_t value, int count) {
     for (int i = 0; i < count; ++i) {
         bytes.push_back(static_cast<char>(value >> (8 * i)));
@@ -122,7 +178,8 @@ inline void write_file(const std::string& name, const std::string& bytes) {
     std::fclose(file);
 }
 
-// Writes PREFIX.blocks/.flow/.nodes/.events/.edges as tcgen-tracer --wet does.
+// Writes PREFIX.blocks/.flow/.nodes/.events/.edges (and .regs when `raw` has
+// a dataflow) as tcgen-tracer --wet does.
 inline void write_trace(const RawTrace& raw, const std::string& prefix) {
     std::string blocks = "WTB1";
     for (std::size_t id = 0; id < raw.blocks.size(); ++id) {
@@ -169,6 +226,38 @@ inline void write_trace(const RawTrace& raw, const std::string& prefix) {
         put(edges, edge.t_def, 4);
     }
     write_file(prefix + ".edges", edges);
+    if (raw.dataflow.empty()) {
+        return;
+    }
+    const tcgen::wet::RawDataflow& dataflow = raw.dataflow;
+    std::string regs = "WTR1";
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        put(regs, 'K', 4);
+        put(regs, block, 4);
+        put(regs, dataflow.first_op[block + 1] - dataflow.first_op[block], 4);
+        put(regs, dataflow.first_write[block + 1] - dataflow.first_write[block], 4);
+        for (std::uint32_t op = dataflow.first_op[block]; op < dataflow.first_op[block + 1]; ++op) {
+            put(regs, 'O', 1);
+            put(regs, static_cast<std::uint8_t>(dataflow.ops[op].kind), 1);
+            put(regs, dataflow.first_source[op + 1] - dataflow.first_source[op], 2);
+            put(regs, 0, 4);
+            put(regs, dataflow.ops[op].what, 8);
+            for (std::uint32_t at = dataflow.first_source[op]; at < dataflow.first_source[op + 1]; ++at) {
+                put(regs, 'F', 1);
+                put(regs, static_cast<std::uint8_t>(dataflow.sources[at].from), 1);
+                put(regs, 0, 2);
+                put(regs, dataflow.sources[at].index, 4);
+                put(regs, 0, 8);
+            }
+        }
+        for (std::uint32_t at = dataflow.first_write[block]; at < dataflow.first_write[block + 1]; ++at) {
+            put(regs, 'W', 4);
+            put(regs, dataflow.writes[at].slot, 4);
+            put(regs, dataflow.writes[at].op, 4);
+            put(regs, 0, 4);
+        }
+    }
+    write_file(prefix + ".regs", regs);
 }
 
 }  // namespace synthetic_wet

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `wet` command against the naive reference (wet_reference.py): every
 # query's stdout, and slice's last stderr line, must be the same bytes.
-# 1. On the toy program of make_synthetic_wet.py (no valgrind needed).
+# 1. On the toy program of make_synthetic_wet.py (no valgrind needed), with
+#    its register dataflow (PREFIX.regs) and without (the slices' stand-in).
 # 2. On a real run: a small C program (loops, a recursion, loads reading what
 #    stores wrote) compiled statically, traced by tcgen-tracer --wet; queries
 #    at PCs picked from the trace inside its functions: a load with a def, a
@@ -124,7 +125,7 @@ PY
 
 bad_input() {  # PREFIX WET: errors, each one line and exit 1
     local prefix=$1 file=$2 size f
-    for f in blocks flow nodes events edges; do cp "$prefix.$f" "$work/bad.$f"; done
+    for f in blocks flow nodes events edges regs; do cp "$prefix.$f" "$work/bad.$f"; done
     head -c -3 "$prefix.events" > "$work/bad.events"
     one_line_error "a truncated raw file" "$wet" build "$work/bad" "$work/bad.wet"
     cp "$prefix.events" "$work/bad.events"
@@ -167,6 +168,12 @@ picks "$work/toy"
 query_set "$work/toy" "$work/toy.wet"
 echo "ok: toy program: $compared outputs equal the reference's"
 bad_input "$work/toy" "$work/toy.wet"
+compared=0
+python3 "$here/make_synthetic_wet.py" --no-regs "$work/plain" 3
+build "$work/plain" "$work/plain.wet"
+picks "$work/plain"
+query_set "$work/plain" "$work/plain.wet"
+echo "ok: toy program without registers: $compared outputs equal the reference's"
 
 # 2. A real run.
 command -v valgrind > /dev/null || { echo "valgrind not installed: real run skipped"; exit 0; }
@@ -176,7 +183,7 @@ traced=0
 "$here/../tools/wet-traced-program" "$tool_dir" "$work" || traced=$?
 [[ $traced != 3 ]] || exit 0  # no C compiler: the real run is skipped
 [[ $traced == 0 ]] || exit 1
-for f in blocks flow nodes events edges; do [[ -s "$work/real.$f" ]] || fail "tcgen-tracer wrote no real.$f"; done
+for f in blocks flow nodes events edges regs; do [[ -s "$work/real.$f" ]] || fail "tcgen-tracer wrote no real.$f"; done
 nm -S "$work/program" > "$work/symbols" 2>/dev/null || : > "$work/symbols"
 build "$work/real" "$work/real.wet"
 echo "ok: real run: $(( ($(stat -c %s "$work/real.flow") - 4) / 4 )) executed blocks, $(cat "$work/build.err")"

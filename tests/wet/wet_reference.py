@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A naive reference for the `wet` command: reads the v2 raw files of a WET
-(PREFIX.blocks, .flow, .nodes, .events, .edges) and prints exactly what the
-`wet` queries print on the WET built from them, to check the library.
+(PREFIX.blocks, .flow, .nodes, .events, .edges, and PREFIX.regs, the blocks'
+register dataflow, when it exists) and prints exactly what the `wet` queries
+print on the WET built from them, to check the library.
 
     wet_reference.py PREFIX cf [--from=T] [--backward] [--count=N]
     wet_reference.py PREFIX values PC | addresses PC
@@ -14,10 +15,20 @@ stack, per-function CFG from the flow, post-dominator *sets* by iterative
 intersection, "Y is control dependent on X iff Y post-dominates a successor
 of X and does not strictly post-dominate X", and the dynamic parent found by
 scanning the activation's own executions backwards. Quadratic at worst: for
-small traces only. Python 3 standard library only. Bad input: one line on
-stderr, exit 1.
+small traces only.
+
+A slice is a set of items (t, op), op an index into the ops of the block
+executed at t (a memory access, a register-writing instruction 'R', the
+block's end 'B'); from each item it adds its control parent's 'B', its
+sources (an earlier op of the same execution, or the latest earlier
+execution of a block that writes the register slot read) and, for a load,
+its def. Without PREFIX.regs each block's dataflow is synthesized (its
+stores read every earlier load of the block, its end every load), which is
+the slice of WETs without register dependences. Python 3 standard library
+only. Bad input: one line on stderr, exit 1.
 """
 
+import bisect
 import os
 import struct
 import sys
@@ -84,6 +95,102 @@ class Trace:
         self.events_at_t = {}  # t -> [node], the memory events of the block executed at t
         for node, t, _a, _v in self.events:
             self.events_at_t.setdefault(t, []).append(node)
+        self.read_dataflow(prefix)
+
+    def read_dataflow(self, prefix):
+        """self.ops[block] = [(kind, what, [(from, index)])], kind 'L'/'S'
+        (what: the node), 'R' (what: the pc) or 'B' (what: the last pc);
+        self.writes[block] = {slot: op}; self.node_op[node] = its op index.
+        From PREFIX.regs, or synthesized when there is none."""
+        blocks = len(self.block_pc)
+        nodes_of = [[] for _ in range(blocks)]
+        for n, record in enumerate(self.nodes):
+            nodes_of[record[1]].append(n)
+        self.ops, self.writes = [None] * blocks, [None] * blocks
+        path = prefix + ".regs"
+        if not os.path.exists(path):
+            for b in range(blocks):
+                ops = []
+                for n in nodes_of[b]:
+                    earlier = [("O", j) for j, op in enumerate(ops) if op[0] == "L"]
+                    ops.append((self.kind(n), n, earlier if self.kind(n) == "S" else []))
+                ops.append(("B", None, [("O", j) for j, op in enumerate(ops) if op[0] == "L"]))
+                self.ops[b], self.writes[b] = ops, {}
+        else:
+            records = read_records(prefix, ".regs", b"WTR1", "<BBHIQ")
+            at = -1  # the record taken last (0: the first after the magic)
+
+            def bad(what):
+                raise Bad("%s: record %d: %s" % (path, at, what))
+
+            def take(expected):
+                nonlocal at
+                at += 1
+                if at >= len(records):
+                    raise Bad("%s: ends inside a block's group (record type '%s' expected)" % (path, expected))
+                record = records[at]
+                if chr(record[0]) != expected:
+                    bad("record type '%s' expected, got 0x%02x" % (expected, record[0]))
+                return record
+
+            while at + 1 < len(records):
+                _k, zero, zero2, low, high = take("K")
+                b, ops_count, writes_count = low, high & 0xFFFFFFFF, high >> 32
+                if zero or zero2:
+                    bad("block header with nonzero padding")
+                if b >= blocks:
+                    bad("block %d does not exist" % b)
+                if self.ops[b] is not None:
+                    bad("block %d's second group" % b)
+                ops, r_pcs = [], set()
+                for index in range(ops_count):
+                    _o, kind, count, zero, what = take("O")
+                    kind = chr(kind)
+                    if zero or kind not in "LSRB":
+                        bad("op %d of block %d: bad kind or padding" % (index, b))
+                    sources = []
+                    for _ in range(count):
+                        _f, source, zero, where, zero2 = take("F")
+                        source = chr(source)
+                        if zero or zero2 or source not in "OG" \
+                                or (source == "O" and where >= index) or (source == "G" and where >= 4096):
+                            bad("bad source of op %d of block %d" % (index, b))
+                        sources.append((source, where))
+                    if kind == "B" and index != ops_count - 1:
+                        bad("block %d's 'B' op is not its last" % b)
+                    if kind == "R":
+                        if what in r_pcs:
+                            bad("block %d has two 'R' ops at 0x%x" % (b, what))
+                        r_pcs.add(what)
+                    ops.append((kind, what, sources))
+                if not ops or ops[-1][0] != "B":
+                    raise Bad("%s: block %d's ops do not end with a 'B' op" % (path, b))
+                memory = [op for op in ops if op[0] in "LS"]
+                if [op[1] for op in memory] != nodes_of[b] \
+                        or any(self.kind(op[1]) != op[0] for op in memory):
+                    raise Bad("%s: block %d's memory ops are not its nodes in id order" % (path, b))
+                writes = {}
+                for _ in range(writes_count):
+                    _w, zero, zero2, slot, high = take("W")
+                    op, zero3 = high & 0xFFFFFFFF, high >> 32
+                    if zero or zero2 or zero3 or slot >= 4096 or op >= len(ops) or ops[op][0] != "R" \
+                            or (writes and slot <= max(writes)):
+                        bad("bad write record of block %d" % b)
+                    writes[slot] = op
+                self.ops[b], self.writes[b] = ops, writes
+            missing = [b for b in range(blocks) if self.ops[b] is None]
+            if missing:
+                raise Bad("%s: block %d has no group" % (path, missing[0]))
+        self.node_op = {}
+        for ops in self.ops:
+            for index, (kind, what, _s) in enumerate(ops):
+                if kind in "LS":
+                    self.node_op[what] = index
+        # writers[slot]: the increasing timestamps whose block writes the slot
+        self.writers = {}
+        for t, b in enumerate(self.flow, 1):
+            for slot in self.writes[b]:
+                self.writers.setdefault(slot, []).append(t)
 
     def kind(self, node):
         return chr(self.nodes[node][2])
@@ -275,35 +382,46 @@ def query_def(trace, pc, instance):
 def query_slice(trace, pc, instance):
     parent = parents(trace)
     t0, nodes = instance_events(trace, pc, instance)
+    flow, ops = trace.flow, trace.ops
     items = set()
-    work = [("M", n, t0) for n in nodes]
+    work = [(t0, trace.node_op[n]) for n in nodes]
     while work:
         item = work.pop()
         if item in items:
             continue
         items.add(item)
-        what, x, t = item
-        if parent[t - 1]:
-            p = parent[t - 1]
-            work.append(("B", trace.flow[p - 1], p))
-        loads_here = [m for m in trace.events_at_t.get(t, []) if trace.kind(m) == "L"]
-        if what == "B":
-            work.extend(("M", m, t) for m in loads_here)
-        elif trace.kind(x) == "L":
-            d = trace.def_of.get((x, t))
+        t, op = item
+        kind, what, sources = ops[flow[t - 1]][op]
+        p = parent[t - 1]
+        if p:
+            work.append((p, len(ops[flow[p - 1]]) - 1))
+        for source, index in sources:
+            if source == "O":
+                k, n, _s = ops[flow[t - 1]][index]
+                if k not in "LS" or (n, t) in trace.event_at:
+                    work.append((t, index))
+            else:
+                times = trace.writers.get(index, [])
+                at = bisect.bisect_left(times, t) - 1
+                if at >= 0:
+                    writer = times[at]
+                    work.append((writer, trace.writes[flow[writer - 1]][index]))
+        if kind == "L":
+            d = trace.def_of.get((what, t))
             if d is not None:
-                work.append(("M", d[0], d[1]))
-        else:
-            work.extend(("M", m, t) for m in loads_here if m < x)
-    kind_order = {"B": 0, "L": 1, "S": 2}
+                work.append((d[1], trace.node_op[d[0]]))
+    kind_order = {"B": 0, "L": 1, "R": 2, "S": 3}
     keyed = []
-    for what, x, t in items:
-        if what == "B":
-            keyed.append((-t, trace.block_pc[x], 0, -1, "%d B 0x%x -" % (t, trace.block_pc[x])))
+    for t, op in items:
+        b = flow[t - 1]
+        kind, what, _s = ops[b][op]
+        if kind == "B":
+            keyed.append((-t, trace.block_pc[b], 0, -1, "%d B 0x%x -" % (t, trace.block_pc[b])))
+        elif kind == "R":
+            keyed.append((-t, what, 2, -1, "%d R 0x%x -" % (t, what)))
         else:
-            k = trace.kind(x)
-            keyed.append((-t, trace.pc(x), kind_order[k], trace.slot(x),
-                          "%d %s 0x%x %d" % (t, k, trace.pc(x), trace.slot(x))))
+            keyed.append((-t, trace.pc(what), kind_order[kind], trace.slot(what),
+                          "%d %s 0x%x %d" % (t, kind, trace.pc(what), trace.slot(what))))
     keyed.sort()
     sys.stderr.write("slice: %d items\n" % len(keyed))
     return [k[-1] for k in keyed]

@@ -1,8 +1,8 @@
 #pragma once
 // The raw files of a Whole Execution Trace as `tcgen-tracer --wet=PREFIX`
 // writes them (format v2, docs/wet-streams.md): PREFIX.blocks, .flow, .nodes,
-// .events and .edges, read whole into memory and checked, so that whatever is
-// built from a RawTrace may trust it.
+// .events, .edges and, when present, .regs, read whole into memory and
+// checked, so that whatever is built from a RawTrace may trust it.
 //
 //     tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace("/tmp/run");
 //     for (const auto& event : raw.events) { ... }
@@ -73,20 +73,74 @@ struct RawEdge {
     std::uint32_t t_def = 0;  // <= t_use; equal when the store ran earlier in the same block execution
 };
 
+// The register dataflow of the static blocks (PREFIX.regs): per block its
+// operations in execution order — its memory accesses (its nodes, each once,
+// by id), the instructions that write registers, and its end (the branch),
+// last — each with the sources of the values it reads, and per register slot
+// the operation of the block that writes it last. A register slot is 8 bytes
+// of the guest's register file (offset / 8); the instruction and stack
+// pointers are not tracked.
+struct RawOp {
+    char kind = 'B';         // 'L', 'S' a memory access; 'R' an instruction writing registers; 'B' the block's end
+    std::uint64_t what = 0;  // the node (L, S); the instruction's pc (R, B: the block's last instruction)
+};
+
+struct RawSource {
+    char from = 'O';          // 'O': an earlier op of the same block execution;
+                              // 'G': the register slot as the block execution found it
+    std::uint32_t index = 0;  // the op's index in its block, or the slot
+};
+
+struct RawWrite {
+    std::uint32_t slot = 0;
+    std::uint32_t op = 0;  // the index, in its block, of the 'R' op that writes the slot last
+};
+
+struct RawDataflow {
+    // Block b's ops are ops[first_op[b] .. first_op[b + 1]); op i's sources
+    // sources[first_source[i] .. first_source[i + 1]); b's writes, by slot,
+    // writes[first_write[b] .. first_write[b + 1]).
+    std::vector<std::uint32_t> first_op;
+    std::vector<RawOp> ops;
+    std::vector<std::uint32_t> first_source;
+    std::vector<RawSource> sources;
+    std::vector<std::uint32_t> first_write;
+    std::vector<RawWrite> writes;
+
+    bool empty() const { return first_op.empty(); }
+};
+
+// The largest register slot a dataflow may name.
+constexpr std::uint32_t max_register_slot = 4095;
+
+// The dataflow a trace without PREFIX.regs stands in with (docs/wet.md,
+// "Slices"): per block its nodes then its end; a store reads every earlier
+// load of its block, the end every load; no register is written.
+RawDataflow stand_in_dataflow(const std::vector<RawBlock>& blocks, const std::vector<RawNode>& nodes);
+
 struct RawTrace {
     std::vector<RawBlock> blocks;  // by id
     std::vector<std::uint32_t> flow;  // flow[t - 1] = the block executed at t
     std::vector<RawNode> nodes;       // by id; within a block, ids increase in execution order
     std::vector<RawEvent> events;     // in execution order
     std::vector<RawEdge> edges;       // in event order
+    RawDataflow dataflow;             // PREFIX.regs; empty when the trace has none
 };
 
 // Reads and checks the five files PREFIX.blocks, .flow, .nodes, .events and
-// .edges. Throws WetError on a missing, short, foreign or inconsistent file.
+// .edges, and PREFIX.regs when it exists. Throws WetError on a missing,
+// short, foreign or inconsistent file.
 RawTrace read_raw_trace(const std::string& prefix);
 
 // The checks of read_raw_trace() on records already in memory; `prefix`
 // only names the files in messages. Throws WetError.
 void check_raw_trace(const RawTrace& raw, const std::string& prefix);
+
+// The checks of a dataflow against its blocks and nodes (each block's ops:
+// its nodes once each by id, its end last, instructions inside the block,
+// sources before their op, slots in range, writes by increasing slot naming
+// 'R' ops). `file` names it in the WetError thrown.
+void check_dataflow(const RawDataflow& dataflow, const std::vector<RawBlock>& blocks, const std::vector<RawNode>& nodes,
+                    const std::string& file);
 
 }  // namespace tcgen::wet

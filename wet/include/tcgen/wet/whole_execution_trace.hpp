@@ -58,6 +58,7 @@
 namespace tcgen::wet {
 
 class LabelStore;  // the compressed labels; private, so their layout can change
+class RegisterWriters;
 
 // One step of the control-flow trace: the block executed at t.
 struct FlowStep {
@@ -82,14 +83,14 @@ struct Def {
 };
 
 // One item of a backward dynamic slice: a memory access executed at t
-// ('L' or 'S', `id` its node), or the branch that ends the execution of block
-// `id` at t ('B').
+// ('L' or 'S', `id` its node), an instruction that wrote registers in the
+// execution of block `id` at t ('R'), or the branch that ends it ('B').
 struct SliceItem {
     std::uint32_t t = 0;
     char kind = 'B';
     std::uint32_t id = 0;
-    std::uint64_t pc = 0;    // the node's instruction, or the block's first
-    std::uint8_t slot = 0;   // a node's slot; 0 for a block
+    std::uint64_t pc = 0;   // the node's or R's instruction, or the block's first
+    std::uint8_t slot = 0;  // a node's slot; 0 otherwise
 };
 
 // The sizes of one kind of label (`wet stats`). raw_bytes counts the labels
@@ -146,6 +147,10 @@ public:
     std::vector<std::uint32_t> nodes_at_pc(std::uint64_t pc) const;
     // The nodes of block `id`, by id (= execution order).
     std::vector<std::uint32_t> nodes_of_block(std::uint32_t id) const;
+    // The blocks' register dataflow: the tracer's, or the stand-in for a
+    // trace without one (traced_dataflow() false).
+    const RawDataflow& dataflow() const { return dataflow_; }
+    bool traced_dataflow() const { return traced_dataflow_; }
 
     // --- Control flow ---
     // A cursor between timestamps over the control-flow trace: after
@@ -186,12 +191,14 @@ public:
     std::uint32_t control_parent(std::uint32_t t);
 
     // The backward dynamic slice from every execution of `pc` at its
-    // instance-th distinct timestamp (1-based), closed under: a load's def;
-    // a memory access's control parent's branch; a store's earlier loads in
-    // the same block execution (the stand-in for register dependences, which
-    // are not traced); a branch's own control parent and the loads of its
-    // block execution. Sorted by t descending, then pc, then kind (B < L < S),
-    // then slot. Throws WetError when pc has no node or fewer instances.
+    // instance-th distinct timestamp (1-based), closed under: an item's
+    // control parent's branch; the items whose values it reads in registers
+    // (the register dataflow: earlier items of its block execution, and for
+    // a register it found on entry the latest earlier write of it); a
+    // load's def. Without a traced dataflow a store reads every earlier load
+    // of its block execution, a branch every load (docs/wet.md, "Slices").
+    // Sorted by t descending, then pc, then kind (B < L < R < S), then slot.
+    // Throws WetError when pc has no node or fewer instances.
     std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance);
 
     // --- Sizes ---
@@ -204,11 +211,13 @@ public:
 
 private:
     WholeExecutionTrace();
-    void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
+    void index_static();  // block_first_node_, block_nodes_, pc_order_ and node_op_ from blocks_, nodes_ and dataflow_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     std::uint32_t checked_t(std::uint32_t t) const;
-    std::uint64_t static_bytes() const;  // the saved file but for its label sections
+    std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
+    std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload
     std::size_t static_memory_bytes() const;
+    std::size_t dataflow_memory_bytes() const;
 
     std::string name_;
     std::uint64_t events_ = 0;
@@ -225,7 +234,12 @@ private:
     std::vector<std::uint32_t> block_nodes_;
     std::uint32_t block_node(std::uint32_t at) const { return block_nodes_.empty() ? at : block_nodes_[at]; }
     std::vector<std::uint32_t> pc_order_;  // node ids by (pc, id)
+    RawDataflow dataflow_;
+    bool traced_dataflow_ = false;
+    std::uint64_t dataflow_saved_bytes_ = 0;  // DFLW's payload
+    std::vector<std::uint32_t> node_op_;      // per node, its op's index in its block's ops
     std::unique_ptr<LabelStore> labels_;
+    std::unique_ptr<RegisterWriters> register_writers_;  // made by the first slice
 };
 
 }  // namespace tcgen::wet
