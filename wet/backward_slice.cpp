@@ -25,15 +25,18 @@ std::uint64_t item_key(std::uint32_t t, std::uint32_t op) {
     return (static_cast<std::uint64_t>(t) << 32) | op;
 }
 
+// The op of a block's end in an item key: its index is the block's last,
+// known once the item is visited (a control parent's block is not looked
+// up when it is added; it may lie far back). Nothing else adds an end.
+constexpr std::uint32_t end_op = 0xFFFFFFFFu;
+
 }  // namespace
 
 std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance) {
     const std::vector<std::uint32_t> start_nodes = nodes_of_pc_or_fail(pc);
     const std::uint32_t start = instance_time(pc, instance);
     FlowIndex& flow = labels_->flow_index();
-    if (!register_writers_) {
-        register_writers_ = std::make_unique<RegisterWriters>(dataflow_);
-    }
+    need_dataflow();
 
     // Largest key first. Every item an item adds has a smaller key than the
     // item itself (checked: a forged def could name a later store of the
@@ -51,6 +54,9 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         const std::uint32_t block = flow.block_at(t);
         const std::uint32_t first = dataflow_.first_op[block];
         const std::string at = " at t " + std::to_string(t);
+        if (op == end_op) {
+            return "the branch" + at;
+        }
         if (op >= dataflow_.first_op[block + 1] - first || dataflow_.ops[first + op].kind == 'R') {
             return "op " + std::to_string(op) + at;
         }
@@ -98,9 +104,6 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         return labels_->times_of(node) == LabelStore::Times::block ? current.index : labels_->node_execution(node, t);
     };
     const auto is_node = [](const RawOp& op) { return op.kind == 'L' || op.kind == 'S'; };
-    const auto end_op = [&](std::uint32_t block) {
-        return dataflow_.first_op[block + 1] - dataflow_.first_op[block] - 1;
-    };
 
     for (const std::uint32_t node : start_nodes) {
         if (labels_->node_execution(node, start)) {
@@ -116,10 +119,12 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         }
         visiting = key;
         const auto t = static_cast<std::uint32_t>(key >> 32);
-        const auto op = static_cast<std::uint32_t>(key);
         enter(t);
         const std::uint32_t block = current.block;
         const std::uint32_t first_op = dataflow_.first_op[block];
+        const std::uint32_t op = static_cast<std::uint32_t>(key) == end_op
+                                     ? dataflow_.first_op[block + 1] - first_op - 1
+                                     : static_cast<std::uint32_t>(key);
         if (op >= dataflow_.first_op[block + 1] - first_op) {
             corrupt(item_name(key) + ": block " + std::to_string(block) + " has no such op");
         }
@@ -137,7 +142,7 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
             current.parent_added = true;
             const std::uint32_t parent = labels_->control_parent(block, *current.index, t);
             if (parent != 0) {
-                add(parent, end_op(flow.block_at(parent)));
+                add(parent, end_op);
             }
         }
         for (std::uint32_t at = dataflow_.first_source[first_op + op]; at < dataflow_.first_source[first_op + op + 1];
@@ -155,19 +160,17 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         if (raw_op.kind == 'L') {
             const auto node = static_cast<std::uint32_t>(raw_op.what);
             const std::uint64_t index = *executed(node, t);
+            // A def is a store execution the labels found among the store's
+            // own: its block ran at def->t (not looked up here: defs lie
+            // anywhere back in the run).
             if (const std::optional<Def> def = labels_->def_at(node, index, t)) {
-                if (def->node >= nodes().size() || nodes()[def->node].block != flow.block_at(def->t)) {
-                    corrupt("the def of node " + std::to_string(node) + " at t " + std::to_string(t) +
-                            " is not a node of the block executed at t " + std::to_string(def->t));
-                }
                 add(def->t, node_op_[def->node]);
             }
         }
     }
-    std::sort(items.begin(), items.end(), [](const SliceItem& a, const SliceItem& b) {
-        if (a.t != b.t) {
-            return a.t > b.t;
-        }
+    // The items left the queue by decreasing t already: each t's are sorted
+    // among themselves.
+    const auto by_place = [](const SliceItem& a, const SliceItem& b) {
         if (a.pc != b.pc) {
             return a.pc < b.pc;
         }
@@ -175,7 +178,12 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
             return a.kind < b.kind;
         }
         return a.slot < b.slot;
-    });
+    };
+    for (auto first = items.begin(); first != items.end();) {
+        const auto last = std::find_if(first, items.end(), [&](const SliceItem& item) { return item.t != first->t; });
+        std::sort(first, last, by_place);
+        first = last;
+    }
     return items;
 }
 

@@ -60,19 +60,26 @@ FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
             return cache_.front();
         }
     }
-    if (cache_.size() >= cached_segments) {
-        cache_.pop_back();
+    // The least recently used segment's buffers are reused: fresh ones
+    // would cost their pages' zeroing on every decode.
+    if (cache_.size() < cached_segments) {
+        cache_.emplace_front();
+    } else {
+        cache_.splice(cache_.begin(), cache_, std::prev(cache_.end()));
     }
-    Segment decoded;
-    decoded.number = number;
+    Segment& decoded = cache_.front();
+    decoded.number = UINT32_MAX;  // none until decoded whole (a corrupt frame throws)
+    decoded.blocks.clear();
+    decoded.positions.clear();
+    decoded.groups.clear();
     // A forged file can claim frames of any length: no more than the flow holds.
     decoded.blocks.reserve(static_cast<std::size_t>(std::min(segment_records_, flow_.size())));
     const std::uint64_t frames_per_segment = segment_records_ / flow_.frame_records();
     flow_.walk_frames(static_cast<std::size_t>(number * frames_per_segment),
                       static_cast<std::size_t>((number + 1) * frames_per_segment),
                       [&](std::uint32_t block, std::uint64_t) { decoded.blocks.push_back(block); });
-    cache_.push_front(std::move(decoded));
-    return cache_.front();
+    decoded.number = number;
+    return decoded;
 }
 
 const FlowIndex::Segment& FlowIndex::grouped_segment(std::uint32_t number) {

@@ -80,7 +80,7 @@ std::uint64_t WholeExecutionTrace::static_bytes() const {
 }
 
 // A traced dataflow (flag 1, then write_dataflow()'s form); a stand-in is
-// made again on load (flag 0).
+// made again when needed (flag 0).
 std::vector<std::uint8_t> WholeExecutionTrace::dataflow_section() const {
     ByteWriter section;
     section.u8(traced_dataflow_ ? 1 : 0);
@@ -88,6 +88,14 @@ std::vector<std::uint8_t> WholeExecutionTrace::dataflow_section() const {
         write_dataflow(section, dataflow_, blocks_);
     }
     return std::move(section.data());
+}
+
+RawDataflow WholeExecutionTrace::decode_dataflow() const {
+    ByteReader section(dataflow_saved_.data(), dataflow_saved_.size(), name_, "section DFLW");
+    const bool traced = section.u8() != 0;
+    RawDataflow dataflow = traced ? read_dataflow(section, blocks_, nodes()) : stand_in_dataflow(blocks_, nodes());
+    section.expect_end();
+    return dataflow;
 }
 
 std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
@@ -129,7 +137,7 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
         }
         write_section(file, static_tags[2], records.data());
     }
-    write_section(file, static_tags[3], dataflow_section());
+    write_section(file, static_tags[3], dataflow_saved_);
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         write_section(file, LabelStore::section_tags[section], labels_->save_section(section));
     }
@@ -200,12 +208,16 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     nodes.expect_end();
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(std::move(node_list));
 
+    // The dataflow is checked whole now and kept saved: a slice decodes it again.
     ByteReader dataflow = read_section(file, static_tags[3]);
-    wet.dataflow_saved_bytes_ = dataflow.remaining();
-    wet.traced_dataflow_ = dataflow.u8() != 0;
-    wet.dataflow_ = wet.traced_dataflow_ ? read_dataflow(dataflow, wet.blocks_, wet.nodes())
-                                         : stand_in_dataflow(wet.blocks_, wet.nodes());
-    dataflow.expect_end();
+    wet.dataflow_saved_.assign(dataflow.here(), dataflow.here() + dataflow.remaining());
+    wet.traced_dataflow_ = !wet.dataflow_saved_.empty() && wet.dataflow_saved_[0] != 0;
+    if (wet.traced_dataflow_) {
+        const RawDataflow checked = wet.decode_dataflow();
+        wet.dataflow_labels_ = checked.ops.size() + checked.sources.size() + checked.writes.size();
+    } else if (wet.dataflow_saved_.size() != 1) {
+        dataflow.fail("a stand-in dataflow is its flag byte alone");
+    }
 
     wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
     wet.labels_->set_control_dependences(control_dependences);

@@ -53,6 +53,15 @@ void WholeExecutionTrace::index_static() {
     }
     std::stable_sort(pc_order_.begin(), pc_order_.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return nodes()[a].pc < nodes()[b].pc; });
+}
+
+void WholeExecutionTrace::need_dataflow() {
+    if (register_writers_) {
+        return;
+    }
+    if (dataflow_.empty()) {
+        dataflow_ = decode_dataflow();
+    }
     node_op_.assign(nodes().size(), 0);
     for (std::size_t block = 0; block < blocks_.size(); ++block) {
         for (std::uint32_t op = dataflow_.first_op[block]; op < dataflow_.first_op[block + 1]; ++op) {
@@ -62,6 +71,7 @@ void WholeExecutionTrace::index_static() {
             }
         }
     }
+    register_writers_ = std::make_unique<RegisterWriters>(dataflow_);
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id) const {
@@ -85,8 +95,11 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
     wet.events_ = raw.events.size();
     wet.edges_ = raw.edges.size();
     wet.traced_dataflow_ = !raw.dataflow.empty();
-    wet.dataflow_ = wet.traced_dataflow_ ? raw.dataflow : stand_in_dataflow(raw.blocks, raw.nodes);
-    wet.dataflow_saved_bytes_ = wet.dataflow_section().size();
+    if (wet.traced_dataflow_) {
+        wet.dataflow_ = raw.dataflow;
+        wet.dataflow_labels_ = raw.dataflow.ops.size() + raw.dataflow.sources.size() + raw.dataflow.writes.size();
+    }
+    wet.dataflow_saved_ = wet.dataflow_section();
     wet.index_static();
     if (progress) {
         progress("control dependences", 0, 1);
@@ -235,10 +248,8 @@ std::vector<LabelStats> WholeExecutionTrace::stats() const {
                        static_bytes(), static_memory_bytes()};
     rows.push_back(program);
     // PREFIX.regs's 16-byte records: a header per block, then its ops, sources and writes.
-    const std::uint64_t dataflow_labels =
-        traced_dataflow_ ? dataflow_.ops.size() + dataflow_.sources.size() + dataflow_.writes.size() : 0;
-    rows.push_back(LabelStats{"register dataflow", dataflow_labels,
-                              traced_dataflow_ ? 16 * (blocks_.size() + dataflow_labels) : 0, dataflow_saved_bytes_,
+    rows.push_back(LabelStats{"register dataflow", dataflow_labels_,
+                              traced_dataflow_ ? 16 * (blocks_.size() + dataflow_labels_) : 0, dataflow_saved_.size(),
                               dataflow_memory_bytes()});
     LabelStats total{"total", 0, 0, 0, memory_bytes()};
     for (const LabelStats& row : rows) {
@@ -257,7 +268,8 @@ std::size_t WholeExecutionTrace::static_memory_bytes() const {
 }
 
 std::size_t WholeExecutionTrace::dataflow_memory_bytes() const {
-    return (dataflow_.first_op.capacity() + dataflow_.first_source.capacity() + dataflow_.first_write.capacity() +
+    return dataflow_saved_.capacity() +
+           (dataflow_.first_op.capacity() + dataflow_.first_source.capacity() + dataflow_.first_write.capacity() +
             node_op_.capacity()) *
                sizeof(std::uint32_t) +
            dataflow_.ops.capacity() * sizeof(RawOp) + dataflow_.sources.capacity() * sizeof(RawSource) +

@@ -147,9 +147,8 @@ public:
     std::vector<std::uint32_t> nodes_at_pc(std::uint64_t pc) const;
     // The nodes of block `id`, by id (= execution order).
     std::vector<std::uint32_t> nodes_of_block(std::uint32_t id) const;
-    // The blocks' register dataflow: the tracer's, or the stand-in for a
-    // trace without one (traced_dataflow() false).
-    const RawDataflow& dataflow() const { return dataflow_; }
+    // Whether the blocks' register dataflow is the tracer's (PREFIX.regs),
+    // or the stand-in for a trace without one.
     bool traced_dataflow() const { return traced_dataflow_; }
 
     // --- Control flow ---
@@ -211,11 +210,13 @@ public:
 
 private:
     WholeExecutionTrace();
-    void index_static();  // block_first_node_, block_nodes_, pc_order_ and node_op_ from blocks_, nodes_ and dataflow_
+    void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
-    std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload
+    std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
+    RawDataflow decode_dataflow() const;                 // dataflow_saved_ decoded and checked
+    void need_dataflow();                                // dataflow_, node_op_ and register_writers_
     std::size_t static_memory_bytes() const;
     std::size_t dataflow_memory_bytes() const;
 
@@ -234,12 +235,14 @@ private:
     std::vector<std::uint32_t> block_nodes_;
     std::uint32_t block_node(std::uint32_t at) const { return block_nodes_.empty() ? at : block_nodes_[at]; }
     std::vector<std::uint32_t> pc_order_;  // node ids by (pc, id)
-    RawDataflow dataflow_;
+    // The register dataflow: kept saved (a zstd frame) until a slice needs it decoded.
+    std::vector<std::uint8_t> dataflow_saved_;  // DFLW's payload
     bool traced_dataflow_ = false;
-    std::uint64_t dataflow_saved_bytes_ = 0;  // DFLW's payload
+    std::uint64_t dataflow_labels_ = 0;  // a traced one's ops, sources and writes
+    RawDataflow dataflow_;
     std::vector<std::uint32_t> node_op_;      // per node, its op's index in its block's ops
     std::unique_ptr<LabelStore> labels_;
-    std::unique_ptr<RegisterWriters> register_writers_;  // made by the first slice
+    std::unique_ptr<RegisterWriters> register_writers_;
 };
 
 }  // namespace tcgen::wet
