@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
-#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -17,7 +17,7 @@
 
 #include <tcgen/wet.hpp>
 
-#include "control_dependence.hpp"
+#include "raw_lookups.hpp"
 #include "synthetic_wet.hpp"
 #include "wet_file_bytes.hpp"
 
@@ -41,20 +41,9 @@ using Row = std::tuple<std::uint32_t, char, std::uint64_t, unsigned>;  // t, kin
 // each slot before each t.
 std::vector<Row> reference_slice(const RawTrace& raw, std::uint64_t pc, std::uint32_t start) {
     const RawDataflow& dataflow = raw.dataflow;
-    std::vector<tcgen::wet::BlockShape> shapes;
-    for (const auto& block : raw.blocks) {
-        shapes.push_back({block.pc, block.bytes, block.end});
-    }
-    const std::vector<std::uint32_t> parents =
-        tcgen::wet::dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
-    std::set<std::pair<std::uint32_t, std::uint32_t>> executed;  // (node, t)
-    for (const auto& event : raw.events) {
-        executed.insert({event.node, event.t});
-    }
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>> def;
-    for (const auto& edge : raw.edges) {
-        def[{edge.use, edge.t_use}] = {edge.def, edge.t_def};
-    }
+    const std::vector<std::uint32_t> parents = raw_lookups::control_parents(raw);
+    const auto executed = raw_lookups::executed(raw);
+    auto def = raw_lookups::defs(raw);
     constexpr std::uint32_t slots = 8;
     // writer[t][slot]: (t', op) of the latest write before t; t' = 0: none.
     std::vector<std::array<std::pair<std::uint32_t, std::uint32_t>, slots>> writer(raw.flow.size() + 1);

@@ -17,7 +17,7 @@
 
 #include <tcgen/wet.hpp>
 
-#include "control_dependence.hpp"
+#include "raw_lookups.hpp"
 #include "synthetic_wet.hpp"
 
 namespace {
@@ -27,11 +27,7 @@ using tcgen::wet::WetError;
 using tcgen::wet::WholeExecutionTrace;
 
 std::vector<std::uint32_t> parents_of(const RawTrace& raw) {
-    std::vector<tcgen::wet::BlockShape> shapes;
-    for (const auto& block : raw.blocks) {
-        shapes.push_back({block.pc, block.bytes, block.end});
-    }
-    return tcgen::wet::dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
+    return raw_lookups::control_parents(raw);
 }
 
 std::set<std::uint64_t> pcs_of(const RawTrace& raw) {
@@ -47,14 +43,8 @@ using Row = std::tuple<std::uint32_t, char, std::uint64_t, unsigned>;
 
 std::vector<Row> reference_slice(const RawTrace& raw, const std::vector<std::uint32_t>& parents, std::uint64_t pc,
                                  std::uint32_t start) {
-    std::set<std::pair<std::uint32_t, std::uint32_t>> executed;  // (node, t)
-    for (const auto& event : raw.events) {
-        executed.insert({event.node, event.t});
-    }
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>> def;
-    for (const auto& edge : raw.edges) {
-        def[{edge.use, edge.t_use}] = {edge.def, edge.t_def};
-    }
+    const auto executed = raw_lookups::executed(raw);
+    auto def = raw_lookups::defs(raw);
     constexpr std::uint32_t branch = 0xFFFFFFFFu;
     std::set<std::pair<std::uint32_t, std::uint32_t>> items;  // (t, node or branch)
     std::vector<std::pair<std::uint32_t, std::uint32_t>> work;
