@@ -226,7 +226,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     std::string prefix, file, pc, instance, from, count, checkpoint;
     bool backward = false;
-    CLI::App* build = app.add_subcommand("build", "Reads PREFIX.blocks/.flow/.nodes/.events/.edges, writes OUT.wet");
+    CLI::App* build =
+        app.add_subcommand("build", "Reads PREFIX.blocks/.flow/.nodes/.events/.edges (and .regs), writes OUT.wet");
     build->add_option("PREFIX", prefix, "The prefix given to tcgen-tracer --wet=")->required();
     build->add_option("OUT", file, "The WET file to write")->required();
     build->add_option("--checkpoint-every", checkpoint,

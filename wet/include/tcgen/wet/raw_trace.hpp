@@ -127,8 +127,8 @@ struct RawTrace {
     RawDataflow dataflow;             // PREFIX.regs; empty when the trace has none
 };
 
-// Reads and checks the five files PREFIX.blocks, .flow, .nodes, .events and
-// .edges, and PREFIX.regs when it exists. Throws WetError on a missing,
+// Reads and checks PREFIX.blocks, .flow, .nodes, .events and .edges, and
+// PREFIX.regs when it exists. Throws WetError on a missing,
 // short, foreign or inconsistent file.
 RawTrace read_raw_trace(const std::string& prefix);
 
