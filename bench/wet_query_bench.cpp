@@ -188,7 +188,7 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
     std::vector<double> slice_items;
     for (unsigned slice = 0; slice < slices && !load_pcs.empty(); ++slice) {
         const std::uint64_t pc = load_pcs[random() % load_pcs.size()];
-        const std::size_t instances = wet.instances(pc).size();
+        const std::size_t instances = static_cast<std::size_t>(wet.instance_count(pc));
         const std::uint64_t instance = 1 + random() % instances;
         const double begin = cpu_seconds();
         const auto items = wet.backward_slice(pc, instance);

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "label_store.hpp"
-#include "register_writers.hpp"
+#include "register_reads.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -37,136 +37,129 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
     const std::uint32_t start = instance_time(pc, instance);
     FlowIndex& flow = labels_->flow_index();
     need_dataflow();
+    RegisterReads& registers = *register_reads_;
+    registers.clear();
 
-    // Largest key first. Every item an item adds has a smaller key than the
-    // item itself (checked: a forged def could name a later store of the
-    // same block execution), so the keys leave in decreasing order and the
-    // copies of one item leave one after another: an item added twice is
-    // visited once, with no set of the items seen (which cost more than the
-    // copies: half of a large slice's time).
-    std::priority_queue<std::uint64_t> pending;
-    std::optional<std::uint64_t> visiting;
     const auto corrupt = [&](const std::string& what) { throw WetError(name_, "corrupt labels: " + what); };
-    // For messages: "node 3 at t 7", "the branch at t 7", "op 9 at t 7".
-    const auto item_name = [&](std::uint64_t key) {
-        const auto t = static_cast<std::uint32_t>(key >> 32);
-        const auto op = static_cast<std::uint32_t>(key);
-        const std::uint32_t block = flow.block_at(t);
-        const std::uint32_t first = dataflow_.first_op[block];
-        const std::string at = " at t " + std::to_string(t);
-        if (op == end_op) {
-            return "the branch" + at;
-        }
-        if (op >= dataflow_.first_op[block + 1] - first || dataflow_.ops[first + op].kind == 'R') {
-            return "op " + std::to_string(op) + at;
-        }
-        const RawOp& raw_op = dataflow_.ops[first + op];
-        return raw_op.kind == 'B' ? "the branch" + at : "node " + std::to_string(raw_op.what) + at;
-    };
-    // Many items add the same one (a register written once and read by every
-    // iteration of a loop after it, a loop's branch): a small table of the
-    // keys added lately drops most copies before they enter the queue. A
-    // key found there is in the queue still, as nothing added later can
-    // have a key that has left it.
+    // Items of earlier block executions the slice reached through a control
+    // parent or a def, largest key first. Many items add the same one (a
+    // loop's branch, a store read by every iteration after it): a small
+    // table of the keys added lately drops most copies before they enter
+    // the queue; the rest leave it one after another and are dropped there.
+    std::priority_queue<std::uint64_t> earlier;
     std::vector<std::uint64_t> added_lately(std::size_t{1} << 16, ~std::uint64_t{0});
-    const auto add = [&](std::uint32_t t, std::uint32_t op) {
+    const auto add_earlier = [&](std::uint32_t t, std::uint32_t op) {
         const std::uint64_t key = item_key(t, op);
-        if (visiting && key >= *visiting) {
-            corrupt(item_name(*visiting) + " depends on " + item_name(key) + ", which is not before it");
-        }
         std::uint64_t& lately = added_lately[(key * 0x9E3779B97F4A7C15ULL) >> 48];
         if (lately != key) {
             lately = key;
-            pending.push(key);
+            earlier.push(key);
         }
-    };
-    // The items of one t leave the queue one after another and belong to one
-    // block execution: its block, its index among the block's executions and
-    // its control parent are looked up once per t (most nodes run with their
-    // block, so their execution index is the block's).
-    struct BlockExecution {
-        std::uint32_t t = 0;  // 0: none yet (timestamps start at 1)
-        std::uint32_t block = 0;
-        std::optional<std::uint64_t> index;
-        bool parent_added = false;
-    };
-    BlockExecution current;
-    const auto enter = [&](std::uint32_t t) {
-        if (current.t != t) {
-            const std::uint32_t block = flow.block_at(t);
-            current = BlockExecution{t, block, labels_->block_execution(block, t), false};
-            if (!current.index) {
-                corrupt("block " + std::to_string(block) + " has no execution at t " + std::to_string(t));
-            }
-        }
-    };
-    const auto executed = [&](std::uint32_t node, std::uint32_t t) {
-        return labels_->times_of(node) == LabelStore::Times::block ? current.index : labels_->node_execution(node, t);
     };
     const auto is_node = [](const RawOp& op) { return op.kind == 'L' || op.kind == 'S'; };
 
+    // One block execution: its ops in the slice are visited last first (an
+    // op's sources in the block execution come before it).
+    std::vector<std::uint8_t> pending;  // per op of the block
+    std::vector<SliceItem> items;
+    const auto visit_execution = [&](std::uint32_t t, const std::vector<std::uint32_t>& seeds) {
+        const FlowIndex::Execution execution = flow.execution_at(t);
+        const std::uint32_t block = execution.block;
+        const std::uint32_t first_op = dataflow_.first_op[block];
+        const std::uint32_t op_count = dataflow_.first_op[block + 1] - first_op;
+        pending.assign(op_count, 0);
+        for (const std::uint32_t op : seeds) {
+            pending[op] = 1;
+        }
+        // The register reads waiting for a write this execution makes.
+        registers.take_writes(dataflow_, block, [&](std::uint32_t op) { pending[op] = 1; });
+        for (; !earlier.empty() && static_cast<std::uint32_t>(earlier.top() >> 32) == t; earlier.pop()) {
+            const auto op = static_cast<std::uint32_t>(earlier.top());
+            if (op != end_op && op >= op_count) {
+                corrupt("block " + std::to_string(block) + " at t " + std::to_string(t) + " has no op " +
+                        std::to_string(op));
+            }
+            pending[op == end_op ? op_count - 1 : op] = 1;
+        }
+        // A node's index among its executions, if it ran at t (most run
+        // with their block: their index is the block's).
+        const auto node_index = [&](std::uint32_t node) {
+            return labels_->times_of(node) == LabelStore::Times::block ? std::optional(execution.index)
+                                                                       : labels_->node_execution(node, t);
+        };
+        bool parent_added = false;
+        for (std::uint32_t op = op_count; op-- > 0;) {
+            if (pending[op] == 0) {
+                continue;
+            }
+            const RawOp& raw_op = dataflow_.ops[first_op + op];
+            if (is_node(raw_op)) {
+                const auto node = static_cast<std::uint32_t>(raw_op.what);
+                if (!node_index(node)) {
+                    corrupt("node " + std::to_string(node) + " has no execution at t " + std::to_string(t));
+                }
+                items.push_back(SliceItem{t, raw_op.kind, nodes()[node].slot, node, nodes()[node].pc});
+            } else {
+                items.push_back(
+                    SliceItem{t, raw_op.kind, 0, block, raw_op.kind == 'B' ? blocks_[block].pc : raw_op.what});
+            }
+            if (!parent_added) {
+                parent_added = true;
+                if (const std::uint32_t parent = labels_->control_parent(block, execution.index, t)) {
+                    add_earlier(parent, end_op);
+                }
+            }
+            for (std::uint32_t at = dataflow_.first_source[first_op + op];
+                 at < dataflow_.first_source[first_op + op + 1]; ++at) {
+                const RawSource& source = dataflow_.sources[at];
+                if (source.from == 'G') {
+                    registers.want(source.index);
+                } else if (const RawOp& read = dataflow_.ops[first_op + source.index];
+                           !is_node(read) || node_index(static_cast<std::uint32_t>(read.what))) {
+                    pending[source.index] = 1;  // checked on load: an earlier op
+                }
+            }
+            if (raw_op.kind == 'L') {
+                const auto node = static_cast<std::uint32_t>(raw_op.what);
+                // A def is a store execution the labels found among the
+                // store's own: its block ran at def->t.
+                if (const std::optional<Def> def = labels_->def_at(node, *node_index(node), t)) {
+                    const std::uint32_t def_op = node_op_[def->node];
+                    if (def->t > t || (def->t == t && (nodes()[def->node].block != block || def_op >= op))) {
+                        corrupt("node " + std::to_string(node) + " at t " + std::to_string(t) + " depends on node " +
+                                std::to_string(def->node) + " at t " + std::to_string(def->t) +
+                                ", which is not before it");
+                    }
+                    if (def->t == t) {
+                        pending[def_op] = 1;
+                    } else {
+                        add_earlier(def->t, def_op);
+                    }
+                }
+            }
+        }
+    };
+
+    std::vector<std::uint32_t> seeds;
     for (const std::uint32_t node : start_nodes) {
         if (labels_->node_execution(node, start)) {
-            add(start, node_op_[node]);
+            seeds.push_back(node_op_[node]);
         }
     }
-    std::vector<SliceItem> items;
-    while (!pending.empty()) {
-        const std::uint64_t key = pending.top();
-        pending.pop();
-        if (key == visiting) {
-            continue;
+    visit_execution(start, seeds);
+    seeds.clear();
+    // Then back through time to each block execution the slice reaches: the
+    // next earlier item's, or a write of a register an item reads.
+    for (std::uint32_t t = start;;) {
+        std::uint32_t next = earlier.empty() ? 0 : static_cast<std::uint32_t>(earlier.top() >> 32);
+        if (registers.any() && t > 1) {
+            next = std::max(next, registers.latest_write(t - 1, std::max<std::uint32_t>(next, 1), flow));
         }
-        visiting = key;
-        const auto t = static_cast<std::uint32_t>(key >> 32);
-        enter(t);
-        const std::uint32_t block = current.block;
-        const std::uint32_t first_op = dataflow_.first_op[block];
-        const std::uint32_t op = static_cast<std::uint32_t>(key) == end_op
-                                     ? dataflow_.first_op[block + 1] - first_op - 1
-                                     : static_cast<std::uint32_t>(key);
-        if (op >= dataflow_.first_op[block + 1] - first_op) {
-            corrupt(item_name(key) + ": block " + std::to_string(block) + " has no such op");
+        if (next == 0) {
+            break;
         }
-        const RawOp& raw_op = dataflow_.ops[first_op + op];
-        if (is_node(raw_op)) {
-            const auto node = static_cast<std::uint32_t>(raw_op.what);
-            if (!executed(node, t)) {
-                corrupt("node " + std::to_string(node) + " has no execution at t " + std::to_string(t));
-            }
-            items.push_back(SliceItem{t, raw_op.kind, node, nodes()[node].pc, nodes()[node].slot});
-        } else {
-            items.push_back(SliceItem{t, raw_op.kind, block, raw_op.kind == 'B' ? blocks_[block].pc : raw_op.what, 0});
-        }
-        if (!current.parent_added) {
-            current.parent_added = true;
-            const std::uint32_t parent = labels_->control_parent(block, *current.index, t);
-            if (parent != 0) {
-                add(parent, end_op);
-            }
-        }
-        for (std::uint32_t at = dataflow_.first_source[first_op + op]; at < dataflow_.first_source[first_op + op + 1];
-             ++at) {
-            const RawSource& source = dataflow_.sources[at];
-            if (source.from == 'O') {
-                const RawOp& read = dataflow_.ops[first_op + source.index];
-                if (!is_node(read) || executed(static_cast<std::uint32_t>(read.what), t)) {
-                    add(t, source.index);
-                }
-            } else if (const auto writer = register_writers_->latest_before(dataflow_, source.index, t, flow)) {
-                add(writer->t, writer->op);
-            }
-        }
-        if (raw_op.kind == 'L') {
-            const auto node = static_cast<std::uint32_t>(raw_op.what);
-            const std::uint64_t index = *executed(node, t);
-            // A def is a store execution the labels found among the store's
-            // own: its block ran at def->t (not looked up here: defs lie
-            // anywhere back in the run).
-            if (const std::optional<Def> def = labels_->def_at(node, index, t)) {
-                add(def->t, node_op_[def->node]);
-            }
-        }
+        t = next;
+        visit_execution(t, seeds);
     }
     // The items left the queue by decreasing t already: each t's are sorted
     // among themselves.

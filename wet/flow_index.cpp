@@ -70,6 +70,7 @@ FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
     Segment& decoded = cache_.front();
     decoded.number = UINT32_MAX;  // none until decoded whole (a corrupt frame throws)
     decoded.blocks.clear();
+    decoded.ranks.clear();
     decoded.positions.clear();
     decoded.groups.clear();
     // A forged file can claim frames of any length: no more than the flow holds.
@@ -179,7 +180,7 @@ std::optional<std::uint64_t> FlowIndex::find(std::uint32_t block, std::uint64_t 
     return entry->before + static_cast<std::uint64_t>(found - first);
 }
 
-std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index) {
+const FlowIndex::Entry& FlowIndex::entry_of_execution(std::uint32_t block, std::uint64_t index) const {
     const Entry* begin = entries_begin(block);
     const Entry* end = entries_end(block);
     if (index >= counts_[block] || begin == end) {
@@ -187,26 +188,91 @@ std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index) {
                  std::to_string(counts_[block]) + " times");
     }
     // The last entry with `before` <= index.
-    const Entry* entry = std::upper_bound(begin, end, index, [](std::uint64_t value, const Entry& e) { return value < e.before; }) - 1;
-    const auto [first, after] = positions(entry->segment, block, runs_in(block, entry));
-    const std::uint64_t local = index - entry->before;
+    return *(std::upper_bound(begin, end, index, [](std::uint64_t value, const Entry& e) { return value < e.before; }) -
+             1);
+}
+
+std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index) {
+    const Entry& entry = entry_of_execution(block, index);
+    const auto [first, after] = positions(entry.segment, block, runs_in(block, &entry));
+    const std::uint64_t local = index - entry.before;
     if (local >= static_cast<std::uint64_t>(after - first)) {
         corrupt_("execution " + std::to_string(index) + " of block " + std::to_string(block) + " is not in its segment");
     }
-    return static_cast<std::uint32_t>(std::uint64_t{entry->segment} * segment_records_ + first[local] + 1);
+    return static_cast<std::uint32_t>(std::uint64_t{entry.segment} * segment_records_ + first[local] + 1);
 }
 
-std::uint32_t FlowIndex::block_at(std::uint64_t t) {
+bool FlowIndex::holds(std::uint32_t number) const {
+    return std::any_of(cache_.begin(), cache_.end(), [&](const Segment& decoded) { return decoded.number == number; });
+}
+
+bool FlowIndex::holds_time(std::uint64_t t) const {
+    return t != 0 && t <= flow_.size() && holds(static_cast<std::uint32_t>((t - 1) / segment_records_));
+}
+
+bool FlowIndex::holds_execution(std::uint32_t block, std::uint64_t index) const {
+    return holds(entry_of_execution(block, index).segment);
+}
+
+std::vector<std::uint32_t> FlowIndex::times(std::uint32_t block) {
+    std::vector<std::uint32_t> result;
+    result.reserve(counts_[block]);
+    for (const Entry* entry = entries_begin(block); entry != entries_end(block); ++entry) {
+        const auto [first, after] = positions(entry->segment, block, runs_in(block, entry));
+        const std::uint64_t start = std::uint64_t{entry->segment} * segment_records_ + 1;
+        for (const std::uint32_t* position = first; position != after; ++position) {
+            result.push_back(static_cast<std::uint32_t>(start + *position));
+        }
+    }
+    return result;
+}
+
+std::pair<FlowIndex::Segment*, std::size_t> FlowIndex::segment_at(std::uint64_t t) {
     if (t == 0 || t > flow_.size()) {
         corrupt_("t " + std::to_string(t) + " is outside the control flow");
     }
     const std::uint64_t position = t - 1;
-    const Segment& decoded = segment(static_cast<std::uint32_t>(position / segment_records_));
+    Segment& decoded = segment(static_cast<std::uint32_t>(position / segment_records_));
     const std::uint64_t local = position % segment_records_;
     if (local >= decoded.blocks.size()) {
         corrupt_("segment " + std::to_string(decoded.number) + " of the control flow is short");
     }
-    return decoded.blocks[static_cast<std::size_t>(local)];
+    return {&decoded, static_cast<std::size_t>(local)};
+}
+
+std::uint32_t FlowIndex::block_at(std::uint64_t t) {
+    const auto [decoded, local] = segment_at(t);
+    return decoded->blocks[local];
+}
+
+const FlowIndex::Entry& FlowIndex::entry_in(std::uint32_t block, std::uint32_t number) const {
+    const Entry* end = entries_end(block);
+    const Entry* entry = std::lower_bound(entries_begin(block), end, number,
+                                          [](const Entry& e, std::uint32_t value) { return e.segment < value; });
+    if (entry == end || entry->segment != number) {
+        corrupt_("block " + std::to_string(block) + " in segment " + std::to_string(number) +
+                 " of the control flow disagrees with the flow's index");
+    }
+    return *entry;
+}
+
+FlowIndex::Execution FlowIndex::execution_at(std::uint64_t t) {
+    const auto [decoded, local] = segment_at(t);
+    if (decoded->ranks.empty()) {
+        // One pass counting each block's executions, one putting the counts back to 0.
+        if (ran_.size() < counts_.size()) {
+            ran_.assign(counts_.size(), 0);
+        }
+        decoded->ranks.resize(decoded->blocks.size());
+        for (std::size_t position = 0; position < decoded->blocks.size(); ++position) {
+            decoded->ranks[position] = ran_[decoded->blocks[position]]++;
+        }
+        for (const std::uint32_t block : decoded->blocks) {
+            ran_[block] = 0;
+        }
+    }
+    const std::uint32_t block = decoded->blocks[local];
+    return Execution{block, entry_in(block, decoded->number).before + decoded->ranks[local]};
 }
 
 std::vector<std::uint32_t> FlowIndex::segments_of(std::uint32_t block) const {
@@ -221,10 +287,11 @@ std::size_t FlowIndex::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + counts_.capacity() * 4 + first_.capacity() * sizeof(std::size_t) +
                         entries_.capacity() * sizeof(Entry);
     for (const Segment& decoded : cache_) {
-        bytes += sizeof(Segment) + decoded.positions.capacity() * 4 + decoded.blocks.capacity() * 4 +
+        bytes += sizeof(Segment) +
+                 (decoded.positions.capacity() + decoded.blocks.capacity() + decoded.ranks.capacity()) * 4 +
                  decoded.groups.capacity() * 8;
     }
-    return bytes + group_of_.capacity() * 4;
+    return bytes + (group_of_.capacity() + ran_.capacity()) * 4;
 }
 
 }  // namespace tcgen::wet

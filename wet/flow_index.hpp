@@ -46,11 +46,24 @@ public:
     std::optional<std::uint64_t> find(std::uint32_t block, std::uint64_t t);
     // The timestamp of `block`'s execution number `index` (< its count).
     std::uint32_t at(std::uint32_t block, std::uint64_t index);
+    // Every timestamp of `block`, in order: a decode of each segment it runs in.
+    std::vector<std::uint32_t> times(std::uint32_t block);
+    // Whether a lookup at t, or of `block`'s execution number `index`,
+    // finds its segment decoded already (a decode is a walk of the
+    // segment: a derived label of the block's timestamps seeks faster).
+    bool holds_time(std::uint64_t t) const;
+    bool holds_execution(std::uint32_t block, std::uint64_t index) const;
 
-    // Segment by segment: the block executed at t (1..the flow's size),
-    // the segments, and the blocks of one in execution order (valid until
-    // the next lookup), and the segments a block runs in.
+    // Segment by segment: the block executed at t (1..the flow's size) and
+    // which of its executions that is, the segments, and the blocks of one
+    // in execution order (valid until the next lookup), and the segments a
+    // block runs in.
     std::uint32_t block_at(std::uint64_t t);
+    struct Execution {
+        std::uint32_t block;
+        std::uint64_t index;  // among the block's executions
+    };
+    Execution execution_at(std::uint64_t t);
     std::uint64_t segment_records() const { return segment_records_; }
     std::uint32_t segment_count() const {
         return static_cast<std::uint32_t>((flow_.size() + segment_records_ - 1) / segment_records_);
@@ -65,12 +78,15 @@ private:
         std::uint32_t segment;
         std::uint32_t before;  // the block's executions in earlier segments
     };
-    // A decoded segment: its blocks by position (t - 1 - start) and, once a
-    // lookup by block needs them, its positions grouped by block, each
-    // group increasing; groups[i] = (block, first position index).
+    // A decoded segment: its blocks by position (t - 1 - start); once a
+    // lookup by position needs them, per position the block's executions
+    // before it in the segment; once a lookup by block needs them, its
+    // positions grouped by block, each group increasing; groups[i] =
+    // (block, first position index).
     struct Segment {
         std::uint32_t number = 0;
         std::vector<std::uint32_t> blocks;
+        std::vector<std::uint32_t> ranks;  // empty until ranked
         std::vector<std::uint32_t> positions;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> groups;  // sorted by block, then an end marker
     };
@@ -85,7 +101,13 @@ private:
     std::pair<const std::uint32_t*, const std::uint32_t*> positions(std::uint32_t number, std::uint32_t block,
                                                                     std::uint64_t expected);
     Segment& segment(std::uint32_t number);
+    // The segment holding t and t's position in it (checked: t in the flow).
+    std::pair<Segment*, std::size_t> segment_at(std::uint64_t t);
     const Segment& grouped_segment(std::uint32_t number);
+    const Entry& entry_in(std::uint32_t block, std::uint32_t number) const;
+    // The entry of `block`'s segment holding its execution number `index` (< its count).
+    const Entry& entry_of_execution(std::uint32_t block, std::uint64_t index) const;
+    bool holds(std::uint32_t number) const;
 
     const FlowStream& flow_;
     std::vector<std::uint32_t> counts_;
@@ -98,6 +120,7 @@ private:
     // read, the segment of its latest write, which may lie far back.
     static constexpr std::size_t cached_segments = 16;
     std::vector<std::uint32_t> group_of_;  // per block, its group while a segment is grouped; else UINT32_MAX
+    std::vector<std::uint32_t> ran_;       // per block, its executions so far while a segment is ranked; else 0
 };
 
 }  // namespace tcgen::wet

@@ -332,15 +332,6 @@ std::shared_ptr<SharedFrames> load_frames(ByteReader& reader, const std::string&
     return frames->size() != 0 ? frames : nullptr;
 }
 
-template <class Stream>
-std::uint64_t held_bytes(const std::vector<Label<Stream>>& labels) {
-    std::uint64_t bytes = (labels.capacity() - labels.size()) * sizeof(labels[0]);
-    for (const auto& label : labels) {
-        bytes += label.memory_bytes();
-    }
-    return bytes;
-}
-
 template <class Stream, class Value>
 std::vector<Value> first_fields(Label<Stream>& label) {
     std::vector<Value> values;
@@ -351,42 +342,6 @@ std::vector<Value> first_fields(Label<Stream>& label) {
 }
 
 }  // namespace
-
-BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks) {
-    BlockExecutions executions;
-    executions.first.assign(blocks + 1, 0);
-    for (std::size_t index = 0; index < executed; ++index) {
-        ++executions.first[flow[index] + 1];
-    }
-    for (std::size_t block = 0; block < blocks; ++block) {
-        executions.first[block + 1] += executions.first[block];
-    }
-    executions.order.resize(executed);
-    std::vector<std::size_t> fill(executions.first.begin(), executions.first.end() - 1);
-    for (std::size_t index = 0; index < executed; ++index) {
-        executions.order[fill[flow[index]]++] = static_cast<std::uint32_t>(index + 1);
-    }
-    return executions;
-}
-
-std::vector<std::uint32_t> BlockExecutions::times(std::size_t block) const {
-    return std::vector<std::uint32_t>(order.begin() + static_cast<std::ptrdiff_t>(first[block]),
-                                      order.begin() + static_cast<std::ptrdiff_t>(first[block + 1]));
-}
-
-template <class Progress>
-void LabelStore::derive_block_times(const BlockExecutions& executions, const Progress& progress) {
-    block_times_.resize(block_counts_.size());
-    for (std::size_t block = 0; block < block_times_.size(); ++block) {
-        progress(block);
-        if (!block_derived_.empty() && block_derived_[block]) {
-            continue;  // derived by a walk of its own
-        }
-        block_times_[block] = make_label<NodeTimestamps>(
-            executions.times(block), [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->checkpoint_records(),
-            byte_planes::memory_level);
-    }
-}
 
 template <class Visit>
 void LabelStore::walk_flow(const Visit& visit) {
@@ -418,51 +373,35 @@ void LabelStore::walk_flow(const Visit& visit) {
     }
 }
 
-void LabelStore::need_block_times(std::uint32_t block) {
-    if (block_times_derived_ || (!block_derived_.empty() && block_derived_[block])) {
-        return;
-    }
-    block_times_.resize(block_counts_.size());
-    block_derived_.resize(block_counts_.size(), 0);
-    // One block's timestamps from the flow's index cost a decode of the
-    // segments it runs in, at most a walk of the flow, about a sixth of
-    // deriving every block's (compressing them all is what costs: measured
-    // on bzip2 and cc1), so the first blocks asked for are derived alone,
-    // as a query of one pc needs; a query that needs more blocks whole pays
-    // for all of them at once. Lookups of single timestamps never need
-    // this: the index answers them.
-    if (flow_walks_ < walks_for_single_blocks) {
-        ++flow_walks_;
-        // From the flow's index: a decode of the segments the block runs in.
-        FlowIndex& index = flow_index();
-        std::vector<std::uint32_t> times;
-        times.reserve(std::min<std::size_t>(block_counts_[block], std::size_t{1} << 20));
-        for (std::uint64_t execution = 0; execution < block_counts_[block]; ++execution) {
-            times.push_back(index.at(block, execution));
+const BlockTimes& LabelStore::block_times() {
+    if (!block_times_) {
+        // The records the walk decodes, not what the file claims, bound what
+        // is allocated.
+        std::vector<std::uint32_t> flow;
+        flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
+        bool backward = false;
+        walk_flow([&](std::uint32_t executed, std::uint32_t t) {
+            backward = t != flow.size() + 1;
+            flow.push_back(executed);
+        });
+        if (backward) {
+            std::reverse(flow.begin(), flow.end());
         }
-        block_times_[block] = make_label<NodeTimestamps>(
-            times, [](std::uint32_t t) { return NodeTimestamps::Record{t}; }, flow_->checkpoint_records(),
-            byte_planes::memory_level);
-        block_derived_[block] = 1;
-        return;
+        block_times_.emplace(group_by_block(flow.data(), flow.size(), block_counts_.size()));
     }
-    // The records the walk decodes, not what the file claims, bound what is
-    // allocated.
-    std::vector<std::uint32_t> flow;
-    flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
-    bool backward = false;
-    walk_flow([&](std::uint32_t executed, std::uint32_t t) {
-        backward = t != flow.size() + 1;
-        flow.push_back(executed);
-    });
-    if (backward) {
-        std::reverse(flow.begin(), flow.end());
+    return *block_times_;
+}
+
+std::vector<std::uint32_t> LabelStore::whole_block_times(std::uint32_t block) {
+    // One block's timestamps from the flow's index cost a decode of the
+    // segments it runs in, at most a walk of the flow, a fraction of
+    // deriving every block's; a query that needs more blocks whole pays for
+    // all of them at once.
+    if (!block_times_ && flow_walks_ < walks_for_single_blocks) {
+        ++flow_walks_;
+        return flow_index().times(block);
     }
-    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), block_counts_.size());
-    flow = std::vector<std::uint32_t>();
-    derive_block_times(executions, [](std::size_t) {});
-    block_times_derived_ = true;
-    block_derived_ = std::vector<std::uint8_t>();
+    return block_times().times(block);
 }
 
 LabelStore::LabelStore(std::uint32_t executed, std::shared_ptr<const std::vector<RawNode>> nodes, std::size_t blocks)
@@ -489,12 +428,7 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
     }
-    store.block_times_derived_ = true;
-    store.derive_block_times(executions, [&](std::size_t block) {
-        if (block % 256 == 0) {
-            report("block labels", block, raw.blocks.size());
-        }
-    });
+    store.block_times_.emplace(executions);
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_.add(make_label<ControlParents>(
             executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },
@@ -896,27 +830,34 @@ FlowIndex& LabelStore::flow_index() {
     return *flow_index_;
 }
 
+// A block's timestamps near the segments the flow's index holds decoded
+// (where a slice is) are read there; elsewhere from block_times(), derived
+// once: a segment's decode is a walk of 65,536 records.
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
-    if (has_block_times(block)) {
-        return block_times_[block].find(t);
+    if (t == 0 || t > executed_) {
+        return std::nullopt;
     }
-    return flow_index().find(block, t);
+    if (flow_index().holds_time(t)) {
+        const FlowIndex::Execution execution = flow_index().execution_at(t);
+        return execution.block == block ? std::optional(execution.index) : std::nullopt;
+    }
+    return block_times().find(block, t);
 }
 
 std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t) {
-    const std::uint32_t block = shape_of(node).block;
-    if (times_of(node) == Times::block && !has_block_times(block)) {
-        return flow_index().count_below(block, t);
+    if (times_of(node) != Times::block) {
+        return node_times_.open(node).count_below(t);
     }
-    return times_label(node)->count_below(t);
+    const std::uint32_t block = shape_of(node).block;
+    return flow_index().holds_time(t) ? flow_index().count_below(block, t) : block_times().count_below(block, t);
 }
 
 std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
-    const std::uint32_t block = shape_of(node).block;
-    if (times_of(node) == Times::block && !has_block_times(block)) {
-        return flow_index().at(block, index);
+    if (times_of(node) != Times::block) {
+        return node_times_.open(node).at(index).field1;
     }
-    return times_label(node)->at(index).field1;
+    const std::uint32_t block = shape_of(node).block;
+    return flow_index().holds_execution(block, index) ? flow_index().at(block, index) : block_times().at(block, index);
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
@@ -925,18 +866,6 @@ std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t inde
         corrupt("control parent distance " + std::to_string(distance) + " at t " + std::to_string(t));
     }
     return t - distance;
-}
-
-Label<NodeTimestamps>* LabelStore::times_label(std::uint32_t node) {
-    switch (times_of(node)) {
-    case Times::never:
-        return nullptr;
-    case Times::block:
-        need_block_times(shape_of(node).block);
-        return &block_times_[shape_of(node).block];
-    default:
-        return &node_times_.open(node);
-    }
 }
 
 std::optional<std::uint64_t> LabelStore::node_execution(std::uint32_t node, std::uint32_t t) {
@@ -966,8 +895,7 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::never:
         return {};
     case Times::block:
-        need_block_times(shape_of(node).block);
-        return first_fields<NodeTimestamps, std::uint32_t>(block_times_[shape_of(node).block]);
+        return whole_block_times(shape_of(node).block);
     default:
         return first_fields<NodeTimestamps, std::uint32_t>(node_times_.open(node));
     }
@@ -1109,14 +1037,19 @@ std::optional<LabelStore::DefExecution> LabelStore::def_execution(std::uint32_t 
         corrupt(where() + ": rank " + std::to_string(rank) + " of " + std::to_string(before) + " earlier executions");
     }
     const std::uint64_t execution = before - 1 - rank;
-    return DefExecution{
-        store, execution,
-        indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(execution)) : times_at(store, execution)};
+    return DefExecution{store, execution, execution_time(store, execution, indexed)};
 }
 
 std::uint64_t LabelStore::executions_below(std::uint32_t store, std::uint64_t horizon,
                                            const StoreAddressIndex* indexed) {
-    return indexed != nullptr ? indexed->count_below(horizon) : times_count_below(store, horizon);
+    return indexed != nullptr && indexed->has_times() ? indexed->count_below(horizon)
+                                                      : times_count_below(store, horizon);
+}
+
+std::uint32_t LabelStore::execution_time(std::uint32_t store, std::uint64_t execution,
+                                         const StoreAddressIndex* indexed) {
+    return indexed != nullptr && indexed->has_times() ? indexed->time(static_cast<std::uint32_t>(execution))
+                                                      : times_at(store, execution);
 }
 
 template <class Where>
@@ -1155,9 +1088,8 @@ LabelStore::DefExecution LabelStore::latest_write(std::uint32_t load, std::uint3
         const std::uint64_t before = executions_below(*store, horizon, indexed);
         executions += before;
         if (before != 0) {
-            const std::uint32_t last_t = writers.second - writers.first == 1 ? 0
-                                         : indexed != nullptr ? indexed->time(static_cast<std::uint32_t>(before - 1))
-                                                              : times_at(*store, before - 1);
+            const std::uint32_t last_t =
+                writers.second - writers.first == 1 ? 0 : execution_time(*store, before - 1, indexed);
             asked[count++] = Asked{*store, before, last_t, horizon, with_block};
         }
     }
@@ -1220,9 +1152,7 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
                                 : stored->at(execution).field1 + (base != nullptr ? base->at(execution).field1 : 0);
     };
     const auto def = [&](std::uint64_t execution) {
-        return DefExecution{
-            store, execution,
-            index != nullptr ? index->time(static_cast<std::uint32_t>(execution)) : times_at(store, execution)};
+        return DefExecution{store, execution, execution_time(store, execution, index)};
     };
     const std::uint64_t span = before - floor;  // the executions asked about
     const std::uint64_t walked = std::min<std::uint64_t>(span, walked_executions);
@@ -1254,12 +1184,18 @@ const StoreAddressIndex* LabelStore::store_index(std::uint32_t store) {
     if (const StoreAddressIndex* index = store_indexes_.find(store)) {
         return index;
     }
-    const std::size_t bytes = StoreAddressIndex::bytes_for(node_executions(store));
+    // A store that runs with its block has its timestamps in the flow's
+    // index: the index holds no copy.
+    const bool with_times = times_of(store) != Times::block;
+    const std::size_t bytes = StoreAddressIndex::bytes_for(node_executions(store), with_times);
     if (bytes > store_indexes_.budget()) {
         return nullptr;
     }
     return &store_indexes_.insert(
-        store, StoreAddressIndex(node_addresses(store), node_times(store), node_values(store)), bytes);
+        store,
+        StoreAddressIndex(node_addresses(store), with_times ? node_times(store) : std::vector<std::uint32_t>(),
+                          node_values(store)),
+        bytes);
 }
 
 std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t edges) const {
@@ -1267,7 +1203,8 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     rows.push_back({"control flow", executed_, 4ull * executed_, flow_->saved_bytes(), flow_->memory_bytes()});
     // Only the counts are saved; the timestamps are derived from the control flow.
     rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
-                    block_counts_.capacity() * 4 + held_bytes(block_times_) + (flow_index_ ? flow_index_->memory_bytes() : 0)});
+                    block_counts_.capacity() * 4 + (block_times_ ? block_times_->memory_bytes() : 0) +
+                        (flow_index_ ? flow_index_->memory_bytes() : 0)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -1299,10 +1236,10 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 
 std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
-                        block_derived_.capacity() + (flow_index_ ? flow_index_->memory_bytes() : 0);
-    bytes += held_bytes(block_times_) + block_parents_.memory_bytes() + node_times_.memory_bytes() +
-             values_.memory_bytes() + addresses_.memory_bytes() + address_siblings_bytes() + defs_.memory_bytes() +
-             writers_bytes() +
+                        (flow_index_ ? flow_index_->memory_bytes() : 0);
+    bytes += (block_times_ ? block_times_->memory_bytes() : 0) + block_parents_.memory_bytes() +
+             node_times_.memory_bytes() + values_.memory_bytes() + addresses_.memory_bytes() +
+             address_siblings_bytes() + defs_.memory_bytes() + writers_bytes() +
              store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); });
     for (const auto* frames : {values_.frames().get(), addresses_.frames().get()}) {
         bytes += frames ? frames->memory_bytes() : 0;

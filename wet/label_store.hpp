@@ -40,6 +40,7 @@
 #include <tcgen/wet/raw_trace.hpp>
 #include <tcgen/wet/whole_execution_trace.hpp>
 
+#include "block_times.hpp"
 #include "byte_io.hpp"
 #include "chunked_stream.hpp"
 #include "flow_index.hpp"
@@ -50,16 +51,6 @@
 #include "store_address_index.hpp"
 
 namespace tcgen::wet {
-
-// Block executions grouped per block: block b's timestamps, increasing, are
-// order[first[b]] .. order[first[b+1] - 1] (a counting sort of the flow).
-struct BlockExecutions {
-    std::vector<std::size_t> first;
-    std::vector<std::uint32_t> order;
-    std::vector<std::uint32_t> times(std::size_t block) const;
-};
-// flow[i] is the block at t = i + 1; every id below `blocks`.
-BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks);
 
 class LabelStore {
 public:
@@ -94,8 +85,9 @@ public:
     bool flow_prev(FlowStep& step);
     std::uint32_t block_at(std::uint32_t t);
     // The flow's index of the blocks' timestamps (flow_index.hpp), made by
-    // a walk of the flow on the first lookup that needs it: lookups of
-    // blocks whose timestamps are not derived use it, and slices.
+    // a walk of the flow on the first lookup that needs it: slices walk
+    // back through its segments, and lookups of a block's timestamps use it
+    // where it holds the segment decoded.
     FlowIndex& flow_index();
 
     // Blocks: the index of t among block b's executions (nullopt: b did not run at t).
@@ -110,6 +102,10 @@ public:
     enum class Times : std::uint8_t { never = 0, block = 1, own = 2 };
     Times times_of(std::uint32_t node) const { return static_cast<Times>(node_mode_[node]); }
     std::uint64_t node_executions(std::uint32_t node) const;
+    // Node n's executions (its block's or its own; n ran): how many ran
+    // before t, and the timestamp of execution number `index`.
+    std::uint64_t times_count_below(std::uint32_t node, std::uint64_t t);
+    std::uint32_t times_at(std::uint32_t node, std::uint64_t index);
     std::vector<std::uint32_t> node_times(std::uint32_t node);
     std::vector<std::uint64_t> node_values(std::uint32_t node);
     std::vector<std::uint64_t> node_addresses(std::uint32_t node);
@@ -124,18 +120,16 @@ public:
 
 private:
     [[noreturn]] void corrupt(const std::string& what) const;
-    template <class Progress>
-    void derive_block_times(const BlockExecutions& executions, const Progress& progress);
-    // Block b's timestamps, derived from the flow after a load (checked
-    // against the saved counts): by a walk for b alone for the first few
-    // blocks asked for, then every block's at once.
-    void need_block_times(std::uint32_t block);
+    // Every block's timestamps, derived from the flow on first need after a
+    // load (checked against the saved counts).
+    const BlockTimes& block_times();
+    // Block b's timestamps whole: from the flow's index, a decode of the
+    // segments b runs in, for the first few blocks asked for; then from
+    // block_times(), derived once for all.
+    std::vector<std::uint32_t> whole_block_times(std::uint32_t block);
+    static constexpr unsigned walks_for_single_blocks = 2;
     template <class Visit>
     void walk_flow(const Visit& visit);  // visit(block, t) for every t, in one direction
-    static constexpr unsigned walks_for_single_blocks = 2;
-    // The timestamps of node n's executions (its block's, derived whole, or
-    // its own); null when it never ran.
-    Label<NodeTimestamps>* times_label(std::uint32_t node);
     // A def as the store's execution number and its timestamp.
     struct DefExecution {
         std::uint32_t store;
@@ -168,6 +162,8 @@ private:
                               const Where& where);
     // How many of a store's executions ran below `horizon` (from its index when held).
     std::uint64_t executions_below(std::uint32_t store, std::uint64_t horizon, const StoreAddressIndex* indexed);
+    // The timestamp of a store's execution (from its index when it holds times).
+    std::uint32_t execution_time(std::uint32_t store, std::uint64_t execution, const StoreAddressIndex* indexed);
     static constexpr std::uint64_t walked_executions = 64;
     // Before a load's values are read whole: the stores its defs name are
     // indexed when no larger than indexed_store_ratio times its `executions`
@@ -180,14 +176,6 @@ private:
     // Store node n's address index; null when it would not fit the budget.
     const StoreAddressIndex* store_index(std::uint32_t store);
     static constexpr std::size_t store_index_budget = std::size_t{256} << 20;
-    // Whether block b's timestamps are held as a label (derived whole).
-    bool has_block_times(std::uint32_t block) const {
-        return block_times_derived_ || (!block_derived_.empty() && block_derived_[block] != 0);
-    }
-    // Node n's executions (its block's or its own; n ran): how many ran
-    // before t, and the timestamp of execution number `index`.
-    std::uint64_t times_count_below(std::uint32_t node, std::uint64_t t);
-    std::uint32_t times_at(std::uint32_t node, std::uint64_t index);
 
     std::string name_ = "WET";
     std::uint32_t executed_ = 0;
@@ -197,10 +185,8 @@ private:
     const RawNode& shape_of(std::uint32_t node) const { return (*nodes_)[node]; }
     std::optional<FlowStream> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
-    bool block_times_derived_ = false;                // every block's
-    std::vector<std::uint8_t> block_derived_;         // one block's, by a walk of its own
-    unsigned flow_walks_ = 0;                         // such walks made
-    std::vector<Label<NodeTimestamps>> block_times_;  // empty until one is derived
+    std::optional<BlockTimes> block_times_;         // derived on first need
+    unsigned flow_walks_ = 0;                       // single blocks' timestamps read from the flow's index
     std::unique_ptr<FlowIndex> flow_index_;           // reads flow_, made on first need
     // The saved labels, packed per kind (packed_labels.hpp). The values' and
     // the addresses' carry the shared frames that hold most of their chunks

@@ -19,7 +19,9 @@ public:
     // addresses[j], times[j], values[j]: the address execution j wrote, its
     // timestamp and its value (fewer than 2^32 executions: a node runs at
     // most once per timestamp). The timestamps and values are kept because a
-    // def found far back would otherwise be a long seek in the store's labels.
+    // def found far back would otherwise be a long seek in the store's labels;
+    // `times` is empty for a store that runs with its block (the flow's
+    // index answers those).
     StoreAddressIndex(std::vector<std::uint64_t> addresses, std::vector<std::uint32_t> times,
                       std::vector<std::uint64_t> values)
         : addresses_(std::move(addresses)), times_(std::move(times)), values_(std::move(values)) {
@@ -32,14 +34,18 @@ public:
     }
 
     // The bytes one index of `executions` executions takes.
-    static std::size_t bytes_for(std::uint64_t executions) { return executions * 24; }
-    std::size_t memory_bytes() const { return bytes_for(addresses_.size()); }
+    static std::size_t bytes_for(std::uint64_t executions, bool with_times) {
+        return executions * (with_times ? 24 : 20);
+    }
+    std::size_t memory_bytes() const { return bytes_for(addresses_.size(), !times_.empty()); }
 
-    // The timestamp, the address and the value of execution j (< the executions).
+    // The timestamp, the address and the value of execution j (< the
+    // executions); the timestamps and counts only when the index has times.
     struct Access {
         std::uint64_t address;
         std::uint64_t value;
     };
+    bool has_times() const { return !times_.empty() || addresses_.empty(); }
     std::uint32_t time(std::uint32_t execution) const { return times_[execution]; }
     // How many executions ran before t.
     std::uint64_t count_below(std::uint64_t t) const {
@@ -76,7 +82,7 @@ public:
 
 private:
     std::vector<std::uint64_t> addresses_;    // by execution
-    std::vector<std::uint32_t> times_;       // by execution
+    std::vector<std::uint32_t> times_;        // by execution, or empty
     std::vector<std::uint64_t> values_;      // by execution
     std::vector<std::uint32_t> by_address_;  // executions ordered by (address, execution)
 };

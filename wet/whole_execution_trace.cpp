@@ -9,7 +9,7 @@
 
 #include "control_dependence.hpp"
 #include "label_store.hpp"
-#include "register_writers.hpp"
+#include "register_reads.hpp"
 
 namespace tcgen::wet {
 
@@ -56,7 +56,7 @@ void WholeExecutionTrace::index_static() {
 }
 
 void WholeExecutionTrace::need_dataflow() {
-    if (register_writers_) {
+    if (register_reads_) {
         return;
     }
     if (dataflow_.empty()) {
@@ -71,7 +71,7 @@ void WholeExecutionTrace::need_dataflow() {
             }
         }
     }
-    register_writers_ = std::make_unique<RegisterWriters>(dataflow_);
+    register_reads_ = std::make_unique<RegisterReads>(dataflow_, labels_->flow_index());
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id) const {
@@ -208,13 +208,84 @@ std::vector<std::uint32_t> WholeExecutionTrace::instances(std::uint64_t pc) {
     return times;
 }
 
-std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t instance) {
-    const std::vector<std::uint32_t> times = instances(pc);
-    if (instance == 0 || instance > times.size()) {
-        throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
-                                  std::to_string(times.size()));
+std::optional<std::vector<std::uint32_t>> WholeExecutionTrace::instance_nodes(std::uint64_t pc) {
+    std::vector<std::uint32_t> nodes = nodes_of_pc_or_fail(pc);
+    std::stable_sort(nodes.begin(), nodes.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return this->nodes()[a].block < this->nodes()[b].block; });
+    std::vector<std::uint32_t> chosen;
+    for (auto first = nodes.begin(); first != nodes.end();) {
+        const std::uint32_t block = this->nodes()[*first].block;
+        const auto last =
+            std::find_if(first, nodes.end(), [&](std::uint32_t node) { return this->nodes()[node].block != block; });
+        // A node that runs with its block runs whenever any other of the block does.
+        const auto with_block = std::find_if(
+            first, last, [&](std::uint32_t node) { return labels_->times_of(node) == LabelStore::Times::block; });
+        if (with_block != last) {
+            chosen.push_back(*with_block);
+        } else if (last - first == 1) {
+            if (labels_->times_of(*first) != LabelStore::Times::never) {
+                chosen.push_back(*first);
+            }
+        } else if (std::count_if(first, last, [&](std::uint32_t node) {
+                       return labels_->times_of(node) != LabelStore::Times::never;
+                   }) > 1) {
+            return std::nullopt;
+        } else {
+            for (auto node = first; node != last; ++node) {
+                if (labels_->times_of(*node) != LabelStore::Times::never) {
+                    chosen.push_back(*node);
+                }
+            }
+        }
+        first = last;
     }
-    return times[instance - 1];
+    return chosen;
+}
+
+std::uint64_t WholeExecutionTrace::instance_count(std::uint64_t pc) {
+    const std::optional<std::vector<std::uint32_t>> nodes = instance_nodes(pc);
+    if (!nodes) {
+        return instances(pc).size();
+    }
+    std::uint64_t count = 0;
+    for (const std::uint32_t node : *nodes) {
+        count += labels_->node_executions(node);
+    }
+    return count;
+}
+
+std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t instance) {
+    const std::optional<std::vector<std::uint32_t>> nodes = instance_nodes(pc);
+    const std::uint64_t count = nodes ? instance_count(pc) : 0;
+    if (!nodes) {
+        const std::vector<std::uint32_t> times = instances(pc);
+        if (instance != 0 && instance <= times.size()) {
+            return times[instance - 1];
+        }
+    } else if (instance != 0 && instance <= count) {
+        if (nodes->size() == 1) {
+            return labels_->times_at(nodes->front(), instance - 1);
+        }
+        // The nodes run in different blocks, so at different timestamps:
+        // the earliest t with `instance` executions up to it.
+        std::uint64_t low = 1;
+        std::uint64_t high = executed();
+        while (low < high) {
+            const std::uint64_t middle = low + (high - low) / 2;
+            std::uint64_t up_to = 0;
+            for (const std::uint32_t node : *nodes) {
+                up_to += labels_->times_count_below(node, middle + 1);
+            }
+            if (up_to >= instance) {
+                high = middle;
+            } else {
+                low = middle + 1;
+            }
+        }
+        return static_cast<std::uint32_t>(low);
+    }
+    throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
+                              std::to_string(nodes ? count : instances(pc).size()));
 }
 
 bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) {
@@ -273,7 +344,7 @@ std::size_t WholeExecutionTrace::dataflow_memory_bytes() const {
             node_op_.capacity()) *
                sizeof(std::uint32_t) +
            dataflow_.ops.capacity() * sizeof(RawOp) + dataflow_.sources.capacity() * sizeof(RawSource) +
-           dataflow_.writes.capacity() * sizeof(RawWrite) + (register_writers_ ? register_writers_->memory_bytes() : 0);
+           dataflow_.writes.capacity() * sizeof(RawWrite) + (register_reads_ ? register_reads_->memory_bytes() : 0);
 }
 
 std::size_t WholeExecutionTrace::memory_bytes() const {

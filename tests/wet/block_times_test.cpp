@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,59 @@ TEST(WetBlockTimes, GroupingTheFlowGivesEachBlocksTimestamps) {
             EXPECT_EQ(executions.times(block), timestamps[block]) << trips << " trips, block " << block;
         }
     }
+}
+
+// Held block timestamps against the flow at every t, on synthetic runs and
+// on a flow whose blocks run ever more rarely (each a tenth as often as
+// the one before; the last at its first and last t only): blocks with
+// fewer and more than 64 executions (one sample of the timestamps and
+// several) and gaps of one, two and three bytes.
+TEST(WetBlockTimes, HeldTimestampsAnswerEveryLookup) {
+    std::vector<std::vector<std::uint32_t>> flows;
+    for (const unsigned trips : {1u, 3u, 60u, 700u}) {
+        flows.push_back(synthetic_wet::make_trace(trips, 10 + trips).flow);
+    }
+    std::vector<std::uint32_t> rarer(200000, 0);
+    std::mt19937_64 random(5);
+    for (std::uint32_t& block : rarer) {
+        for (std::uint32_t one_in = 10; block < 3 && random() % one_in == 0; one_in *= 10) {
+            ++block;
+        }
+    }
+    rarer.front() = rarer.back() = 4;
+    flows.push_back(rarer);
+
+    std::uint32_t widest_gap = 0;
+    std::size_t most_executions = 0;
+    for (const std::vector<std::uint32_t>& flow : flows) {
+        const std::uint32_t blocks = *std::max_element(flow.begin(), flow.end()) + 1;
+        const tcgen::wet::BlockTimes held(tcgen::wet::group_by_block(flow.data(), flow.size(), blocks));
+        std::vector<std::vector<std::uint32_t>> timestamps(blocks);
+        for (std::size_t index = 0; index < flow.size(); ++index) {
+            timestamps[flow[index]].push_back(static_cast<std::uint32_t>(index + 1));
+        }
+        for (std::uint32_t block = 0; block < blocks; ++block) {
+            const auto& own = timestamps[block];
+            most_executions = std::max(most_executions, own.size());
+            for (std::size_t index = 1; index < own.size(); ++index) {
+                widest_gap = std::max(widest_gap, own[index] - own[index - 1]);
+            }
+            ASSERT_EQ(held.count(block), own.size());
+            ASSERT_EQ(held.times(block), own) << flow.size() << " records, block " << block;
+            for (std::uint64_t index = 0; index < own.size(); ++index) {
+                ASSERT_EQ(held.at(block, index), own[index]) << flow.size() << " records, block " << block;
+            }
+            for (std::uint32_t t = 1; t <= flow.size() + 1; ++t) {
+                const auto below = std::lower_bound(own.begin(), own.end(), t);
+                ASSERT_EQ(held.count_below(block, t), static_cast<std::uint64_t>(below - own.begin()))
+                    << flow.size() << " records, block " << block << ", t " << t;
+                const std::optional<std::uint64_t> found = held.find(block, t);
+                ASSERT_EQ(found.has_value(), below != own.end() && *below == t);
+            }
+        }
+    }
+    EXPECT_GT(widest_gap, 16383u);
+    EXPECT_GT(most_executions, 64u);
 }
 
 // 1 trip: every label a constant or plain records; 700: hot blocks' timestamps

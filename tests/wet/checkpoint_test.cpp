@@ -587,8 +587,22 @@ TEST(Checkpoints, FlowIndexLookupsMatchTheFlow) {
                 const std::uint64_t execution = random() % own.size();
                 ASSERT_EQ(index.at(block, execution), own[execution]);
             }
+            // By position: the block at a random t and which of its executions that is.
+            const std::uint64_t at = 1 + random() % raw.flow.size();
+            const FlowIndex::Execution execution = index.execution_at(at);
+            const auto& ran = times[raw.flow[at - 1]];
+            ASSERT_EQ(execution.block, raw.flow[at - 1]) << "t " << at;
+            ASSERT_EQ(execution.index,
+                      static_cast<std::uint64_t>(std::lower_bound(ran.begin(), ran.end(), at) - ran.begin()));
+            ASSERT_TRUE(index.holds_time(at));  // just decoded
+        }
+        for (std::uint32_t block = 0; block < counts.size(); ++block) {
+            EXPECT_EQ(index.times(block), times[block]) << "block " << block;
         }
         EXPECT_THROW(index.at(0, counts[0]), std::runtime_error);
+        EXPECT_THROW(index.execution_at(raw.flow.size() + 1), std::runtime_error);
+        EXPECT_FALSE(index.holds_time(0));
+        EXPECT_FALSE(index.holds_time(raw.flow.size() + 1));
     }
     // Counts the flow disagrees with: refused when the index is made.
     std::vector<std::uint32_t> wrong = counts;

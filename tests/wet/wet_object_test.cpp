@@ -148,6 +148,14 @@ void check_queries(WholeExecutionTrace& wet, const RawTrace& raw) {
         }
         EXPECT_EQ(got, expected) << "pc " << pc;
         EXPECT_EQ(wet.instances(pc), std::vector<std::uint32_t>(times.begin(), times.end()));
+        // The same from counts, one instance at a time.
+        ASSERT_EQ(wet.instance_count(pc), times.size()) << "pc " << pc;
+        std::uint64_t instance = 0;
+        for (const std::uint32_t t : times) {
+            ASSERT_EQ(wet.instance_time(pc, ++instance), t) << "pc " << pc << " instance " << instance;
+        }
+        EXPECT_THROW(wet.instance_time(pc, 0), tcgen::wet::WetError);
+        EXPECT_THROW(wet.instance_time(pc, times.size() + 1), tcgen::wet::WetError);
     }
 
     // The def of every load execution, walked backward then forward.

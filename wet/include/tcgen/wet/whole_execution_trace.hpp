@@ -62,7 +62,7 @@
 namespace tcgen::wet {
 
 class LabelStore;  // the compressed labels; private, so their layout can change
-class RegisterWriters;
+class RegisterReads;
 
 // One step of the control-flow trace: the block executed at t.
 struct FlowStep {
@@ -89,12 +89,12 @@ struct Def {
 // One item of a backward dynamic slice: a memory access executed at t
 // ('L' or 'S', `id` its node), an instruction that wrote registers in the
 // execution of block `id` at t ('R'), or the branch that ends it ('B').
-struct SliceItem {
+struct SliceItem {  // 24 bytes: a large slice holds tens of millions
     std::uint32_t t = 0;
     char kind = 'B';
-    std::uint32_t id = 0;
-    std::uint64_t pc = 0;   // the node's or R's instruction, or the block's first
     std::uint8_t slot = 0;  // a node's slot; 0 otherwise
+    std::uint32_t id = 0;
+    std::uint64_t pc = 0;  // the node's or R's instruction, or the block's first
 };
 
 // The sizes of one kind of label (`wet stats`). raw_bytes counts the labels
@@ -182,7 +182,9 @@ public:
     // The distinct timestamps of pc's executions, increasing: the INSTANCEs
     // of `wet def` and `wet slice` count them from 1.
     std::vector<std::uint32_t> instances(std::uint64_t pc);
-    // instances(pc)[instance - 1]; throws WetError when out of range.
+    // instances(pc).size() and instances(pc)[instance - 1] (throws WetError
+    // when out of range), without reading every instance: from counts.
+    std::uint64_t instance_count(std::uint64_t pc);
     std::uint32_t instance_time(std::uint64_t pc, std::uint64_t instance);
     // Whether node `node` executed at t.
     bool executed_at(std::uint32_t node, std::uint32_t t);
@@ -216,11 +218,14 @@ private:
     WholeExecutionTrace();
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
+    // Per block of pc's nodes, one node whose executions are the pc's in
+    // that block; nullopt when a block's are the union of several nodes'.
+    std::optional<std::vector<std::uint32_t>> instance_nodes(std::uint64_t pc);
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
     std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
     RawDataflow decode_dataflow() const;                 // dataflow_saved_ decoded and checked
-    void need_dataflow();                                // dataflow_, node_op_ and register_writers_
+    void need_dataflow();                                // dataflow_, node_op_ and register_reads_
     std::size_t static_memory_bytes() const;
     std::size_t dataflow_memory_bytes() const;
 
@@ -246,7 +251,7 @@ private:
     RawDataflow dataflow_;
     std::vector<std::uint32_t> node_op_;      // per node, its op's index in its block's ops
     std::unique_ptr<LabelStore> labels_;
-    std::unique_ptr<RegisterWriters> register_writers_;
+    std::unique_ptr<RegisterReads> register_reads_;
 };
 
 }  // namespace tcgen::wet
