@@ -49,6 +49,12 @@ public:
     explicit PackedLabels(std::string what = "label ", bool increasing = false,
                           std::size_t open_limit = default_open_limit)
         : what_(std::move(what)), increasing_(increasing), open_(open_limit) {}
+    // Moved, the open labels stay where they are (a list's nodes move with
+    // it), and so does last_; a copy would point into the original.
+    PackedLabels(PackedLabels&&) noexcept = default;
+    PackedLabels& operator=(PackedLabels&&) noexcept = default;
+    PackedLabels(const PackedLabels&) = delete;
+    PackedLabels& operator=(const PackedLabels&) = delete;
 
     // The kind's shared frames, which its labels' chunks may name; set before
     // the labels are added.
@@ -109,12 +115,19 @@ public:
 
     // Owner's label, opened for a walk.
     Label<Stream>& open(std::size_t owner) {
-        if (Label<Stream>* label = open_.find(owner)) {
-            return *label;
+        // The label opened last is the most recently used already: a walk
+        // that asks for it again and again skips the cache's bookkeeping.
+        if (owner == last_owner_ && last_ != nullptr) {
+            return *last_;
         }
-        const std::string name = what_ + std::to_string(owner);
-        ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
-        return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
+        last_ = open_.find(owner);
+        if (last_ == nullptr) {
+            const std::string name = what_ + std::to_string(owner);
+            ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
+            last_ = &open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
+        }
+        last_owner_ = owner;
+        return *last_;
     }
 
     // Owner's saved form, as added.
@@ -145,6 +158,8 @@ private:
     std::vector<std::uint8_t> bytes_;  // every owner's saved label, in order
     LabelOffsets offsets_;             // where each owner's starts in bytes_
     LruCache<Label<Stream>> open_;     // at most open_limit labels, each costing 1
+    std::size_t last_owner_ = 0;
+    Label<Stream>* last_ = nullptr;  // in open_, at its front
 };
 
 }  // namespace tcgen::wet
