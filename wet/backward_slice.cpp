@@ -33,10 +33,9 @@ constexpr std::uint32_t end_op = 0xFFFFFFFFu;
 }  // namespace
 
 std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance) {
-    const std::vector<std::uint32_t> start_nodes = nodes_of_pc_or_fail(pc);
-    const std::uint32_t start = instance_time(pc, instance);
-    FlowIndex& flow = labels_->flow_index();
     need_dataflow();
+    const SliceStart start = slice_start(pc, instance);
+    FlowIndex& flow = labels_->flow_index();
     RegisterReads& registers = *register_reads_;
     registers.clear();
 
@@ -140,17 +139,11 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         }
     };
 
-    std::vector<std::uint32_t> seeds;
-    for (const std::uint32_t node : start_nodes) {
-        if (labels_->node_execution(node, start)) {
-            seeds.push_back(node_op_[node]);
-        }
-    }
-    visit_execution(start, seeds);
-    seeds.clear();
+    visit_execution(start.t, start.ops);
+    const std::vector<std::uint32_t> seeds;  // none after the start
     // Then back through time to each block execution the slice reaches: the
     // next earlier item's, or a write of a register an item reads.
-    for (std::uint32_t t = start;;) {
+    for (std::uint32_t t = start.t;;) {
         std::uint32_t next = earlier.empty() ? 0 : static_cast<std::uint32_t>(earlier.top() >> 32);
         if (registers.any() && t > 1) {
             next = std::max(next, registers.latest_write(t - 1, std::max<std::uint32_t>(next, 1), flow));

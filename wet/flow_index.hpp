@@ -40,6 +40,7 @@ public:
     FlowIndex(const FlowStream& flow, const std::vector<std::uint32_t>& counts, const Corrupt& corrupt,
               std::uint64_t segment_records = 0);
 
+    std::uint64_t count(std::uint32_t block) const { return counts_[block]; }
     // Executions of `block` at timestamps below t (t in 1..executed + 1).
     std::uint64_t count_below(std::uint32_t block, std::uint64_t t);
     // The index of t among `block`'s executions; nullopt: it did not run at t.

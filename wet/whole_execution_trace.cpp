@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "control_dependence.hpp"
+#include "flow_index.hpp"
 #include "label_store.hpp"
 #include "register_reads.hpp"
 
@@ -19,6 +20,24 @@ std::string hex(std::uint64_t value) {
     char text[24];
     std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
     return text;
+}
+
+// The earliest t in 1..executed with `instance` executions up to it, where
+// below(t) counts the executions before t; its owners run at different
+// timestamps, so each t is one instance at most.
+template <class Below>
+std::uint32_t time_of_instance(std::uint64_t instance, std::uint32_t executed, const Below& below) {
+    std::uint64_t low = 1;
+    std::uint64_t high = executed;
+    while (low < high) {
+        const std::uint64_t middle = low + (high - low) / 2;
+        if (below(middle + 1) >= instance) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    return static_cast<std::uint32_t>(low);
 }
 
 }  // namespace
@@ -266,26 +285,75 @@ std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t
         if (nodes->size() == 1) {
             return labels_->times_at(nodes->front(), instance - 1);
         }
-        // The nodes run in different blocks, so at different timestamps:
-        // the earliest t with `instance` executions up to it.
-        std::uint64_t low = 1;
-        std::uint64_t high = executed();
-        while (low < high) {
-            const std::uint64_t middle = low + (high - low) / 2;
-            std::uint64_t up_to = 0;
+        // The nodes run in different blocks, so at different timestamps.
+        return time_of_instance(instance, executed(), [&](std::uint64_t t) {
+            std::uint64_t below = 0;
             for (const std::uint32_t node : *nodes) {
-                up_to += labels_->times_count_below(node, middle + 1);
+                below += labels_->times_count_below(node, t);
             }
-            if (up_to >= instance) {
-                high = middle;
-            } else {
-                low = middle + 1;
-            }
-        }
-        return static_cast<std::uint32_t>(low);
+            return below;
+        });
     }
     throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
                               std::to_string(nodes ? count : instances(pc).size()));
+}
+
+WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t pc, std::uint64_t instance) {
+    SliceStart start;
+    if (!nodes_at_pc(pc).empty()) {
+        start.t = instance_time(pc, instance);
+        for (const std::uint32_t node : nodes_at_pc(pc)) {
+            if (labels_->node_execution(node, start.t)) {
+                start.ops.push_back(node_op_[node]);
+            }
+        }
+        return start;
+    }
+    // An instruction that accesses no memory: its ops that write registers
+    // and, in a traced dataflow, its block's end, at each execution of
+    // their blocks (the stand-in's end names the block's first pc).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> places;  // (block, op), by block
+    for (std::uint32_t block = 0; block < blocks_.size(); ++block) {
+        for (std::uint32_t op = dataflow_.first_op[block]; op < dataflow_.first_op[block + 1]; ++op) {
+            const RawOp& raw_op = dataflow_.ops[op];
+            if (raw_op.what == pc && (raw_op.kind == 'R' || (raw_op.kind == 'B' && traced_dataflow_))) {
+                places.emplace_back(block, op - dataflow_.first_op[block]);
+            }
+        }
+    }
+    if (places.empty()) {
+        throw WetError(name_, "no memory access, register write or branch has pc " + hex(pc));
+    }
+    std::vector<std::uint32_t> blocks;
+    for (const auto& place : places) {
+        if (blocks.empty() || blocks.back() != place.first) {
+            blocks.push_back(place.first);
+        }
+    }
+    FlowIndex& flow = labels_->flow_index();
+    std::uint64_t count = 0;
+    for (const std::uint32_t block : blocks) {
+        count += flow.count(block);
+    }
+    if (instance == 0 || instance > count) {
+        throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
+                                  std::to_string(count));
+    }
+    start.t = blocks.size() == 1 ? flow.at(blocks.front(), instance - 1)
+                                 : time_of_instance(instance, executed(), [&](std::uint64_t t) {
+                                       std::uint64_t below = 0;
+                                       for (const std::uint32_t block : blocks) {
+                                           below += flow.count_below(block, t);
+                                       }
+                                       return below;
+                                   });
+    const std::uint32_t block = flow.block_at(start.t);
+    for (const auto& place : places) {
+        if (place.first == block) {
+            start.ops.push_back(place.second);
+        }
+    }
+    return start;
 }
 
 bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -77,9 +78,20 @@ std::vector<Row> reference_slice(const RawTrace& raw, std::uint64_t pc, std::uin
             work.push_back({t, op});
         }
     };
+    // The start: pc's memory accesses at `start`, or, for an instruction
+    // with none, its register writes and branch in the block run at `start`.
+    const bool accesses_memory =
+        std::any_of(raw.nodes.begin(), raw.nodes.end(), [&](const tcgen::wet::RawNode& node) { return node.pc == pc; });
     for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
         if (raw.nodes[node].pc == pc && executed.count({node, start}) != 0) {
             add(start, op_of_node(node));
+        }
+    }
+    const std::uint32_t start_block = raw.flow[start - 1];
+    for (std::uint32_t op = dataflow.first_op[start_block]; !accesses_memory && op < dataflow.first_op[start_block + 1];
+         ++op) {
+        if ((dataflow.ops[op].kind == 'R' || dataflow.ops[op].kind == 'B') && dataflow.ops[op].what == pc) {
+            add(start, op - dataflow.first_op[start_block]);
         }
     }
     while (!work.empty()) {
@@ -158,6 +170,41 @@ void check_slices(const RawTrace& raw, std::size_t per_pc) {
         }
     }
     EXPECT_GT(register_items, 0u);  // the slices went through registers
+
+    // From instructions that access no memory: register writes and branches,
+    // at every execution of the blocks that hold them.
+    std::map<std::uint64_t, std::set<std::uint32_t>> blocks_of_pc;
+    for (std::uint32_t block = 0; block + 1 < raw.dataflow.first_op.size(); ++block) {
+        for (std::uint32_t op = raw.dataflow.first_op[block]; op < raw.dataflow.first_op[block + 1]; ++op) {
+            const auto& raw_op = raw.dataflow.ops[op];
+            if ((raw_op.kind == 'R' || raw_op.kind == 'B') && pcs.count(raw_op.what) == 0) {
+                blocks_of_pc[raw_op.what].insert(block);
+            }
+        }
+    }
+    std::size_t register_starts = 0;
+    for (const auto& [pc, blocks] : blocks_of_pc) {
+        std::vector<std::uint32_t> times;
+        for (std::uint32_t t = 1; t <= raw.flow.size(); ++t) {
+            if (blocks.count(raw.flow[t - 1]) != 0) {
+                times.push_back(t);
+            }
+        }
+        if (times.empty()) {
+            EXPECT_THROW(built.backward_slice(pc, 1), tcgen::wet::WetError) << "pc " << pc;
+            continue;
+        }
+        EXPECT_THROW(built.backward_slice(pc, times.size() + 1), tcgen::wet::WetError) << "pc " << pc;
+        for (std::size_t step = 0; step < per_pc; ++step) {
+            const std::size_t instance = 1 + (times.size() - 1) * step / std::max<std::size_t>(per_pc - 1, 1);
+            const std::vector<Row> expected = reference_slice(raw, pc, times[instance - 1]);
+            ASSERT_EQ(rows_of(built.backward_slice(pc, instance)), expected) << "pc " << pc << " instance " << instance;
+            ASSERT_EQ(rows_of(loaded.backward_slice(pc, instance)), expected)
+                << "pc " << pc << " instance " << instance;
+        }
+        register_starts += blocks.size() > 1 ? 2 : 1;
+    }
+    EXPECT_GT(register_starts, blocks_of_pc.size());  // some pcs in several blocks
 }
 
 TEST(RegisterDataflow, SlicesFollowRegistersAsTheReferenceDoes) {

@@ -77,9 +77,9 @@ query_set() {
 # rather than the C library's start-up: the load of sum_odd with the most
 # defs, fill's busiest store and busiest load, fib's last access.
 picks() {
-    python3 - "$1" "${2:-}" > "$work/picks" <<'PY'
+    python3 - "$1" "${2:-}" "$here" > "$work/picks" <<'PY'
 import collections, struct, sys
-prefix, symbols = sys.argv[1], sys.argv[2]
+prefix, symbols, here = sys.argv[1], sys.argv[2], sys.argv[3]
 def records(suffix, fmt):
     data = open(prefix + suffix, "rb").read()[4:]
     return list(struct.iter_unpack(fmt, data))
@@ -120,6 +120,23 @@ for pc in (load, store, loop, late):
         print("def 0x%x %d" % (pc, instance))
     for instance in sorted({2 if count > 1 else 1, count}):
         print("slice 0x%x %d" % (pc, instance))
+# Slices from instructions that access no memory (with PREFIX.regs): the
+# busiest register write in sum_odd, a branch in fib.
+sys.path.insert(0, here)
+import wet_reference
+trace = wet_reference.Trace(prefix)
+runs = collections.Counter(trace.flow)
+ran = collections.defaultdict(int)  # (op kind, pc) -> executions
+for b, ops in enumerate(trace.ops):
+    for op_kind, what, _s in ops:
+        if op_kind in "RB" and what is not None and what not in kind:
+            ran[(op_kind, what)] += runs[b]
+for op_kind, name in (("R", "sum_odd"), ("B", "fib")):
+    candidates = [pc for k, pc in ran if k == op_kind and ran[(k, pc)] and inside(pc, name)]
+    if candidates:
+        pc = best(candidates, lambda pc: ran[(op_kind, pc)])
+        for instance in sorted({1, ran[(op_kind, pc)]}):
+            print("slice 0x%x %d" % (pc, instance))
 PY
 }
 

@@ -379,12 +379,33 @@ def query_def(trace, pc, instance):
     return lines
 
 
+def slice_start(trace, pc, instance):
+    """(t, ops) a slice starts from: pc's memory accesses at its INSTANCE-th
+    T; for an instruction with none, its register writes and (from
+    PREFIX.regs) its branch at the INSTANCE-th execution of their blocks."""
+    if any(trace.pc(n) == pc for n in range(len(trace.nodes))):
+        t, nodes = instance_events(trace, pc, instance)
+        return t, [trace.node_op[n] for n in nodes]
+    starts = {}
+    for b, ops in enumerate(trace.ops):
+        at_pc = [i for i, (kind, what, _s) in enumerate(ops) if kind in "RB" and what == pc]
+        if at_pc:
+            starts[b] = at_pc
+    if not starts:
+        raise Bad("no memory access, register write or branch at pc 0x%x" % pc)
+    times = [t for t, b in enumerate(trace.flow, 1) if b in starts]
+    if not 1 <= instance <= len(times):
+        raise Bad("pc 0x%x has %d instances, not %d" % (pc, len(times), instance))
+    t = times[instance - 1]
+    return t, starts[trace.flow[t - 1]]
+
+
 def query_slice(trace, pc, instance):
     parent = parents(trace)
-    t0, nodes = instance_events(trace, pc, instance)
+    t0, start_ops = slice_start(trace, pc, instance)
     flow, ops = trace.flow, trace.ops
     items = set()
-    work = [(t0, trace.node_op[n]) for n in nodes]
+    work = [(t0, op) for op in start_ops]
     while work:
         item = work.pop()
         if item in items:

@@ -203,7 +203,10 @@ public:
     // load's def. Without a traced dataflow a store reads every earlier load
     // of its block execution, a branch every load (docs/wet.md, "Slices").
     // Sorted by t descending, then pc, then kind (B < L < R < S), then slot.
-    // Throws WetError when pc has no node or fewer instances.
+    // pc is an instruction's: its memory accesses start the slice, or, for
+    // one that accesses no memory, its register writes (and its branch,
+    // with a traced dataflow), as often as its block ran. Throws WetError
+    // when no such instruction has pc or it has fewer instances.
     std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance);
 
     // --- Sizes ---
@@ -221,6 +224,15 @@ private:
     // Per block of pc's nodes, one node whose executions are the pc's in
     // that block; nullopt when a block's are the union of several nodes'.
     std::optional<std::vector<std::uint32_t>> instance_nodes(std::uint64_t pc);
+    // Where a slice from pc's INSTANCE starts: the timestamp and the ops of
+    // that block execution at pc (its memory accesses, or else the ops of
+    // an instruction that writes registers or ends the block). Needs the
+    // dataflow decoded.
+    struct SliceStart {
+        std::uint32_t t = 0;
+        std::vector<std::uint32_t> ops;
+    };
+    SliceStart slice_start(std::uint64_t pc, std::uint64_t instance);
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
     std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
