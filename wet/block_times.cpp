@@ -3,6 +3,9 @@
 #include "block_times.hpp"
 
 #include <algorithm>
+#include <utility>
+
+#include "grouping.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -29,20 +32,12 @@ std::uint32_t read_varint(const std::uint8_t*& at) {
 }  // namespace
 
 BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks) {
-    BlockExecutions executions;
-    executions.first.assign(blocks + 1, 0);
-    for (std::size_t index = 0; index < executed; ++index) {
-        ++executions.first[flow[index] + 1];
+    Grouping<std::uint32_t> by_block =
+        group_items<std::uint32_t>(executed, blocks, [&](std::size_t index) { return flow[index]; });
+    for (std::uint32_t& position : by_block.order) {
+        ++position;  // the timestamp
     }
-    for (std::size_t block = 0; block < blocks; ++block) {
-        executions.first[block + 1] += executions.first[block];
-    }
-    executions.order.resize(executed);
-    std::vector<std::size_t> fill(executions.first.begin(), executions.first.end() - 1);
-    for (std::size_t index = 0; index < executed; ++index) {
-        executions.order[fill[flow[index]]++] = static_cast<std::uint32_t>(index + 1);
-    }
-    return executions;
+    return BlockExecutions{std::move(by_block.first), std::move(by_block.order)};
 }
 
 std::vector<std::uint32_t> BlockExecutions::times(std::size_t block) const {

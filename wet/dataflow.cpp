@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "byte_planes.hpp"
+#include "grouping.hpp"
 #include "runtime/byte_order.hpp"
 
 namespace tcgen::wet {
@@ -19,28 +20,10 @@ constexpr std::size_t regs_record_bytes = 16;
 constexpr int dataflow_zstd_level = 19;
 
 // Block b's nodes are nodes_by_block[first[b] .. first[b + 1]), by id.
-struct NodesByBlock {
-    std::vector<std::uint32_t> first;
-    std::vector<std::uint32_t> ids;
-
-    NodesByBlock(std::size_t block_count, const std::vector<RawNode>& nodes) : first(block_count + 1, 0) {
-        for (const RawNode& node : nodes) {
-            if (node.block < block_count) {
-                ++first[node.block + 1];
-            }
-        }
-        for (std::size_t block = 0; block < block_count; ++block) {
-            first[block + 1] += first[block];
-        }
-        ids.resize(first[block_count]);
-        std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-        for (std::size_t node = 0; node < nodes.size(); ++node) {
-            if (nodes[node].block < block_count) {
-                ids[fill[nodes[node].block]++] = static_cast<std::uint32_t>(node);
-            }
-        }
-    }
-};
+// The nodes of each block, ids increasing (nodes naming no block left out).
+Grouping<std::uint32_t> nodes_by_block(std::size_t block_count, const std::vector<RawNode>& nodes) {
+    return group_items<std::uint32_t>(nodes.size(), block_count, [&](std::size_t node) { return nodes[node].block; });
+}
 
 std::string block_op(std::size_t block, std::size_t op) {
     return "block " + std::to_string(block) + ": op " + std::to_string(op) + ": ";
@@ -54,7 +37,7 @@ bool is_op_kind(char kind) {
 
 RawDataflow stand_in_dataflow(const std::vector<RawBlock>& blocks, const std::vector<RawNode>& nodes) {
     const std::size_t block_count = blocks.size();
-    const NodesByBlock by_block(block_count, nodes);
+    const Grouping<std::uint32_t> by_block = nodes_by_block(block_count, nodes);
     RawDataflow dataflow;
     dataflow.first_op.push_back(0);
     dataflow.first_source.push_back(0);
@@ -63,7 +46,7 @@ RawDataflow stand_in_dataflow(const std::vector<RawBlock>& blocks, const std::ve
     for (std::size_t block = 0; block < block_count; ++block) {
         loads.clear();
         for (std::uint32_t at = by_block.first[block]; at < by_block.first[block + 1]; ++at) {
-            const std::uint32_t node = by_block.ids[at];
+            const std::uint32_t node = by_block.order[at];
             const char access = nodes[node].access;
             if (access == 'S') {
                 for (const std::uint32_t load : loads) {
@@ -105,7 +88,7 @@ void check_dataflow(const RawDataflow& dataflow, const std::vector<RawBlock>& bl
         !is_csr(dataflow.first_write, blocks.size(), dataflow.writes.size())) {
         fail("the register dataflow's tables do not cover its " + std::to_string(blocks.size()) + " blocks");
     }
-    const NodesByBlock by_block(blocks.size(), nodes);
+    const Grouping<std::uint32_t> by_block = nodes_by_block(blocks.size(), nodes);
     for (std::size_t block = 0; block < blocks.size(); ++block) {
         const std::uint32_t first = dataflow.first_op[block];
         const std::uint32_t count = dataflow.first_op[block + 1] - first;
@@ -119,8 +102,8 @@ void check_dataflow(const RawDataflow& dataflow, const std::vector<RawBlock>& bl
                 fail(block_op(block, op) + "kind is not L, S, R or B (last)");
             }
             if (raw_op.kind == 'L' || raw_op.kind == 'S') {
-                if (next_node == by_block.first[block + 1] || raw_op.what != by_block.ids[next_node] ||
-                    nodes[by_block.ids[next_node]].access != raw_op.kind) {
+                if (next_node == by_block.first[block + 1] || raw_op.what != by_block.order[next_node] ||
+                    nodes[by_block.order[next_node]].access != raw_op.kind) {
                     fail(block_op(block, op) + "node " + std::to_string(raw_op.what) + " is not the block's next " +
                          (raw_op.kind == 'L' ? "load" : "store"));
                 }
@@ -138,7 +121,8 @@ void check_dataflow(const RawDataflow& dataflow, const std::vector<RawBlock>& bl
             }
         }
         if (next_node != by_block.first[block + 1]) {
-            fail("block " + std::to_string(block) + ": node " + std::to_string(by_block.ids[next_node]) + " has no op");
+            fail("block " + std::to_string(block) + ": node " + std::to_string(by_block.order[next_node]) +
+                 " has no op");
         }
         for (std::uint32_t at = dataflow.first_write[block]; at < dataflow.first_write[block + 1]; ++at) {
             const RawWrite& write = dataflow.writes[at];
@@ -311,7 +295,7 @@ RawDataflow read_dataflow(ByteReader& in, const std::vector<RawBlock>& blocks, c
         op.kind = static_cast<char>(columns.u8());
     }
     prefix_sums(dataflow.first_source, dataflow.ops.size(), 5);
-    const NodesByBlock by_block(blocks.size(), nodes);
+    const Grouping<std::uint32_t> by_block = nodes_by_block(blocks.size(), nodes);
     for (std::size_t block = 0; block < blocks.size(); ++block) {
         std::uint32_t next_node = by_block.first[block];
         for (std::uint32_t op = dataflow.first_op[block]; op < dataflow.first_op[block + 1]; ++op) {
@@ -319,7 +303,7 @@ RawDataflow read_dataflow(ByteReader& in, const std::vector<RawBlock>& blocks, c
             if (raw_op.kind == 'R' || raw_op.kind == 'B') {
                 raw_op.what = blocks[block].pc + columns.u32();
             } else if (next_node < by_block.first[block + 1]) {
-                raw_op.what = by_block.ids[next_node++];
+                raw_op.what = by_block.order[next_node++];
             } else {
                 columns.fail("block " + std::to_string(block) + " has more memory ops than nodes");
             }

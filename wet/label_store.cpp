@@ -4,6 +4,7 @@
 #include "label_store.hpp"
 
 #include "address_siblings.hpp"
+#include "grouping.hpp"
 
 #include <algorithm>
 #include <array>
@@ -76,29 +77,6 @@ std::uint64_t value_from_def(std::uint64_t store_value, std::uint64_t store_addr
     return loaded == 8 ? value : value & ((std::uint64_t{1} << (8 * loaded)) - 1);
 }
 
-// Items 0 .. count - 1 grouped by key(item) < groups, in their order within
-// each group (a counting sort): group g's are order[first[g]] ..
-// order[first[g + 1] - 1].
-struct Grouping {
-    std::vector<std::size_t> first;
-    std::vector<std::size_t> order;
-};
-template <class Key>
-Grouping group_items(std::size_t count, std::size_t groups, const Key& key) {
-    Grouping grouping{std::vector<std::size_t>(groups + 1, 0), std::vector<std::size_t>(count)};
-    for (std::size_t item = 0; item < count; ++item) {
-        ++grouping.first[key(item) + 1];
-    }
-    for (std::size_t group = 0; group < groups; ++group) {
-        grouping.first[group + 1] += grouping.first[group];
-    }
-    std::vector<std::size_t> fill(grouping.first.begin(), grouping.first.end() - 1);
-    for (std::size_t item = 0; item < count; ++item) {
-        grouping.order[fill[key(item)]++] = item;
-    }
-    return grouping;
-}
-
 // Per load node, its writers: the store nodes its defs name, sorted, when
 // there are 2 to max_load_writers of them and each can be inferred from
 // (its size at most widest_inferred_store); else none.
@@ -136,10 +114,10 @@ enum class DefFound : std::uint8_t { kept, by_store, by_writers };
 std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
                                 const std::vector<std::size_t>& node_first, const std::vector<std::size_t>& node_order,
                                 const std::vector<std::vector<std::uint32_t>>& writers) {
-    const Grouping by_store =
-        group_items(raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
-    const Grouping by_load =
-        group_items(raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
+    const Grouping<std::size_t> by_store = group_items<std::size_t>(
+        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
+    const Grouping<std::size_t> by_load = group_items<std::size_t>(
+        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
     std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
     for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
         for (const std::uint32_t store : writers[load]) {
@@ -438,8 +416,8 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node, each event with its def.
-    const Grouping by_node =
-        group_items(raw.events.size(), raw.nodes.size(), [&](std::size_t event) { return raw.events[event].node; });
+    const Grouping<std::size_t> by_node = group_items<std::size_t>(
+        raw.events.size(), raw.nodes.size(), [&](std::size_t event) { return raw.events[event].node; });
     const std::vector<std::size_t>& node_first = by_node.first;
     const std::vector<std::size_t>& node_order = by_node.order;
     // A def is kept as its store node and, for a recent def, its rank among

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "control_dependence.hpp"
 #include "flow_index.hpp"
+#include "grouping.hpp"
 #include "label_store.hpp"
 #include "register_reads.hpp"
 
@@ -48,23 +50,16 @@ WholeExecutionTrace& WholeExecutionTrace::operator=(WholeExecutionTrace&&) noexc
 WholeExecutionTrace::~WholeExecutionTrace() = default;
 
 void WholeExecutionTrace::index_static() {
-    // A counting sort of the nodes by block, ids increasing within each.
-    block_first_node_.assign(blocks_.size() + 1, 0);
-    for (const RawNode& node : nodes()) {
-        ++block_first_node_[node.block + 1];
-    }
-    for (std::size_t block = 0; block < blocks_.size(); ++block) {
-        block_first_node_[block + 1] += block_first_node_[block];
-    }
+    // The nodes by block, ids increasing within each; the ids themselves
+    // only when they are not in block order.
+    Grouping<std::uint32_t> by_block = group_items<std::uint32_t>(
+        nodes().size(), blocks_.size(), [&](std::size_t node) { return nodes()[node].block; });
+    block_first_node_.assign(by_block.first.begin(), by_block.first.end());
     const bool in_block_order = std::is_sorted(nodes().begin(), nodes().end(),
                                                [](const RawNode& a, const RawNode& b) { return a.block < b.block; });
     block_nodes_.clear();
     if (!in_block_order) {
-        block_nodes_.assign(nodes().size(), 0);
-        std::vector<std::uint32_t> fill(block_first_node_.begin(), block_first_node_.end() - 1);
-        for (std::size_t node = 0; node < nodes().size(); ++node) {
-            block_nodes_[fill[nodes()[node].block]++] = static_cast<std::uint32_t>(node);
-        }
+        block_nodes_ = std::move(by_block.order);
     }
     pc_order_.resize(nodes().size());
     for (std::size_t node = 0; node < nodes().size(); ++node) {
