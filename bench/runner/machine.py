@@ -50,7 +50,10 @@ def describe(repo, tcgen, cxx, tool_versions):
     model, cores = _cpuinfo()
     threads = os.cpu_count()
     commit = _first_line(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo) or "unknown"
-    dirty = _first_line(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo)
+    # Changes to the docs alone (a benchmark writing its section) are not
+    # changes to what was measured.
+    dirty = _first_line(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs"],
+                        cwd=repo)
     items = [
         ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
         ("CPU", model),
