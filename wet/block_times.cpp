@@ -70,7 +70,7 @@ BlockTimes::BlockTimes(const BlockExecutions& executions) {
         for (std::size_t at = executions.first[block]; at < executions.first[block + 1]; ++at) {
             const std::size_t index = at - executions.first[block];
             if (index % sample_every == 0) {
-                *sample++ = Sample{executions.order[at], static_cast<std::uint64_t>(out - start)};
+                *sample++ = Sample{executions.order[at], static_cast<std::uint32_t>(out - start)};
                 continue;
             }
             for (std::uint32_t value = executions.order[at] - executions.order[at - 1];; value >>= 7) {

@@ -46,7 +46,11 @@ private:
     static constexpr std::uint32_t sample_every = 64;
     struct Sample {
         std::uint32_t t;       // of execution number sample_every * k
-        std::uint64_t offset;  // of the difference after it, from the block's first byte
+        // Of the difference after it, from the block's first byte: below
+        // 2^32, as a block's n differences take at most n + (their sum -
+        // n) / 127 bytes (a byte more per 127 more timestamps) and their
+        // sum is below 2^32.
+        std::uint32_t offset;
     };
     // Block b's samples are samples_[first_sample_[b] ..], its differences
     // bytes_[first_byte_[b] ..]: execution j's timestamp is the sample's
