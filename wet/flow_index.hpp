@@ -51,7 +51,8 @@ public:
     std::vector<std::uint32_t> times(std::uint32_t block);
     // Whether a lookup at t, or of `block`'s execution number `index`,
     // finds its segment decoded already (a decode is a walk of the
-    // segment: a derived label of the block's timestamps seeks faster).
+    // segment: the held copy of the blocks' timestamps, block_times.hpp,
+    // answers faster).
     bool holds_time(std::uint64_t t) const;
     bool holds_execution(std::uint32_t block, std::uint64_t index) const;
 

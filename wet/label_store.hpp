@@ -9,10 +9,12 @@
 // ranks (flow_stream.hpp);
 // Every stream is kept in chunks with a checkpoint at each chunk's start
 // (chunked_stream.hpp; the flow likewise), so seeks cost a chunk, not the stream;
-// - per block: how many times it ran (saved), and its timestamps
-//   (NodeTimestamps), not saved but derived from the flow (block b's k-th
-//   timestamp is the position of b's k-th occurrence in it): when built, or
-//   by walks of the flow when a query first needs them after a load;
+// - per block: how many times it ran (saved), and its timestamps, not
+//   saved but derived from the flow (block b's k-th timestamp is the
+//   position of b's k-th occurrence in it): read from the flow's index
+//   (flow_index.hpp) near where a query is, and from a copy held as
+//   differences (block_times.hpp) made when built, or by a walk of the
+//   flow when a query first needs one far off after a load;
 //   and, per execution, t - parent_t of its dynamic control parent
 //   (ControlParents);
 // - per node that executed: its values (NodeValues; their chunks, once
