@@ -21,14 +21,29 @@ class LruCache {
 public:
     explicit LruCache(std::size_t budget) : budget_(std::max<std::size_t>(budget, 1)) {}
 
+    // Moved, the values stay where they are (a list's nodes move with it);
+    // a copy would leave last_ pointing into the original.
+    LruCache(LruCache&&) noexcept = default;
+    LruCache& operator=(LruCache&&) noexcept = default;
+    LruCache(const LruCache&) = delete;
+    LruCache& operator=(const LruCache&) = delete;
+
     // Key's value, now the most recently used; null when not held.
     Value* find(std::size_t key) {
+        // The value found or inserted last is the most recently used
+        // already: a query that asks for it again and again (a walk of one
+        // label, one store's index asked several things about one def)
+        // skips the map and the list.
+        if (last_ != nullptr && key == last_key_) {
+            return last_;
+        }
         const auto found = where_.find(key);
         if (found == where_.end()) {
             return nullptr;
         }
         slots_.splice(slots_.begin(), slots_, found->second);
-        return &slots_.front().value;
+        remember(key, &slots_.front().value);
+        return last_;
     }
 
     // Holds `value` for `key` (which find() did not hold), dropping the
@@ -42,7 +57,8 @@ public:
         slots_.push_front(Slot{key, cost, std::move(value)});
         where_.emplace(key, slots_.begin());
         cost_ += cost;
-        return slots_.front().value;
+        remember(key, &slots_.front().value);
+        return *last_;
     }
 
     std::size_t budget() const { return budget_; }
@@ -58,6 +74,11 @@ public:
     }
 
 private:
+    void remember(std::size_t key, Value* value) {
+        last_key_ = key;
+        last_ = value;
+    }
+
     struct Slot {
         std::size_t key;
         std::size_t cost;
@@ -66,6 +87,8 @@ private:
     std::size_t budget_;
     std::size_t cost_ = 0;
     std::list<Slot> slots_;  // the most recently used first
+    std::size_t last_key_ = 0;
+    Value* last_ = nullptr;                                                      // the front of slots_, or null
     std::unordered_map<std::size_t, typename std::list<Slot>::iterator> where_;  // key -> its slot
 };
 

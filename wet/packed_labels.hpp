@@ -49,12 +49,6 @@ public:
     explicit PackedLabels(std::string what = "label ", bool increasing = false,
                           std::size_t open_limit = default_open_limit)
         : what_(std::move(what)), increasing_(increasing), open_(open_limit) {}
-    // Moved, the open labels stay where they are (a list's nodes move with
-    // it), and so does last_; a copy would point into the original.
-    PackedLabels(PackedLabels&&) noexcept = default;
-    PackedLabels& operator=(PackedLabels&&) noexcept = default;
-    PackedLabels(const PackedLabels&) = delete;
-    PackedLabels& operator=(const PackedLabels&) = delete;
 
     // The kind's shared frames, which its labels' chunks may name; set before
     // the labels are added.
@@ -115,19 +109,12 @@ public:
 
     // Owner's label, opened for a walk.
     Label<Stream>& open(std::size_t owner) {
-        // The label opened last is the most recently used already: a walk
-        // that asks for it again and again skips the cache's bookkeeping.
-        if (owner == last_owner_ && last_ != nullptr) {
-            return *last_;
+        if (Label<Stream>* label = open_.find(owner)) {
+            return *label;
         }
-        last_ = open_.find(owner);
-        if (last_ == nullptr) {
-            const std::string name = what_ + std::to_string(owner);
-            ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
-            last_ = &open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
-        }
-        last_owner_ = owner;
-        return *last_;
+        const std::string name = what_ + std::to_string(owner);
+        ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
+        return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
     }
 
     // Owner's saved form, as added.
