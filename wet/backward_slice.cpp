@@ -4,9 +4,12 @@
 // block). Items are visited in decreasing key order, which every dependence
 // respects: a control parent, a register's latest earlier write and a def
 // lie at an earlier t, and an op's sources in its own block execution come
-// before it (a def in it too: nodes are in execution order). So every
-// stream cursor the slice uses only walks backward, and the whole slice
-// costs one backward walk over the streams it touches at most.
+// before it (a def in it too: nodes are in execution order). So the slice
+// is one walk back through time: block execution by block execution, each
+// one's items last first, every stream cursor it uses walking backward
+// only. A register read waits, marked wanted, for the walk to reach the
+// latest earlier write of the register (register_reads.hpp); control
+// parents and defs wait in a queue by key.
 
 #include <tcgen/wet/whole_execution_trace.hpp>
 
@@ -44,7 +47,9 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
     // parent or a def, largest key first. Many items add the same one (a
     // loop's branch, a store read by every iteration after it): a small
     // table of the keys added lately drops most copies before they enter
-    // the queue; the rest leave it one after another and are dropped there.
+    // the queue (a key found there is in the queue still: a key leaves when
+    // the walk reaches its t, and everything added after that lies earlier);
+    // the rest leave it one after another and are dropped there.
     std::priority_queue<std::uint64_t> earlier;
     std::vector<std::uint64_t> added_lately(std::size_t{1} << 16, ~std::uint64_t{0});
     const auto add_earlier = [&](std::uint32_t t, std::uint32_t op) {

@@ -2,7 +2,8 @@
 // bit 0 set, every section's XXH64 is recomputed first (the framing walked
 // as far as it holds), so that forgeries reach the parsers behind the
 // checksums. A WET that loads is queried: the control flow walked both ways,
-// the accesses and the defs of a few pcs, a slice; every query yields an
+// the accesses, instances and defs of a few pcs, slices from them and from
+// blocks' first instructions; every query yields an
 // answer or a WetError. Loading either succeeds or throws WetError. Never a
 // crash, a sanitizer report, another exception, or an allocation the input's
 // size does not pay for. Walks are bounded so that a forged run of billions
@@ -47,11 +48,18 @@ void query(tcgen::wet::WholeExecutionTrace& wet) {
         allowing_errors([&] { wet.accesses(pc); });
         allowing_errors([&] {
             const auto times = wet.instances(pc);
+            tcgen_fuzz::check(wet.instance_count(pc) == times.size(), "instance_count disagrees with instances");
             if (!times.empty()) {
+                tcgen_fuzz::check(wet.instance_time(pc, times.size()) == times.back(),
+                                  "instance_time disagrees with instances");
                 wet.def_of(node, times.front());
                 wet.backward_slice(pc, times.size());
             }
         });
+    }
+    // Slices from instructions that may access no memory: the blocks' first.
+    for (std::uint32_t block = 0; block < wet.block_count() && block < 4; ++block) {
+        allowing_errors([&] { wet.backward_slice(wet.block(block).pc, 1); });
     }
 }
 
