@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
 #include <utility>
 
@@ -231,29 +232,32 @@ std::optional<std::vector<std::uint32_t>> WholeExecutionTrace::instance_nodes(st
         const std::uint32_t block = this->nodes()[*first].block;
         const auto last =
             std::find_if(first, nodes.end(), [&](std::uint32_t node) { return this->nodes()[node].block != block; });
-        // A node that runs with its block runs whenever any other of the block does.
-        const auto with_block = std::find_if(
-            first, last, [&](std::uint32_t node) { return labels_->times_of(node) == LabelStore::Times::block; });
-        if (with_block != last) {
+        // A node that runs with its block runs whenever any other of the
+        // block does; of nodes with timestamps of their own, one alone
+        // stands for the block.
+        std::vector<std::uint32_t> ran;
+        std::copy_if(first, last, std::back_inserter(ran),
+                     [&](std::uint32_t node) { return labels_->times_of(node) != LabelStore::Times::never; });
+        const auto with_block = std::find_if(ran.begin(), ran.end(), [&](std::uint32_t node) {
+            return labels_->times_of(node) == LabelStore::Times::block;
+        });
+        if (with_block != ran.end()) {
             chosen.push_back(*with_block);
-        } else if (last - first == 1) {
-            if (labels_->times_of(*first) != LabelStore::Times::never) {
-                chosen.push_back(*first);
-            }
-        } else if (std::count_if(first, last, [&](std::uint32_t node) {
-                       return labels_->times_of(node) != LabelStore::Times::never;
-                   }) > 1) {
+        } else if (ran.size() == 1) {
+            chosen.push_back(ran.front());
+        } else if (ran.size() > 1) {
             return std::nullopt;
-        } else {
-            for (auto node = first; node != last; ++node) {
-                if (labels_->times_of(*node) != LabelStore::Times::never) {
-                    chosen.push_back(*node);
-                }
-            }
         }
         first = last;
     }
     return chosen;
+}
+
+void WholeExecutionTrace::check_instance(std::uint64_t pc, std::uint64_t instance, std::uint64_t count) const {
+    if (instance == 0 || instance > count) {
+        throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
+                                  std::to_string(count));
+    }
 }
 
 std::uint64_t WholeExecutionTrace::instance_count(std::uint64_t pc) {
@@ -270,27 +274,24 @@ std::uint64_t WholeExecutionTrace::instance_count(std::uint64_t pc) {
 
 std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t instance) {
     const std::optional<std::vector<std::uint32_t>> nodes = instance_nodes(pc);
-    const std::uint64_t count = nodes ? instance_count(pc) : 0;
     if (!nodes) {
+        // The union of several nodes' own timestamps: read whole.
         const std::vector<std::uint32_t> times = instances(pc);
-        if (instance != 0 && instance <= times.size()) {
-            return times[instance - 1];
-        }
-    } else if (instance != 0 && instance <= count) {
-        if (nodes->size() == 1) {
-            return labels_->times_at(nodes->front(), instance - 1);
-        }
-        // The nodes run in different blocks, so at different timestamps.
-        return time_of_instance(instance, executed(), [&](std::uint64_t t) {
-            std::uint64_t below = 0;
-            for (const std::uint32_t node : *nodes) {
-                below += labels_->times_count_below(node, t);
-            }
-            return below;
-        });
+        check_instance(pc, instance, times.size());
+        return times[instance - 1];
     }
-    throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
-                              std::to_string(nodes ? count : instances(pc).size()));
+    check_instance(pc, instance, instance_count(pc));
+    if (nodes->size() == 1) {
+        return labels_->times_at(nodes->front(), instance - 1);
+    }
+    // The nodes run in different blocks, so at different timestamps.
+    return time_of_instance(instance, executed(), [&](std::uint64_t t) {
+        std::uint64_t below = 0;
+        for (const std::uint32_t node : *nodes) {
+            below += labels_->times_count_below(node, t);
+        }
+        return below;
+    });
 }
 
 WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t pc, std::uint64_t instance) {
@@ -330,10 +331,7 @@ WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t p
     for (const std::uint32_t block : blocks) {
         count += flow.count(block);
     }
-    if (instance == 0 || instance > count) {
-        throw WetError(name_, "instance " + std::to_string(instance) + " of pc " + hex(pc) + " is outside 1.." +
-                                  std::to_string(count));
-    }
+    check_instance(pc, instance, count);
     start.t = blocks.size() == 1 ? flow.at(blocks.front(), instance - 1)
                                  : time_of_instance(instance, executed(), [&](std::uint64_t t) {
                                        std::uint64_t below = 0;

@@ -224,6 +224,8 @@ private:
     // Per block of pc's nodes, one node whose executions are the pc's in
     // that block; nullopt when a block's are the union of several nodes'.
     std::optional<std::vector<std::uint32_t>> instance_nodes(std::uint64_t pc);
+    // Throws WetError unless 1 <= instance <= count.
+    void check_instance(std::uint64_t pc, std::uint64_t instance, std::uint64_t count) const;
     // Where a slice from pc's INSTANCE starts: the timestamp and the ops of
     // that block execution at pc (its memory accesses, or else the ops of
     // an instruction that writes registers or ends the block). Needs the
