@@ -809,13 +809,20 @@ FlowIndex& LabelStore::flow_index() {
 }
 
 // A block's timestamps near the segments the flow's index holds decoded
-// (where a slice is) are read there; elsewhere from block_times(), derived
-// once: a segment's decode is a walk of 65,536 records.
+// (where a slice is) are read there; elsewhere, after a few decodes of a
+// segment, from block_times(), derived once.
+bool LabelStore::by_index(bool near) {
+    if (near || block_times_) {
+        return near;
+    }
+    return ++far_lookups_ <= far_lookups_by_index;
+}
+
 std::optional<std::uint64_t> LabelStore::block_execution(std::uint32_t block, std::uint32_t t) {
     if (t == 0 || t > executed_) {
         return std::nullopt;
     }
-    if (flow_index().holds_time(t)) {
+    if (by_index(flow_index().holds_time(t))) {
         const FlowIndex::Execution execution = flow_index().execution_at(t);
         return execution.block == block ? std::optional(execution.index) : std::nullopt;
     }
@@ -827,7 +834,8 @@ std::uint64_t LabelStore::times_count_below(std::uint32_t node, std::uint64_t t)
         return node_times_.open(node).count_below(t);
     }
     const std::uint32_t block = shape_of(node).block;
-    return flow_index().holds_time(t) ? flow_index().count_below(block, t) : block_times().count_below(block, t);
+    return by_index(flow_index().holds_time(t)) ? flow_index().count_below(block, t)
+                                                : block_times().count_below(block, t);
 }
 
 std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
@@ -835,7 +843,8 @@ std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
         return node_times_.open(node).at(index).field1;
     }
     const std::uint32_t block = shape_of(node).block;
-    return flow_index().holds_execution(block, index) ? flow_index().at(block, index) : block_times().at(block, index);
+    return by_index(flow_index().holds_execution(block, index)) ? flow_index().at(block, index)
+                                                                : block_times().at(block, index);
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {

@@ -189,6 +189,14 @@ private:
     std::vector<std::uint32_t> block_counts_;       // executions per block
     std::optional<BlockTimes> block_times_;         // derived on first need
     unsigned flow_walks_ = 0;                       // single blocks' timestamps read from the flow's index
+    // Single lookups far from the segments the flow's index holds: the
+    // first few decode their segment (about a millisecond each), the rest
+    // use block_times(), made once (0.1-0.4 s and 1-2 bytes a block
+    // execution on the corpus runs): a small query makes no copy, a large
+    // slice does not decode the same segments again and again.
+    static constexpr unsigned far_lookups_by_index = 128;
+    unsigned far_lookups_ = 0;
+    bool by_index(bool near);                         // whether a lookup uses the flow's index
     std::unique_ptr<FlowIndex> flow_index_;           // reads flow_, made on first need
     // The saved labels, packed per kind (packed_labels.hpp). The values' and
     // the addresses' carry the shared frames that hold most of their chunks
