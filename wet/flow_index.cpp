@@ -193,7 +193,15 @@ const FlowIndex::Entry& FlowIndex::entry_of_execution(std::uint32_t block, std::
 }
 
 std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index) {
+    return at(block, index, entry_of_execution(block, index));
+}
+
+std::optional<std::uint32_t> FlowIndex::held_at(std::uint32_t block, std::uint64_t index) {
     const Entry& entry = entry_of_execution(block, index);
+    return holds(entry.segment) ? std::optional(at(block, index, entry)) : std::nullopt;
+}
+
+std::uint32_t FlowIndex::at(std::uint32_t block, std::uint64_t index, const Entry& entry) {
     const auto [first, after] = positions(entry.segment, block, runs_in(block, &entry));
     const std::uint64_t local = index - entry.before;
     if (local >= static_cast<std::uint64_t>(after - first)) {
@@ -208,10 +216,6 @@ bool FlowIndex::holds(std::uint32_t number) const {
 
 bool FlowIndex::holds_time(std::uint64_t t) const {
     return t != 0 && t <= flow_.size() && holds(static_cast<std::uint32_t>((t - 1) / segment_records_));
-}
-
-bool FlowIndex::holds_execution(std::uint32_t block, std::uint64_t index) const {
-    return holds(entry_of_execution(block, index).segment);
 }
 
 std::vector<std::uint32_t> FlowIndex::times(std::uint32_t block) {

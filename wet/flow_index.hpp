@@ -49,12 +49,12 @@ public:
     std::uint32_t at(std::uint32_t block, std::uint64_t index);
     // Every timestamp of `block`, in order: a decode of each segment it runs in.
     std::vector<std::uint32_t> times(std::uint32_t block);
-    // Whether a lookup at t, or of `block`'s execution number `index`,
-    // finds its segment decoded already (a decode is a walk of the
-    // segment: the held copy of the blocks' timestamps, block_times.hpp,
-    // answers faster).
+    // Whether a lookup at t finds its segment decoded already (a decode is
+    // a walk of the segment: the held copy of the blocks' timestamps,
+    // block_times.hpp, answers faster); at(block, index) when its segment
+    // is decoded already, else nullopt.
     bool holds_time(std::uint64_t t) const;
-    bool holds_execution(std::uint32_t block, std::uint64_t index) const;
+    std::optional<std::uint32_t> held_at(std::uint32_t block, std::uint64_t index);
 
     // Segment by segment: the block executed at t (1..the flow's size) and
     // which of its executions that is, the segments, and the blocks of one
@@ -109,6 +109,7 @@ private:
     const Entry& entry_in(std::uint32_t block, std::uint32_t number) const;
     // The entry of `block`'s segment holding its execution number `index` (< its count).
     const Entry& entry_of_execution(std::uint32_t block, std::uint64_t index) const;
+    std::uint32_t at(std::uint32_t block, std::uint64_t index, const Entry& entry);
     bool holds(std::uint32_t number) const;
 
     const FlowStream& flow_;

@@ -843,8 +843,10 @@ std::uint32_t LabelStore::times_at(std::uint32_t node, std::uint64_t index) {
         return node_times_.open(node).at(index).field1;
     }
     const std::uint32_t block = shape_of(node).block;
-    return by_index(flow_index().holds_execution(block, index)) ? flow_index().at(block, index)
-                                                                : block_times().at(block, index);
+    if (const std::optional<std::uint32_t> t = flow_index().held_at(block, index)) {
+        return *t;
+    }
+    return by_index(false) ? flow_index().at(block, index) : block_times().at(block, index);
 }
 
 std::uint32_t LabelStore::control_parent(std::uint32_t block, std::uint64_t index, std::uint32_t t) {
