@@ -145,9 +145,8 @@ std::pair<const std::uint32_t*, const std::uint32_t*> FlowIndex::positions(std::
 std::uint64_t FlowIndex::count_below(std::uint32_t block, std::uint64_t t) {
     const std::uint64_t position = t - 1;  // records before it have timestamps below t
     const std::uint64_t number = position / segment_records_;
-    const Entry* begin = entries_begin(block);
     const Entry* end = entries_end(block);
-    const Entry* entry = std::lower_bound(begin, end, number, [](const Entry& e, std::uint64_t value) { return e.segment < value; });
+    const Entry* entry = first_entry_from(block, number);
     if (entry == end) {
         return counts_[block];
     }
@@ -165,10 +164,8 @@ std::optional<std::uint64_t> FlowIndex::find(std::uint32_t block, std::uint64_t 
     }
     const std::uint64_t position = t - 1;
     const std::uint64_t number = position / segment_records_;
-    const Entry* begin = entries_begin(block);
-    const Entry* end = entries_end(block);
-    const Entry* entry = std::lower_bound(begin, end, number, [](const Entry& e, std::uint64_t value) { return e.segment < value; });
-    if (entry == end || entry->segment != number) {
+    const Entry* entry = first_entry_from(block, number);
+    if (entry == entries_end(block) || entry->segment != number) {
         return std::nullopt;
     }
     const auto [first, after] = positions(entry->segment, block, runs_in(block, entry));
@@ -249,11 +246,14 @@ std::uint32_t FlowIndex::block_at(std::uint64_t t) {
     return decoded->blocks[local];
 }
 
+const FlowIndex::Entry* FlowIndex::first_entry_from(std::uint32_t block, std::uint64_t number) const {
+    return std::lower_bound(entries_begin(block), entries_end(block), number,
+                            [](const Entry& e, std::uint64_t value) { return e.segment < value; });
+}
+
 const FlowIndex::Entry& FlowIndex::entry_in(std::uint32_t block, std::uint32_t number) const {
-    const Entry* end = entries_end(block);
-    const Entry* entry = std::lower_bound(entries_begin(block), end, number,
-                                          [](const Entry& e, std::uint32_t value) { return e.segment < value; });
-    if (entry == end || entry->segment != number) {
+    const Entry* entry = first_entry_from(block, number);
+    if (entry == entries_end(block) || entry->segment != number) {
         corrupt_("block " + std::to_string(block) + " in segment " + std::to_string(number) +
                  " of the control flow disagrees with the flow's index");
     }

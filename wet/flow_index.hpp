@@ -106,6 +106,9 @@ private:
     // The segment holding t and t's position in it (checked: t in the flow).
     std::pair<Segment*, std::size_t> segment_at(std::uint64_t t);
     const Segment& grouped_segment(std::uint32_t number);
+    // `block`'s first entry of segment `number` or later (entries_end: none);
+    // entry_in: its entry of segment `number`, which it runs in.
+    const Entry* first_entry_from(std::uint32_t block, std::uint64_t number) const;
     const Entry& entry_in(std::uint32_t block, std::uint32_t number) const;
     // The entry of `block`'s segment holding its execution number `index` (< its count).
     const Entry& entry_of_execution(std::uint32_t block, std::uint64_t index) const;
