@@ -39,15 +39,24 @@ private:
 // The window of a MATCH predictor (tcgen's own kind: LZ77's match turned
 // into a prediction). It keeps the field's last `size` values in trace order
 // and, per hashed key, where the value after the key's last occurrence sits;
-// the key is the field's last `order` values and the PC's L1 line. It
-// predicts that value, and while its predictions come true it follows the
-// earlier occurrence value by value instead of looking the key up again: one
-// lookup then covers a repeat of any length, however far back it began, which
-// a context of a few values cannot tell apart from its other occurrences.
-// Values go in from position 1, so that a key never seen (whose entry is
-// still 0) predicts 0, as the paper's zeroed tables do. Positions wrap at
-// 2^32 and the window at `size`: an entry that old merely predicts a stale
-// value, the same one in the compressor and decompressor.
+// the key is the field's last `order` values and the PC's L1 line. While a
+// match is followed it predicts the value after the followed one, and while
+// those predictions come true it follows the earlier occurrence value by
+// value: a repeat of any length, however far back it began, costs one
+// lookup, which a context of a few values cannot tell apart from its other
+// occurrences.
+//
+// A match starts where the record's code names this prediction while none
+// is followed (start()). Only the encoder looks the key up before it knows
+// the value (its role, search()): to learn whether the prediction is right.
+// The decoder looks it up only where the code says a match starts, so a
+// record that continues a match, or whose value came from elsewhere, waits
+// on no lookup; both hash and store every record's key, so that its entry
+// always names the latest occurrence. Values go in from position 1, so that
+// a key never seen (whose entry is still 0) predicts 0, as the paper's
+// zeroed tables do. Positions wrap at 2^32 and the window at `size`: an
+// entry that old merely predicts a stale value, the same one in the
+// compressor and decompressor.
 template <class T>
 class MatchTable {
 public:
@@ -59,9 +68,13 @@ public:
         }
     }
 
-    // The predicted value's place in the window, for the record in `line`.
-    // The key is hashed for every record, following or not, so that its
-    // entry always names the latest occurrence.
+    // The encoder's role: from now on find() looks the key up wherever no
+    // match is followed.
+    void search() { searching_ = true; }
+
+    // The predicted value's place in the window, for the record in `line`:
+    // the followed occurrence's next value; where none is followed, the
+    // encoder's lookup (the decoder's prediction then comes from start()).
     T* find(std::size_t line) {
         std::uint64_t key = (line + 1) * golden;
         const T* recent = recent_.line(0, 0);
@@ -69,18 +82,42 @@ public:
             key = (key ^ recent[i]) * golden;
         }
         key_ = key_bits_ == 0 ? 0 : static_cast<std::size_t>(key >> (64 - key_bits_));
-        if (!following_) {
-            candidate_ = starts_.line(key_, 1)[0];
+        if (following_ || !searching_) {
+            return at(candidate_);
         }
-        return window_.line(candidate_ & mask_, 1);
+        return at(latest());
+    }
+
+    // Where the record's code names this prediction: unless a match is
+    // followed, one starts at the key's latest occurrence. Returns the
+    // predicted value.
+    T start() {
+        if (!following_) {
+            candidate_ = latest();
+            following_ = true;
+        }
+        return *at(candidate_);
+    }
+
+    // Where no code names this prediction (a record that a run copied, which
+    // the fields learn): unless a match is followed, one starts at the key's
+    // latest occurrence if that predicted `value`. Both sides know the value
+    // then, so both look the key up.
+    void start_if_right(T value) {
+        if (!following_ && *at(latest()) == value) {
+            candidate_ = latest();
+            following_ = true;
+        }
     }
 
     // Learns the value the record had (after find()).
     void update(T value) {
-        following_ = *window_.line(candidate_ & mask_, 1) == value;
-        candidate_ += 1;
+        if (following_) {
+            following_ = *at(candidate_) == value;
+            candidate_ += 1;
+        }
         starts_.line(key_, 1)[0] = position_;
-        *window_.line(position_ & mask_, 1) = value;
+        *at(position_) = value;
         position_ += 1;
         T* recent = recent_.line(0, 0);
         for (unsigned i = order_ - 1; i > 0; --i) {
@@ -89,7 +126,8 @@ public:
         recent[0] = value;
     }
 
-    // Back to an empty window, as when the predictors restart.
+    // Back to an empty window, as when the predictors restart (the role
+    // stays).
     void clear() {
         window_.clear();
         starts_.clear();
@@ -103,14 +141,20 @@ public:
 private:
     static constexpr std::uint64_t golden = 0x9E3779B97F4A7C15;  // 2^64 / the golden ratio, odd
 
+    // Where the value after the key's latest occurrence sits.
+    std::uint32_t latest() { return starts_.line(key_, 1)[0]; }
+
+    T* at(std::uint32_t position) { return window_.line(position & mask_, 1); }
+
     ZeroedTable<T> window_;
     ZeroedTable<std::uint32_t> starts_;
     ZeroedTable<T> recent_;  // the key's values, newest first
     unsigned order_;
     std::size_t mask_;
     unsigned key_bits_ = 0;
+    bool searching_ = false;
     std::uint32_t position_ = 1;   // where the next value goes
-    std::uint32_t candidate_ = 0;  // where the prediction came from
+    std::uint32_t candidate_ = 0;  // the followed occurrence's next value
     std::size_t key_ = 0;
     bool following_ = false;
 };

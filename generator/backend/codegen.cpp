@@ -119,6 +119,7 @@ public:
         data.set("has_prefetches", !prefetch_lines.is_empty_list());
         data.set("prefetches", prefetch_lines);
         data.set("predictions", predictions_list());
+        set_named_predictions(data);
         data.set("strides", strides());
         data.set("updates", updates());
         set_member_updates(data);
@@ -288,6 +289,32 @@ private:
             }
         }
         return list;
+    }
+
+    // The predictors whose decoder computes their prediction only where the
+    // code names it, and the encoder's role of their tables.
+    void set_named_predictions(TemplateData& data) const {
+        TemplateData named = template_list();
+        TemplateData roles = template_list();
+        for (const PlanPredictor& predictor : field_.predictors) {
+            const KindCode& code = predictor.spec.kind->code();
+            const std::string decode = code.decode_named(predictor, names_);
+            if (!decode.empty()) {
+                TemplateData item;
+                item.set("slot", std::to_string(predictor.first_slot));
+                item.set("encode", code.encode_named(predictor, names_));
+                item.set("decode", decode);
+                item.set("learn", code.learn_named(predictor, names_));
+                named.push_back(item);
+            }
+            const std::string role = code.encoder_role(predictor, names_);
+            if (!role.empty()) {
+                roles.push_back(TemplateData("statement", role));
+            }
+        }
+        data.set("named_predictions", named);
+        data.set("has_encoder_roles", !roles.is_empty_list());
+        data.set("encoder_roles", roles);
     }
 
     TemplateData strides() const {

@@ -59,6 +59,18 @@ public:
     // member rather than through the line select() found (then update()
     // reads no line of it): the end of a comment "// Not static: ...".
     virtual std::string_view member_update_reason() const { return {}; }
+
+    // Where the record's code names its prediction: the encoder's
+    // statement and the decoder's expression for the predicted value, for
+    // a kind whose decoder computes it only then (MATCH: where a match
+    // starts, the decoder looks it up); empty for none. With them, the
+    // statement that learn() runs for `value`, which no code names. And the
+    // statement that gives its table the encoder's role, which the encoder
+    // runs before every block; empty for none.
+    virtual std::string encode_named(const PlanPredictor&, const FieldNames&) const { return {}; }
+    virtual std::string decode_named(const PlanPredictor&, const FieldNames&) const { return {}; }
+    virtual std::string learn_named(const PlanPredictor&, const FieldNames&) const { return {}; }
+    virtual std::string encoder_role(const PlanPredictor&, const FieldNames&) const { return {}; }
 };
 
 // A plain table of `table.lines` lines of `table.entries` (ZeroedTable).

@@ -2,11 +2,12 @@
 // predictor. It finds where the field's last x values (and, in a field with
 // L1 > 1, the PC's L1 line) last occurred in the trace, predicts the value
 // that followed them there, and while it is right keeps following that
-// earlier occurrence, so that a long repeat costs one lookup however far back
-// it began (runtime/predictors.hpp, MatchTable). FCM and DFCM see only their
-// last x values, and so cannot tell the occurrences of a short context apart;
-// this is what captures the long loops of branch and address traces. Its
-// window is L2·2^(x−1) values, as many as an FCMx's lines.
+// earlier occurrence, so that a long repeat costs one start however far back
+// it began (runtime/predictors.hpp, MatchTable). The decoder looks a key up
+// only where the code says a match starts. FCM and DFCM see only their last
+// x values, and so cannot tell the occurrences of a short context apart;
+// this is what captures the long loops of branch and address traces. Its window is L2·2^(x−1) values, as
+// many as an FCMx's lines.
 
 #include "generator/backend/code_text.hpp"
 #include "generator/kinds/kind_code.hpp"
@@ -39,6 +40,25 @@ public:
         return names.table(predictor.table) + ".update(value);";
     }
     std::string_view member_update_reason() const override { return "the match window learns through its member."; }
+
+    // Where its code is written while no match is followed, a match
+    // starts; only there does the decoder look the key up.
+    std::string encode_named(const PlanPredictor& predictor, const FieldNames& names) const override {
+        return names.table(predictor.table) + ".start();";
+    }
+    std::string decode_named(const PlanPredictor& predictor, const FieldNames& names) const override {
+        return names.table(predictor.table) + ".start()";
+    }
+    // A learned value (no code) starts a match where the key's latest
+    // occurrence predicted it.
+    std::string learn_named(const PlanPredictor& predictor, const FieldNames& names) const override {
+        return names.table(predictor.table) + ".start_if_right(value);";
+    }
+    // The encoder looks the key up for every record that follows no match,
+    // to learn whether the prediction is right.
+    std::string encoder_role(const PlanPredictor& predictor, const FieldNames& names) const override {
+        return names.table(predictor.table) + ".search();";
+    }
 };
 
 class MatchKind : public PredictorKind {

@@ -168,16 +168,47 @@ TEST(NextHash, IncrementalEqualsFromScratch) {
     }
 }
 
-// Feeds `values` to a match window in line 0 and returns its predictions,
-// each made before the value it predicts is learned.
-std::vector<std::uint32_t> match_predictions(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
-                                             std::size_t line = 0) {
+// A field whose one predictor is a match window, coded in `line` by the
+// encoder: what it predicted for each value (before learning it), and
+// whether it was right (where it was, the code names it).
+struct EncodedMatches {
     std::vector<std::uint32_t> predictions;
+    std::vector<bool> hits;
+};
+
+EncodedMatches encode_matches(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
+                              std::size_t line = 0) {
+    EncodedMatches encoded;
+    table.search();
     for (std::uint32_t value : values) {
-        predictions.push_back(*table.find(line));
+        const std::uint32_t predicted = *table.find(line);
+        encoded.predictions.push_back(predicted);
+        encoded.hits.push_back(predicted == value);
+        if (predicted == value) {
+            table.start();
+        }
         table.update(value);
     }
-    return predictions;
+    return encoded;
+}
+
+std::vector<std::uint32_t> match_predictions(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
+                                             std::size_t line = 0) {
+    return encode_matches(table, values, line).predictions;
+}
+
+// The decoder's side: the values rebuilt from the hits (from start()) and
+// the other values (as if from misses).
+std::vector<std::uint32_t> decode_matches(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
+                                          const std::vector<bool>& hits) {
+    std::vector<std::uint32_t> decoded;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        table.find(0);
+        const std::uint32_t value = hits[i] ? table.start() : values[i];
+        decoded.push_back(value);
+        table.update(value);
+    }
+    return decoded;
 }
 
 TEST(MatchTable, FollowsARepeatOnceItsKeyRecurs) {
@@ -198,10 +229,19 @@ TEST(MatchTable, AWrongPredictionLooksTheKeyUpAgainAtItsLatestOccurrence) {
     // 5 was followed by 6, later by 7; after a miss, key 5 names the latter.
     match_predictions(table, {5, 6, 8, 5, 7, 8, 1, 5});
     EXPECT_EQ(*table.find(0), 7u);
+    table.start();                  // its code named: a match starts
     table.update(7);
     EXPECT_EQ(*table.find(0), 8u);  // right, so it follows: after 5, 7 came 8
     table.update(9);                // wrong: the next find looks up key 9,
     EXPECT_EQ(*table.find(0), 0u);  // never seen, so 0
+}
+
+TEST(MatchTable, AMatchStartsOnlyWhereItsCodeIsNamed) {
+    MatchTable<std::uint32_t> table(1024, 1);
+    match_predictions(table, {5, 6, 7, 9, 6, 8, 5});
+    EXPECT_EQ(*table.find(0), 6u);
+    table.update(6);                // right, but another code was written:
+    EXPECT_EQ(*table.find(0), 8u);  // no match followed (that would say 7), key 6 looked up
 }
 
 TEST(MatchTable, TheKeyIncludesThePcLine) {
@@ -220,6 +260,35 @@ TEST(MatchTable, ClearForgetsEverything) {
     EXPECT_EQ(*table.find(0), 3u);
     table.clear();
     EXPECT_EQ(match_predictions(table, {1, 2, 3}), (std::vector<std::uint32_t>{0, 0, 0}));
+}
+
+// Repeats near and far, some beyond the window, and values never seen.
+std::vector<std::uint32_t> repetitive_values() {
+    std::vector<std::uint32_t> values;
+    std::uint32_t state = 12345;
+    for (int round = 0; round < 400; ++round) {
+        state = state * 1103515245u + 12345u;
+        const std::uint32_t length = 1 + (state >> 24) % 40;
+        const std::uint32_t back = 1 + (state >> 8) % 3000;
+        for (std::uint32_t i = 0; i < length; ++i) {
+            values.push_back(values.size() >= back && (state & 3) != 0 ? values[values.size() - back]
+                                                                     : (state >> 4) % 97 + i);
+        }
+    }
+    return values;
+}
+
+TEST(MatchTable, TheDecoderLookingUpOnlyWhereMatchesStartPredictsAsTheEncoder) {
+    const std::vector<std::uint32_t> values = repetitive_values();
+    MatchTable<std::uint32_t> encoder(1024, 3);
+    const EncodedMatches encoded = encode_matches(encoder, values);
+    std::size_t hits = 0;
+    for (bool hit : encoded.hits) {
+        hits += hit ? 1 : 0;
+    }
+    EXPECT_GT(hits, values.size() / 4);
+    MatchTable<std::uint32_t> decoder(1024, 3);
+    EXPECT_EQ(decode_matches(decoder, values, encoded.hits), values);
 }
 
 }  // namespace

@@ -45,8 +45,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1001, a class per field and the
-// TraceCodec that ties them together; main() at line 3199; then the rest of
+// of this spec is written in); from line 1045, a class per field and the
+// TraceCodec that ties them together; main() at line 3341; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -135,6 +135,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 0) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -144,6 +147,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(Value value) {
         Lines lines = select();
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -153,6 +157,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 0) {
+            predictions[0] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -164,6 +171,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1139,6 +1152,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 5) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1148,6 +1164,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1157,6 +1174,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 5) {
+            predictions[5] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1168,6 +1188,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1303,6 +1329,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1312,6 +1341,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1321,6 +1351,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1332,6 +1365,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1448,6 +1487,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 5) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1457,6 +1499,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1466,6 +1509,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 5) {
+            predictions[5] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1477,6 +1523,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1612,6 +1664,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1621,6 +1676,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1630,6 +1686,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1641,6 +1700,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1757,6 +1822,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1766,6 +1834,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1775,6 +1844,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1786,6 +1858,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1902,6 +1980,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1911,6 +1992,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1920,6 +2002,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1931,6 +2016,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -2103,6 +2194,13 @@ public:
         field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        field_1_.search();
+        field_10_.search();
+        field_11_.search();
+        field_12_.search();
+        field_13_.search();
+        field_14_.search();
+        field_15_.search();
         runs_.encode(
             records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
             [&](const std::uint8_t* record) { learn_one(record); });

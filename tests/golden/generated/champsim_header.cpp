@@ -213,6 +213,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 0) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -222,6 +225,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(Value value) {
         Lines lines = select();
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -231,6 +235,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 0) {
+            predictions[0] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -242,6 +249,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1217,6 +1230,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 5) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1226,6 +1242,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1235,6 +1252,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 5) {
+            predictions[5] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1246,6 +1266,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1381,6 +1407,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1390,6 +1419,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1399,6 +1429,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1410,6 +1443,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1526,6 +1565,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 5) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1535,6 +1577,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1544,6 +1587,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 5) {
+            predictions[5] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1555,6 +1601,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1690,6 +1742,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1699,6 +1754,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1708,6 +1764,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1719,6 +1778,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1835,6 +1900,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1844,6 +1912,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1853,6 +1922,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1864,6 +1936,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -1980,6 +2058,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 2) {
+            match4_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -1989,6 +2070,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select(pc);
+        match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -1998,6 +2080,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 2) {
+            predictions[2] = match4_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -2009,6 +2094,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match4_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -2181,6 +2272,13 @@ public:
         field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        field_1_.search();
+        field_10_.search();
+        field_11_.search();
+        field_12_.search();
+        field_13_.search();
+        field_14_.search();
+        field_15_.search();
         runs_.encode(
             records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
             [&](const std::uint8_t* record) { learn_one(record); });

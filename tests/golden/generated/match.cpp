@@ -23,8 +23,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 979, a class per field and the
-// TraceCodec that ties them together; main() at line 1672; then the rest of
+// of this spec is written in); from line 1023, a class per field and the
+// TraceCodec that ties them together; main() at line 1772; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
 // and zstd, the .tcz container and the command line). The runtime is the
 // same in every file this version of tcgen generates.
@@ -113,6 +113,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint32_t>(value));
         }
+        if (code == 0) {
+            match3_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -122,6 +125,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(Value value) {
         Lines lines = select();
+        match3_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -131,6 +135,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 0) {
+            predictions[0] = match3_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -142,6 +149,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match3_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -262,6 +275,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint64_t>(value));
         }
+        if (code == 3) {
+            match8_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -271,6 +287,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint32_t pc, Value value) {
         Lines lines = select(pc);
+        match8_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -280,6 +297,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 3) {
+            predictions[3] = match8_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -291,6 +311,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match8_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -411,6 +437,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint8_t>(value));
         }
+        if (code == 0) {
+            match1_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
     }
@@ -419,6 +448,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(std::uint32_t pc, Value value) {
         Lines lines = select(pc);
+        match1_table_.start_if_right(value);
         update(lines, value);
     }
 
@@ -427,6 +457,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 0) {
+            predictions[0] = match1_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -437,6 +470,12 @@ public:
         }
         update(lines, value);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match1_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -509,6 +548,9 @@ public:
         if (code == miss_code) {
             misses.put(static_cast<std::uint16_t>(value));
         }
+        if (code == 0) {
+            match3_table_.start();
+        }
         usage_[code] += 1;
         update(lines, value);
         prefetch_next(lines);
@@ -518,6 +560,7 @@ public:
     // the tables change as encode() would change them, nothing is written.
     void learn(Value value) {
         Lines lines = select();
+        match3_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
@@ -527,6 +570,9 @@ public:
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
+        if (code == 0) {
+            predictions[0] = match3_table_.start();
+        }
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -538,6 +584,12 @@ public:
         update(lines, value);
         prefetch_next(lines);
         return static_cast<Value>(value);
+    }
+
+    // The encoder's role, which its tables take before every block (the
+    // decoder does less: see the tables' classes).
+    void search() {
+        match3_table_.search();
     }
 
     void write_report(std::FILE* out) const {
@@ -675,6 +727,10 @@ public:
         field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        field_1_.search();
+        field_2_.search();
+        field_3_.search();
+        field_4_.search();
         runs_.encode(
             records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
             [&](const std::uint8_t* record) { learn_one(record); });
