@@ -12,7 +12,11 @@
 //       static Record load(const std::uint8_t* bytes);  // from the trace's byte layout
 //       void store(std::uint8_t* bytes) const;
 //   };
+//
+// Both also take records as columns, one array per field (record_columns.hpp),
+// described by the generated header's `fields`.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -24,6 +28,7 @@
 #include "error.hpp"
 #include "files.hpp"
 #include "io.hpp"
+#include "record_columns.hpp"
 #include "trace_reader.hpp"
 #include "trace_writer.hpp"
 
@@ -73,6 +78,71 @@ public:
         index_ += 1;
         position_ += 1;
         return bytes;
+    }
+
+    // Reads up to `max_records` records as columns: the values of fields[k]
+    // into columns[k], an array of at least `max_records` integers of the
+    // field's width, in record order from position() on. Returns the records
+    // read: fewer than `max_records` only at the end of the file (0 there),
+    // across blocks and concatenated files as next() goes. `fields` may be
+    // any of the header's `fields`, in any order.
+    std::size_t read_columns(const FieldLayout* fields, std::size_t field_count, void* const* columns,
+                             std::size_t max_records) {
+        check_fields(fields, field_count, Codec::record_bytes);
+        std::size_t read = 0;
+        while (read < max_records) {
+            if (index_ == reader_->record_count() && !advance()) {
+                break;
+            }
+            const std::size_t available = reader_->record_count() - index_;
+            const std::size_t step = std::min(available, max_records - read);
+            const std::uint8_t* records = reader_->records() + index_ * Codec::record_bytes;
+            // Every field of a few KiB of records, then the next few: the
+            // records stay in the cache while each field is gathered (3x
+            // faster on 16 MiB blocks than a field at a time).
+            for (std::size_t done = 0; done < step; done += column_tile_records) {
+                const std::size_t tile = std::min(step - done, column_tile_records);
+                for (std::size_t column = 0; column < field_count; ++column) {
+                    const std::size_t at = (read + done) * fields[column].bytes();
+                    gather_column(fields[column], records + done * Codec::record_bytes, Codec::record_bytes, tile,
+                                  static_cast<std::uint8_t*>(columns[column]) + at);
+                }
+            }
+            index_ += step;
+            position_ += step;
+            read += step;
+        }
+        return read;
+    }
+
+    // Fills `columns` with up to its capacity() of records; its size() is
+    // then the records read, which the call returns (0 at the end).
+    std::size_t read_columns(Columns& columns) {
+        columns.resize(0);
+        columns.resize(read_columns(columns.fields(), columns.field_count(), columns.data(), columns.capacity()));
+        return columns.size();
+    }
+
+    // Reads the rest of the block being read, or the next block when this
+    // one is used up, into `columns`, grown to hold it if need be; returns
+    // the records read (0 at the end). Memory stays one block's worth.
+    std::size_t read_block_columns(Columns& columns) {
+        const std::size_t records = block_records_left();
+        columns.resize(0);
+        columns.reserve(records);
+        columns.resize(read_columns(columns.fields(), columns.field_count(), columns.data(), records));
+        return columns.size();
+    }
+
+    // The records of the decoded block not yet read, decoding the next block
+    // (of this .tcz or of one concatenated after it) when none are left; 0
+    // at the end of the file. What read_block_columns reads, for a caller
+    // that sizes its own arrays.
+    std::size_t block_records_left() {
+        if (index_ == reader_->record_count() && !advance()) {
+            return 0;
+        }
+        return reader_->record_count() - index_;
     }
 
     // Skips up to `count` records; returns how many were skipped (fewer
@@ -134,6 +204,8 @@ public:
     const std::vector<std::uint8_t>& tail() const { return reader_->tail(); }
 
 private:
+    static constexpr std::size_t column_tile_records = (std::size_t{1} << 14) / Codec::record_bytes + 1;
+
     void open() {
         reader_.reset();
         file_ = std::make_unique<InputPath>(path_);
@@ -209,6 +281,34 @@ public:
     void append_bytes(const std::uint8_t* record) {
         check_open();
         writer_->write(record, Codec::record_bytes);
+    }
+
+    // Appends `count` records given as columns: column k holds the values
+    // of fields[k] (the header's `fields`, or any of them) for each record,
+    // as integers of the field's width. A byte of the record that no column
+    // covers is written as 0.
+    void append_columns(const FieldLayout* fields, std::size_t field_count, const void* const* columns,
+                        std::size_t count) {
+        check_open();
+        check_fields(fields, field_count, Codec::record_bytes);
+        // A few pages of records at a time: the writer copies them into its block.
+        constexpr std::size_t batch_records = (std::size_t{1} << 16) / Codec::record_bytes + 1;
+        std::vector<std::uint8_t> batch(std::min(count, batch_records) * Codec::record_bytes);
+        for (std::size_t done = 0; done < count;) {
+            const std::size_t step = std::min(count - done, batch_records);
+            for (std::size_t column = 0; column < field_count; ++column) {
+                const std::size_t at = done * fields[column].bytes();
+                scatter_column(fields[column], static_cast<const std::uint8_t*>(columns[column]) + at, step,
+                               batch.data(), Codec::record_bytes);
+            }
+            writer_->write(batch.data(), step * Codec::record_bytes);
+            done += step;
+        }
+    }
+
+    // Appends the size() records of `columns`.
+    void append_columns(const Columns& columns) {
+        append_columns(columns.fields(), columns.field_count(), columns.data(), columns.size());
     }
 
     // Writes the trailer and completes the file. A writer destroyed without

@@ -425,6 +425,27 @@ TemplateData record_members(const CodePlan& plan) {
     return list;
 }
 
+// The name of a field's column: "ip", "source_memory[0]", or "field_2" for
+// field 2 without a name, as its streams are named.
+std::string column_name(const Field& field) {
+    const std::string label = field.label();
+    return label.empty() ? "field_" + std::to_string(field.number) : label;
+}
+
+// The generated header's `fields`: each field's column name, width and
+// offset, in record order.
+TemplateData field_layouts(const CodePlan& plan) {
+    TemplateData list = template_list();
+    for (const PlanField& field : plan.fields) {
+        TemplateData layout;
+        layout.set("name", column_name(plan.spec.fields[field.number - 1]));
+        layout.set("bits", std::to_string(field.bits));
+        layout.set("offset", std::to_string(field.offset));
+        list.push_back(layout);
+    }
+    return list;
+}
+
 // The values of the codec partial (templates/codec.mustache) and of the
 // header comment, which the program and the in-process header share.
 TemplateData codec_data(const CodePlan& plan) {
@@ -530,7 +551,11 @@ std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_n
     data.set("header_name", comment_safe(header_name));
     data.set("has_header", plan.header_bytes > 0);
     data.set("first_member", plan.spec.fields.front().member());
+    data.set("first_column", column_name(plan.spec.fields.front()));
+    data.set("first_type", unsigned_type(plan.spec.fields.front().bits));
     data.set("record_members", record_members(plan));
+    data.set("field_count", std::to_string(plan.fields.size()));
+    data.set("field_layouts", field_layouts(plan));
     std::uint64_t table_bytes = 0;
     for (const PlanField& field : plan.fields) {
         table_bytes += field.table_bytes();

@@ -3,10 +3,13 @@
 // damaged. Input: [restart interval][damage position, 2 bytes][damage xor]
 // [8 seek targets][the trace]. Asserts: on an undamaged file every seek
 // lands on the right record; on a damaged one a seek may fail with a
-// tcgen_runtime::Error, but any record that comes out is the right one.
+// tcgen_runtime::Error, but any record that comes out is the right one,
+// and so is every value of the columns read after it
+// (RecordReader::read_columns, across blocks).
 // The codec is a small one of its own with 4-record blocks, so that a short
 // input spans many blocks and restart points.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -78,8 +81,15 @@ struct RawRecord {
 
 constexpr std::size_t prefix_bytes = 1 + 2 + 1 + 8;
 
+// The record as a column of its 32-bit value and one of its second byte.
+constexpr std::array<tcgen_runtime::FieldLayout, 2> fields = {{
+    {"value", 32, 0},
+    {"second_byte", 8, 1},
+}};
+
 }  // namespace tcgen_fuzz_seek
 
+using tcgen_fuzz_seek::fields;
 using tcgen_fuzz_seek::prefix_bytes;
 using tcgen_fuzz_seek::RawRecord;
 using tcgen_fuzz_seek::XorCodec;
@@ -126,6 +136,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     tcgen_fuzz::check(std::memcmp(record.data.data(), trace + target * XorCodec::record_bytes,
                                                   XorCodec::record_bytes) == 0,
                                       "seek landed on the wrong record");
+                    // The records after it as columns, up to 2 blocks of 6.
+                    const std::size_t wanted = targets[step] % 13;
+                    std::uint32_t values[12];
+                    std::uint8_t second_bytes[12];
+                    void* const columns[] = {values, second_bytes};
+                    const std::size_t read = reader.read_columns(fields.data(), fields.size(), columns, wanted);
+                    tcgen_fuzz::check(damaged || read == std::min(wanted, records - target - 1),
+                                      "a column read gave too few records on a sound file");
+                    for (std::size_t k = 0; k < read; ++k) {
+                        tcgen_fuzz::check(target + 1 + k < records, "a column read past the end");
+                        const std::uint8_t* expected = trace + (target + 1 + k) * XorCodec::record_bytes;
+                        tcgen_fuzz::check(values[k] == tcgen_runtime::load_le<std::uint32_t>(expected) &&
+                                              second_bytes[k] == expected[1],
+                                          "a column read gave a wrong value");
+                    }
                 }
             }
         } catch (const tcgen_runtime::Error& error) {

@@ -1,10 +1,12 @@
 // The in-process API, tcgen --emit=header: two generated headers (vpc3 and
 // champsim) in one program, reading the .tcz goldens that the generated
 // programs wrote, writing byte-identical files, skipping and seeking, and
-// refusing what the programs refuse, with their messages.
+// refusing what the programs refuse, with their messages; records as
+// columns, which give what the records give.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -227,6 +229,174 @@ TEST(CodecHeader, TwoCompressionsShareNoState) {
     }
     EXPECT_EQ(outputs[0], outputs[1]);
     EXPECT_EQ(outputs[0], read_bytes(golden_dir + "/vpc3.tcz"));
+}
+
+// Columns: what read_columns and read_block_columns give is what next()
+// gives, one record after the other.
+
+// The records of vpc3's golden trace in blocks of 100 (31 blocks, the
+// predictors restarting every 4), written by columns in pieces that cross
+// blocks; the same bytes as the Writer's record append.
+Bytes vpc3_in_small_blocks(const Trace& trace) {
+    const tcgen_runtime::WriteOptions options{4, 100 * vpc3::Record::bytes, tcgen_runtime::Backend::zstd};
+    tcgen_runtime::MemorySink by_records;
+    vpc3::Writer record_writer(by_records, trace.header(), options);
+    vpc3::Columns columns(vpc3::fields, trace.records());
+    columns.resize(trace.records());
+    for (std::size_t index = 0; index < trace.records(); ++index) {
+        const vpc3::Record record = trace.record(index);
+        record_writer.append(record);
+        columns.values<std::uint32_t>("field_1")[index] = record.field1;
+        columns.values<std::uint64_t>("field_2")[index] = record.field2;
+    }
+    record_writer.close();
+    tcgen_runtime::MemorySink by_columns;
+    vpc3::Writer column_writer(by_columns, trace.header(), options);
+    for (std::size_t done = 0, piece = 1; done < trace.records(); piece = piece * 3 + 1) {
+        const std::size_t step = std::min(piece, trace.records() - done);
+        const void* const arrays[] = {columns.values<std::uint32_t>(0) + done, columns.values<std::uint64_t>(1) + done};
+        column_writer.append_columns(vpc3::fields.data(), vpc3::fields.size(), arrays, step);
+        done += step;
+    }
+    EXPECT_EQ(column_writer.records(), trace.records());
+    column_writer.close();
+    EXPECT_EQ(by_columns.bytes(), by_records.bytes());
+    return by_columns.bytes();
+}
+
+// Columns of records first, first + 1, ... of the trace (modulo its
+// length, for a concatenation).
+void expect_columns(const vpc3::Columns& columns, const Trace& trace, std::size_t first) {
+    const std::uint32_t* pcs = columns.values<std::uint32_t>("field_1");
+    const std::uint64_t* values = columns.values<std::uint64_t>("field_2");
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+        const vpc3::Record expected = trace.record((first + k) % trace.records());
+        ASSERT_EQ(pcs[k], expected.field1) << "record " << first + k;
+        ASSERT_EQ(values[k], expected.field2) << "record " << first + k;
+    }
+}
+
+TEST(CodecHeader, TheHeaderDescribesTheFields) {
+    ASSERT_EQ(vpc3::fields.size(), 2u);
+    EXPECT_EQ(vpc3::fields[0].name, "field_1");
+    EXPECT_EQ(vpc3::fields[0].bits, 32u);
+    EXPECT_EQ(vpc3::fields[0].offset, 0u);
+    EXPECT_EQ(vpc3::fields[1].name, "field_2");
+    EXPECT_EQ(vpc3::fields[1].bytes(), 8u);
+    EXPECT_EQ(vpc3::fields[1].offset, 4u);
+    ASSERT_EQ(champsim::fields.size(), 15u);
+    std::size_t offset = 0;
+    for (const tcgen_runtime::FieldLayout& field : champsim::fields) {
+        EXPECT_EQ(field.offset, offset) << field.name;
+        offset += field.bytes();
+    }
+    EXPECT_EQ(offset, champsim::Record::bytes);
+    EXPECT_EQ(champsim::fields[0].name, "ip");
+    EXPECT_EQ(champsim::fields[5].name, "source_registers[0]");
+    EXPECT_EQ(champsim::fields[5].bits, 8u);
+    EXPECT_EQ(champsim::fields[14].name, "source_memory[3]");
+}
+
+TEST(CodecHeader, ColumnsGiveWhatTheProgramWroteUpToTheTail) {
+    const Trace trace;
+    for (const std::size_t capacity : {std::size_t{1}, std::size_t{777}, std::size_t{3000}, std::size_t{5000}}) {
+        vpc3::Reader reader(golden_dir + "/vpc3.tcz");
+        vpc3::Columns columns(vpc3::fields, capacity);
+        std::size_t position = 0;
+        while (reader.read_columns(columns) > 0) {
+            expect_columns(columns, trace, position);
+            position += columns.size();
+        }
+        EXPECT_EQ(position, trace.records()) << capacity;
+        EXPECT_EQ(reader.position(), trace.records());
+        EXPECT_EQ(reader.tail(), Bytes(trace.bytes.end() - 5, trace.bytes.end()));
+        EXPECT_EQ(reader.header(), trace.header());
+    }
+}
+
+TEST(CodecHeader, ColumnsAcrossBlocksABlockAtATimeAfterSkipsAndSeeks) {
+    const Trace trace;
+    const Bytes file = vpc3_in_small_blocks(trace);
+    tcgen_runtime::MemorySource source(file);
+    vpc3::Reader reader(source);
+    vpc3::Columns block(vpc3::fields);
+    std::size_t position = 0;
+    std::size_t blocks = 0;
+    while (reader.read_block_columns(block) > 0) {
+        EXPECT_EQ(block.size(), std::min<std::size_t>(100, trace.records() - position));
+        expect_columns(block, trace, position);
+        position += block.size();
+        blocks += 1;
+    }
+    EXPECT_EQ(position, trace.records());
+    EXPECT_EQ(blocks, 30u);
+    EXPECT_EQ(block.capacity(), 100u);
+
+    vpc3::Columns columns(vpc3::fields, 250);
+    for (const std::size_t index : {std::size_t{2950}, std::size_t{5}, std::size_t{1234}, std::size_t{399},
+                                    std::size_t{2999}, std::size_t{0}}) {
+        ASSERT_TRUE(reader.seek(index));
+        ASSERT_EQ(reader.read_columns(columns), std::min<std::size_t>(250, trace.records() - index));
+        expect_columns(columns, trace, index);
+        if (reader.skip(150) == 150) {
+            EXPECT_EQ(reader.block_records_left(), 100 - (index + 400) % 100);
+            ASSERT_EQ(reader.read_block_columns(block), 100 - (index + 400) % 100);
+            expect_columns(block, trace, index + 400);
+        }
+    }
+}
+
+TEST(CodecHeader, ColumnsOfConcatenatedFiles) {
+    const Trace trace;
+    Bytes both = read_bytes(golden_dir + "/vpc3.tcz");
+    const Bytes small_blocks = vpc3_in_small_blocks(trace);
+    both.insert(both.end(), small_blocks.begin(), small_blocks.end());
+    tcgen_runtime::MemorySource source(both);
+    vpc3::Reader reader(source);
+    vpc3::Columns columns(vpc3::fields, 1234);
+    std::size_t position = 0;
+    while (reader.read_columns(columns) > 0) {
+        expect_columns(columns, trace, position);
+        position += columns.size();
+    }
+    EXPECT_EQ(position, 2 * trace.records());
+    EXPECT_TRUE(reader.tail().empty());  // the second file's: the Writer wrote whole records
+}
+
+// Every column of ChampSim's records, by the names the spec gives, against
+// the records next() gives; then the columns written back make the
+// program's file byte for byte.
+TEST(CodecHeader, ChampSimColumnsByTheirNames) {
+    champsim::Reader by_records(golden_dir + "/champsim.tcz");
+    champsim::Reader by_columns(golden_dir + "/champsim.tcz");
+    champsim::Columns columns(champsim::fields, 128);  // 600 records: 5 batches
+    tcgen_runtime::MemorySink sink;
+    champsim::Writer writer(sink);
+    champsim::Record record;
+    std::size_t position = 0;
+    while (by_columns.read_columns(columns) > 0) {
+        const std::uint64_t* ips = columns.values<std::uint64_t>("ip");
+        const std::uint8_t* taken = columns.values<std::uint8_t>("branch_taken");
+        const std::uint8_t* registers = columns.values<std::uint8_t>("source_registers[2]");
+        const std::uint64_t* loads = columns.values<std::uint64_t>("source_memory[3]");
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+            ASSERT_TRUE(by_records.next(record));
+            ASSERT_EQ(ips[k], record.ip) << position + k;
+            ASSERT_EQ(taken[k], record.branch_taken) << position + k;
+            ASSERT_EQ(registers[k], record.source_registers[2]) << position + k;
+            ASSERT_EQ(loads[k], record.source_memory[3]) << position + k;
+        }
+        writer.append_columns(columns);
+        position += columns.size();
+    }
+    EXPECT_FALSE(by_records.next(record));
+    const Bytes raw = read_bytes(golden_dir + "/inputs/champsim.trace");
+    EXPECT_EQ(position * champsim::Record::bytes, raw.size());
+    writer.close();
+    tcgen_runtime::MemorySource source(raw);
+    tcgen_runtime::MemorySink program;
+    tcgen_runtime::compress<champsim::Codec>(source, program);
+    EXPECT_EQ(sink.bytes(), program.bytes());
 }
 
 }  // namespace

@@ -56,12 +56,23 @@
 //   writer.append(record);
 //   writer.close();                            // the file appears complete, or not at all
 //
-// Reader: header(), next(record), next_bytes(), skip(n), seek(index) (by
-// reading again from the start when going back), position(), tail().
-// Writer: append(record), append_bytes(bytes), close(), records(). Errors
-// (a damaged file, a file of another spec, I/O) throw tcgen_runtime::Error
-// with a one-line message. Memory: the predictor tables (77,987,864 bytes),
-// one block of records and the streams of two. The Reader reads and
+// Or a batch of records at a time as columns, one contiguous array per
+// field of `fields` (its name, width and offset in the record):
+//
+//   champsim::Columns columns(champsim::fields, 65536);   // room for 65536 records
+//   while (reader.read_columns(columns) > 0) {
+//       const std::uint64_t* values = columns.values<std::uint64_t>("ip");
+//       ... values[0] to values[columns.size() - 1] ...
+//   }
+//
+// Reader: header(), next(record), next_bytes(), read_columns(columns),
+// read_block_columns(columns), block_records_left(), skip(n), seek(index)
+// (by reading again from the start when going back), position(), tail().
+// Writer: append(record), append_bytes(bytes), append_columns(columns),
+// close(), records(). Errors (a damaged file, a file of another spec, I/O)
+// throw tcgen_runtime::Error with a one-line message. Memory: the predictor
+// tables (77,987,864 bytes), one block of records and the streams of
+// two, and the columns the caller gives. The Reader reads and
 // decompresses the next block on a second thread while next() works through
 // this one; Reader("trace.tcz", tcgen_runtime::ReadAhead::off) keeps to one.
 //
@@ -174,6 +185,29 @@ struct Record {
         tcgen_runtime::store_le(record + 56, source_memory[3]);
     }
 };
+
+// The fields of a record in the trace's order: the name of each one's
+// column, its width in bits and its byte offset in the record. The Reader's
+// read_columns and the Writer's append_columns go by them.
+inline constexpr std::array<tcgen_runtime::FieldLayout, 15> fields = {{
+    {"ip", 64, 0},
+    {"is_branch", 8, 8},
+    {"branch_taken", 8, 9},
+    {"destination_registers[0]", 8, 10},
+    {"destination_registers[1]", 8, 11},
+    {"source_registers[0]", 8, 12},
+    {"source_registers[1]", 8, 13},
+    {"source_registers[2]", 8, 14},
+    {"source_registers[3]", 8, 15},
+    {"destination_memory[0]", 64, 16},
+    {"destination_memory[1]", 64, 24},
+    {"source_memory[0]", 64, 32},
+    {"source_memory[1]", 64, 40},
+    {"source_memory[2]", 64, 48},
+    {"source_memory[3]", 64, 56},
+}};
+
+using Columns = tcgen_runtime::Columns;
 
 namespace codec_detail {
 
