@@ -36,7 +36,9 @@
 #include <string>
 #include <vector>
 
-#include "byte_io.hpp"
+#include <tcgen/wet/raw_trace.hpp>  // WetError
+
+#include "common/byte_io.hpp"
 #include "byte_planes.hpp"
 #include "runtime/byte_order.hpp"
 #include "shared_frames.hpp"

@@ -9,7 +9,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 
 namespace tcgen::wet {
 

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 
 namespace tcgen::wet {
 

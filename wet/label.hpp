@@ -28,7 +28,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "chunked_stream.hpp"
 
 namespace tcgen::wet {

@@ -43,7 +43,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "block_times.hpp"
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "chunked_stream.hpp"
 #include "flow_index.hpp"
 #include "flow_stream.hpp"

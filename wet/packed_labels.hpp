@@ -30,7 +30,7 @@
 #include <utility>
 #include <vector>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "label.hpp"
 #include "label_offsets.hpp"
 #include "lru_cache.hpp"

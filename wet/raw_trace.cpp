@@ -9,7 +9,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
+#include "common/files.hpp"
 #include "dataflow.hpp"
 #include "runtime/byte_order.hpp"
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "byte_planes.hpp"
 
 namespace tcgen::wet {

@@ -14,7 +14,8 @@
 #include <malloc.h>
 #endif
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
+#include "common/files.hpp"
 #include "dataflow.hpp"
 #include "label_store.hpp"
 #include "runtime/checksum.hpp"

@@ -23,14 +23,13 @@
 
 #include <tcgen/wet.hpp>
 
-#include "subcommand_line.hpp"
+#include "common/command_line.hpp"
 
 namespace {
 
+using tcgen::cli::UsageError;
 using tcgen::wet::WetError;
 using tcgen::wet::WholeExecutionTrace;
-
-constexpr int exit_user_error = 1;
 
 // Standard output through one buffer: a control-flow walk or a large slice
 // prints millions of lines (numbers by std::to_chars: printf's parsing of
@@ -69,10 +68,6 @@ private:
     }
 
     std::string buffer_;
-};
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
 };
 
 // A PC as 0x-hex or decimal.
@@ -230,7 +225,6 @@ int main(int argc, char** argv) {
     CLI::App app{"wet: builds a Whole Execution Trace from the raw files of tcgen-tracer --wet=PREFIX and queries it "
                  "(docs/wet.md).",
                  "wet"};
-    app.require_subcommand(1);
     std::string prefix, file, pc, instance, from, count, checkpoint;
     bool backward = false;
     CLI::App* build =
@@ -260,35 +254,17 @@ int main(int argc, char** argv) {
         command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
             ->required();
     }
-    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, "wet")) {
-        return *status;
-    }
-    try {
-        const int status = build->parsed()       ? run_build(prefix, file, checkpoint)
-                           : stats->parsed()     ? run_stats(file)
-                           : cf->parsed()        ? run_cf(file, from, backward, count)
-                           : values->parsed()    ? run_accesses(file, pc, false)
-                           : addresses->parsed() ? run_accesses(file, pc, true)
-                           : def->parsed()       ? run_def(file, pc, instance)
-                                                 : run_slice(file, pc, instance);
-        // A full disk or a closed file shows only here: never exit 0 with
-        // the output cut short.
-        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-            std::cerr << "wet: error: write error on standard output: " << std::strerror(errno) << "\n";
-            return exit_user_error;
-        }
-        return status;
-    } catch (const UsageError& error) {
-        std::fflush(stdout);
-        std::cerr << "wet: error: " << error.what() << "\n";
-        return exit_user_error;
-    } catch (const WetError& error) {
-        std::fflush(stdout);
-        std::cerr << "wet: " << error.what() << "\n";
-        return exit_user_error;
-    } catch (const std::exception& error) {
-        std::fflush(stdout);
-        std::cerr << "wet: " << file << ": error: " << error.what() << "\n";
-        return exit_user_error;
-    }
+    // The streams throw without naming the WET they belong to: it is `file`.
+    return tcgen::cli::run_subcommands(
+        app, argc, argv, "wet",
+        [&] {
+            return build->parsed()       ? run_build(prefix, file, checkpoint)
+                   : stats->parsed()     ? run_stats(file)
+                   : cf->parsed()        ? run_cf(file, from, backward, count)
+                   : values->parsed()    ? run_accesses(file, pc, false)
+                   : addresses->parsed() ? run_accesses(file, pc, true)
+                   : def->parsed()       ? run_def(file, pc, instance)
+                                         : run_slice(file, pc, instance);
+        },
+        &file);
 }

@@ -9,19 +9,17 @@
 // moves to p+1, -1 yields record p-1 and moves to p-1, @k moves to k without
 // printing. A step past either end is an error: exit 1, nothing more printed.
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include <tcgen/wet.hpp>
+
+#include "common/files.hpp"
 
 namespace {
 
@@ -51,18 +49,6 @@ std::vector<Step> parse_steps(const std::string& text) {
         begin = end + 1;
     }
     return steps;
-}
-
-std::vector<std::uint8_t> read_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        fail("cannot open '" + path + "': " + std::strerror(errno));
-    }
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (file.bad()) {
-        fail("cannot read '" + path + "'");
-    }
-    return bytes;
 }
 
 // Prints the fields of a record of any stream type: the generated records
@@ -117,7 +103,7 @@ int main(int argc, char** argv) {
         }
         const std::string kind = argv[1];
         const std::vector<Step> steps = parse_steps(argv[3]);
-        const std::vector<std::uint8_t> raw = read_file(argv[2]);
+        const std::vector<std::uint8_t> raw = tcgen::read_whole_file(argv[2], tcgen::FileNamed::in_message);
         const bool known = tcgen::wet::visit_kind(kind, [&](auto* type) {
             walk<std::remove_pointer_t<decltype(type)>>(raw, steps);
         });

@@ -16,7 +16,7 @@
 
 #include <tcgen/wet.hpp>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "byte_planes.hpp"
 #include "chunked_stream.hpp"
 #include "flow_index.hpp"
@@ -28,8 +28,8 @@
 
 namespace {
 
-using tcgen::wet::ByteReader;
-using tcgen::wet::ByteWriter;
+using tcgen::ByteReader;
+using tcgen::ByteWriter;
 using tcgen::wet::ChunkedStream;
 using tcgen::wet::FlowIndex;
 using tcgen::wet::FlowStream;

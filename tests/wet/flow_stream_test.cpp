@@ -11,13 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "byte_io.hpp"
+#include <tcgen/wet/raw_trace.hpp>
+
+#include "common/byte_io.hpp"
 #include "flow_stream.hpp"
 
 namespace {
 
-using tcgen::wet::ByteReader;
-using tcgen::wet::ByteWriter;
+using tcgen::ByteReader;
+using tcgen::ByteWriter;
 using tcgen::wet::FlowStream;
 using tcgen::wet::WetError;
 

@@ -15,14 +15,14 @@
 
 #include <tcgen/wet.hpp>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "label_offsets.hpp"
 #include "packed_labels.hpp"
 
 namespace {
 
-using tcgen::wet::ByteReader;
-using tcgen::wet::ByteWriter;
+using tcgen::ByteReader;
+using tcgen::ByteWriter;
 using tcgen::wet::Label;
 using tcgen::wet::NodeTimestamps;
 using tcgen::wet::NodeValues;

@@ -1,54 +1,20 @@
 #pragma once
-// Little-endian bytes in and out for the saved WET, and whole files.
-// ByteReader refuses to read past its end, so a length a file claims is
-// checked against the bytes present before anything is allocated for it.
+// Little-endian bytes in and out, for the saved forms (the WET, the wpp
+// grammar). ByteReader refuses to read past its end, so a length a file
+// claims is checked against the bytes present before anything is allocated
+// for it; it fails with a FileError naming the file and the part read.
 
-#include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include <tcgen/wet/raw_trace.hpp>
+#include <tcgen/file_error.hpp>
 
 #include "runtime/byte_order.hpp"
-#include "runtime/error.hpp"
-#include "runtime/files.hpp"
 
-namespace tcgen::wet {
-
-// The whole of file `path`; a WetError naming it when it cannot be read.
-inline std::vector<std::uint8_t> read_whole_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) {
-        throw WetError(path, std::string("cannot open: ") + std::strerror(errno));
-    }
-    const std::streamoff size = file.tellg();
-    if (size < 0) {
-        throw WetError(path, "cannot read");
-    }
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-    file.seekg(0);
-    if (size > 0 && !file.read(reinterpret_cast<char*>(bytes.data()), size)) {
-        throw WetError(path, "cannot read");
-    }
-    return bytes;
-}
-
-// Writes file `path`, which appears only once complete (a temporary renamed
-// over it, as tcgen's programs write their outputs): a full disk or a kill
-// never leaves a partial file under the name.
-inline void write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-    try {
-        tcgen_runtime::OutputPath file(path, true, true);
-        file.write(bytes.data(), bytes.size());
-        file.commit();
-    } catch (const tcgen_runtime::Error& error) {
-        throw WetError(path, error.what());
-    }
-}
+namespace tcgen {
 
 class ByteWriter {
 public:
@@ -114,7 +80,7 @@ public:
             fail(std::to_string(remaining()) + " unexpected bytes at its end");
         }
     }
-    [[noreturn]] void fail(const std::string& message) const { throw WetError(file_, what_ + ": " + message); }
+    [[noreturn]] void fail(const std::string& message) const { throw FileError(file_, what_ + ": " + message); }
     const std::string& file() const { return file_; }
 
 private:
@@ -131,4 +97,4 @@ private:
     std::string what_;
 };
 
-}  // namespace tcgen::wet
+}  // namespace tcgen
