@@ -20,9 +20,9 @@
 #include <tcgen/wet.hpp>
 
 #include "common/byte_io.hpp"
-#include "control_dependence.hpp"
-#include "label_store.hpp"
 #include "synthetic_wet.hpp"
+#include "wet/dependences/control_dependence.hpp"
+#include "wet/labels/label_store.hpp"
 
 namespace {
 

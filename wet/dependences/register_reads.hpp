@@ -17,7 +17,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 
-#include "flow_index.hpp"
+#include "wet/flow/flow_index.hpp"
 
 namespace tcgen::wet {
 

@@ -18,8 +18,8 @@
 #include <optional>
 #include <string>
 
-#include "label_store.hpp"
-#include "register_reads.hpp"
+#include "wet/dependences/register_reads.hpp"
+#include "wet/labels/label_store.hpp"
 
 namespace tcgen::wet {
 namespace {

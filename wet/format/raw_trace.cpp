@@ -11,8 +11,8 @@
 
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
-#include "dataflow.hpp"
 #include "runtime/byte_order.hpp"
+#include "wet/dependences/dataflow.hpp"
 
 namespace tcgen::wet {
 namespace {

@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <utility>
 
-#include "control_dependence.hpp"
-#include "flow_index.hpp"
-#include "grouping.hpp"
-#include "label_store.hpp"
-#include "register_reads.hpp"
+#include "wet/dependences/control_dependence.hpp"
+#include "wet/dependences/register_reads.hpp"
+#include "wet/flow/flow_index.hpp"
+#include "wet/labels/grouping.hpp"
+#include "wet/labels/label_store.hpp"
 
 namespace tcgen::wet {
 

@@ -29,7 +29,7 @@
 #include <tcgen/wet/raw_trace.hpp>
 
 #include "common/byte_io.hpp"
-#include "chunked_stream.hpp"
+#include "wet/labels/chunked_stream.hpp"
 
 namespace tcgen::wet {
 

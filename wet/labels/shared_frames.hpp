@@ -26,7 +26,7 @@
 
 
 #include "common/byte_io.hpp"
-#include "byte_planes.hpp"
+#include "wet/labels/byte_planes.hpp"
 
 namespace tcgen::wet {
 

@@ -25,7 +25,7 @@
 
 #include <tcgen/wet.hpp>
 
-#include "flow_stream.hpp"
+#include "wet/flow/flow_stream.hpp"
 
 namespace tcgen::wet {
 

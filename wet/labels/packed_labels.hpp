@@ -31,11 +31,11 @@
 #include <vector>
 
 #include "common/byte_io.hpp"
-#include "label.hpp"
-#include "label_offsets.hpp"
-#include "lru_cache.hpp"
 #include "runtime/byte_order.hpp"
-#include "shared_frames.hpp"
+#include "wet/labels/label.hpp"
+#include "wet/labels/label_offsets.hpp"
+#include "wet/labels/lru_cache.hpp"
+#include "wet/labels/shared_frames.hpp"
 
 namespace tcgen::wet {
 

@@ -1,13 +1,13 @@
 // The blocks' register dataflow: PREFIX.regs read, the stand-in for a trace
 // without it, the checks, and the saved form (dataflow.hpp).
 
-#include "dataflow.hpp"
+#include "wet/dependences/dataflow.hpp"
 
 #include <cstring>
 
-#include "byte_planes.hpp"
-#include "grouping.hpp"
 #include "runtime/byte_order.hpp"
+#include "wet/labels/byte_planes.hpp"
+#include "wet/labels/grouping.hpp"
 
 namespace tcgen::wet {
 namespace {

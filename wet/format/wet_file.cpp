@@ -16,9 +16,9 @@
 
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
-#include "dataflow.hpp"
-#include "label_store.hpp"
 #include "runtime/checksum.hpp"
+#include "wet/dependences/dataflow.hpp"
+#include "wet/labels/label_store.hpp"
 
 namespace tcgen::wet {
 namespace {

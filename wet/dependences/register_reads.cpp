@@ -1,6 +1,6 @@
 // The register slots a slice waits for the writer of (register_reads.hpp).
 
-#include "register_reads.hpp"
+#include "wet/dependences/register_reads.hpp"
 
 #include <algorithm>
 

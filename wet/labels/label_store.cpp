@@ -1,10 +1,10 @@
 // The compressed labels of a WET: building them from a raw trace, saving and
 // loading them section by section, and walking their cursors for queries.
 
-#include "label_store.hpp"
+#include "wet/labels/label_store.hpp"
 
-#include "address_siblings.hpp"
-#include "grouping.hpp"
+#include "wet/labels/address_siblings.hpp"
+#include "wet/labels/grouping.hpp"
 
 #include <algorithm>
 #include <array>

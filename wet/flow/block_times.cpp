@@ -1,11 +1,11 @@
 // Every block's timestamps, held for lookups (block_times.hpp).
 
-#include "block_times.hpp"
+#include "wet/flow/block_times.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "grouping.hpp"
+#include "wet/labels/grouping.hpp"
 
 namespace tcgen::wet {
 namespace {

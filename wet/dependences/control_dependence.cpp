@@ -28,7 +28,7 @@
 // and call depth, not with the length of the run: a 10.8 M-block run of
 // python3 has 40 k static blocks and 68 k nodes.
 
-#include "control_dependence.hpp"
+#include "wet/dependences/control_dependence.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The blocks' timestamps from the control flow, a segment at a time
 // (flow_index.hpp).
 
-#include "flow_index.hpp"
+#include "wet/flow/flow_index.hpp"
 
 #include <algorithm>
 

@@ -1,14 +1,14 @@
 // The control flow as successor ranks in zstd frames (flow_stream.hpp).
 
-#include "flow_stream.hpp"
+#include "wet/flow/flow_stream.hpp"
 
 #include <cstring>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
-#include "byte_planes.hpp"
 #include "runtime/byte_order.hpp"
+#include "wet/labels/byte_planes.hpp"
 
 namespace tcgen::wet {
 

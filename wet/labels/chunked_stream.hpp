@@ -39,9 +39,9 @@
 #include <tcgen/wet/raw_trace.hpp>  // WetError
 
 #include "common/byte_io.hpp"
-#include "byte_planes.hpp"
 #include "runtime/byte_order.hpp"
-#include "shared_frames.hpp"
+#include "wet/labels/byte_planes.hpp"
+#include "wet/labels/shared_frames.hpp"
 
 namespace tcgen::wet {
 

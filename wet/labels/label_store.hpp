@@ -42,15 +42,15 @@
 #include <tcgen/wet/raw_trace.hpp>
 #include <tcgen/wet/whole_execution_trace.hpp>
 
-#include "block_times.hpp"
 #include "common/byte_io.hpp"
-#include "chunked_stream.hpp"
-#include "flow_index.hpp"
-#include "flow_stream.hpp"
-#include "label.hpp"
-#include "lru_cache.hpp"
-#include "packed_labels.hpp"
-#include "store_address_index.hpp"
+#include "wet/dependences/store_address_index.hpp"
+#include "wet/flow/block_times.hpp"
+#include "wet/flow/flow_index.hpp"
+#include "wet/flow/flow_stream.hpp"
+#include "wet/labels/chunked_stream.hpp"
+#include "wet/labels/label.hpp"
+#include "wet/labels/lru_cache.hpp"
+#include "wet/labels/packed_labels.hpp"
 
 namespace tcgen::wet {
 
