@@ -31,6 +31,11 @@
 // a record and a count when all its records are equal, or nothing; each
 // kind's saved labels are packed in one buffer (packed_labels.hpp) and made
 // into objects only while queries use them.
+//
+// One file per job: label_store_build.cpp builds the labels from a raw
+// trace, label_store_file.cpp saves, loads and checks them,
+// label_store_queries.cpp walks them for queries, and label_store_defs.cpp
+// finds a load's def (def_encoding.hpp: how a def is kept).
 
 #include <cstdint>
 #include <memory>
