@@ -18,13 +18,10 @@
 // argument, an unreadable file, or a walk that does not give back the file.
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -35,6 +32,8 @@
 #include <time.h>
 
 #include <tcgen/wet.hpp>
+
+#include "common/files.hpp"
 
 #ifndef WET_BENCH_BUILD_TYPE
 #define WET_BENCH_BUILD_TYPE "unknown"
@@ -91,18 +90,6 @@ Options parse_options(int argc, char** argv) {
     options.kind = positional[0];
     options.path = positional[1];
     return options;
-}
-
-std::vector<std::uint8_t> read_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        fail("cannot open '" + path + "': " + std::strerror(errno));
-    }
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (file.bad()) {
-        fail("cannot read '" + path + "'");
-    }
-    return bytes;
 }
 
 double seconds(Clock::duration duration) {
@@ -316,7 +303,7 @@ void bench(const Options& options, const std::vector<std::uint8_t>& raw) {
 int main(int argc, char** argv) {
     try {
         const Options options = parse_options(argc, argv);
-        const std::vector<std::uint8_t> raw = read_file(options.path);
+        const std::vector<std::uint8_t> raw = tcgen::read_whole_file(options.path, tcgen::FileNamed::in_message);
         const bool known = tcgen::wet::visit_kind(
             options.kind, [&](auto* type) { bench<std::remove_pointer_t<decltype(type)>>(options, raw); });
         if (!known) {

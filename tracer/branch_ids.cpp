@@ -31,13 +31,14 @@
 #include <utility>
 #include <vector>
 
-#include "file_tool.hpp"
+#include "common/command_line.hpp"
+#include "common/files.hpp"
 
 namespace {
 
-using tcgen::file_tool::FileError;
-using tcgen::file_tool::FilePtr;
-using tcgen::file_tool::open_input;
+using tcgen::FileError;
+using tcgen::FilePtr;
+using tcgen::open_input;
 
 constexpr char program[] = "tcgen-branch-ids";
 constexpr char branch_magic[4] = {'B', 'R', 'A', '1'};
@@ -257,7 +258,7 @@ int main(int argc, char** argv) {
     join->add_option("IDS", ids, "An id stream of tcgen-branch-ids split")->required();
     join->add_option("TABLE", table, "Its side table")->required();
 
-    return tcgen::file_tool::run(app, argc, argv, program, [&] {
+    return tcgen::cli::run_subcommands(app, argc, argv, program, [&] {
         return split->parsed() ? run_split(branches, ids, table) : run_join(ids, table);
     });
 }

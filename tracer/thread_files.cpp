@@ -36,13 +36,14 @@
 #include <utility>
 #include <vector>
 
-#include "file_tool.hpp"
+#include "common/command_line.hpp"
+#include "common/files.hpp"
 
 namespace {
 
-using tcgen::file_tool::FileError;
-using tcgen::file_tool::FilePtr;
-using tcgen::file_tool::open_input;
+using tcgen::FileError;
+using tcgen::FilePtr;
+using tcgen::open_input;
 
 constexpr char program[] = "tcgen-threads";
 constexpr char log_magic[4] = {'T', 'H', 'R', '1'};
@@ -426,7 +427,7 @@ int main(int argc, char** argv) {
     join->add_option("KIND", kind, "The kind to join")->required();
     join->add_option("OUT", out, "The trace to write")->required();
 
-    return tcgen::file_tool::run(app, argc, argv, program, [&] {
+    return tcgen::cli::run_subcommands(app, argc, argv, program, [&] {
         return split->parsed() ? run_split(log, directory, traces) : run_join(log, directory, kind, out);
     });
 }

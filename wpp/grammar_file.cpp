@@ -19,7 +19,7 @@
 
 #include <cstring>
 
-#include "byte_io.hpp"
+#include "common/byte_io.hpp"
 #include "grammar_payload.hpp"
 #include "runtime/checksum.hpp"
 
@@ -35,7 +35,7 @@ constexpr std::size_t header_bytes = 8 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8;
 std::vector<std::uint8_t> Grammar::to_bytes() const {
     const std::vector<std::uint8_t> payload = encode_payload(offsets_, symbols_);
     const std::uint32_t rules = rule_count();
-    wet::ByteWriter file;
+    ByteWriter file;
     file.bytes(reinterpret_cast<const std::uint8_t*>(magic), sizeof magic);
     file.u32(format_version);
     file.u32(rules);
@@ -58,28 +58,17 @@ Grammar Grammar::from_bytes(const std::uint8_t* data, std::size_t size, const st
         throw WppError(name, "truncated: " + std::to_string(size) + " bytes, the header alone has " +
                                  std::to_string(header_bytes));
     }
-    std::uint32_t version = 0;
-    std::uint32_t rules = 0;
-    std::uint32_t origin = 0;
-    std::uint32_t reserved = 0;
-    std::uint64_t length = 0;
-    std::uint64_t symbol_count = 0;
-    std::uint64_t payload_bytes = 0;
-    std::uint64_t checksum = 0;
-    try {
-        wet::ByteReader header(data, size, name, "header");
-        header.bytes(sizeof magic);
-        version = header.u32();
-        rules = header.u32();
-        origin = header.u32();
-        reserved = header.u32();
-        length = header.u64();
-        symbol_count = header.u64();
-        payload_bytes = header.u64();
-        checksum = header.u64();
-    } catch (const wet::WetError& error) {
-        throw WppError(name, error.message());
-    }
+    // The size was checked above: the header is all there.
+    ByteReader header(data, size, name, "header");
+    header.bytes(sizeof magic);
+    const std::uint32_t version = header.u32();
+    const std::uint32_t rules = header.u32();
+    const std::uint32_t origin = header.u32();
+    const std::uint32_t reserved = header.u32();
+    const std::uint64_t length = header.u64();
+    const std::uint64_t symbol_count = header.u64();
+    const std::uint64_t payload_bytes = header.u64();
+    const std::uint64_t checksum = header.u64();
     if (version == 1) {
         throw WppError(name, "made by an older wpp (format 1, varint payload); rebuild it with `wpp build`");
     }

@@ -18,21 +18,16 @@
 
 #include <tcgen/wpp/grammar.hpp>
 
-#include "byte_io.hpp"
-#include "subcommand_line.hpp"
+#include "common/command_line.hpp"
+#include "common/files.hpp"
 
 namespace {
 
 using tcgen::wpp::Grammar;
+using tcgen::cli::UsageError;
 using tcgen::wpp::WppError;
 
-constexpr int exit_user_error = 1;
 constexpr char flow_magic[4] = {'W', 'T', 'F', '1'};
-
-class UsageError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 // Standard output through one buffer: a walk prints millions of lines.
 class Output {
@@ -76,12 +71,7 @@ private:
 // saves to, since a loaded grammar saves to the very bytes it was loaded
 // from (saving again would cost a second coding of the payload).
 Grammar load(const std::string& file, std::uint64_t* file_bytes = nullptr) {
-    std::vector<std::uint8_t> bytes;
-    try {
-        bytes = tcgen::wet::read_whole_file(file);
-    } catch (const tcgen::wet::WetError& error) {
-        throw WppError(error.file(), error.message());
-    }
+    const std::vector<std::uint8_t> bytes = tcgen::read_whole_file(file);
     if (file_bytes != nullptr) {
         *file_bytes = bytes.size();
     }
@@ -91,11 +81,8 @@ Grammar load(const std::string& file, std::uint64_t* file_bytes = nullptr) {
 // Reads INPUT piece by piece into the builder: memory is the grammar's, not
 // the input's.
 int run_build(const std::string& input, const std::string& output, bool raw) {
-    std::FILE* file = std::fopen(input.c_str(), "rb");
-    if (file == nullptr) {
-        throw WppError(input, std::string("cannot open: ") + std::strerror(errno));
-    }
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file, std::fclose);
+    const tcgen::FilePtr input_file = tcgen::open_input(input);
+    std::FILE* file = input_file.get();
     if (!raw) {
         char magic[4];
         const std::size_t got = std::fread(magic, 1, sizeof magic, file);
@@ -136,11 +123,7 @@ int run_build(const std::string& input, const std::string& output, bool raw) {
     }
     Grammar grammar = builder.finish();
     grammar.set_origin(raw ? Grammar::Origin::symbols : Grammar::Origin::flow);
-    try {
-        tcgen::wet::write_whole_file(output, grammar.to_bytes());
-    } catch (const tcgen::wet::WetError& error) {
-        throw WppError(error.file(), error.message());
-    }
+    tcgen::write_whole_file(output, grammar.to_bytes());
     return 0;
 }
 
@@ -237,7 +220,6 @@ int run_walk(const std::string& file, bool backward, const std::uint64_t* from, 
 int main(int argc, char** argv) {
     CLI::App app{"wpp: whole program paths: the SEQUITUR grammar of a block-id stream, queried without expanding it",
                  "wpp"};
-    app.require_subcommand(1);
     std::string input;
     std::string file;
     std::string output;
@@ -269,38 +251,12 @@ int main(int argc, char** argv) {
         walk->add_option("--from", from, "The position between symbols to start at (default: 0, or the end with --backward)");
     CLI::Option* count_option = walk->add_option("--count", count, "How many symbols at most (default: all)");
 
-    if (const std::optional<int> status = tcgen::cli::parse_subcommands(app, argc, argv, "wpp")) {
-        return *status;
-    }
-    try {
-        const int status = build->parsed()  ? run_build(input, output, raw)
-                           : expand->parsed() ? run_expand(file)
-                           : stats->parsed()  ? run_stats(file)
-                           : hot->parsed()    ? run_hot(file, length, top, by_expanding)
-                                              : run_walk(file, backward, from_option->count() ? &from : nullptr,
-                                                         count_option->count() ? &count : nullptr);
-        // A full disk or a closed pipe shows only here: never exit 0 with
-        // the output cut short.
-        if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-            std::cerr << "wpp: error: write error on standard output: " << std::strerror(errno) << "\n";
-            return exit_user_error;
-        }
-        return status;
-    } catch (const UsageError& error) {
-        std::fflush(stdout);
-        std::cerr << "wpp: error: " << error.what() << "\n";
-        return exit_user_error;
-    } catch (const WppError& error) {
-        std::fflush(stdout);
-        std::cerr << "wpp: " << error.what() << "\n";
-        return exit_user_error;
-    } catch (const std::bad_alloc&) {
-        std::fflush(stdout);
-        std::cerr << "wpp: error: out of memory\n";
-        return exit_user_error;
-    } catch (const std::exception& error) {
-        std::fflush(stdout);
-        std::cerr << "wpp: error: " << error.what() << "\n";
-        return exit_user_error;
-    }
+    return tcgen::cli::run_subcommands(app, argc, argv, "wpp", [&] {
+        return build->parsed()    ? run_build(input, output, raw)
+               : expand->parsed() ? run_expand(file)
+               : stats->parsed()  ? run_stats(file)
+               : hot->parsed()    ? run_hot(file, length, top, by_expanding)
+                                  : run_walk(file, backward, from_option->count() ? &from : nullptr,
+                                             count_option->count() ? &count : nullptr);
+    });
 }

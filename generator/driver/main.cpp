@@ -13,8 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/command_line.hpp"
 #include "generator/backend/encoding.hpp"
-#include "generator/driver/command_line.hpp"
 #include "generator/driver/output_choice.hpp"
 #include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
         tcgen::OutputChoice output_choice(app);
         app.set_version_flag("--version", "tcgen " + std::string(tcgen::version));
-        if (const std::optional<int> status = tcgen::parse_command_line(app, argc, argv, "tcgen: error: ", "--help")) {
+        if (const std::optional<int> status = tcgen::cli::parse_command_line(app, argc, argv, "tcgen: error: ", "--help")) {
             return *status;
         }
         options.emitter = output_choice.chosen();

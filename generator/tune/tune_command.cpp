@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
-#include "generator/driver/command_line.hpp"
+#include "common/command_line.hpp"
 #include "generator/driver/output_file.hpp"
 #include "generator/driver/spec_input.hpp"
 #include "generator/tune/candidate.hpp"
@@ -315,7 +315,7 @@ int tune_main(int argc, char** argv) {
                    "only a spec that decodes within it is a result, the smallest by the objective; the search "
                    "first walks towards it; fails if none measured does. Builds the candidates with -O2");
     if (const std::optional<int> status =
-            parse_command_line(app, argc, argv, "tcgen: error: tune: ", "tcgen tune --help")) {
+            cli::parse_command_line(app, argc, argv, "tcgen: error: tune: ", "tcgen tune --help")) {
         return *status;
     }
     options.max_decode_ns_given = app.count("--max-decode-ns") != 0;

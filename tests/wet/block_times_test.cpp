@@ -19,10 +19,10 @@
 
 #include <tcgen/wet.hpp>
 
-#include "byte_io.hpp"
-#include "control_dependence.hpp"
-#include "label_store.hpp"
+#include "common/byte_io.hpp"
 #include "synthetic_wet.hpp"
+#include "wet/dependences/control_dependence.hpp"
+#include "wet/labels/label_store.hpp"
 
 namespace {
 
@@ -58,7 +58,7 @@ LabelStore reloaded(const LabelStore& built, const RawTrace& raw) {
     store.set_name("reloaded.wet");
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         const std::vector<std::uint8_t> bytes = built.save_section(section);
-        tcgen::wet::ByteReader reader(bytes.data(), bytes.size(), "reloaded.wet", LabelStore::section_tags[section]);
+        tcgen::ByteReader reader(bytes.data(), bytes.size(), "reloaded.wet", LabelStore::section_tags[section]);
         store.load_section(section, reader);
     }
     store.check_loaded("reloaded.wet", raw.events.size());
@@ -192,7 +192,7 @@ TEST(WetBlockTimes, CountsTheFlowDisagreesWithAreAQueryError) {
         if (std::string(LabelStore::section_tags[section]) == "BCNT") {
             std::swap_ranges(bytes.begin() + 4 * first, bytes.begin() + 4 * first + 4, bytes.begin() + 4 * second);
         }
-        tcgen::wet::ByteReader reader(bytes.data(), bytes.size(), "swapped.wet", LabelStore::section_tags[section]);
+        tcgen::ByteReader reader(bytes.data(), bytes.size(), "swapped.wet", LabelStore::section_tags[section]);
         store.load_section(section, reader);
     }
     // The nodes' lengths no longer agree with the counts either: only the

@@ -1,5 +1,5 @@
 // Checkpoints: labels kept as chunks of independent streams (ChunkedStream,
-// wet/chunked_stream.hpp). Seeks to random positions, timestamp lookups and
+// wet/labels/chunked_stream.hpp). Seeks to random positions, timestamp lookups and
 // walks both ways across chunk boundaries against the records themselves
 // (and a forward walk); saved and loaded byte for byte; forged checkpoints
 // refused; and the whole WET's queries with checkpoints every few records.
@@ -16,20 +16,20 @@
 
 #include <tcgen/wet.hpp>
 
-#include "byte_io.hpp"
-#include "byte_planes.hpp"
-#include "chunked_stream.hpp"
-#include "flow_index.hpp"
-#include "flow_stream.hpp"
-#include "label.hpp"
-#include "shared_frames.hpp"
+#include "common/byte_io.hpp"
 #include "runtime/checksum.hpp"
 #include "synthetic_wet.hpp"
+#include "wet/flow/flow_index.hpp"
+#include "wet/flow/flow_stream.hpp"
+#include "wet/labels/byte_planes.hpp"
+#include "wet/labels/chunked_stream.hpp"
+#include "wet/labels/label.hpp"
+#include "wet/labels/shared_frames.hpp"
 
 namespace {
 
-using tcgen::wet::ByteReader;
-using tcgen::wet::ByteWriter;
+using tcgen::ByteReader;
+using tcgen::ByteWriter;
 using tcgen::wet::ChunkedStream;
 using tcgen::wet::FlowIndex;
 using tcgen::wet::FlowStream;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "control_dependence.hpp"
+#include "wet/dependences/control_dependence.hpp"
 
 namespace {
 

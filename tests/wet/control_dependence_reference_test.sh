@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C++ control parents (wet/control_dependence.cpp, through
+# The C++ control parents (wet/dependences/control_dependence.cpp, through
 # control-dependence-driver) against the naive Python reference
 # (wet_reference.py parents), which shares no code with it: on the toy
 # program of make_synthetic_wet.py at two sizes, and on random flows over

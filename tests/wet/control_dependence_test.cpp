@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "control_dependence.hpp"
+#include "wet/dependences/control_dependence.hpp"
 
 namespace {
 

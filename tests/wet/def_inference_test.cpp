@@ -15,8 +15,8 @@
 
 #include <tcgen/wet.hpp>
 
-#include "lru_cache.hpp"
-#include "store_address_index.hpp"
+#include "wet/dependences/store_address_index.hpp"
+#include "wet/labels/lru_cache.hpp"
 #include "wet_file_bytes.hpp"
 
 namespace {

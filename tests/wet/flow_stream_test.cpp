@@ -1,4 +1,4 @@
-// The control flow as successor ranks (wet/flow_stream.hpp): walks both
+// The control flow as successor ranks (wet/flow/flow_stream.hpp): walks both
 // ways, seeks and frame walks against the flow it was built from, with
 // blocks of more successors than a rank byte holds; the saved form reloaded;
 // forged saved forms refused with the place named.
@@ -11,13 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "byte_io.hpp"
-#include "flow_stream.hpp"
+#include <tcgen/wet/raw_trace.hpp>
+
+#include "common/byte_io.hpp"
+#include "wet/flow/flow_stream.hpp"
 
 namespace {
 
-using tcgen::wet::ByteReader;
-using tcgen::wet::ByteWriter;
+using tcgen::ByteReader;
+using tcgen::ByteWriter;
 using tcgen::wet::FlowStream;
 using tcgen::wet::WetError;
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 for file in bin/tcgen bin/wet-walk bin/wet include/tcgen/wet.hpp include/tcgen/wet/node_values.hpp \
-    include/tcgen/wet/whole_execution_trace.hpp include/tcgen/wet/raw_trace.hpp; do
+    include/tcgen/wet/whole_execution_trace.hpp include/tcgen/wet/raw_trace.hpp include/tcgen/file_error.hpp; do
     [[ -e "$work/prefix/$file" ]] || { echo "FAIL: $file not installed"; exit 1; }
 done
 "$work/prefix/bin/tcgen" --version >/dev/null

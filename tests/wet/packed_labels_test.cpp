@@ -1,4 +1,4 @@
-// A kind's labels packed in one buffer (wet/packed_labels.hpp): every form
+// A kind's labels packed in one buffer (wet/labels/packed_labels.hpp): every form
 // (absent, constant, plain, a stream of several chunks) opens to the records
 // it was made from, before and after the cache of open labels has turned
 // over; loaded packs save the bytes they were loaded from; a forged label is
@@ -15,14 +15,14 @@
 
 #include <tcgen/wet.hpp>
 
-#include "byte_io.hpp"
-#include "label_offsets.hpp"
-#include "packed_labels.hpp"
+#include "common/byte_io.hpp"
+#include "wet/labels/label_offsets.hpp"
+#include "wet/labels/packed_labels.hpp"
 
 namespace {
 
-using tcgen::wet::ByteReader;
-using tcgen::wet::ByteWriter;
+using tcgen::ByteReader;
+using tcgen::ByteWriter;
 using tcgen::wet::Label;
 using tcgen::wet::NodeTimestamps;
 using tcgen::wet::NodeValues;

@@ -11,7 +11,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 
-#include "control_dependence.hpp"
+#include "wet/dependences/control_dependence.hpp"
 
 namespace raw_lookups {
 

@@ -10,7 +10,7 @@ print on the WET built from them, to check the library.
     wet_reference.py PREFIX parents      # "T PARENT" per executed block
 
 Control dependence is computed here the slow, obvious way, independently of
-the C++ (wet/control_dependence.cpp), from the same definition: shadow call
+the C++ (wet/dependences/control_dependence.cpp), from the same definition: shadow call
 stack, per-function CFG from the flow, post-dominator *sets* by iterative
 intersection, "Y is control dependent on X iff Y post-dominates a successor
 of X and does not strictly post-dominate X", and the dynamic parent found by

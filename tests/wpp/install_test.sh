@@ -12,7 +12,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/wpp_install_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build/wpp" --prefix "$work/prefix" > "$work/install.log"
-for file in bin/wpp include/tcgen/wpp/grammar.hpp; do
+for file in bin/wpp include/tcgen/wpp/grammar.hpp include/tcgen/file_error.hpp; do
     [[ -e "$work/prefix/$file" ]] || { echo "FAIL: $file not installed"; exit 1; }
 done
 

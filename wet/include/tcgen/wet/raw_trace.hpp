@@ -21,24 +21,15 @@
 // checked.
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <tcgen/file_error.hpp>
 
 namespace tcgen::wet {
 
 // Every error of the WET library: what() is one line, "FILE: error: WHAT".
-class WetError : public std::runtime_error {
-public:
-    WetError(const std::string& file, const std::string& message)
-        : std::runtime_error(file + ": error: " + message), file_(file), message_(message) {}
-    const std::string& file() const { return file_; }
-    const std::string& message() const { return message_; }
-
-private:
-    std::string file_;
-    std::string message_;
-};
+using WetError = tcgen::FileError;
 
 // A static block: a straight run of guest instructions executed as one piece.
 struct RawBlock {

@@ -51,23 +51,15 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <tcgen/file_error.hpp>
+
 namespace tcgen::wpp {
 
-class WppError : public std::runtime_error {
-public:
-    WppError(const std::string& file, const std::string& message)
-        : std::runtime_error(file + ": error: " + message), file_(file), message_(message) {}
-    const std::string& file() const { return file_; }
-    const std::string& message() const { return message_; }
-
-private:
-    std::string file_;
-    std::string message_;
-};
+// Every error of the library: what() is one line, "FILE: error: WHAT".
+using WppError = tcgen::FileError;
 
 // A symbol of a rule's body: a terminal (below 2^32) or a reference to rule
 // r (rule_base + r).

@@ -1,0 +1,252 @@
+// The saved form of a WholeExecutionTrace (docs/wet.md, "The .wet file"):
+//   8  magic "TCGENWET"
+//   4  format version (format_version below)
+//   4  section count (section_total below)
+//   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
+// Sections in order: META, BLKS, NODS, DFLW, then the label sections of LabelStore.
+// Every size is checked against the bytes present before anything is
+// allocated for it, every checksum before its section is parsed.
+
+#include <tcgen/wet/whole_execution_trace.hpp>
+
+#include <cstring>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "common/byte_io.hpp"
+#include "common/files.hpp"
+#include "runtime/checksum.hpp"
+#include "wet/dependences/dataflow.hpp"
+#include "wet/labels/label_store.hpp"
+
+namespace tcgen::wet {
+namespace {
+
+constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
+// 9: FLOW holds the control flow as successor ranks in zstd frames
+// (flow_stream.hpp), not as chunks of block ids;
+// 8: VALS and ADDR each start with the shared zstd frames that their chunks
+// of form 2 point into (no dictionaries);
+// 7: VALS holds shared zstd frames (after its dictionary) that its chunks
+// of form 3 point into;
+// 6: VALS and ADDR start with a zstd dictionary (u64 size, 0: none) that
+// their chunks of form 2 (byte planes compressed with it) share;
+// 5: a chunk is a bidirectional stream or its records as zstd-compressed
+// byte planes, whichever is smaller (a form byte per chunk);
+// 4: every stream in chunks with a checkpoint at each chunk's start;
+// 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
+// derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
+// per def.
+// 13: DFLW holds the blocks' register dataflow (after NODS);
+constexpr std::uint32_t format_version = 13;
+constexpr std::size_t section_header_bytes = 4 + 8 + 8;
+constexpr std::size_t file_header_bytes = 8 + 4 + 4;
+constexpr const char* static_tags[] = {"META", "BLKS", "NODS", "DFLW"};
+constexpr std::size_t static_sections = 4;
+constexpr std::uint32_t section_total = static_sections + LabelStore::section_count;
+
+void write_section(ByteWriter& file, const char* tag, const std::vector<std::uint8_t>& payload) {
+    file.bytes(reinterpret_cast<const std::uint8_t*>(tag), 4);
+    file.u64(payload.size());
+    file.u64(tcgen_runtime::xxh64(payload.data(), payload.size(), 0));
+    file.bytes(payload.data(), payload.size());
+}
+
+// The next section's payload, its tag and checksum verified.
+ByteReader read_section(ByteReader& file, const char* tag) {
+    const std::uint8_t* found = file.bytes(4);
+    const std::string found_tag(reinterpret_cast<const char*>(found), 4);
+    if (found_tag != tag) {
+        file.fail("expected section " + std::string(tag) + ", found '" + found_tag + "'");
+    }
+    const std::uint64_t size = file.u64();
+    const std::uint64_t checksum = file.u64();
+    if (size > file.remaining()) {
+        file.fail("section " + std::string(tag) + " claims " + std::to_string(size) + " bytes, " +
+                  std::to_string(file.remaining()) + " are left: the file is truncated");
+    }
+    const std::uint8_t* payload = file.bytes(size);
+    if (tcgen_runtime::xxh64(payload, static_cast<std::size_t>(size), 0) != checksum) {
+        file.fail("section " + std::string(tag) + ": checksum mismatch: the file is corrupt");
+    }
+    return ByteReader(payload, static_cast<std::size_t>(size), file.file(), "section " + std::string(tag));
+}
+
+}  // namespace
+
+std::uint64_t WholeExecutionTrace::static_bytes() const {
+    return file_header_bytes + section_total * section_header_bytes + (4 + 4 + 4 + 8 + 8 + 8) +
+           (8 + 16 * blocks_.size()) + (8 + 16 * nodes().size());
+}
+
+// A traced dataflow (flag 1, then write_dataflow()'s form); a stand-in is
+// made again when needed (flag 0).
+std::vector<std::uint8_t> WholeExecutionTrace::dataflow_section() const {
+    ByteWriter section;
+    section.u8(traced_dataflow_ ? 1 : 0);
+    if (traced_dataflow_) {
+        write_dataflow(section, dataflow_, blocks_);
+    }
+    return std::move(section.data());
+}
+
+RawDataflow WholeExecutionTrace::decode_dataflow() const {
+    ByteReader section(dataflow_saved_.data(), dataflow_saved_.size(), name_, "section DFLW");
+    const bool traced = section.u8() != 0;
+    RawDataflow dataflow = traced ? read_dataflow(section, blocks_, nodes()) : stand_in_dataflow(blocks_, nodes());
+    section.expect_end();
+    return dataflow;
+}
+
+std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
+    ByteWriter file;
+    file.bytes(reinterpret_cast<const std::uint8_t*>(magic), sizeof magic);
+    file.u32(format_version);
+    file.u32(section_total);
+    {
+        ByteWriter meta;
+        meta.u32(labels_->executed());
+        meta.u32(static_cast<std::uint32_t>(blocks_.size()));
+        meta.u32(static_cast<std::uint32_t>(nodes().size()));
+        meta.u64(events_);
+        meta.u64(edges_);
+        meta.u64(labels_->control_dependences());
+        write_section(file, static_tags[0], meta.data());
+    }
+    {
+        ByteWriter blocks;
+        blocks.u64(blocks_.size());
+        for (const RawBlock& block : blocks_) {
+            blocks.u64(block.pc);
+            blocks.u32(block.bytes);
+            blocks.u16(block.instructions);
+            blocks.u8(static_cast<std::uint8_t>(block.end));
+            blocks.u8(0);
+        }
+        write_section(file, static_tags[1], blocks.data());
+    }
+    {
+        ByteWriter records;
+        records.u64(nodes().size());
+        for (const RawNode& node : nodes()) {
+            records.u32(node.block);
+            records.u64(node.pc);
+            records.u8(static_cast<std::uint8_t>(node.access));
+            records.u8(node.slot);
+            records.u16(node.size);
+        }
+        write_section(file, static_tags[2], records.data());
+    }
+    write_section(file, static_tags[3], dataflow_saved_);
+    for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
+        write_section(file, LabelStore::section_tags[section], labels_->save_section(section));
+    }
+    return std::move(file.data());
+}
+
+WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, std::size_t size,
+                                                    const std::string& name) {
+    ByteReader file(data, size, name, "saved WET");
+    if (size < file_header_bytes || std::memcmp(data, magic, sizeof magic) != 0) {
+        throw WetError(name, "not a saved WET (no TCGENWET magic)");
+    }
+    file.bytes(sizeof magic);
+    const std::uint32_t version = file.u32();
+    if (version != format_version) {
+        throw WetError(name, "WET format version " + std::to_string(version) + ", this library reads version " +
+                                 std::to_string(format_version) + ": rebuild it with 'wet build'");
+    }
+    const std::uint32_t sections = file.u32();
+    if (sections != section_total) {
+        throw WetError(name, "has " + std::to_string(sections) + " sections, a WET of format " +
+                                 std::to_string(format_version) + " has " + std::to_string(section_total));
+    }
+    WholeExecutionTrace wet;
+    wet.name_ = name;
+    ByteReader meta = read_section(file, static_tags[0]);
+    const std::uint32_t executed = meta.u32();
+    const std::uint32_t block_count = meta.u32();
+    const std::uint32_t node_count = meta.u32();
+    wet.events_ = meta.u64();
+    wet.edges_ = meta.u64();
+    const std::uint64_t control_dependences = meta.u64();
+    meta.expect_end();
+
+    ByteReader blocks = read_section(file, static_tags[1]);
+    if (blocks.count(16) != block_count) {
+        blocks.fail("does not hold the " + std::to_string(block_count) + " blocks META names");
+    }
+    wet.blocks_.resize(block_count);
+    for (RawBlock& block : wet.blocks_) {
+        block.pc = blocks.u64();
+        block.bytes = blocks.u32();
+        block.instructions = blocks.u16();
+        block.end = static_cast<char>(blocks.u8());
+        blocks.u8();
+        if (block.end != 'C' && block.end != 'R' && block.end != 'J') {
+            blocks.fail("a block ends in '" + std::string(1, block.end) + "', not C, R or J");
+        }
+    }
+    blocks.expect_end();
+
+    ByteReader nodes = read_section(file, static_tags[2]);
+    if (nodes.count(16) != node_count) {
+        nodes.fail("does not hold the " + std::to_string(node_count) + " nodes META names");
+    }
+    std::vector<RawNode> node_list(node_count);
+    for (std::size_t index = 0; index < node_count; ++index) {
+        RawNode& node = node_list[index];
+        node.block = nodes.u32();
+        node.pc = nodes.u64();
+        node.access = static_cast<char>(nodes.u8());
+        node.slot = nodes.u8();
+        node.size = nodes.u16();
+        if (node.block >= block_count || (node.access != 'L' && node.access != 'S')) {
+            nodes.fail("node " + std::to_string(index) + " has a block out of range or an access not L or S");
+        }
+    }
+    nodes.expect_end();
+    wet.nodes_ = std::make_shared<const std::vector<RawNode>>(std::move(node_list));
+
+    // The dataflow is checked whole now and kept saved: a slice decodes it again.
+    ByteReader dataflow = read_section(file, static_tags[3]);
+    wet.dataflow_saved_.assign(dataflow.here(), dataflow.here() + dataflow.remaining());
+    wet.traced_dataflow_ = !wet.dataflow_saved_.empty() && wet.dataflow_saved_[0] != 0;
+    if (wet.traced_dataflow_) {
+        const RawDataflow checked = wet.decode_dataflow();
+        wet.dataflow_labels_ = checked.ops.size() + checked.sources.size() + checked.writes.size();
+    } else if (wet.dataflow_saved_.size() != 1) {
+        dataflow.fail("a stand-in dataflow is its flag byte alone");
+    }
+
+    wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
+    wet.labels_->set_control_dependences(control_dependences);
+    wet.labels_->set_name(name);
+    for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
+        ByteReader labels = read_section(file, LabelStore::section_tags[section]);
+        wet.labels_->load_section(section, labels);
+    }
+    file.expect_end();
+    wet.labels_->check_loaded(name, wet.events_);
+    wet.index_static();
+    return wet;
+}
+
+void WholeExecutionTrace::save(const std::string& path) const {
+    write_whole_file(path, to_bytes());
+}
+
+WholeExecutionTrace WholeExecutionTrace::load(const std::string& path) {
+    WholeExecutionTrace wet;
+    {
+        const std::vector<std::uint8_t> bytes = read_whole_file(path);
+        wet = from_bytes(bytes.data(), bytes.size(), path);
+    }
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    return wet;
+}
+
+}  // namespace tcgen::wet

@@ -1,0 +1,433 @@
+// Building the compressed labels of a WET from a raw trace (label_store.hpp):
+// the flow, the blocks' control parents, each node's timestamps, values,
+// addresses and defs, and the frames their chunks share.
+
+#include "wet/labels/label_store.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+#include <unordered_map>
+
+#include "wet/labels/address_siblings.hpp"
+#include "wet/labels/def_encoding.hpp"
+#include "wet/labels/grouping.hpp"
+
+namespace tcgen::wet {
+
+using namespace def_encoding;
+
+namespace {
+
+// Per load node, its writers: the store nodes its defs name, sorted, when
+// there are 2 to max_load_writers of them and each can be inferred from
+// (its size at most widest_inferred_store); else none.
+std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw) {
+    std::vector<std::vector<std::uint32_t>> writers(raw.nodes.size());
+    for (const RawEdge& edge : raw.edges) {
+        std::vector<std::uint32_t>& stores = writers[edge.use];
+        if (std::find(stores.begin(), stores.end(), edge.def) == stores.end() && stores.size() <= max_load_writers) {
+            stores.push_back(edge.def);
+        }
+    }
+    for (std::vector<std::uint32_t>& stores : writers) {
+        const bool inferable = std::all_of(stores.begin(), stores.end(), [&](std::uint32_t store) {
+            return raw.nodes[store].size != 0 && raw.nodes[store].size <= widest_inferred_store;
+        });
+        if (stores.size() < 2 || stores.size() > max_load_writers || !inferable) {
+            stores.clear();
+        }
+        std::sort(stores.begin(), stores.end());
+    }
+    return writers;
+}
+
+// How a reader finds each def of a raw trace (LoadDefs): as the latest write
+// among its load's writers that covers the load's first byte (by_writers),
+// as the latest such write of its own store node (by_store), or only from
+// a rank or a distance kept with it (kept). edge_event[e]: the load event of
+// edge e; node_order[node_first[n] ...]: node n's events in order. Per store
+// node, its executions are walked in order keeping the latest at each
+// address, and the edges that ask it (its own defs, and every def of the
+// loads it is a writer of; in the order of their horizons) answered as the
+// walk reaches them: per edge, the latest answer (t, then the higher store
+// id: the later in a block execution) against the def.
+enum class DefFound : std::uint8_t { kept, by_store, by_writers };
+std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
+                                const std::vector<std::size_t>& node_first, const std::vector<std::size_t>& node_order,
+                                const std::vector<std::vector<std::uint32_t>>& writers) {
+    const Grouping<std::size_t> by_store = group_items<std::size_t>(
+        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
+    const Grouping<std::size_t> by_load = group_items<std::size_t>(
+        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
+    std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
+    for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
+        for (const std::uint32_t store : writers[load]) {
+            written_by[store].push_back(load);
+        }
+    }
+    struct Latest {
+        std::uint32_t t = 0;  // 0: none found (timestamps start at 1)
+        std::uint32_t store = 0;
+    };
+    std::vector<Latest> latest_write(raw.edges.size());
+    std::vector<bool> own_store(raw.edges.size(), false);
+    std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
+    std::vector<std::pair<std::uint64_t, std::size_t>> asked;  // (horizon, edge), by horizon
+    for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
+        const std::uint16_t size = raw.nodes[store].size;
+        if (size == 0 || size > widest_inferred_store) {
+            continue;
+        }
+        asked.clear();
+        const auto ask = [&](std::size_t edge) {
+            asked.emplace_back(store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use), edge);
+        };
+        for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
+            if (writers[raw.edges[by_store.order[at]].use].empty()) {
+                ask(by_store.order[at]);
+            }
+        }
+        for (const std::uint32_t load : written_by[store]) {
+            for (std::size_t at = by_load.first[load]; at < by_load.first[load + 1]; ++at) {
+                ask(by_load.order[at]);
+            }
+        }
+        if (asked.empty()) {
+            continue;
+        }
+        // The walk needs the horizons in order only (each edge is asked once).
+        std::sort(asked.begin(), asked.end());
+        latest.clear();
+        const std::size_t* executions = node_order.data() + node_first[store];
+        const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
+        std::uint64_t before = 0;
+        for (const auto& [horizon, edge] : asked) {
+            for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
+                latest[raw.events[executions[before]].address] = before;
+            }
+            const std::uint64_t address = raw.events[edge_event[edge]].address;
+            std::optional<std::uint64_t> found;
+            for (std::uint64_t back = 0; back < size && back <= address; ++back) {
+                const auto entry = latest.find(address - back);
+                if (entry != latest.end() && (!found || entry->second > *found)) {
+                    found = entry->second;
+                }
+            }
+            if (!found) {
+                continue;
+            }
+            const std::uint32_t t = raw.events[executions[*found]].t;
+            if (store == raw.edges[edge].def) {
+                own_store[edge] = t == raw.edges[edge].t_def;
+            }
+            Latest& write = latest_write[edge];
+            if (t > write.t || (t == write.t && store > write.store)) {
+                write = Latest{t, store};
+            }
+        }
+    }
+    std::vector<DefFound> found(raw.edges.size(), DefFound::kept);
+    for (std::size_t edge = 0; edge < raw.edges.size(); ++edge) {
+        const RawEdge& def = raw.edges[edge];
+        const Latest& write = latest_write[edge];
+        if (!writers[def.use].empty() && write.t == def.t_def && write.store == def.def) {
+            found[edge] = DefFound::by_writers;
+        } else if (own_store[edge]) {
+            found[edge] = DefFound::by_store;
+        }
+    }
+    return found;
+}
+
+template <class Stream, class Source, class Field>
+Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_records,
+                         int planes_level = byte_planes::level) {
+    std::vector<typename Stream::Record> records(source.size());
+    for (std::size_t index = 0; index < source.size(); ++index) {
+        records[index] = field(source[index]);
+    }
+    return Label<Stream>::make(records, chunk_records, planes_level);
+}
+
+// Moves the planes chunks of `labels` into shared frames, ordered by
+// content: chunks sorted by a min-hash of their records (the least of
+// record * a 64-bit odd constant, top bits), so that chunks that hold the
+// same values, whatever node they belong to, share a frame. Kept only when
+// the frames and the chunks' places take fewer bytes than the chunks did;
+// returns the frames, or null. records_of(node): node n's records.
+template <class Stream, class RecordsOf>
+std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, const RecordsOf& records_of,
+                                           std::uint64_t chunk_records) {
+    using Record = typename Stream::Record;
+    struct Candidate {
+        std::uint64_t key;
+        std::size_t node;
+        std::size_t chunk;
+        std::size_t first;
+        std::size_t count;
+    };
+    std::vector<Candidate> candidates;
+    std::uint64_t own_bytes = 0;
+    // Plain labels of a few records stay plain: a chunk's checkpoint and
+    // place cost more than its records.
+    constexpr std::uint64_t least_shared_records = 8;
+    std::vector<std::size_t> were_plain;
+    for (std::size_t node = 0; node < labels.size(); ++node) {
+        if (labels[node].is_plain() && labels[node].size() >= least_shared_records) {
+            were_plain.push_back(node);
+            own_bytes += labels[node].saved_bytes();
+            labels[node].make_chunked(chunk_records);
+            own_bytes -= labels[node].saved_bytes();
+        }
+        if (ChunkedStream<Stream>* chunks = labels[node].chunks()) {
+            chunks->each_unshared_chunk([&](std::size_t chunk, std::uint64_t first, std::size_t count) {
+                candidates.push_back(Candidate{0, node, chunk, static_cast<std::size_t>(first), count});
+                own_bytes += chunks->chunk_saved_bytes(chunk);
+            });
+        }
+    }
+    const auto keep_unshared = [&] {
+        for (const std::size_t node : were_plain) {
+            labels[node] = Label<Stream>::make(labels[node].all(), chunk_records);
+        }
+        return nullptr;
+    };
+    if (candidates.empty()) {
+        return keep_unshared();
+    }
+    // The records of every candidate, laid end to end, node by node.
+    std::vector<Record> records;
+    std::vector<std::size_t> at(candidates.size());
+    for (std::size_t index = 0; index < candidates.size();) {
+        const std::vector<Record> node_records = records_of(candidates[index].node);
+        for (const std::size_t node = candidates[index].node; index < candidates.size() && candidates[index].node == node;
+             ++index) {
+            Candidate& candidate = candidates[index];
+            at[index] = records.size();
+            records.insert(records.end(), node_records.begin() + static_cast<std::ptrdiff_t>(candidate.first),
+                           node_records.begin() + static_cast<std::ptrdiff_t>(candidate.first + candidate.count));
+            std::uint64_t key = ~std::uint64_t{0};
+            for (std::size_t i = at[index]; i < records.size(); ++i) {
+                std::uint64_t value = 0;
+                std::memcpy(&value, &records[i], std::min(sizeof(value), sizeof(Record)));
+                key = std::min(key, (value * std::uint64_t{0x9E3779B97F4A7C15}) >> 11);
+            }
+            candidate.key = key;
+        }
+    }
+    std::vector<std::size_t> order(candidates.size());
+    for (std::size_t index = 0; index < order.size(); ++index) {
+        order[index] = index;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return candidates[a].key < candidates[b].key; });
+    std::vector<SharedFrames::Piece> pieces;
+    for (const std::size_t index : order) {
+        pieces.push_back(SharedFrames::Piece{reinterpret_cast<const std::uint8_t*>(records.data() + at[index]),
+                                             candidates[index].count, sizeof(Record)});
+    }
+    std::vector<SharedFrames::Place> places;
+    std::shared_ptr<SharedFrames> frames = SharedFrames::build(pieces, places);
+    if (frames->saved_bytes() + 8 * candidates.size() >= own_bytes) {
+        return keep_unshared();
+    }
+    for (std::size_t piece = 0; piece < order.size(); ++piece) {
+        const Candidate& candidate = candidates[order[piece]];
+        labels[candidate.node].chunks()->share(candidate.chunk, frames, places[piece]);
+    }
+    return frames;
+}
+
+}  // namespace
+
+LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
+                             const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
+                             std::uint64_t checkpoint_records) {
+    const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
+        if (progress) {
+            progress(step, done, total);
+        }
+    };
+    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), std::move(nodes), raw.blocks.size());
+
+    for (const std::uint32_t parent : parents) {
+        store.control_dependences_ += parent != 0 ? 1 : 0;
+    }
+    report("control flow", 0, 1);
+    store.flow_ = FlowStream::build(raw.flow.data(), raw.flow.size(), raw.blocks.size(), checkpoint_records);
+
+    // Blocks: their executions grouped per block, the same way load() derives them.
+    const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
+    }
+    store.block_times_.emplace(executions);
+    for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
+        store.block_parents_.add(make_label<ControlParents>(
+            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },
+            checkpoint_records));
+    }
+    store.block_parents_.shrink();
+    const auto& block_first = executions.first;
+
+    // Nodes: their events grouped per node, each event with its def.
+    const Grouping<std::size_t> by_node = group_items<std::size_t>(
+        raw.events.size(), raw.nodes.size(), [&](std::size_t event) { return raw.events[event].node; });
+    const std::vector<std::size_t>& node_first = by_node.first;
+    const std::vector<std::size_t>& node_order = by_node.order;
+    // A def is kept as its store node and, for a recent def, its rank among
+    // that node's executions before the load (0: the latest), not as
+    // t_use - t_def: a load that reads what a loop stored a few iterations
+    // ago has one rank, but a distance that grows with the loop's body. An
+    // older def keeps its distance (encode_def): finding it by rank would
+    // walk the store's timestamps back that far and, in a slice, forth again.
+    const auto executions_before = [&](std::uint32_t node, std::uint64_t t) {
+        const auto first = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]);
+        const auto last = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]);
+        const auto found = std::lower_bound(first, last, t, [&](std::size_t event, std::uint64_t value) {
+            return raw.events[event].t < value;
+        });
+        return static_cast<std::uint64_t>(found - first);
+    };
+    // Most defs need neither: the store's addresses give them (inferred_field2).
+    // And most loads read what their def wrote: their values are kept XOR
+    // the def's (value_from_def).
+    std::vector<LoadDefs::Record> event_defs(raw.events.size(), LoadDefs::Record{0, 0});
+    std::vector<std::uint64_t> predicted(raw.events.size(), 0);
+    {
+        std::vector<std::size_t> edge_event(raw.edges.size());
+        std::size_t edge = 0;
+        for (std::size_t index = 0; index < raw.events.size() && edge < raw.edges.size(); ++index) {
+            const RawEdge& def = raw.edges[edge];
+            if (def.use == raw.events[index].node && def.t_use == raw.events[index].t) {
+                edge_event[edge++] = index;
+            }
+        }
+        const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
+        const std::vector<DefFound> found = find_defs(raw, edge_event, node_first, node_order, writers);
+        for (std::uint32_t load = 0; load < writers.size(); ++load) {
+            if (!writers[load].empty()) {
+                store.writer_loads_.push_back(load);
+                store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
+                store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
+            }
+        }
+        for (edge = 0; edge < raw.edges.size(); ++edge) {
+            const RawEdge& def = raw.edges[edge];
+            const std::uint64_t def_index = executions_before(def.def, def.t_def);
+            LoadDefs::Record record{def.def + first_def_store, inferred_field2};
+            if (found[edge] == DefFound::by_writers) {
+                record.field1 = by_writers_field1;
+            } else if (found[edge] == DefFound::kept) {
+                const std::uint64_t before = executions_before(def.def, store_horizon(def.def, def.use, def.t_use));
+                record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
+            }
+            event_defs[edge_event[edge]] = record;
+            const RawEvent& load = raw.events[edge_event[edge]];
+            const RawEvent& stored = raw.events[node_order[node_first[def.def] + def_index]];
+            predicted[edge_event[edge]] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
+                                                         load.address, raw.nodes[load.node].size);
+        }
+    }
+    // The values' and the addresses' chunks go into shared frames (below)
+    // once every node's are made.
+    const auto node_records = [&](std::size_t node, auto field) {
+        using Record = decltype(field(std::size_t{0}));
+        std::vector<Record> records;
+        for (std::size_t index = node_first[node]; index < node_first[node + 1]; ++index) {
+            records.push_back(field(node_order[index]));
+        }
+        return records;
+    };
+    const auto value_of = [&](std::size_t event) {
+        return NodeValues::Record{raw.events[event].value ^ predicted[event]};
+    };
+    // Addresses: a node's own, or their differences from its sibling's
+    // (address_siblings.hpp).
+    // A node's executions are a subset of its block's: as many means the same.
+    const auto ran_every_execution = [&](std::size_t node) {
+        const std::uint32_t block = raw.nodes[node].block;
+        return node_first[node + 1] != node_first[node] &&
+               node_first[node + 1] - node_first[node] == block_first[block + 1] - block_first[block];
+    };
+    const auto own_addresses = [&](std::size_t node) {
+        std::vector<std::uint64_t> addresses;
+        for (std::size_t index = node_first[node]; index < node_first[node + 1]; ++index) {
+            addresses.push_back(raw.events[node_order[index]].address);
+        }
+        return addresses;
+    };
+    std::vector<bool> every_execution(raw.nodes.size());
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        every_execution[node] = ran_every_execution(node);
+    }
+    report("address siblings", 0, 1);
+    const std::vector<std::uint32_t> siblings = choose_address_siblings(
+        raw.nodes, every_execution, raw.blocks.size(), own_addresses, [&](const std::vector<std::uint64_t>& addresses) {
+            return make_label<NodeAddresses>(
+                       addresses, [](std::uint64_t address) { return NodeAddresses::Record{address}; },
+                       checkpoint_records)
+                .saved_bytes();
+        });
+    const auto address_records = [&](std::size_t node) {
+        std::vector<NodeAddresses::Record> records;
+        const std::size_t first = node_first[node];
+        const std::size_t sibling_first = siblings[node] != 0 ? node_first[siblings[node] - 1] : 0;
+        for (std::size_t index = 0; index < node_first[node + 1] - first; ++index) {
+            std::uint64_t address = raw.events[node_order[first + index]].address;
+            if (siblings[node] != 0) {
+                address -= raw.events[node_order[sibling_first + index]].address;
+            }
+            records.push_back(NodeAddresses::Record{address});
+        }
+        return records;
+    };
+    for (std::uint32_t node = 0; node < siblings.size(); ++node) {
+        if (siblings[node] != 0) {
+            store.address_siblings_.push_back({node, siblings[node] - 1});
+        }
+    }
+    store.mark_address_siblings();
+    // Values and addresses stay objects until their chunks are shared.
+    std::vector<Label<NodeValues>> values(raw.nodes.size());
+    std::vector<Label<NodeAddresses>> addresses(raw.nodes.size());
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        if (node % 256 == 0) {
+            report("node labels", node, raw.nodes.size());
+        }
+        const std::vector<std::size_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
+                                              node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
+        const Times times = events.empty() ? Times::never : every_execution[node] ? Times::block : Times::own;
+        store.node_mode_[node] = static_cast<std::uint8_t>(times);
+        store.node_times_.add(times == Times::own
+                                  ? make_label<NodeTimestamps>(
+                                        events,
+                                        [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
+                                        checkpoint_records)
+                                  : Label<NodeTimestamps>{});
+        values[node] = make_label<NodeValues>(events, value_of, checkpoint_records);
+        addresses[node] = Label<NodeAddresses>::make(address_records(node), checkpoint_records);
+        const bool has_defs = raw.nodes[node].access == 'L' &&
+            std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; });
+        store.defs_.add(has_defs ? make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; },
+                                                        checkpoint_records)
+                                 : Label<LoadDefs>{});
+    }
+    store.node_times_.shrink();
+    store.defs_.shrink();
+    report("shared frames", 0, 1);
+    std::shared_ptr<SharedFrames> value_frames =
+        share_frames(values, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
+    std::shared_ptr<SharedFrames> address_frames = share_frames(addresses, address_records, checkpoint_records);
+    store.values_ = PackedLabels<NodeValues>::pack(std::move(values), "values of node ", false, value_frames);
+    store.addresses_ =
+        PackedLabels<NodeAddresses>::pack(std::move(addresses), "addresses of node ", false, address_frames);
+    report("done", 1, 1);
+    return store;
+}
+
+}  // namespace tcgen::wet

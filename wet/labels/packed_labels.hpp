@@ -1,0 +1,152 @@
+#pragma once
+// PackedLabels<Stream>: the labels of one kind (every node's values, every
+// block's control parents, ...) held as their saved forms end to end in one
+// buffer, with an offset per owner; a label is made into a Label object,
+// with its cursor, only while queries use it.
+//
+// Why: a real run has tens of thousands of nodes, most of whose labels are
+// a constant or a few records; as Label objects (32 bytes each, a stream's
+// chunk table and buffers besides) they held 1.4-1.7 times the bytes of the
+// saved file on the programs with the most code. Packed, a label at rest
+// costs its saved bytes and an offset.
+//
+// The labels open at a time are kept in a cache, least recently used out: a
+// query that walks one label step by step, or a slice that returns to the
+// same nodes, finds its cursor where it left it. A reference that open()
+// returns stays valid until `open_limit` other labels of the kind have been
+// opened since. The default limit keeps the largest slices of the corpus
+// runs as fast as when every label was an object (a python3 slice touches
+// tens of thousands of nodes; 1024 open labels made its median slice 43 %
+// slower, 8192 within noise), and bounds what queries hold: before, every
+// label walked kept its cursor for good.
+//
+// Bytes are checked whole when packed from a file (Label::load); reopening
+// them only reads their framing.
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/byte_io.hpp"
+#include "runtime/byte_order.hpp"
+#include "wet/labels/label.hpp"
+#include "wet/labels/label_offsets.hpp"
+#include "wet/labels/lru_cache.hpp"
+#include "wet/labels/shared_frames.hpp"
+
+namespace tcgen::wet {
+
+template <class Stream>
+class PackedLabels {
+public:
+    static constexpr std::size_t default_open_limit = 8192;
+
+    // `what`: the kind, as messages name it ("values of node ").
+    // `increasing`: labels of increasing first fields (timestamps).
+    explicit PackedLabels(std::string what = "label ", bool increasing = false,
+                          std::size_t open_limit = default_open_limit)
+        : what_(std::move(what)), increasing_(increasing), open_(open_limit) {}
+
+    // The kind's shared frames, which its labels' chunks may name; set before
+    // the labels are added.
+    void set_frames(std::shared_ptr<SharedFrames> frames) { frames_ = std::move(frames); }
+    const std::shared_ptr<SharedFrames>& frames() const { return frames_; }
+
+    // Adds the next owner's label, built in memory.
+    void add(const Label<Stream>& label) {
+        ByteWriter writer;
+        label.save(writer);
+        add_bytes(writer.data().data(), writer.data().size());
+    }
+    // Adds the next owner's label, read from a file and checked whole there.
+    void add(ByteReader& reader) {
+        const std::uint8_t* start = reader.here();
+        Label<Stream>::load(reader, what_ + std::to_string(size()), increasing_, frames_);
+        add_bytes(start, static_cast<std::size_t>(reader.here() - start));
+    }
+    // Adds an owner with no label.
+    void add_absent() { add(Label<Stream>{}); }
+    // Every label of `labels`, in order.
+    static PackedLabels pack(std::vector<Label<Stream>>&& labels, std::string what, bool increasing = false,
+                             std::shared_ptr<SharedFrames> frames = nullptr,
+                             std::size_t open_limit = default_open_limit) {
+        PackedLabels packed(std::move(what), increasing, open_limit);
+        packed.set_frames(std::move(frames));
+        for (Label<Stream>& label : labels) {
+            packed.add(label);
+            label = Label<Stream>{};
+        }
+        packed.shrink();
+        return packed;
+    }
+    // Room for `owners` more owners and `bytes` more saved bytes (a bound
+    // known before a section is read): one allocation, not a series of
+    // copies that leave the heap fragmented.
+    void reserve(std::size_t owners, std::size_t bytes) {
+        offsets_.reserve(offsets_.size() + owners);
+        bytes_.reserve(bytes_.size() + bytes);
+    }
+    // Once every owner is added: no spare capacity worth a copy.
+    void shrink() {
+        if (bytes_.capacity() - bytes_.size() > bytes_.size() / 8) {
+            bytes_.shrink_to_fit();
+        }
+        offsets_.shrink_to_fit();
+    }
+
+    std::size_t size() const { return offsets_.size(); }
+
+    // Owner's records, read from its saved form's header.
+    std::uint64_t records(std::size_t owner) const {
+        const std::uint8_t* saved = bytes_.data() + offsets_[owner];
+        // Every form but "absent" starts with its u64 count of records.
+        return saved[0] == 0 ? 0 : tcgen_runtime::load_le64(saved + 1);
+    }
+    bool empty(std::size_t owner) const { return records(owner) == 0; }
+
+    // Owner's label, opened for a walk.
+    Label<Stream>& open(std::size_t owner) {
+        if (Label<Stream>* label = open_.find(owner)) {
+            return *label;
+        }
+        const std::string name = what_ + std::to_string(owner);
+        ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
+        return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
+    }
+
+    // Owner's saved form, as added.
+    void save(ByteWriter& writer, std::size_t owner) const {
+        writer.bytes(bytes_.data() + offsets_[owner], saved_bytes(owner));
+    }
+    void save(ByteWriter& writer) const { writer.bytes(bytes_.data(), bytes_.size()); }
+    std::uint64_t saved_bytes(std::size_t owner) const {
+        return (owner + 1 < size() ? offsets_[owner + 1] : bytes_.size()) - offsets_[owner];
+    }
+    std::uint64_t saved_bytes() const { return bytes_.size(); }
+
+    std::size_t memory_bytes() const {
+        return sizeof(*this) + bytes_.capacity() + offsets_.memory_bytes() +
+               open_.memory_bytes([](const Label<Stream>& label) { return label.memory_bytes(); });
+    }
+
+private:
+
+    void add_bytes(const std::uint8_t* data, std::size_t size) {
+        offsets_.push_back(bytes_.size());
+        bytes_.insert(bytes_.end(), data, data + size);
+    }
+
+    std::string what_;
+    bool increasing_ = false;
+    std::shared_ptr<SharedFrames> frames_;
+    std::vector<std::uint8_t> bytes_;  // every owner's saved label, in order
+    LabelOffsets offsets_;             // where each owner's starts in bytes_
+    LruCache<Label<Stream>> open_;     // at most open_limit labels, each costing 1
+    std::size_t last_owner_ = 0;
+    Label<Stream>* last_ = nullptr;  // in open_, at its front
+};
+
+}  // namespace tcgen::wet

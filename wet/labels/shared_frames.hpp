@@ -1,0 +1,234 @@
+#pragma once
+// SharedFrames: the chunks of many labels of one kind (a WET's values, its
+// addresses) packed into shared zstd frames of about 256 KiB each, a chunk addressed
+// as (frame, byte offset). What repeats in a WET's values lies mostly
+// between nodes (the same text or table loaded at several instructions),
+// further apart than one chunk reaches; so the
+// builder orders the chunks by content (a min-hash of their values), not
+// by node, and chunks that load the same values share a frame. Each frame
+// keeps the smaller of two layouts: its chunks' records as they are, or
+// each chunk as byte planes (byte_planes.hpp). Measured in
+// docs/design/log.md ("Shared frames for the values").
+//
+// A chunk's cursor needs its frame decoded (about 60-80 us for 256 KiB); the
+// latest few decoded frames stay in a small cache, counted in memory_bytes().
+//
+// Saved: u64 frames, then per frame u8 layout (0 records, 1 planes), u32
+// its decoded bytes, u64 size and one zstd frame (its content size stated).
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+
+#include "common/byte_io.hpp"
+#include "wet/labels/byte_planes.hpp"
+
+namespace tcgen::wet {
+
+class SharedFrames {
+public:
+    // A frame closes before the chunk that would take it past this many
+    // decoded bytes: 128 KiB lost to xz on sort, 1 MiB costs 4x per cold access.
+    static constexpr std::uint64_t frame_bytes = std::uint64_t{1} << 18;
+    // No frame decodes to more, forged or not.
+    static constexpr std::uint64_t max_frame_bytes = byte_planes::max_bytes;
+    // zstd level of the frames: made once per WET, decoded often.
+    static constexpr int level = 19;
+    // A frame's layout is chosen by compressing both at this level first:
+    // only a layout within this factor of the smaller one is compressed at
+    // `level` too. Level 1 or 3 alone picked the wrong layout often enough
+    // to cost 1-4.5 % of the values (levels 19 and 1 rank the layouts apart
+    // by 30 % on some frames); 9 with a 5 % margin gave level 19's bytes on
+    // two runs within 0.01 % in half the CPU of compressing both at 19.
+    static constexpr int layout_trial_level = 9;
+    static constexpr double layout_trial_margin = 1.05;
+    static constexpr std::size_t cached_frames = 4;
+
+    enum class Layout : std::uint8_t { records = 0, planes = 1 };
+    struct Place {
+        std::uint32_t frame = 0;
+        std::uint32_t offset = 0;  // bytes into the decoded frame
+    };
+    // A chunk to pack: `count` records of `width` bytes each.
+    struct Piece {
+        const std::uint8_t* bytes = nullptr;
+        std::size_t count = 0;
+        std::size_t width = 8;
+    };
+
+    // Packs `pieces` (in the order given) into frames; places[i] is where piece i went.
+    static std::shared_ptr<SharedFrames> build(const std::vector<Piece>& pieces, std::vector<Place>& places) {
+        auto frames = std::make_shared<SharedFrames>();
+        places.assign(pieces.size(), Place{});
+        std::size_t first = 0;
+        while (first < pieces.size()) {
+            std::size_t end = first;
+            std::uint64_t bytes = 0;
+            while (end < pieces.size() &&
+                   (bytes == 0 || bytes + pieces[end].count * pieces[end].width <= frame_bytes)) {
+                bytes += pieces[end].count * pieces[end].width;
+                ++end;
+            }
+            std::vector<std::uint8_t> records;
+            std::vector<std::uint8_t> planes;
+            for (std::size_t index = first; index < end; ++index) {
+                const Piece& piece = pieces[index];
+                places[index] = Place{static_cast<std::uint32_t>(frames->frames_.size()),
+                                      static_cast<std::uint32_t>(records.size())};
+                records.insert(records.end(), piece.bytes, piece.bytes + piece.count * piece.width);
+                byte_planes::append_planes(piece.bytes, piece.count, piece.width, planes);
+            }
+            Frame frame;
+            frame.decoded = static_cast<std::uint32_t>(records.size());
+            // Each layout at the trial level; at `level` only those within
+            // the margin of the smaller one.
+            const double planes_trial = static_cast<double>(compress(planes, layout_trial_level).size());
+            const double records_trial = static_cast<double>(compress(records, layout_trial_level).size());
+            std::vector<std::uint8_t> as_planes;
+            std::vector<std::uint8_t> as_records;
+            if (planes_trial <= records_trial * layout_trial_margin) {
+                as_planes = compress(planes, level);
+            }
+            if (records_trial <= planes_trial * layout_trial_margin) {
+                as_records = compress(records, level);
+            }
+            if (!as_planes.empty() && (as_records.empty() || as_planes.size() < as_records.size())) {
+                frame.layout = Layout::planes;
+                frame.compressed = std::move(as_planes);
+            } else {
+                frame.compressed = std::move(as_records);
+            }
+            frames->frames_.push_back(std::move(frame));
+            first = end;
+        }
+        return frames;
+    }
+
+    std::size_t size() const { return frames_.size(); }
+    std::uint64_t decoded_bytes(std::uint32_t frame) const { return frames_[frame].decoded; }
+
+    // The `count` records at `place` (checked on load to lie in its frame).
+    template <class Record>
+    std::vector<Record> records(Place place, std::size_t count) const {
+        const Frame& frame = frames_[place.frame];
+        const std::uint8_t* bytes = decoded(place.frame).data() + place.offset;
+        if (frame.layout == Layout::records) {
+            std::vector<Record> records(count);
+            std::memcpy(records.data(), bytes, count * sizeof(Record));
+            return records;
+        }
+        return byte_planes::records_of_planes<Record>(bytes, count);
+    }
+
+    void save(ByteWriter& writer) const {
+        writer.u64(frames_.size());
+        for (const Frame& frame : frames_) {
+            writer.u8(static_cast<std::uint8_t>(frame.layout));
+            writer.u32(frame.decoded);
+            writer.blob(frame.compressed);
+        }
+    }
+    std::uint64_t saved_bytes() const {
+        std::uint64_t bytes = 8;
+        for (const Frame& frame : frames_) {
+            bytes += 13 + frame.compressed.size();
+        }
+        return bytes;
+    }
+
+    // Checks every frame whole: its layout, its size, and that zstd decodes
+    // it to exactly the bytes it claims (at most max_frame_bytes).
+    static std::shared_ptr<SharedFrames> load(ByteReader& reader, const std::string& what) {
+        auto frames = std::make_shared<SharedFrames>();
+        const std::uint64_t count = reader.u64();
+        // Each frame takes 13 bytes of framing at least: no more than the bytes left.
+        if (count > reader.remaining() / 13) {
+            reader.fail(what + ": " + std::to_string(count) + " shared frames claimed, " +
+                        std::to_string(reader.remaining()) + " bytes are left");
+        }
+        frames->frames_.resize(static_cast<std::size_t>(count));
+        std::vector<std::uint8_t> scratch;
+        for (std::size_t index = 0; index < frames->frames_.size(); ++index) {
+            Frame& frame = frames->frames_[index];
+            const std::uint8_t layout = reader.u8();
+            if (layout > static_cast<std::uint8_t>(Layout::planes)) {
+                reader.fail(what + ": shared frame " + std::to_string(index) + " of unknown layout " +
+                            std::to_string(layout));
+            }
+            frame.layout = static_cast<Layout>(layout);
+            frame.decoded = reader.u32();
+            if (frame.decoded == 0 || frame.decoded > max_frame_bytes) {
+                reader.fail(what + ": shared frame " + std::to_string(index) + " claims " +
+                            std::to_string(frame.decoded) + " bytes, at most " + std::to_string(max_frame_bytes));
+            }
+            const std::uint64_t size = reader.u64();
+            const std::uint8_t* bytes = reader.bytes(size);
+            frame.compressed.assign(bytes, bytes + size);
+            if (!decode(frame, scratch)) {
+                reader.fail(what + ": shared frame " + std::to_string(index) + " is corrupt");
+            }
+        }
+        return frames;
+    }
+
+    std::size_t memory_bytes() const {
+        std::size_t bytes = sizeof(*this) + frames_.capacity() * sizeof(Frame);
+        for (const Frame& frame : frames_) {
+            bytes += frame.compressed.capacity();
+        }
+        for (const Cached& cached : cache_) {
+            bytes += sizeof(Cached) + cached.bytes.capacity();
+        }
+        return bytes;
+    }
+
+private:
+    struct Frame {
+        Layout layout = Layout::records;
+        std::uint32_t decoded = 0;
+        std::vector<std::uint8_t> compressed;
+    };
+    struct Cached {
+        std::uint32_t frame = 0;
+        std::vector<std::uint8_t> bytes;
+    };
+
+    static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
+        return byte_planes::zstd_frame(bytes, zstd_level);
+    }
+    // Whether `frame` decodes to exactly its claimed bytes (into `out`).
+    static bool decode(const Frame& frame, std::vector<std::uint8_t>& out) {
+        out.resize(frame.decoded);
+        return byte_planes::zstd_unframe(frame.compressed.data(), frame.compressed.size(), out.data(), frame.decoded);
+    }
+    // Frame `index` decoded, from the cache (the latest first) or decoded into it.
+    const std::vector<std::uint8_t>& decoded(std::uint32_t index) const {
+        for (std::size_t at = 0; at < cache_.size(); ++at) {
+            if (cache_[at].frame == index) {
+                std::rotate(cache_.begin(), cache_.begin() + static_cast<std::ptrdiff_t>(at),
+                            cache_.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+                return cache_.front().bytes;
+            }
+        }
+        Cached cached;
+        cached.frame = index;
+        if (!decode(frames_[index], cached.bytes)) {  // checked on load: only a bug gets here
+            throw std::runtime_error("shared frame " + std::to_string(index) + " is corrupt");
+        }
+        if (cache_.size() == cached_frames) {
+            cache_.pop_back();
+        }
+        cache_.insert(cache_.begin(), std::move(cached));
+        return cache_.front().bytes;
+    }
+
+    std::vector<Frame> frames_;
+    mutable std::vector<Cached> cache_;  // the latest decoded first
+};
+
+}  // namespace tcgen::wet

@@ -1,0 +1,270 @@
+// wet: builds a Whole Execution Trace from the raw files of
+// `tcgen-tracer --wet=PREFIX` and queries it (docs/wet.md). The output of
+// each query is pinned (one item per line, fields separated by one space,
+// hex with 0x, decimal otherwise) so that scripts and the reference
+// implementation in tests/wet compare it byte for byte.
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <tcgen/wet.hpp>
+
+#include "common/command_line.hpp"
+
+namespace {
+
+using tcgen::cli::UsageError;
+using tcgen::wet::WetError;
+using tcgen::wet::WholeExecutionTrace;
+
+// Standard output through one buffer: a control-flow walk or a large slice
+// prints millions of lines (numbers by std::to_chars: printf's parsing of
+// its format was a sixth of a large slice's run).
+class Output {
+public:
+    ~Output() { flush(); }
+    Output& text(std::string_view text) {
+        buffer_.append(text);
+        return spill();
+    }
+    Output& dec(std::uint64_t value) {
+        char text[24];
+        return this->text({text, static_cast<std::size_t>(std::to_chars(text, text + sizeof text, value).ptr - text)});
+    }
+    Output& hex(std::uint64_t value) {
+        char text[24] = {'0', 'x'};
+        return this->text(
+            {text, static_cast<std::size_t>(std::to_chars(text + 2, text + sizeof text, value, 16).ptr - text)});
+    }
+    Output& ch(char c) {
+        buffer_.push_back(c);
+        return spill();
+    }
+    void flush() {
+        std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
+        buffer_.clear();
+    }
+
+private:
+    Output& spill() {
+        if (buffer_.size() > (1u << 16)) {
+            flush();
+        }
+        return *this;
+    }
+
+    std::string buffer_;
+};
+
+// A PC as 0x-hex or decimal.
+std::uint64_t parse_number(const std::string& text, const char* what) {
+    const bool is_hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const std::string digits = is_hex ? text.substr(2) : text;
+    const char* allowed = is_hex ? "0123456789abcdefABCDEF" : "0123456789";
+    if (digits.empty() || digits.find_first_not_of(allowed) != std::string::npos ||
+        digits.size() > (is_hex ? 16u : 20u)) {
+        throw UsageError(std::string(what) + " '" + text + "' is not a number (0x-hex or decimal)");
+    }
+    errno = 0;
+    const unsigned long long value = std::strtoull(digits.c_str(), nullptr, is_hex ? 16 : 10);
+    if (errno == ERANGE) {
+        throw UsageError(std::string(what) + " '" + text + "' is too large");
+    }
+    return value;
+}
+
+void print_progress(std::string_view step, std::uint64_t done, std::uint64_t total) {
+    std::fprintf(stderr, "\rwet: %-20.*s %3llu%%", static_cast<int>(step.size()), step.data(),
+                 static_cast<unsigned long long>(total == 0 ? 100 : done * 100 / total));
+    std::fflush(stderr);
+}
+
+int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
+    std::uint64_t checkpoint = WholeExecutionTrace::default_checkpoint_records;
+    if (!checkpoint_text.empty()) {
+        checkpoint = parse_number(checkpoint_text, "--checkpoint-every");
+        if (checkpoint == 0) {
+            throw UsageError("--checkpoint-every: 0 records; give 1 or more");
+        }
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    if (terminal) {
+        print_progress("reading and checking", 0, 1);
+    }
+    const tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace(prefix);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw, terminal ? print_progress : nullptr, checkpoint);
+    if (terminal) {
+        std::fprintf(stderr, "\r%40s\r", "");
+    }
+    wet.save(output);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const tcgen::wet::LabelStats total = wet.stats().back();
+    std::fprintf(stderr,
+                 "wet: %s: %u timestamps, %zu blocks, %zu nodes, %llu events, %llu defs; %llu raw label bytes -> "
+                 "%llu bytes (%.1fx) in %.2f s\n",
+                 output.c_str(), wet.executed(), wet.block_count(), wet.node_count(),
+                 static_cast<unsigned long long>(wet.events()), static_cast<unsigned long long>(wet.edges()),
+                 static_cast<unsigned long long>(total.raw_bytes), static_cast<unsigned long long>(total.compressed_bytes),
+                 total.compressed_bytes == 0 ? 0.0 : double(total.raw_bytes) / double(total.compressed_bytes), seconds);
+    return 0;
+}
+
+int run_stats(const std::string& file) {
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    std::printf("%-20s %12s %14s %14s %8s %14s\n", "labels", "count", "raw bytes", "compressed", "ratio", "memory bytes");
+    for (const tcgen::wet::LabelStats& row : wet.stats()) {
+        char ratio[32] = "-";
+        if (row.compressed_bytes != 0 && row.raw_bytes != 0) {
+            std::snprintf(ratio, sizeof ratio, "%.2f", double(row.raw_bytes) / double(row.compressed_bytes));
+        }
+        std::printf("%-20s %12llu %14llu %14llu %8s %14llu\n", row.name.c_str(),
+                    static_cast<unsigned long long>(row.labels), static_cast<unsigned long long>(row.raw_bytes),
+                    static_cast<unsigned long long>(row.compressed_bytes), ratio,
+                    static_cast<unsigned long long>(row.memory_bytes));
+    }
+    return 0;
+}
+
+int run_cf(const std::string& file, const std::string& from_text, bool backward, const std::string& count_text) {
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    std::uint64_t count = count_text.empty() ? UINT64_MAX : parse_number(count_text, "--count");
+    std::uint64_t from = 0;
+    if (!from_text.empty()) {
+        from = parse_number(from_text, "--from");
+        if (from == 0 || from > wet.executed()) {
+            throw WetError(file, "--from=" + from_text + " is outside 1.." + std::to_string(wet.executed()));
+        }
+    } else if (wet.executed() == 0) {
+        return 0;
+    } else {
+        from = backward ? wet.executed() : 1;
+    }
+    auto cursor = wet.control_flow(static_cast<std::uint32_t>(backward ? from : from - 1));
+    Output out;
+    tcgen::wet::FlowStep step;
+    for (; count > 0 && (backward ? cursor.prev(step) : cursor.next(step)); --count) {
+        out.dec(step.t).ch(' ').hex(wet.block(step.block).pc).ch('\n');
+    }
+    return 0;
+}
+
+int run_accesses(const std::string& file, const std::string& pc_text, bool addresses) {
+    const std::uint64_t pc = parse_number(pc_text, "PC");
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    Output out;
+    for (const tcgen::wet::Access& access : wet.accesses(pc)) {
+        out.dec(access.t).ch(' ').ch(access.access).ch(' ').dec(access.slot).ch(' ');
+        out.hex(addresses ? access.address : access.value).ch('\n');
+    }
+    return 0;
+}
+
+int run_def(const std::string& file, const std::string& pc_text, const std::string& instance_text) {
+    const std::uint64_t pc = parse_number(pc_text, "PC");
+    const std::uint64_t instance = parse_number(instance_text, "INSTANCE");
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    const std::uint32_t t = wet.instance_time(pc, instance);
+    std::vector<std::uint32_t> loads;
+    for (const std::uint32_t node : wet.nodes_at_pc(pc)) {
+        if (wet.node(node).access == 'L' && wet.executed_at(node, t)) {
+            loads.push_back(node);
+        }
+    }
+    std::sort(loads.begin(), loads.end(), [&](std::uint32_t a, std::uint32_t b) { return wet.node(a).slot < wet.node(b).slot; });
+    Output out;
+    for (const std::uint32_t node : loads) {
+        out.dec(t).text(" L ").dec(wet.node(node).slot).text(" <- ");
+        if (const std::optional<tcgen::wet::Def> def = wet.def_of(node, t)) {
+            out.dec(def->t).text(" S ").dec(wet.node(def->node).slot).ch(' ').hex(wet.node(def->node).pc).ch('\n');
+        } else {
+            out.text("none\n");
+        }
+    }
+    return 0;
+}
+
+int run_slice(const std::string& file, const std::string& pc_text, const std::string& instance_text) {
+    const std::uint64_t pc = parse_number(pc_text, "PC");
+    const std::uint64_t instance = parse_number(instance_text, "INSTANCE");
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    const std::vector<tcgen::wet::SliceItem> items = wet.backward_slice(pc, instance);
+    {
+        Output out;
+        for (const tcgen::wet::SliceItem& item : items) {
+            out.dec(item.t).ch(' ').ch(item.kind).ch(' ').hex(item.pc).ch(' ');
+            if (item.kind == 'B' || item.kind == 'R') {  // no slot: a branch, an instruction writing registers
+                out.text("-\n");
+            } else {
+                out.dec(item.slot).ch('\n');
+            }
+        }
+    }
+    std::fflush(stdout);
+    std::fprintf(stderr, "slice: %zu items\n", items.size());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"wet: builds a Whole Execution Trace from the raw files of tcgen-tracer --wet=PREFIX and queries it "
+                 "(docs/wet.md).",
+                 "wet"};
+    std::string prefix, file, pc, instance, from, count, checkpoint;
+    bool backward = false;
+    CLI::App* build =
+        app.add_subcommand("build", "Reads PREFIX.blocks/.flow/.nodes/.events/.edges (and .regs), writes OUT.wet");
+    build->add_option("PREFIX", prefix, "The prefix given to tcgen-tracer --wet=")->required();
+    build->add_option("OUT", file, "The WET file to write")->required();
+    build->add_option("--checkpoint-every", checkpoint,
+                      "Records between two checkpoints of a stream (default 4096): a seek walks fewer");
+    CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");
+    stats->add_option("WET", file, "A file written by wet build")->required();
+    CLI::App* cf = app.add_subcommand("cf", "The executed blocks, 'T 0xPC' per line");
+    cf->add_option("WET", file, "A file written by wet build")->required();
+    cf->add_option("--from", from, "First timestamp (default 1, or the last with --backward)");
+    cf->add_flag("--backward", backward, "Walk from --from back to 1");
+    cf->add_option("--count", count, "At most N lines");
+    CLI::App* values = app.add_subcommand("values", "Every execution of PC's accesses: 'T KIND SLOT 0xVALUE'");
+    CLI::App* addresses = app.add_subcommand("addresses", "Every execution of PC's accesses: 'T KIND SLOT 0xADDRESS'");
+    for (CLI::App* command : {values, addresses}) {
+        command->add_option("WET", file, "A file written by wet build")->required();
+        command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal")->required();
+    }
+    CLI::App* def = app.add_subcommand("def", "The store each load of PC at its INSTANCE-th timestamp read from");
+    CLI::App* slice = app.add_subcommand("slice", "The backward dynamic slice from PC at its INSTANCE-th timestamp");
+    for (CLI::App* command : {def, slice}) {
+        command->add_option("WET", file, "A file written by wet build")->required();
+        command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal")->required();
+        command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
+            ->required();
+    }
+    // The streams throw without naming the WET they belong to: it is `file`.
+    return tcgen::cli::run_subcommands(
+        app, argc, argv, "wet",
+        [&] {
+            return build->parsed()       ? run_build(prefix, file, checkpoint)
+                   : stats->parsed()     ? run_stats(file)
+                   : cf->parsed()        ? run_cf(file, from, backward, count)
+                   : values->parsed()    ? run_accesses(file, pc, false)
+                   : addresses->parsed() ? run_accesses(file, pc, true)
+                   : def->parsed()       ? run_def(file, pc, instance)
+                                         : run_slice(file, pc, instance);
+        },
+        &file);
+}
