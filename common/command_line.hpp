@@ -21,6 +21,8 @@
 
 #include <tcgen/file_error.hpp>
 
+#include "runtime/files.hpp"
+
 namespace tcgen::cli {
 
 constexpr int exit_user_error = 1;
@@ -85,6 +87,9 @@ int run_subcommands(CLI::App& app, int argc, char** argv, const std::string& pro
     if (const std::optional<int> status = parse_subcommands(app, argc, argv, program)) {
         return *status;
     }
+    // A kill or ^C while an output is written removes its temporary, as in
+    // the generated programs (common/output.hpp).
+    tcgen_runtime::remove_temporaries_on_signals();
     const auto fail = [&](const std::string& line) {
         std::fflush(stdout);
         std::cerr << program << ": " << line << "\n";

@@ -16,8 +16,7 @@
 
 #include <tcgen/file_error.hpp>
 
-#include "runtime/error.hpp"
-#include "runtime/files.hpp"
+#include "common/output.hpp"
 
 namespace tcgen {
 
@@ -52,17 +51,12 @@ inline std::vector<std::uint8_t> read_whole_file(const std::string& path, FileNa
     return bytes;
 }
 
-// Writes file `path`, which appears only once complete (a temporary renamed
-// over it, as tcgen's programs write their outputs): a full disk or a kill
-// never leaves a partial file under the name.
+// Writes file `path`, which appears only once complete (common/output.hpp):
+// a full disk or a kill never leaves a partial file under the name.
 inline void write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-    try {
-        tcgen_runtime::OutputPath file(path, true, true);
-        file.write(bytes.data(), bytes.size());
-        file.commit();
-    } catch (const tcgen_runtime::Error& error) {
-        throw FileError(path, error.what());
-    }
+    Output file(path);
+    file.write(bytes.data(), bytes.size());
+    file.commit();
 }
 
 using FilePtr = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;

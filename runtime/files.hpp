@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
@@ -71,25 +72,81 @@ private:
     int descriptor_ = -1;
 };
 
-// The temporary file being written, for a signal handler to remove: a
-// program killed by ^C must not leave it behind either. A fixed buffer,
-// because a handler may only read memory that stays put.
+// The temporary files being written, for a signal handler to remove: a
+// program killed by ^C must not leave them behind either, however many it
+// has open (tcgen-threads writes one per thread and kind). Each OutputPath
+// owns its node; the list is changed only with the handled signals blocked
+// in the changing thread (and under a mutex against other threads), so that
+// a handler, which only reads it, never sees it half-changed.
 struct PendingTemporary {
-    static constexpr std::size_t capacity = 4096;
-    char path[capacity] = {};
-    volatile std::sig_atomic_t set = 0;
+    std::string path;
+    PendingTemporary* next = nullptr;
+    PendingTemporary* previous = nullptr;
 };
 
-inline PendingTemporary& pending_temporary() {
-    static PendingTemporary pending;
+struct PendingTemporaries {
+    PendingTemporary* volatile first = nullptr;
+    std::mutex changing;
+};
+
+inline PendingTemporaries& pending_temporaries() {
+    static PendingTemporaries pending;
     return pending;
 }
 
-// Removes the pending temporary, then dies of the signal as if unhandled.
+constexpr int signals_that_remove_temporaries[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+// Blocks those signals in this thread while the list changes.
+class TemporarySignalsBlocked {
+public:
+    TemporarySignalsBlocked() {
+        sigset_t blocked;
+        sigemptyset(&blocked);
+        for (const int signal_number : signals_that_remove_temporaries) {
+            sigaddset(&blocked, signal_number);
+        }
+        ::pthread_sigmask(SIG_BLOCK, &blocked, &before_);
+    }
+    TemporarySignalsBlocked(const TemporarySignalsBlocked&) = delete;
+    TemporarySignalsBlocked& operator=(const TemporarySignalsBlocked&) = delete;
+    ~TemporarySignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+
+private:
+    sigset_t before_;
+};
+
+inline void add_pending_temporary(PendingTemporary& node) {
+    PendingTemporaries& pending = pending_temporaries();
+    const TemporarySignalsBlocked blocked;
+    const std::lock_guard<std::mutex> lock(pending.changing);
+    node.previous = nullptr;
+    node.next = pending.first;
+    if (node.next != nullptr) {
+        node.next->previous = &node;
+    }
+    pending.first = &node;
+}
+
+inline void remove_pending_temporary(PendingTemporary& node) {
+    PendingTemporaries& pending = pending_temporaries();
+    const TemporarySignalsBlocked blocked;
+    const std::lock_guard<std::mutex> lock(pending.changing);
+    if (node.previous != nullptr) {
+        node.previous->next = node.next;
+    } else {
+        pending.first = node.next;
+    }
+    if (node.next != nullptr) {
+        node.next->previous = node.previous;
+    }
+    node.next = nullptr;
+    node.previous = nullptr;
+}
+
+// Removes the pending temporaries, then dies of the signal as if unhandled.
 extern "C" inline void remove_pending_temporary_and_die(int signal_number) {
-    PendingTemporary& pending = pending_temporary();
-    if (pending.set != 0) {
-        ::unlink(pending.path);
+    for (const PendingTemporary* node = pending_temporaries().first; node != nullptr; node = node->next) {
+        ::unlink(node->path.c_str());
     }
     std::signal(signal_number, SIG_DFL);
     std::raise(signal_number);
@@ -102,7 +159,7 @@ extern "C" inline void remove_pending_temporary_and_die(int signal_number) {
 // reader going away ends the program quietly (exit status 141 in a shell)
 // instead of turning into a "Broken pipe" write error.
 inline void remove_temporaries_on_signals() {
-    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+    for (const int signal_number : signals_that_remove_temporaries) {
         std::signal(signal_number, remove_pending_temporary_and_die);
     }
     sigset_t closed_pipe;
@@ -158,8 +215,12 @@ class OutputPath final : public ByteSink {
 public:
     // Whether an existing regular file or symlink of that name may be
     // replaced (-f); and whether an existing device or FIFO may be written
-    // to (an output named with -o, such as /dev/null).
-    OutputPath(const std::string& path, bool replace_existing, bool allow_special) : path_(path) {
+    // to (an output named with -o, such as /dev/null). `buffer_capacity`:
+    // the bytes buffered before a write (smaller for a program that keeps
+    // many outputs open).
+    OutputPath(const std::string& path, bool replace_existing, bool allow_special,
+               std::size_t buffer_capacity = OutputFile::buffer_capacity)
+        : path_(path), buffer_capacity_(buffer_capacity) {
         struct stat existing {};
         if (::lstat(path.c_str(), &existing) == 0) {
             const bool replaceable = S_ISREG(existing.st_mode) || S_ISLNK(existing.st_mode);
@@ -178,14 +239,10 @@ public:
         }
         descriptor_ = create_temporary_beside(path, temporary_);
         replace_existing_ = replace_existing;
-        writer_ = OutputFile(descriptor_.get());
-        PendingTemporary& pending = pending_temporary();
-        if (temporary_.size() < PendingTemporary::capacity && pending.set == 0) {
-            std::copy(temporary_.begin(), temporary_.end(), pending.path);
-            pending.path[temporary_.size()] = '\0';
-            pending.set = 1;
-            registered_ = true;
-        }
+        writer_ = OutputFile(descriptor_.get(), buffer_capacity);
+        pending_.path = temporary_;
+        add_pending_temporary(pending_);
+        registered_ = true;
     }
 
     OutputPath(const OutputPath&) = delete;
@@ -213,11 +270,18 @@ public:
         ::futimens(descriptor_.get(), times);
     }
 
+    // Flushes and closes the file, where a full disk shows, without giving
+    // it the name yet: a program that writes several files closes them all
+    // before it commits any.
+    void close() {
+        writer_.flush();
+        descriptor_.close(quoted_path(path_));
+    }
+
     // Completes the file: everything flushed and closed, then renamed over
     // the name. Until this returns, the name shows no partial output.
     void commit() {
-        writer_.flush();
-        descriptor_.close(quoted_path(path_));
+        close();
         if (temporary_.empty()) {
             return;
         }
@@ -286,20 +350,22 @@ private:
         if (descriptor_.get() < 0) {
             fail("cannot write " + quoted_path(path_) + ": " + errno_text(errno));
         }
-        writer_ = OutputFile(descriptor_.get());
+        writer_ = OutputFile(descriptor_.get(), buffer_capacity_);
     }
 
     void unregister() {
         if (registered_) {
-            pending_temporary().set = 0;
+            remove_pending_temporary(pending_);
             registered_ = false;
         }
     }
 
     std::string path_;
+    std::size_t buffer_capacity_;
     std::string temporary_;  // empty: writing straight through, or committed
     bool replace_existing_ = false;
     bool registered_ = false;
+    PendingTemporary pending_;
     Descriptor descriptor_;
     OutputFile writer_{-1};
 };

@@ -98,15 +98,18 @@ class OutputFile final : public ByteSink {
 public:
     static constexpr std::size_t buffer_capacity = std::size_t{1} << 20;
 
-    explicit OutputFile(int descriptor = STDOUT_FILENO) : descriptor_(descriptor) { buffer_.reserve(buffer_capacity); }
+    explicit OutputFile(int descriptor = STDOUT_FILENO, std::size_t capacity = buffer_capacity)
+        : descriptor_(descriptor), capacity_(capacity) {
+        buffer_.reserve(capacity_);
+    }
 
     void write(const std::uint8_t* data, std::size_t size) override {
-        if (buffer_.size() + size <= buffer_capacity) {
+        if (buffer_.size() + size <= capacity_) {
             buffer_.insert(buffer_.end(), data, data + size);
             return;
         }
         flush();
-        if (size >= buffer_capacity) {
+        if (size >= capacity_) {
             write_all(data, size);
             return;
         }
@@ -137,6 +140,7 @@ private:
     }
 
     int descriptor_;
+    std::size_t capacity_;
     std::vector<std::uint8_t> buffer_;
 };
 

@@ -33,12 +33,14 @@
 
 #include "common/command_line.hpp"
 #include "common/files.hpp"
+#include "common/output.hpp"
 
 namespace {
 
 using tcgen::FileError;
 using tcgen::FilePtr;
 using tcgen::open_input;
+using tcgen::Output;
 
 constexpr char program[] = "tcgen-branch-ids";
 constexpr char branch_magic[4] = {'B', 'R', 'A', '1'};
@@ -105,50 +107,6 @@ void read_magic(std::FILE* file, const std::string& path, const char (&magic)[4]
     }
 }
 
-// An output that appears under its name only when complete: written to
-// NAME.part, renamed at the end, removed if anything fails first.
-class Output {
-public:
-    explicit Output(std::string path) : path_(std::move(path)), part_(path_ + ".part") {
-        file_ = std::fopen(part_.c_str(), "wb");
-        if (file_ == nullptr) {
-            throw FileError(part_, std::string("cannot create: ") + std::strerror(errno));
-        }
-        std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-    }
-    Output(const Output&) = delete;
-    Output& operator=(const Output&) = delete;
-    ~Output() {
-        if (file_ != nullptr) {
-            std::fclose(file_);
-            std::remove(part_.c_str());
-        }
-    }
-    void write(const void* data, std::size_t size) {
-        if (std::fwrite(data, 1, size, file_) != size) {
-            throw FileError(path_, std::string("cannot write: ") + std::strerror(errno));
-        }
-    }
-    void commit() {
-        const int closed = std::fclose(file_);
-        file_ = nullptr;
-        if (closed != 0) {
-            std::remove(part_.c_str());
-            throw FileError(path_, std::string("cannot write: ") + std::strerror(errno));
-        }
-        if (std::rename(part_.c_str(), path_.c_str()) != 0) {
-            const std::string reason = std::strerror(errno);
-            std::remove(part_.c_str());
-            throw FileError(path_, "cannot rename " + part_ + " to it: " + reason);
-        }
-    }
-
-private:
-    std::string path_;
-    std::string part_;
-    std::FILE* file_ = nullptr;
-};
-
 struct OutcomeHash {
     std::size_t operator()(const std::string& record) const noexcept {
         // pc and target as read; the taken byte folded in.
@@ -194,29 +152,33 @@ int run_split(const std::string& branches, const std::string& ids_path, const st
     ids.write(out.data(), out.size());
     Output table_file(table_path);
     table_file.write(table.data(), table.size());
+    ids.close();
+    table_file.close();
     ids.commit();
     table_file.commit();
     return 0;
 }
 
-int run_join(const std::string& ids_path, const std::string& table_path) {
+// The table's entries, checked: the magic, whole entries, ids 32-bit.
+std::vector<std::uint8_t> read_table(const std::string& table_path) {
     FilePtr table_input = open_input(table_path);
     read_magic(table_input.get(), table_path, table_magic, "a side table of tcgen-branch-ids split");
     std::vector<std::uint8_t> table;
-    {
-        RecordReader reader(table_input.get(), table_path, record_size, "table entry");
-        while (const std::uint8_t* entry = reader.next()) {
-            if (table.size() / record_size == max_outcomes) {
-                throw FileError(table_path, "more than 2^32 entries: ids are 32-bit");
-            }
-            table.insert(table.end(), entry, entry + record_size);
+    RecordReader reader(table_input.get(), table_path, record_size, "table entry");
+    while (const std::uint8_t* entry = reader.next()) {
+        if (table.size() / record_size == max_outcomes) {
+            throw FileError(table_path, "more than 2^32 entries: ids are 32-bit");
         }
+        table.insert(table.end(), entry, entry + record_size);
     }
-    const std::uint64_t entries = table.size() / record_size;
-    FilePtr ids_input = open_input(ids_path);
-    RecordReader reader(ids_input.get(), ids_path, id_size, "id");
-    std::vector<std::uint8_t> out(branch_magic, branch_magic + sizeof branch_magic);
-    out.reserve(record_size * 65536);
+    return table;
+}
+
+// Calls take(id) for each id of the stream, checked against the table.
+template <typename Take>
+void for_each_id(std::FILE* ids_input, const std::string& ids_path, std::uint64_t entries,
+                 const std::string& table_path, Take take) {
+    RecordReader reader(ids_input, ids_path, id_size, "id");
     std::uint64_t position = 0;
     while (const std::uint8_t* le = reader.next()) {
         const std::uint32_t id = std::uint32_t{le[0]} | std::uint32_t{le[1]} << 8 | std::uint32_t{le[2]} << 16 |
@@ -225,19 +187,21 @@ int run_join(const std::string& ids_path, const std::string& table_path) {
             throw FileError(ids_path, "id " + std::to_string(id) + " at position " + std::to_string(position) +
                                           " is not in " + table_path + " (" + std::to_string(entries) + " entries)");
         }
-        const std::uint8_t* entry = table.data() + std::size_t{id} * record_size;
-        out.insert(out.end(), entry, entry + record_size);
-        if (out.size() >= record_size * 65536) {
-            if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {
-                throw std::runtime_error(std::string("write error on standard output: ") + std::strerror(errno));
-            }
-            out.clear();
-        }
+        take(id);
         ++position;
     }
-    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {
-        throw std::runtime_error(std::string("write error on standard output: ") + std::strerror(errno));
-    }
+}
+
+int run_join(const std::string& ids_path, const std::string& table_path) {
+    const std::vector<std::uint8_t> table = read_table(table_path);
+    const std::uint64_t entries = table.size() / record_size;
+    FilePtr ids_input = open_input(ids_path);
+    const std::unique_ptr<Output> out = Output::standard_output();
+    out->write(branch_magic, sizeof branch_magic);
+    for_each_id(ids_input.get(), ids_path, entries, table_path, [&](std::uint32_t id) {
+        out->write(table.data() + std::size_t{id} * record_size, record_size);
+    });
+    out->commit();
     return 0;
 }
 

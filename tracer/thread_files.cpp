@@ -38,12 +38,14 @@
 
 #include "common/command_line.hpp"
 #include "common/files.hpp"
+#include "common/output.hpp"
 
 namespace {
 
 using tcgen::FileError;
 using tcgen::FilePtr;
 using tcgen::open_input;
+using tcgen::Output;
 
 constexpr char program[] = "tcgen-threads";
 constexpr char log_magic[4] = {'T', 'H', 'R', '1'};
@@ -165,58 +167,6 @@ private:
     std::uint64_t runs_ = 0;
 };
 
-// A file that appears under its name only when the whole command succeeded:
-// written to NAME.part, closed by finish(), renamed by commit(), removed if
-// it never got that far.
-class Output {
-public:
-    explicit Output(std::string path) : path_(std::move(path)), part_(path_ + ".part") {
-        file_ = std::fopen(part_.c_str(), "wb");
-        if (file_ == nullptr) {
-            throw FileError(part_, std::string("cannot create: ") + std::strerror(errno));
-        }
-        std::setvbuf(file_, nullptr, _IOFBF, buffer_bytes);
-    }
-    Output(const Output&) = delete;
-    Output& operator=(const Output&) = delete;
-    ~Output() {
-        if (file_ != nullptr) {
-            std::fclose(file_);
-        }
-        if (!committed_) {
-            std::remove(part_.c_str());
-        }
-    }
-    void write(const void* data, std::size_t size) {
-        if (size != 0 && std::fwrite(data, 1, size, file_) != size) {
-            throw FileError(path_, std::string("cannot write: ") + std::strerror(errno));
-        }
-    }
-    // Closes the file (a full disk shows here), keeping it under NAME.part.
-    void finish() {
-        const int closed = std::fclose(file_);
-        file_ = nullptr;
-        if (closed != 0) {
-            throw FileError(path_, std::string("cannot write: ") + std::strerror(errno));
-        }
-    }
-    void commit() {
-        if (file_ != nullptr) {
-            finish();
-        }
-        if (std::rename(part_.c_str(), path_.c_str()) != 0) {
-            throw FileError(path_, "cannot rename " + part_ + " to it: " + std::strerror(errno));
-        }
-        committed_ = true;
-    }
-
-private:
-    std::string path_;
-    std::string part_;
-    std::FILE* file_ = nullptr;
-    bool committed_ = false;
-};
-
 // A trace of one kind, read a record count at a time.
 class TraceInput {
 public:
@@ -308,7 +258,7 @@ void split_kind(const std::string& log_path, const std::string& directory, const
         auto found = file_of_thread.find(thread);
         if (found == file_of_thread.end()) {
             const std::string name = std::string(kind.name) + ".t" + std::to_string(thread);
-            auto output = std::make_unique<Output>(directory + "/" + name);
+            auto output = std::make_unique<Output>(directory + "/" + name, buffer_bytes);
             output->write(kind.header, std::strlen(kind.header));
             files.push_back({name, &kind, thread, 0, std::move(output)});
             found = file_of_thread.emplace(thread, files.size() - 1).first;
@@ -322,7 +272,7 @@ void split_kind(const std::string& log_path, const std::string& directory, const
         }
     });
     for (const auto& [thread, index] : file_of_thread) {
-        files[index].output->finish();
+        files[index].output->close();
     }
 }
 
@@ -351,21 +301,21 @@ int run_split(const std::string& log_path, const std::string& directory, const s
         for (const auto& [kind, path] : inputs) {
             split_kind(log_path, directory, *kind, path, files);
         }
-        Output index(directory + "/index.tsv");
+        Output index(directory + "/index.tsv", buffer_bytes);
         std::string text = "file\tkind\tthread\trecords\n";
         for (const SplitFile& file : files) {
             text += file.name + "\t" + file.kind->name + "\t" + std::to_string(file.thread) + "\t" +
                     std::to_string(file.records) + "\n";
         }
         index.write(text.data(), text.size());
-        index.finish();
+        index.close();
         for (SplitFile& file : files) {
             file.output->commit();
         }
         index.commit();
     } catch (...) {
         if (created) {
-            ::rmdir(directory.c_str());  // the .part files are gone by now
+            ::rmdir(directory.c_str());  // the temporaries are gone by now
         }
         throw;
     }
@@ -376,7 +326,7 @@ int run_join(const std::string& log_path, const std::string& directory, const st
              const std::string& out_path) {
     const Kind& kind = find_kind(kind_name, kind_name);
     LogReader(log_path).next();
-    Output out(out_path);
+    Output out(out_path, buffer_bytes);
     out.write(kind.header, std::strlen(kind.header));
     std::map<std::uint32_t, std::unique_ptr<TraceInput>> thread_inputs;
     for_each_run(log_path, kind, [&](std::uint32_t thread, std::uint64_t, std::optional<std::uint64_t> records) {

@@ -3,8 +3,10 @@
 
 #include "runtime/files.hpp"
 
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -171,6 +173,35 @@ TEST(OutputPath, OfTwoProcessesWritingOneNameExactlyOneWins) {
         EXPECT_EQ(read, text) << "round " << round;
     }
     EXPECT_EQ(scratch.entries().size(), 40u) << "a temporary was left behind";
+}
+
+// A program with many outputs open at once (tcgen-threads writes one per
+// thread and kind), killed by a signal: every temporary is removed, those
+// already committed or destroyed are not touched, and the program dies of
+// the signal.
+TEST(OutputPath, ASignalRemovesEveryPendingTemporary) {
+    ScratchDirectory scratch;
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        remove_temporaries_on_signals();
+        write_file(scratch.path() + "/done", true, "kept");
+        std::vector<std::unique_ptr<OutputPath>> open;
+        for (int index = 0; index < 40; ++index) {
+            open.push_back(std::make_unique<OutputPath>(scratch.path() + "/out" + std::to_string(index), true, false));
+            open.back()->write(reinterpret_cast<const std::uint8_t*>("x"), 1);
+            open.back()->flush();
+        }
+        open.erase(open.begin() + 10);  // one from the middle of the list, gone before the signal
+        std::raise(SIGTERM);
+        ::_exit(3);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << status;
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    EXPECT_EQ(scratch.entries(), std::vector<std::string>{"done"}) << "temporaries were left behind";
+    EXPECT_EQ(contents(scratch.path() + "/done"), "kept");
 }
 
 }  // namespace
