@@ -6,7 +6,8 @@
 // blocks' first instructions; every query yields an
 // answer or a WetError. Loading either succeeds or throws WetError. Never a
 // crash, a sanitizer report, another exception, or an allocation the input's
-// size does not pay for. Walks are bounded so that a forged run of billions
+// size does not pay for. META's counts must agree with the labels (a
+// forged count once made `wet stats` report 10^12 dependences). Walks are bounded so that a forged run of billions
 // of records cannot hang a fuzzing run.
 
 #include <cstdint>
@@ -76,6 +77,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         try {
             auto wet = tcgen::wet::WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "fuzz.wet");
+            // META's counts are checked against the labels at load: a load
+            // has one def at most, and a WET runs one block at least.
+            tcgen_fuzz::check(wet.edges() <= wet.events(), "more loads with a def than events");
+            tcgen_fuzz::check(wet.executed() > 0, "a WET with an empty control flow loaded");
             query(wet);
         } catch (const tcgen::wet::WetError&) {
         }

@@ -61,7 +61,7 @@ LabelStore reloaded(const LabelStore& built, const RawTrace& raw) {
         tcgen::ByteReader reader(bytes.data(), bytes.size(), "reloaded.wet", LabelStore::section_tags[section]);
         store.load_section(section, reader);
     }
-    store.check_loaded("reloaded.wet", raw.events.size());
+    store.check_loaded("reloaded.wet", raw.events.size(), raw.edges.size());
     return store;
 }
 

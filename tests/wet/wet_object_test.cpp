@@ -19,6 +19,7 @@
 
 #include "raw_lookups.hpp"
 #include "synthetic_wet.hpp"
+#include "wet_file_bytes.hpp"
 
 namespace {
 
@@ -356,6 +357,34 @@ TEST(WetObject, CorruptOrTruncatedFilesAreRefused) {
     EXPECT_NE(message_of(checksum).find("checksum mismatch"), std::string::npos) << message_of(checksum);
 }
 
+// META's counts that `wet stats` reports, forged with the checksum made to
+// match: more loads with a def than the loads with defs ran, more block
+// executions with a control parent than blocks ran. Once accepted, stats
+// reported 10^12 data dependences at a ratio of 5 x 10^9.
+TEST(WetObject, ForgedMetaCountsAreRefused) {
+    const std::vector<std::uint8_t> good = WholeExecutionTrace::build(synthetic_wet::make_trace(20, 5)).to_bytes();
+    const std::size_t meta = wet_file_bytes::payload_of(good, "META");
+    ASSERT_NE(meta, 0u);
+    // META: u32 executed, u32 blocks, u32 nodes, u64 events, u64 loads with a
+    // def, u64 block executions with a control parent.
+    const auto forged = [&](std::size_t field, std::uint64_t value) {
+        std::vector<std::uint8_t> bytes = good;
+        for (std::size_t i = 0; i < 8; ++i) {
+            bytes[meta + field + i] = static_cast<std::uint8_t>(value >> (8 * i));
+        }
+        wet_file_bytes::reseal(bytes);
+        return message_of(bytes);
+    };
+    const std::uint64_t trillion = 1'100'000'000'000ull;
+    EXPECT_NE(forged(20, trillion).find("META counts 1100000000000 loads with a def, the loads with defs ran"),
+              std::string::npos)
+        << forged(20, trillion);
+    EXPECT_NE(forged(28, trillion).find("META counts 1100000000000 block executions with a control parent, of"),
+              std::string::npos)
+        << forged(28, trillion);
+    EXPECT_EQ(forged(28, trillion).rfind("bad.wet: error: ", 0), 0u) << forged(28, trillion);
+}
+
 std::string raw_message(const RawTrace& raw) {
     try {
         tcgen::wet::check_raw_trace(raw, "run");
@@ -386,6 +415,25 @@ TEST(WetRawTrace, InconsistentRecordsAreRefused) {
     bad = good;
     bad.nodes[3].access = 'X';
     EXPECT_EQ(raw_message(bad), "run.nodes: error: node 3: access is not L or S");
+}
+
+// An empty control flow (raw files of magics alone, or blocks and nodes that
+// never ran): refused with the reason, not written into a .wet that no
+// command can load.
+TEST(WetRawTrace, AnEmptyControlFlowIsRefused) {
+    RawTrace raw = synthetic_wet::make_trace(10, 6);
+    raw.flow.clear();
+    raw.events.clear();
+    raw.edges.clear();
+    EXPECT_EQ(raw_message(raw), "run.flow: error: no executed blocks: a WET needs a control flow of one block at least");
+    EXPECT_EQ(raw_message(RawTrace{}),
+              "run.flow: error: no executed blocks: a WET needs a control flow of one block at least");
+    try {
+        WholeExecutionTrace::build(raw);
+        ADD_FAILURE() << "built a WET of an empty control flow";
+    } catch (const WetError& error) {
+        EXPECT_EQ(error.file(), "raw.flow");
+    }
 }
 
 // A trace made in memory and never checked: build() checks it, so a node

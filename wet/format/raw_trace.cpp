@@ -72,6 +72,11 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
     if (raw.flow.size() > limit) {
         throw WetError(flow_file, "more than 2^32 - 2 executed blocks");
     }
+    // A saved WET's control flow holds one timestamp at least: refused here,
+    // with the reason, rather than written into a file no command can load.
+    if (raw.flow.empty()) {
+        throw WetError(flow_file, "no executed blocks: a WET needs a control flow of one block at least");
+    }
     for (std::size_t index = 0; index < raw.flow.size(); ++index) {
         if (raw.flow[index] >= raw.blocks.size()) {
             throw WetError(flow_file, "t " + std::to_string(index + 1) + ": block " + std::to_string(raw.flow[index]) +

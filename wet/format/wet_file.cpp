@@ -228,7 +228,7 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
         wet.labels_->load_section(section, labels);
     }
     file.expect_end();
-    wet.labels_->check_loaded(name, wet.events_);
+    wet.labels_->check_loaded(name, wet.events_, wet.edges_);
     wet.index_static();
     return wet;
 }

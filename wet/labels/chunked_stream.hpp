@@ -304,6 +304,7 @@ private:
             records > (frames_->decoded_bytes(place.frame) - place.offset) / sizeof(Record)) {
             reader.fail(chunk + " lies outside the shared frames");
         }
+        frames_->refer(place, records * sizeof(Record));
     }
 
     // A walk inside one chunk: its stream's cursor, or its records decompressed.

@@ -76,8 +76,10 @@ public:
     // For checked nodes (blocks below the block count, accesses L or S).
     LabelStore(std::uint32_t executed, std::shared_ptr<const std::vector<RawNode>> nodes, std::size_t blocks);
     void load_section(std::size_t section, ByteReader& reader);
-    // After every section: stream lengths consistent with each other.
-    void check_loaded(const std::string& file, std::uint64_t events) const;
+    // After every section: stream lengths consistent with each other, and
+    // META's counts (`events`, `loads_with_a_def`, the control dependences)
+    // with what the labels hold.
+    void check_loaded(const std::string& file, std::uint64_t events, std::uint64_t loads_with_a_def) const;
 
     std::uint32_t executed() const { return executed_; }
     void set_name(const std::string& name) { name_ = name; }  // for messages

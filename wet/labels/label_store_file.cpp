@@ -128,10 +128,16 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     case 4:
         values_.set_frames(load_frames(reader, "values"));
         load_all(values_, node_mode_.size());
+        if (values_.frames()) {
+            values_.frames()->check_referenced(reader, "values");
+        }
         break;
     case 5:
         addresses_.set_frames(load_frames(reader, "addresses"));
         load_all(addresses_, node_mode_.size());
+        if (addresses_.frames()) {
+            addresses_.frames()->check_referenced(reader, "addresses");
+        }
         address_siblings_.resize(reader.count(8));
         for (AddressSibling& pair : address_siblings_) {
             pair.node = reader.u32();
@@ -160,7 +166,7 @@ void LabelStore::load_section(std::size_t section, ByteReader& reader) {
     reader.expect_end();
 }
 
-void LabelStore::check_loaded(const std::string& file, std::uint64_t events) const {
+void LabelStore::check_loaded(const std::string& file, std::uint64_t events, std::uint64_t loads_with_a_def) const {
     const auto fail = [&](const std::string& what) { throw WetError(file, "inconsistent labels: " + what); };
     if (!flow_ || flow_->size() != executed_) {
         fail("the control flow does not hold " + std::to_string(executed_) + " timestamps");
@@ -174,6 +180,12 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
     }
     if (block_executions != executed_) {
         fail("the blocks' counts do not add up to the " + std::to_string(executed_) + " executed blocks");
+    }
+    // META's counts are what `wet stats` reports; a block execution has one
+    // control parent at most, a load execution one def at most.
+    if (control_dependences_ > executed_) {
+        fail("META counts " + std::to_string(control_dependences_) + " block executions with a control parent, of " +
+             std::to_string(executed_) + " executed blocks");
     }
     for (std::size_t index = 0; index < address_siblings_.size(); ++index) {
         const AddressSibling& pair = address_siblings_[index];
@@ -203,6 +215,7 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
         }
     }
     std::uint64_t node_events = 0;
+    std::uint64_t load_executions_with_defs = 0;
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
         const std::uint64_t count = node_executions(node);
         if (values_.records(node) != count || addresses_.records(node) != count ||
@@ -214,9 +227,14 @@ void LabelStore::check_loaded(const std::string& file, std::uint64_t events) con
             fail("node " + std::to_string(node) + " has defs but is not a load");
         }
         node_events += count;
+        load_executions_with_defs += defs_.empty(node) ? 0 : count;
     }
     if (node_events != events) {
         fail("the nodes' executions are not " + std::to_string(events));
+    }
+    if (loads_with_a_def > load_executions_with_defs) {
+        fail("META counts " + std::to_string(loads_with_a_def) + " loads with a def, the loads with defs ran " +
+             std::to_string(load_executions_with_defs) + " times");
     }
 }
 
