@@ -34,6 +34,23 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A validator for an unsigned number given on the command line: decimal
+// digits only. Without it "-1" would be read as 2^64 - 1 and "+5" or " 5"
+// as 5, so that a typo runs a different query instead of being refused.
+inline CLI::Validator unsigned_number() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+                return "'" + text + "' is not an unsigned decimal number";
+            }
+            if (text.size() > 20 || (text.size() == 20 && text > "18446744073709551615")) {
+                return "'" + text + "' is more than 2^64 - 1";
+            }
+            return std::string();
+        },
+        "UINT", "unsigned number");
+}
+
 // nullopt when the command line parsed, else the status to exit with.
 // `error_prefix` starts the error line ("tcgen: error: "), `help_hint` names
 // the help to try ("--help").
@@ -96,7 +113,8 @@ int run_subcommands(CLI::App& app, int argc, char** argv, const std::string& pro
         return exit_user_error;
     };
     const auto fail_naming_no_file = [&](const std::string& what) {
-        return fail((file_of_other_errors != nullptr ? *file_of_other_errors + ": " : "") + "error: " + what);
+        const bool named = file_of_other_errors != nullptr && !file_of_other_errors->empty();
+        return fail((named ? *file_of_other_errors + ": " : "") + "error: " + what);
     };
     try {
         const int status = command();
@@ -111,8 +129,12 @@ int run_subcommands(CLI::App& app, int argc, char** argv, const std::string& pro
         return fail(std::string("error: ") + error.what());
     } catch (const FileError& error) {
         return fail(error.what());
-    } catch (const std::bad_alloc& error) {
-        return file_of_other_errors != nullptr ? fail_naming_no_file(error.what()) : fail("error: out of memory");
+    } catch (const std::bad_alloc&) {
+        return fail_naming_no_file("out of memory");
+    } catch (const std::length_error&) {
+        // A size past what a vector may hold ("vector::reserve"): a claim
+        // no check caught, never the library's words.
+        return fail_naming_no_file("out of memory: a size past what this machine can hold");
     } catch (const std::exception& error) {
         return fail_naming_no_file(error.what());
     }

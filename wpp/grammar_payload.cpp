@@ -93,6 +93,10 @@ private:
 };
 
 constexpr std::size_t successors_kept = 16;
+// A bound on the symbols a payload byte can code: 756 and a margin
+// (decode_payload says why).
+constexpr std::uint64_t max_symbols_per_byte = 768;
+constexpr std::uint64_t symbols_beyond_the_bound = 1024;
 constexpr std::size_t candidates_kept = 16;
 // The successor list's key for the first symbol of a body (no predecessor).
 constexpr std::uint64_t body_start = std::uint64_t{1} << 32;
@@ -244,9 +248,17 @@ void decode_payload(const std::uint8_t* data, std::size_t size, std::uint32_t ru
     PayloadModel<RangeDecoder> model(decoder);
     offsets.assign(1, 0);
     symbols.clear();
-    // Reserve what the bytes present could plausibly hold, never what the
-    // header claims; the rest grows as it is decoded.
-    symbols.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(symbol_count, std::uint64_t{size} * 8)));
+    // Every symbol costs the coder two binary decisions at least, each at
+    // least -log2(4081/4096) bits (Probability's most certain state), so
+    // the payload holds no more than about 756 symbols a byte: a count past
+    // max_symbols_per_byte times its bytes is refused before anything is
+    // allocated, and the rest is reserved once, never grown by doubling
+    // (a 132 KB forgery of 100 M symbols peaked at three times their size).
+    if (symbol_count > max_symbols_per_byte * std::uint64_t{size} + symbols_beyond_the_bound) {
+        throw WppError(name, "claims " + std::to_string(symbol_count) + " symbols, more than " +
+                                 std::to_string(size) + " payload bytes can code");
+    }
+    symbols.reserve(static_cast<std::size_t>(symbol_count));
     const auto check_not_past_end = [&](std::uint32_t rule) {
         if (decoder.overrun() != 0) {
             throw WppError(name, "payload ends inside rule " + std::to_string(rule));

@@ -189,6 +189,9 @@ std::vector<Subpath> hot_subpaths(const Grammar& grammar, std::size_t length, st
     WindowTable table(length);
     if (length == 1) {
         for (std::uint32_t rule = 0; rule < rules; ++rule) {
+            if (occurrences[rule] == 0) {
+                continue;  // a rule the expansion never uses: its symbols occur nowhere
+            }
             const Symbol* body = grammar.body(rule);
             for (std::size_t i = 0; i < grammar.body_size(rule); ++i) {
                 if (!is_rule(body[i])) {

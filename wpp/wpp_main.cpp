@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -171,18 +172,37 @@ int run_stats(const std::string& file) {
     return 0;
 }
 
+// What `wpp hot` may hold, in proportion to the grammar's file: 256 bytes a
+// file byte, never less than 256 MiB nor more than the library's 4 GiB. A
+// small file cannot make the query take gigabytes (a 111 KB chain of a
+// million rules once took 2 GB at L = 250); docs/wpp.md states the bound.
+std::uint64_t hot_memory_limit(std::uint64_t file_bytes) {
+    constexpr std::uint64_t floor = std::uint64_t{256} << 20;
+    const std::uint64_t proportional = file_bytes > (UINT64_MAX >> 8) ? UINT64_MAX : file_bytes << 8;
+    return std::min(tcgen::wpp::default_hot_memory_limit, std::max(floor, proportional));
+}
+
 int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding) {
     if (length == 0) {
         throw UsageError("L must be 1 or more");
     }
-    const Grammar grammar = load(file);
+    std::uint64_t file_bytes = 0;
+    const Grammar grammar = load(file, &file_bytes);
+    const std::uint64_t limit = hot_memory_limit(file_bytes);
     std::vector<tcgen::wpp::Subpath> hot;
     try {
         if (by_expanding) {
+            // The expansion is held whole: refused, as the table is, before
+            // anything is allocated for a length past the limit.
+            if (grammar.length() > limit / 4) {
+                throw WppError("hot", "--by-expanding holds the " + std::to_string(grammar.length()) +
+                                          "-symbol sequence, more than the limit of " + std::to_string(limit >> 20) +
+                                          " MiB: count on the grammar instead");
+            }
             const std::vector<std::uint32_t> sequence = grammar.expand();
-            hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top);
+            hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top, limit);
         } else {
-            hot = tcgen::wpp::hot_subpaths(grammar, length, top);
+            hot = tcgen::wpp::hot_subpaths(grammar, length, top, limit);
         }
     } catch (const WppError& error) {
         throw WppError(file, error.message());  // the memory limit: name the grammar
@@ -243,13 +263,16 @@ int main(int argc, char** argv) {
     for (CLI::App* command : {expand, stats, hot, walk}) {
         command->add_option("WPP", file, "A file written by wpp build")->required();
     }
-    hot->add_option("L", length, "The subpaths' length in symbols")->required();
-    hot->add_option("--top", top, "How many subpaths (0: all); most frequent first, ties by their symbols");
+    hot->add_option("L", length, "The subpaths' length in symbols")->required()->check(tcgen::cli::unsigned_number());
+    hot->add_option("--top", top, "How many subpaths (0: all); most frequent first, ties by their symbols")
+        ->check(tcgen::cli::unsigned_number());
     hot->add_flag("--by-expanding", by_expanding, "Count on the expanded sequence instead (for comparison)");
     walk->add_flag("--backward", backward, "Walk toward the start: the symbol before the position first");
     CLI::Option* from_option =
-        walk->add_option("--from", from, "The position between symbols to start at (default: 0, or the end with --backward)");
-    CLI::Option* count_option = walk->add_option("--count", count, "How many symbols at most (default: all)");
+        walk->add_option("--from", from, "The position between symbols to start at (default: 0, or the end with --backward)")
+            ->check(tcgen::cli::unsigned_number());
+    CLI::Option* count_option = walk->add_option("--count", count, "How many symbols at most (default: all)")
+                                    ->check(tcgen::cli::unsigned_number());
 
     return tcgen::cli::run_subcommands(app, argc, argv, "wpp", [&] {
         return build->parsed()    ? run_build(input, output, raw)

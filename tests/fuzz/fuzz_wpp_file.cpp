@@ -6,7 +6,8 @@
 //     report, another exception, or an allocation the input's size does not
 //     pay for. A grammar that loads (and expands to 20000 symbols or fewer)
 //     must expand, walk forward and backward, count hot subpaths on the DAG
-//     and save again, all agreeing with its expansion.
+//     and save again, all agreeing with its expansion; and no grammar holds
+//     more symbols than 768 a payload byte (and 1024 more).
 //   bit 1 set: the rest is u32 symbols (little-endian, over an alphabet of
 //     1 << (mode >> 2 & 7) values, so that repeats are common); their
 //     grammar must expand to them, save and load to the same grammar.
@@ -100,6 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         try {
             const Grammar grammar = Grammar::from_bytes(bytes.data(), bytes.size(), "fuzz.wpp");
+            // What a load holds is bounded by the payload's bytes (docs/wpp.md).
+            tcgen_fuzz::check(grammar.body_symbols() <= 768 * (bytes.size() - header_bytes) + 1024,
+                              "a grammar holds more symbols than its payload can code");
             if (grammar.length() <= 20000) {
                 check_queries(grammar);
             }

@@ -148,6 +148,24 @@ bad_input() {  # PREFIX WET: errors, each one line and exit 1
     cp "$prefix.events" "$work/bad.events"
     head -c 2 "$prefix.flow" > "$work/bad.flow"
     one_line_error "a flow file cut in its magic" "$wet" build "$work/bad" "$work/bad.wet"
+    # An empty control flow (the magic alone): refused with the reason, no
+    # .wet written that no command could load.
+    printf 'WTF1' > "$work/bad.flow"
+    one_line_error "an empty control flow" "$wet" build "$work/bad" "$work/bad.wet"
+    grep -qF "bad.flow: error: no executed blocks" "$work/err" || fail "an empty flow: $(cat "$work/err")"
+    [[ ! -e $work/bad.wet ]] || fail "an empty flow: bad.wet written"
+    cp "$prefix.flow" "$work/bad.flow"
+    # A directory where a file is read: named, with the reason, never the
+    # library's words (once "OUT.wet: error: std::bad_alloc").
+    rm "$work/bad.regs" && mkdir "$work/bad.regs"
+    one_line_error "a directory as PREFIX.regs" "$wet" build "$work/bad" "$work/bad.wet"
+    grep -qx "wet: $work/bad.regs: error: cannot read: is a directory" "$work/err" ||
+        fail "a directory as PREFIX.regs: $(cat "$work/err")"
+    rmdir "$work/bad.regs" && cp "$prefix.regs" "$work/bad.regs"
+    mkdir -p "$work/dir.wet"
+    one_line_error "a directory as the WET" "$wet" stats "$work/dir.wet"
+    grep -qx "wet: $work/dir.wet: error: cannot read: is a directory" "$work/err" ||
+        fail "a directory as the WET: $(cat "$work/err")"
     size=$(stat -c %s "$file")
     for at in 0 $((size / 3)) $((size / 2)) $((size - 1)); do
         cp "$file" "$work/corrupt.wet"

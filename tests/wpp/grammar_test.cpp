@@ -307,6 +307,21 @@ TEST(WppFile, ForgedGrammarsAreRefused) {
     EXPECT_NE(load_error(forge(chain, 0, 2 * 71 + 1)).find("more than 2^64 - 1"), std::string::npos);
 }
 
+// The most predictable body there is, a start rule of one terminal repeated
+// (a forgery: SEQUITUR never writes one), codes at most 768 symbols a
+// payload byte, the bound load refuses more by; a header claiming more is
+// refused before anything is allocated for it.
+TEST(WppFile, SymbolsAreBoundedByThePayloadBytes) {
+    const std::vector<Symbol> zeros(1'000'000, 0);
+    const std::vector<std::uint8_t> payload = tcgen::wpp::encode_payload({0, zeros.size()}, zeros);
+    EXPECT_LE(zeros.size(), 768 * payload.size() + 1024) << payload.size() << " payload bytes";
+    EXPECT_EQ(load_error(seal(payload, 1, zeros.size(), zeros.size())), "");
+    const std::uint64_t claimed = 768 * payload.size() + 1025;
+    EXPECT_EQ(load_error(seal(payload, 1, claimed, claimed)),
+              "t.wpp: error: claims " + std::to_string(claimed) + " symbols, more than " +
+                  std::to_string(payload.size()) + " payload bytes can code");
+}
+
 TEST(WppFile, OtherFormatVersionsAreRefusedByName) {
     const std::vector<std::uint8_t> payload = tcgen::wpp::encode_payload({0, 1}, {7});
     EXPECT_EQ(load_error(seal(payload, 1, 1, 1)), "");
@@ -449,6 +464,21 @@ TEST(WppHotSubpaths, RefuseWhatWouldNotFitTheMemoryLimit) {
     EXPECT_THROW(tcgen::wpp::hot_subpaths(grammar, 1000, 10, 1 << 20), WppError);
     EXPECT_THROW(tcgen::wpp::hot_subpaths_of_sequence(input.data(), input.size(), 1000, 10, 1 << 20), WppError);
     expect_same_table(tcgen::wpp::hot_subpaths(grammar, 1000, 0), brute_force(input, 1000));
+}
+
+// A rule the expansion never uses (a forged file may hold one): its symbols
+// occur nowhere, so no subpath of it is listed, at L = 1 as at any other L.
+TEST(WppHotSubpaths, RulesNeverUsedCountNothing) {
+    // Rule 0 = 7 8, used by no one; the start rule = 3 4 3.
+    const Grammar grammar = Grammar::from_rules({0, 2, 5}, {7, 8, 3, 4, 3}, "t");
+    for (const std::size_t length : {1, 2}) {
+        SCOPED_TRACE("L = " + std::to_string(length));
+        const std::vector<std::uint32_t> sequence = grammar.expand();
+        expect_same_table(tcgen::wpp::hot_subpaths(grammar, length, 0), brute_force(sequence, length));
+        for (const tcgen::wpp::Subpath& subpath : tcgen::wpp::hot_subpaths(grammar, length, 0)) {
+            EXPECT_GT(subpath.count, 0u);
+        }
+    }
 }
 
 TEST(WppCursor, WalksEqualTheSequence) {

@@ -172,4 +172,15 @@ bad "a flow without its magic" "no WTF1 magic" build "$work/loops.u32" "$work/ou
 bad "a walk past the end" "past the end" walk "$good" --from=99999999
 bad "L of 0" "L must be 1 or more" hot "$good" 0
 bad "an unknown command" "unknown command" frobnicate "$good"
+# A directory as a grammar: named with the reason, never the library's words.
+mkdir -p "$work/a-directory.wpp"
+bad "a directory as input" "wpp: $work/a-directory.wpp: error: cannot read: is a directory" stats "$work/a-directory.wpp"
+bad "a directory to build from" "wpp: $work/a-directory.wpp: error: cannot read: is a directory" \
+    build --raw "$work/a-directory.wpp" "$work/out.wpp"
+# Numbers are unsigned decimals: -1 is refused, not read as 2^64 - 1.
+bad "a negative L" "'-1' is not an unsigned decimal number" hot "$good" -1
+bad "a negative --top" "'-3' is not an unsigned decimal number" hot "$good" 2 --top=-3
+bad "a negative --from" "'-1' is not an unsigned decimal number" walk "$good" --from=-1
+bad "a signed --count" "'+5' is not an unsigned decimal number" walk "$good" --count=+5
+bad "a number past 2^64" "is more than 2^64 - 1" walk "$good" --count=18446744073709551616
 echo "ok: bad input"

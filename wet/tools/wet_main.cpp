@@ -254,10 +254,13 @@ int main(int argc, char** argv) {
         command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
             ->required();
     }
-    // The streams throw without naming the WET they belong to: it is `file`.
+    // The streams throw without naming the WET they belong to: it is `file`,
+    // the one a query reads (never build's output: its inputs name themselves).
+    std::string queried;
     return tcgen::cli::run_subcommands(
         app, argc, argv, "wet",
         [&] {
+            queried = build->parsed() ? "" : file;
             return build->parsed()       ? run_build(prefix, file, checkpoint)
                    : stats->parsed()     ? run_stats(file)
                    : cf->parsed()        ? run_cf(file, from, backward, count)
@@ -266,5 +269,5 @@ int main(int argc, char** argv) {
                    : def->parsed()       ? run_def(file, pc, instance)
                                          : run_slice(file, pc, instance);
         },
-        &file);
+        &queried);
 }
