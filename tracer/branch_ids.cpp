@@ -18,6 +18,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -192,10 +194,21 @@ void for_each_id(std::FILE* ids_input, const std::string& ids_path, std::uint64_
     }
 }
 
+// A stream that can be read twice (a regular file) is checked whole before
+// the first byte goes out, as the generated decompressors do: a bad id never
+// leaves a partial trace on standard output. A pipe is read once, written
+// as it comes.
 int run_join(const std::string& ids_path, const std::string& table_path) {
     const std::vector<std::uint8_t> table = read_table(table_path);
     const std::uint64_t entries = table.size() / record_size;
     FilePtr ids_input = open_input(ids_path);
+    struct stat status {};
+    if (::fstat(::fileno(ids_input.get()), &status) == 0 && S_ISREG(status.st_mode)) {
+        for_each_id(ids_input.get(), ids_path, entries, table_path, [](std::uint32_t) {});
+        if (std::fseek(ids_input.get(), 0, SEEK_SET) != 0) {
+            throw FileError(ids_path, std::string("cannot read: ") + std::strerror(errno));
+        }
+    }
     const std::unique_ptr<Output> out = Output::standard_output();
     out->write(branch_magic, sizeof branch_magic);
     for_each_id(ids_input.get(), ids_path, entries, table_path, [&](std::uint32_t id) {

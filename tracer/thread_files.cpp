@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -276,6 +277,48 @@ void split_kind(const std::string& log_path, const std::string& directory, const
     }
 }
 
+// Whether `name` is KIND.tTHREAD of a known kind: a file split may write.
+bool is_thread_file_name(const std::string& name) {
+    for (const Kind& kind : kinds) {
+        const std::string prefix = std::string(kind.name) + ".t";
+        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+            name.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Removes the KIND.tTHREAD files of an earlier split into the same
+// directory that this split's index does not list: left there, they would
+// pass for this run's threads (a `for f in DIR/KIND.t*` loop reads them).
+void remove_stale_thread_files(const std::string& directory, const std::vector<SplitFile>& files) {
+    std::unique_ptr<DIR, int (*)(DIR*)> listing(::opendir(directory.c_str()), ::closedir);
+    if (!listing) {
+        throw FileError(directory, std::string("cannot list: ") + std::strerror(errno));
+    }
+    std::vector<std::string> stale;
+    while (const dirent* entry = ::readdir(listing.get())) {
+        const std::string name = entry->d_name;
+        if (!is_thread_file_name(name)) {
+            continue;
+        }
+        bool listed = false;
+        for (const SplitFile& file : files) {
+            listed = listed || file.name == name;
+        }
+        if (!listed) {
+            stale.push_back(name);
+        }
+    }
+    for (const std::string& name : stale) {
+        const std::string path = directory + "/" + name;
+        if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+            throw FileError(path, std::string("cannot remove (left by an earlier split): ") + std::strerror(errno));
+        }
+    }
+}
+
 int run_split(const std::string& log_path, const std::string& directory, const std::vector<std::string>& traces) {
     std::vector<std::pair<const Kind*, std::string>> inputs;
     for (const std::string& argument : traces) {
@@ -313,6 +356,7 @@ int run_split(const std::string& log_path, const std::string& directory, const s
             file.output->commit();
         }
         index.commit();
+        remove_stale_thread_files(directory, files);
     } catch (...) {
         if (created) {
             ::rmdir(directory.c_str());  // the temporaries are gone by now

@@ -81,7 +81,8 @@ cmp ids ids.back || fail "the ids' .tcz does not decompress to them"
 cmp ids ids.expanded || fail "wpp expand of the ids differs"
 
 # Bad input: the expected line, exit status 1, nothing left behind (no
-# output, no temporary).
+# output, no temporary) and nothing on standard output: join checks every id
+# of a regular file before it writes.
 bad() {  # EXPECTED-STDERR COMMAND...: the command fails as expected
     local expected=$1 rc=0; shift
     rm -f out.ids out.table
@@ -89,6 +90,7 @@ bad() {  # EXPECTED-STDERR COMMAND...: the command fails as expected
     [[ $rc == 1 ]] || fail "$*: exit status $rc, not 1"
     [[ $(cat err) == "$expected" ]] || fail "$*: stderr '$(cat err)', expected '$expected'"
     [[ ! -e out.ids && ! -e out.table && -z $(compgen -G 'out.*.tmp*') ]] || fail "$*: left an output file"
+    [[ ! -s out ]] || fail "$*: wrote $(stat -c %s out) bytes to standard output before failing"
 }
 p=tcgen-branch-ids
 head -c -5 synthetic.bra > truncated.bra

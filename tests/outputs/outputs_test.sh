@@ -7,6 +7,9 @@
 # 2. A symlink at OUT is replaced, its target untouched; a FIFO at OUT is
 #    written through and stays a FIFO; the old fixed OUT.part name is never
 #    followed.
+# 3. tcgen-branch-ids join writes nothing to standard output when an id is
+#    bad; tcgen-threads split into a folder of an earlier split leaves none
+#    of that split's KIND.tTHREAD files.
 set -euo pipefail
 
 shim=$(readlink -f "${1:?usage: outputs_test.sh SHIM BRANCH_IDS THREADS WET WPP}")
@@ -66,4 +69,21 @@ head -c "$(stat -c %s expected.ids)" <&3 > from-fifo
 exec 3>&-
 cmp expected.ids from-fifo || fail "split through a FIFO: not the id stream"
 
-echo "outputs_test: no temporary left after SIGTERM; symlinks and FIFOs at OUT honoured"
+# 3. A bad id: nothing on standard output, one line on stderr.
+cp ids bad.ids
+printf '\377\377\0\0' >> bad.ids
+status=0
+"$branch_ids" join bad.ids table > joined.bra 2> join.err || status=$?
+[[ $status == 1 ]] || fail "join of a bad id: exit status $status"
+[[ ! -s joined.bra ]] || fail "join of a bad id wrote $(stat -c %s joined.bra) bytes before failing"
+[[ $(wc -l < join.err) == 1 ]] || fail "join of a bad id: $(cat join.err)"
+# A split into the folder of an earlier one: only this split's files.
+mkdir again
+touch again/branches.t99 again/stores.t1 again/notes.txt
+"$threads" split syn/run.thr again branches=syn/branches
+[[ ! -e again/branches.t99 && ! -e again/stores.t1 ]] || fail "split kept an earlier split's files: $(ls again)"
+[[ -e again/notes.txt ]] || fail "split removed a file it does not write"
+listed=$(tail -n +2 again/index.tsv | cut -f1 | sort | tr '\n' ' ')
+present=$(cd again && ls -1 branches.t* | sort | tr '\n' ' ')
+[[ $listed == "$present" ]] || fail "split: index lists '$listed', folder holds '$present'"
+echo "outputs_test: no temporary left after SIGTERM; symlinks, FIFOs, bad ids and old splits handled"
