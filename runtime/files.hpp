@@ -77,7 +77,10 @@ private:
 // has open (tcgen-threads writes one per thread and kind). Each OutputPath
 // owns its node; the list is changed only with the handled signals blocked
 // in the changing thread (and under a mutex against other threads), so that
-// a handler, which only reads it, never sees it half-changed.
+// a handler, which only reads it, never sees it half-changed in the thread
+// it interrupts. (The tools deliver such signals to their one thread; a
+// signal taken by another thread at the very moment a file opens or
+// closes may miss that one temporary, as the single slot before could.)
 struct PendingTemporary {
     std::string path;
     PendingTemporary* next = nullptr;
