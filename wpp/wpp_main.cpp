@@ -172,14 +172,25 @@ int run_stats(const std::string& file) {
     return 0;
 }
 
-// What `wpp hot` may hold, in proportion to the grammar's file: 256 bytes a
-// file byte, never less than 256 MiB nor more than the library's 4 GiB. A
-// small file cannot make the query take gigabytes (a 111 KB chain of a
-// million rules once took 2 GB at L = 250); docs/wpp.md states the bound.
-std::uint64_t hot_memory_limit(std::uint64_t file_bytes) {
+// `wpp hot` keeps the first and last L - 1 symbols of every rule: at most
+// 1024 bytes a file byte for those (never less than 256 MiB), so that a
+// small file of many rules cannot make the query take gigabytes (a 111 KB
+// chain of a million rules once took 2 GB at L = 250). A grammar that wpp
+// builds holds about 10 bytes a rule: L up to some 1300 stays inside. The
+// table of distinct windows is what the query finds, capped by the
+// library's 4 GiB (docs/wpp.md states both).
+void check_rule_edges(const Grammar& grammar, std::uint64_t length, std::uint64_t file_bytes) {
     constexpr std::uint64_t floor = std::uint64_t{256} << 20;
-    const std::uint64_t proportional = file_bytes > (UINT64_MAX >> 8) ? UINT64_MAX : file_bytes << 8;
-    return std::min(tcgen::wpp::default_hot_memory_limit, std::max(floor, proportional));
+    const std::uint64_t limit = std::max(floor, file_bytes > (UINT64_MAX >> 10) ? UINT64_MAX : file_bytes << 10);
+    const std::uint64_t per_rule = 8 * (length - 1);
+    const std::uint64_t rules = grammar.rule_count();
+    if (length > 1 && rules > limit / per_rule) {
+        throw WppError("hot", "L = " + std::to_string(length) + " keeps the first and last " +
+                                  std::to_string(length - 1) + " symbols of each of " + std::to_string(rules) +
+                                  " rules, more than the limit of " + std::to_string(limit >> 20) +
+                                  " MiB for a file of " + std::to_string(file_bytes) +
+                                  " bytes: choose a smaller length");
+    }
 }
 
 int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding) {
@@ -188,21 +199,24 @@ int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bo
     }
     std::uint64_t file_bytes = 0;
     const Grammar grammar = load(file, &file_bytes);
-    const std::uint64_t limit = hot_memory_limit(file_bytes);
     std::vector<tcgen::wpp::Subpath> hot;
     try {
         if (by_expanding) {
             // The expansion is held whole: refused, as the table is, before
             // anything is allocated for a length past the limit.
+            const std::uint64_t limit = tcgen::wpp::default_hot_memory_limit;
             if (grammar.length() > limit / 4) {
                 throw WppError("hot", "--by-expanding holds the " + std::to_string(grammar.length()) +
                                           "-symbol sequence, more than the limit of " + std::to_string(limit >> 20) +
                                           " MiB: count on the grammar instead");
             }
             const std::vector<std::uint32_t> sequence = grammar.expand();
-            hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top, limit);
+            hot = tcgen::wpp::hot_subpaths_of_sequence(sequence.data(), sequence.size(), length, top);
         } else {
-            hot = tcgen::wpp::hot_subpaths(grammar, length, top, limit);
+            if (length <= grammar.length()) {
+                check_rule_edges(grammar, length, file_bytes);
+            }
+            hot = tcgen::wpp::hot_subpaths(grammar, length, top);
         }
     } catch (const WppError& error) {
         throw WppError(file, error.message());  // the memory limit: name the grammar

@@ -183,4 +183,16 @@ bad "a negative --top" "'-3' is not an unsigned decimal number" hot "$good" 2 --
 bad "a negative --from" "'-1' is not an unsigned decimal number" walk "$good" --from=-1
 bad "a signed --count" "'+5' is not an unsigned decimal number" walk "$good" --count=+5
 bad "a number past 2^64" "is more than 2^64 - 1" walk "$good" --count=18446744073709551616
+# hot keeps the first and last L - 1 symbols of every rule: refused past
+# 1024 bytes a file byte (at least 256 MiB) before anything is allocated.
+python3 -c '
+import random, struct, sys
+r = random.Random(5); out = []
+while len(out) < 300000:
+    body = [r.randrange(5000) for _ in range(r.randrange(3, 40))]
+    out += body * r.randrange(1, 4)
+sys.stdout.buffer.write(b"".join(struct.pack("<I", x) for x in out))' > "$work/many.u32"
+"$wpp" build --raw "$work/many.u32" "$work/many.wpp"
+bad "an L past the rules' ends' limit" "wpp: $work/many.wpp: error: L = 7000 keeps the first and last 6999 symbols of each of" \
+    hot "$work/many.wpp" 7000
 echo "ok: bad input"
