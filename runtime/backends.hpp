@@ -14,23 +14,15 @@
 
 #include "bzip2_codec.hpp"
 #include "error.hpp"
+#include "levels.hpp"
 #include "lzma_codec.hpp"
 #include "zstd_codec.hpp"
 
 namespace tcgen_runtime {
 
-// The format's back-end identifiers; the back-ends named here are those the
-// writer's default choice and the tests name (BackendChoice). Any other is a
-// row's identifier (backend_table).
-enum class Backend : std::uint8_t { bzip2 = 1, lzma = 2, zstd = 3 };
-
 // The back-end of a buffer that no choice has to be made for (tests, and
 // the ties of BackendChoice).
 inline constexpr Backend default_backend = Backend::lzma;
-
-// The compression levels a writer takes, as xz and zstd do (-0 .. -9).
-inline constexpr unsigned default_level = 6;
-inline constexpr unsigned max_level = 9;
 
 // A stream back-end: a row of backend_table. A new back-end is a header of
 // its own (what it writes for raw_size bytes at most, compression at a level
@@ -134,49 +126,37 @@ inline StreamContent stream_content(std::string_view name) {
 }
 
 // What a writer compresses each buffer with: one back-end for every buffer
-// (`--backend=NAME`), or by default, per buffer, whichever of LZMA and bzip2
-// writes fewer bytes (LZMA on a tie: it decodes faster), except where one
-// of them is known to win: bzip2's block sorting is ahead on the code
-// streams (up to half their size on the x86-64 traces; LZMA wins one kind in
-// five, cache misses, by 8 %), so up to the default level they are
-// compressed with bzip2 alone, and LZMA's search, most of compression's
-// time, is spent on the misses only; level 0 uses bzip2 alone for every
-// buffer, as the TCgen paper does (docs/design/log.md, "Choosing the
-// back-end per stream" and "A cheaper default level"). zstd is not tried:
-// it was never the smallest on the corpus. The writer runs the candidates
-// of a block's buffers in parallel (ContainerWriter) from these pieces;
-// compress() runs them one after another.
+// (`--backend=NAME`), or by default, per buffer, what the level's row names
+// for its content (levels.hpp): bzip2 alone, or whichever of LZMA and bzip2
+// writes fewer bytes. zstd is not tried: it was never the smallest on the
+// corpus. The writer runs the candidates of a block's buffers in parallel
+// (ContainerWriter) from these pieces; compress() runs them one after
+// another.
 class BackendChoice {
 public:
     constexpr BackendChoice() = default;
     // A Backend converts to the choice of that back-end alone.
     constexpr BackendChoice(Backend only) : only_(only) {}  // NOLINT(google-explicit-constructor)
 
-    // The one back-end chosen, or none for the smaller of two.
+    // The one back-end chosen, or none for the level's.
     constexpr std::optional<Backend> only() const { return only_; }
 
     // The back-ends a buffer of `content` is compressed with at `level`,
-    // the first preferred on a tie: one, or LZMA and bzip2.
+    // the first preferred on a tie.
     constexpr std::size_t candidate_count(StreamContent content, unsigned level) const {
-        return only_ || bzip2_alone(content, level) ? 1 : 2;
+        return only_ ? 1 : candidates(content, level).count;
     }
     constexpr Backend candidate(StreamContent content, unsigned level, std::size_t index) const {
-        if (only_) {
-            return *only_;
-        }
-        return bzip2_alone(content, level) || index == 1 ? Backend::bzip2 : Backend::lzma;
+        return only_ ? *only_ : candidates(content, level)[index];
     }
 
     // Whether a buffer of `size` bytes that LZMA, the chosen back-end,
     // compressed to `compressed_size` bytes at `level` is compressed once
-    // more following every match to its end (the smaller kept). At levels
-    // above the default, code streams of long repeats shrink by up to a
-    // tenth more; the misses and the buffers bzip2 wins, where the slower
-    // search gains nothing, do not pay for it (docs/design/log.md,
-    // "Compression levels").
+    // more following every match to its end (LevelRow::retries_longest_matches).
     static constexpr bool searches_longer(Backend chosen, std::size_t size, std::size_t compressed_size,
                                           unsigned level) {
-        return chosen == Backend::lzma && level > default_level && compressed_size <= size / 8;
+        return chosen == Backend::lzma && level <= max_level && level_table[level].retries_longest_matches &&
+               compressed_size <= size / 8;
     }
 
     // Compresses `size` bytes of `content` at `data` into `compressed` at
@@ -212,8 +192,9 @@ public:
     }
 
 private:
-    static constexpr bool bzip2_alone(StreamContent content, unsigned level) {
-        return level == 0 || (content == StreamContent::codes && level <= default_level);
+    static constexpr BackendCandidates candidates(StreamContent content, unsigned level) {
+        const LevelRow& row = level_table[level <= max_level ? level : default_level];
+        return content == StreamContent::codes ? row.codes : row.values;
     }
 
     std::optional<Backend> only_;

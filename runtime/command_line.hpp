@@ -38,6 +38,7 @@
 #include "error.hpp"
 #include "files.hpp"
 #include "io.hpp"
+#include "levels.hpp"
 #include "listing.hpp"
 #include "trace_reader.hpp"
 #include "trace_writer.hpp"
@@ -265,12 +266,7 @@ inline const std::vector<CommandOption>& command_options() {
          "after compressing, print how often each predictor was right and the bytes of each stream",
          set_flag<&CommandOptions::report>},
         {"0123456789", "", "", OptionValue::own_letters, "", "",
-         "compression level (default " + std::to_string(default_level) +
-             "): code streams go to bzip2, the misses to the smaller of bzip2 and LZMA, whose search is shallower "
-             "at 6 and shallower still below (-1: up to 2x faster, 0-8 % larger; -0: bzip2 alone); 7, 8 and 9 try "
-             "LZMA on the code streams too, put 32, 48 and 64 MiB in a block, follow LZMA's matches to their end "
-             "and have the predictors learn every record of a repeated run (up to 6 they learn the last 4 of a "
-             "long run, which decodes faster): more ratio, memory and time",
+         levels_help(),
          [](OptionTarget& target, const std::string& digits, std::string_view) {
              if (digits.size() > 1) {
                  fail("compression level " + digits + " is not in 0.." + std::to_string(max_level) + " (try -h)");

@@ -26,6 +26,7 @@
 #include "decode_growing.hpp"
 #include "error.hpp"
 #include "format_limits.hpp"
+#include "levels.hpp"
 
 namespace tcgen_runtime {
 
@@ -60,15 +61,7 @@ inline std::string lzma_error_name(lzma_ret code) {
 // 6 does, as the dictionary is the format's, not the preset's).
 inline constexpr std::uint32_t lzma_default_preset = 6;
 
-// How hard the encoder's match finder searches: as the preset says; only 8
-// candidates deep (liblzma's depth; preset 6 tries 48), which on the
-// predictors' miss streams is 2-3 times faster for 0.3-4 % more bytes
-// (docs/design/log.md, "A cheaper default level"); or to the longest match
-// LZMA codes (nice_len): code streams are long repeats, and on some traces
-// following every match to its end shrinks them by a tenth more, for up to
-// 4 times the encoding time where it gains nothing (docs/design/log.md,
-// "Compression levels").
-enum class LzmaSearch { preset, shallow, longest_matches };
+// How hard the encoder's match finder searches: LzmaSearch (levels.hpp).
 
 // The filter chain for a buffer of raw_size bytes: the decoder's, or the
 // encoder's at `preset` with `search`.
@@ -213,17 +206,12 @@ private:
     lzma_stream stream_ = LZMA_STREAM_INIT;
 };
 
-// The back-end's compression (backends.hpp): the encoder's preset below
-// the default level (6), which searches shallow; 7 to 9 search as preset 6
-// does (and BackendChoice further still).
+// The back-end's compression (backends.hpp): the preset and search of the
+// level's row.
 inline void lzma_compress_at_level(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
                                    unsigned level) {
-    if (level < lzma_default_preset) {
-        lzma_compress(data, size, compressed, level);
-    } else {
-        lzma_compress(data, size, compressed, lzma_default_preset,
-                      level == lzma_default_preset ? LzmaSearch::shallow : LzmaSearch::preset);
-    }
+    const LevelRow& row = level_row(level);
+    lzma_compress(data, size, compressed, row.lzma_preset, row.lzma_search);
 }
 
 // Decompresses exactly one raw LZMA2 stream into `out`, like bz2_decompress.

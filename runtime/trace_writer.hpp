@@ -20,6 +20,7 @@
 #include "container_writer.hpp"
 #include "error.hpp"
 #include "io.hpp"
+#include "levels.hpp"
 #include "streams.hpp"
 
 namespace tcgen_runtime {
@@ -29,7 +30,7 @@ struct WriteOptions {
     // The predictors restart every this many blocks (0: never), where a
     // reader with random access can start decoding.
     std::uint32_t restart_blocks = default_restart_blocks;
-    // Bytes of records per block (0: the level's, level_block_bytes),
+    // Bytes of records per block (0: the level's, LevelRow::block_bytes),
     // rounded down to whole records. The back-ends see one block's streams
     // at a time, so a larger block finds longer repeats and costs memory:
     // about three blocks' worth to compress, four to decompress with
@@ -37,8 +38,7 @@ struct WriteOptions {
     std::uint64_t block_bytes = 0;
     // The back-end of each compressed buffer.
     BackendChoice backend;
-    // 0-9, as xz and zstd take it: how hard LZMA searches (up to 6) and how
-    // large a block is (from 7).
+    // 0-9, as xz and zstd take it: a row of levels.hpp.
     unsigned level = default_level;
     // The threads of the back-ends (0: one per hardware thread): with more
     // than one the streams of a block are compressed in parallel while the
@@ -47,30 +47,13 @@ struct WriteOptions {
     unsigned threads = 0;
 };
 
-// The block of a compression level: up to 6 the codec's own (0 here; the
-// generated programs' is 16 MiB), then 32, 48 and 64 MiB, which find longer
-// repeats (docs/design/log.md, "Block size"). Levels below 6 save time in
-// LZMA's match search instead (docs/design/log.md, "Compression levels").
-constexpr std::uint64_t level_block_bytes(unsigned level) {
-    return level <= default_level ? 0 : std::uint64_t{level - 5} << 24;
-}
-
-// Whether the predictors learn every record of a whole-record run: above
-// the default level, for ratio; up to it they learn only the tails of long
-// runs, which halves decoding time where runs are long (record_runs.hpp).
-constexpr bool level_learns_every_record(unsigned level) {
-    return level > default_level;
-}
-
 // The records per block `options` asks for with records of `record_bytes`
 // bytes: at least one, and at most what the format allows (an Error names
 // the sizes allowed otherwise).
 inline std::uint64_t records_per_block_for(const WriteOptions& options, std::uint64_t record_bytes,
                                            std::uint64_t codec_default) {
-    if (options.level > max_level) {
-        fail("compression level " + std::to_string(options.level) + " is not in 0.." + std::to_string(max_level));
-    }
-    const std::uint64_t block_bytes = options.block_bytes != 0 ? options.block_bytes : level_block_bytes(options.level);
+    const std::uint64_t block_bytes =
+        options.block_bytes != 0 ? options.block_bytes : level_row(options.level).block_bytes;
     if (block_bytes == 0) {
         return codec_default;
     }
@@ -91,7 +74,7 @@ public:
           block_bytes_(records_per_block_ * Codec::record_bytes), codec_(make_codec<Codec>()),
           container_(sink, options.backend, options.level, options.threads), sink_(sink), streams_(Codec::stream_count),
           restart_blocks_(options.restart_blocks) {
-        codec_->learn_every_record(level_learns_every_record(options.level));
+        codec_->learn_every_record(level_row(options.level).learns_every_record);
         Preamble preamble = codec_preamble<Codec>();
         preamble.restart_blocks = options.restart_blocks;
         preamble.records_per_block = records_per_block_;

@@ -132,8 +132,8 @@ TEST(CommandLine, TheHelpShowsEveryRowOfTheTable) {
     EXPECT_NE(help.text->find("  -o, --output=FILE   write to FILE (one input at most) and keep the input\n"),
               std::string::npos)
         << *help.text;
-    EXPECT_NE(help.text->find("  -0 .. -9            compression level (default 6): code streams go to bzip2,\n"
-                              "                      the misses to the smaller of bzip2 and LZMA, whose search\n"),
+    EXPECT_NE(help.text->find("  -0 .. -9            compression level (default 6): -0: bzip2 alone for every\n"
+                              "                      stream, as the TCgen paper; -1 .. -5: code streams go to\n"),
               std::string::npos)
         << *help.text;
 }
