@@ -103,8 +103,9 @@ def pack(compressor, trace_path, tmpdir, log_path, cache_dir=None):
                     return packed
         except OSError:
             pass
-        measure.run_timed(compressor.compress, trace_path, packed + ".tmp", log_path)
-        os.replace(packed + ".tmp", packed)
+        partial = f"{packed}.{os.getpid()}.tmp"  # another run may be making the same file
+        measure.run_timed(compressor.compress, trace_path, partial, log_path)
+        os.replace(partial, packed)
         with open(packed + ".key", "w") as f:
             f.write(key + "\n")
         return packed
