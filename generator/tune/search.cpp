@@ -110,7 +110,7 @@ bool trial_fits(double elapsed, double trial, double round_trip, double budget) 
     return elapsed + trial + round_trip <= budget;
 }
 
-std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
+std::optional<SearchResult> run_search(const Candidate& layout, const std::vector<StartSpec>& start_specs,
                                        Measurer& trials, const SearchSettings& settings, std::ostream& log,
                                        bool progress, TrialError& error) {
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - settings.started).count(); };
@@ -201,8 +201,8 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
     };
 
     std::vector<std::pair<std::string, Candidate>> starts;
-    if (start_spec) {
-        starts.push_back({start_spec->name, start_spec->candidate});
+    for (const StartSpec& spec : start_specs) {
+        starts.push_back({spec.name, spec.candidate});
     }
     Candidate wide = wide_candidate(layout);
     TrialError plan_error;
@@ -216,8 +216,16 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         }
     }
     starts.push_back({"wide start", wide});
+    // The start the result is measured against and never falls below: the
+    // best of the specs (the user's, or every shipped one of the layout),
+    // the wide start only when none of them could be measured. The search
+    // itself goes on from the best of all the starts.
     std::optional<Step> start_step;
-    for (const auto& [change, candidate] : starts) {
+    std::optional<std::size_t> start_index;
+    std::optional<Step> wide_step;
+    for (std::size_t index = 0; index < starts.size(); ++index) {
+        const auto& [change, candidate] = starts[index];
+        const bool is_spec = index + 1 < starts.size();
         Measurement measured;
         if (!try_candidate(candidate, change, measured, true)) {
             if (stop == "error") {
@@ -225,8 +233,11 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
             }
             continue;
         }
-        if (!start_step) {
+        if (!is_spec) {
+            wide_step = result.steps.back();
+        } else if (!start_step || better_result(goal, figures_of(measured), figures_of(start_step->measurement))) {
             start_step = result.steps.back();
+            start_index = index;
         }
         if (!current || better_result(goal, figures_of(measured), figures_of(current_measured))) {
             for (Step& step : result.steps) {
@@ -248,10 +259,12 @@ std::optional<SearchResult> run_search(const Candidate& layout, const std::optio
         }
         return std::nullopt;
     }
-    // The start spec, or the wide start when it could not be measured.
-    const bool from_start_spec = start_spec && start_step->change == start_spec->name;
-    const Candidate start_candidate = from_start_spec ? start_spec->candidate : wide;
-    result.start_name = from_start_spec ? start_spec->name : "the wide start";
+    const bool from_start_spec = start_index.has_value();
+    if (!from_start_spec) {
+        start_step = wide_step;
+    }
+    const Candidate start_candidate = from_start_spec ? starts[*start_index].second : wide;
+    result.start_name = from_start_spec ? starts[*start_index].first : "the wide start";
     result.start_measurement = start_step->measurement;
 
     // The sizes the moves may not go below: the start's, for the ratio (a

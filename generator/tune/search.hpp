@@ -1,7 +1,8 @@
 #pragma once
-// The greedy search: measure the start (the user's spec, or the shipped spec
-// for the layout) and the wide start, then from the better of the two move to the first neighbour that is better, until no
-// neighbour is, or the budget is spent. After a move, the next neighbours
+// The greedy search: measure the starts (the user's spec, or every shipped
+// spec of the layout) and the wide start, then from the best of them move to
+// the first neighbour that is better, until no neighbour is, or the budget is
+// spent. After a move, the next neighbours
 // are listed from the group of changes after the one that moved (prune,
 // sizes, grow, reorder; moves.hpp), so that a long run of small prunings
 // does not starve the table sizes and orders of the budget.
@@ -23,8 +24,9 @@
 // not tried: they would be slower. Where speed counts, tables may shrink
 // below the start's sizes (moves.hpp's floor).
 //
-// The result is never worse than the start: when no candidate measured has
-// a smaller total output than the start's, the start itself is the result.
+// The result is never worse than the start, the best of the specs it
+// started from: when no candidate measured has a smaller total output than
+// that start's, the start itself is the result.
 // The budget counts from `started` (the command's start, so that cutting
 // the samples counts too) and includes the final round trip of the result:
 // a trial starts only when one as long as the longest of the last three,
@@ -66,7 +68,7 @@ struct Step {
     bool taken = false;
 };
 
-// Where the search starts: a spec of the user's or a shipped one.
+// Where the search starts: a spec of the user's or the shipped ones.
 struct StartSpec {
     std::string name;  // "examples/vpc3.tcg", or the --spec path as given
     Candidate candidate;
@@ -75,7 +77,7 @@ struct StartSpec {
 struct SearchResult {
     Candidate best;
     Measurement best_measurement;
-    std::string start_name;  // the start's name, or "the wide start"
+    std::string start_name;  // the best spec start's name, or "the wide start"
     Measurement start_measurement;
     bool start_kept = false;  // no candidate beat the start
     bool meets_target = true;  // the best decodes within --max-decode-ns
@@ -99,7 +101,7 @@ bool trial_fits(double elapsed, double trial, double round_trip, double budget);
 // (`progress`) a line rewritten before each trial. Returns nothing with
 // `error` set when a fatal error ends the search (or no start could be
 // measured).
-std::optional<SearchResult> run_search(const Candidate& layout, const std::optional<StartSpec>& start_spec,
+std::optional<SearchResult> run_search(const Candidate& layout, const std::vector<StartSpec>& start_specs,
                                        Measurer& trials, const SearchSettings& settings, std::ostream& log,
                                        bool progress, TrialError& error);
 

@@ -35,7 +35,7 @@ bool same_layout(const Candidate& a, const Candidate& b) {
     return true;
 }
 
-std::optional<ShippedSpec> shipped_spec_for(const Candidate& layout) {
+std::vector<ShippedSpec> shipped_specs_for(const Candidate& layout) {
     std::vector<EmbeddedFile> examples;
     for (const EmbeddedFile& file : embedded_files()) {
         if (is_example_spec(file.path)) {
@@ -47,6 +47,7 @@ std::optional<ShippedSpec> shipped_spec_for(const Candidate& layout) {
         const bool b_first = b.path == preferred;
         return a_first != b_first ? a_first : a.path < b.path;
     });
+    std::vector<ShippedSpec> specs;
     for (const EmbeddedFile& file : examples) {
         // A shipped spec that does not compile is a build bug the example
         // tests catch; here it is only not a start.
@@ -54,10 +55,18 @@ std::optional<ShippedSpec> shipped_spec_for(const Candidate& layout) {
         std::optional<Candidate> candidate =
             spec_candidate(SourceFile(std::string(file.path), std::string(file.content)), ignored);
         if (candidate && same_layout(*candidate, layout)) {
-            return ShippedSpec{std::string(file.path), *candidate};
+            specs.push_back(ShippedSpec{std::string(file.path), *candidate});
         }
     }
-    return std::nullopt;
+    return specs;
+}
+
+std::optional<ShippedSpec> shipped_spec_for(const Candidate& layout) {
+    std::vector<ShippedSpec> specs = shipped_specs_for(layout);
+    if (specs.empty()) {
+        return std::nullopt;
+    }
+    return specs.front();
 }
 
 }  // namespace tcgen::tune

@@ -150,12 +150,12 @@ int run(const Options& options) {
     }
     std::string error;
     std::optional<Candidate> layout;
-    std::optional<StartSpec> start_spec;
+    std::vector<StartSpec> start_specs;
     if (!options.record.empty()) {
         layout = parse_record_layout(options.record, error);
         if (layout) {
-            if (std::optional<ShippedSpec> shipped = shipped_spec_for(*layout)) {
-                start_spec = StartSpec{shipped->name, shipped->candidate};
+            for (ShippedSpec& shipped : shipped_specs_for(*layout)) {
+                start_specs.push_back(StartSpec{std::move(shipped.name), std::move(shipped.candidate)});
             }
         }
     } else {
@@ -165,7 +165,7 @@ int run(const Options& options) {
         }
         layout = spec_candidate(input->file, std::cerr);
         if (layout) {
-            start_spec = StartSpec{options.spec_path, *layout};
+            start_specs.push_back(StartSpec{options.spec_path, *layout});
         }
     }
     if (!layout) {
@@ -223,7 +223,7 @@ int run(const Options& options) {
     settings.objective = *objective;
     settings.max_decode_ns = options.max_decode_ns;
     TrialError trial_error;
-    std::optional<SearchResult> result = run_search(*layout, start_spec, trials, settings, std::cerr,
+    std::optional<SearchResult> result = run_search(*layout, start_specs, trials, settings, std::cerr,
                                                     isatty(STDERR_FILENO) == 1, trial_error);
     if (!result) {
         return fail(trial_error.message);
@@ -277,7 +277,7 @@ int tune_main(int argc, char** argv) {
     CLI::App app{
         "tcgen tune: suggests predictors for a trace format by compiling and measuring candidate specs on a\n"
         "sample of a trace. Prints every candidate measured on standard error, the best spec on standard output;\n"
-        "never one worse than the start (the given spec, the shipped one of the layout, or a wide one).",
+        "never one worse than the start (the given spec, the best shipped one of the layout, or a wide one).",
         "tcgen tune"};
     app.add_option("SAMPLE", options.sample_paths,
                    "Samples of the trace (files): with several, of different programs, the spec must do well "
@@ -285,8 +285,9 @@ int tune_main(int argc, char** argv) {
         ->required();
     app.add_option("--record", options.record,
                    "The record layout: [hN,]F,F,... with F = N or pcN (the PC field), N = 8, 16, 32 or 64 bits; "
-                   "hN an N-bit header. The paper's VPC format: h32,pc32,64. Starts from the shipped spec of "
-                   "exactly this layout when there is one (examples/vpc3.tcg for h32,pc32,64)");
+                   "hN an N-bit header. The paper's VPC format: h32,pc32,64. Starts from every shipped spec of "
+                   "exactly this layout (for h32,pc32,64: examples/vpc3.tcg, tcgen_b.tcg and the x86 specs) "
+                   "and goes on from the best");
     app.add_option("--spec", options.spec_path,
                    "Take the layout from this spec and start from it");
     app.add_option("-o,--output", options.output_path, "Write the best spec to FILE instead of standard output");

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tcgen tune end to end on a small real trace (the load values of the .tcz
-# goldens) and a synthetic one: it starts from the shipped spec of the
-# layout and says so; the spec it prints is accepted by tcgen, its compressor
+# goldens) and a synthetic one: --record starts from every shipped spec of
+# the layout, names the best as the start and returns a spec no larger than
+# the smallest of them; --spec=examples/vpc3.tcg (the runs below that
+# look at the search itself) starts from that spec alone and says so; the spec it prints is accepted by tcgen, its compressor
 # round-trips the sample byte for byte and is never larger than the start's
 # (whatever the tolerance); the start and best lines give the ratios the
 # specs' own programs reach;
@@ -24,10 +26,12 @@ cxx=(${CXX:-c++} -std=c++17 -O2)
 link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 
 # --- a tuning run and its spec ---------------------------------------------
-# h32,pc32,64 is the layout of the shipped examples/vpc3.tcg: the tuner
-# starts from it (and measures the wide start second), names it, and its
-# result is never larger than it.
-"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --tolerance=0 -o "$work/tuned.tcg" 2>"$work/log"
+# tune_vpc3 ARGS...: tcgen tune from examples/vpc3.tcg alone (its layout,
+# h32,pc32,64), named as the --record start of earlier versions was.
+tune_vpc3() { (cd "$source_dir" && "$tcgen" tune "$@" --spec=examples/vpc3.tcg); }
+# From vpc3.tcg: it is measured first, the wide start second, and the result
+# is never larger than it.
+tune_vpc3 "$sample" --max-candidates=3 --tolerance=0 -o "$work/tuned.tcg" 2>"$work/log"
 grep -q '^tcgen tune:   1  ratio .*  examples/vpc3.tcg$' "$work/log" || { echo "not started from vpc3:"; cat "$work/log"; fail=1; }
 grep -q '^tcgen tune:   2  ratio .*  wide start$' "$work/log" || { echo "no wide start line:"; cat "$work/log"; fail=1; }
 [[ $(grep -c '^tcgen tune:  *[0-9]*  ratio' "$work/log") -eq 3 ]] || { echo "not 3 candidates:"; cat "$work/log"; fail=1; }
@@ -80,7 +84,7 @@ grep -v '^#' "$work/tuned.tcg" | diff -u - "$work/canonical" || { echo "tuned sp
 # below the start: the start comes back, unchanged, when nothing beats it.
 "$synth" --fields=32,64 --header=4 --records=30000 >"$work/synthetic.trace"
 for tolerance in 0 5; do
-    "$tcgen" tune "$work/synthetic.trace" --record=h32,pc32,64 --max-candidates=4 --tolerance=$tolerance \
+    tune_vpc3 "$work/synthetic.trace" --max-candidates=4 --tolerance=$tolerance \
         -o "$work/synthetic_$tolerance.tcg" 2>"$work/log"
     rm -f "$work/synthetic_$tolerance"
     size=$(compressed_size "synthetic_$tolerance" "$work/synthetic.trace") || fail=1
@@ -93,14 +97,14 @@ done
 # Here the third candidate (one FCM1 slot fewer for the PC) is simpler and
 # within a 5 % tolerance, so the search takes it, but its output is larger
 # than the start's: the start comes back as it is (its canonical form).
-"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --tolerance=5 -o "$work/kept.tcg" 2>"$work/log"
+tune_vpc3 "$sample" --max-candidates=3 --tolerance=5 -o "$work/kept.tcg" 2>"$work/log"
 grep -q '^tcgen tune:   3  ratio .*  taken  field 1: FCM1\[2\] -> FCM1\[1\]$' "$work/log" &&
     grep -qF ", the start unchanged (no candidate beats it), " "$work/log" ||
     { echo "a simpler, smaller candidate taken: the start not kept:"; cat "$work/log"; fail=1; }
 "$tcgen" --canonical "$source_dir/examples/vpc3.tcg" | grep -v '^#' >"$work/canonical_start"
 grep -v '^#' "$work/kept.tcg" | diff -u "$work/canonical_start" - || { echo "the start kept: not its spec"; fail=1; }
 # A shipped start whose tables exceed --max-table-mb is left out, and said so.
-"$tcgen" tune "$sample" --record=h32,pc32,64 --max-table-mb=16 --max-candidates=1 -o /dev/null 2>"$work/log"
+tune_vpc3 "$sample" --max-table-mb=16 --max-candidates=1 -o /dev/null 2>"$work/log"
 grep -qxF 'tcgen tune: skipped examples/vpc3.tcg: its tables (21.0 MB) exceed --max-table-mb' "$work/log" &&
     grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" ||
     { echo "--max-table-mb=16: the start not left out:"; cat "$work/log"; fail=1; }
@@ -109,9 +113,36 @@ grep -qxF 'tcgen tune: skipped examples/vpc3.tcg: its tables (21.0 MB) exceed --
 "$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 -o /dev/null 2>"$work/log"
 grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,pc32,32: not the wide start:"; cat "$work/log"; fail=1; }
 
+# --record starts from every shipped spec of the layout (vpc3.tcg first, the
+# others by name, then the wide start), names the best of them as the start
+# and returns a spec no larger than the smallest of them (--max-table-mb=128:
+# x86_cache_misses.tcg's tables exceed the default 64).
+shipped=(vpc3 tcgen_b x86_cache_misses x86_load_values x86_store_addresses)
+"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=7 --max-table-mb=128 --tolerance=0 \
+    -o "$work/all_starts.tcg" \
+    2>"$work/log"
+number=1
+for name in "${shipped[@]}"; do
+    grep -q "^tcgen tune:   $number  ratio .*  examples/$name.tcg\$" "$work/log" ||
+        { echo "--record: examples/$name.tcg not start $number:"; cat "$work/log"; fail=1; }
+    number=$((number + 1))
+done
+grep -q "^tcgen tune:   6  ratio .*  wide start\$" "$work/log" || { echo "--record: no wide start:"; cat "$work/log"; fail=1; }
+smallest_name="" smallest_size=""
+for name in "${shipped[@]}"; do
+    [[ -e "$work/shipped_$name.tcg" ]] || cp "$source_dir/examples/$name.tcg" "$work/shipped_$name.tcg"
+    size=$(compressed_size "shipped_$name" "$sample") || fail=1
+    if [[ -z $smallest_size ]] || (( size < smallest_size )); then smallest_name=$name smallest_size=$size; fi
+done
+all_starts_size=$(compressed_size all_starts "$sample") || fail=1
+if (( all_starts_size > smallest_size )); then
+    echo "--record: output ($all_starts_size bytes) larger than examples/$smallest_name.tcg's ($smallest_size)"; fail=1
+fi
+check_start_and_best "$work/log" "$sample" "examples/$smallest_name.tcg" "$smallest_size" "$all_starts_size"
+
 # The objectives. --objective=ratio is the default: the same candidates,
 # the same spec.
-"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --objective=ratio -o "$work/ratio.tcg" 2>"$work/log"
+tune_vpc3 "$sample" --max-candidates=3 --objective=ratio -o "$work/ratio.tcg" 2>"$work/log"
 diff <(grep -v '^#' "$work/tuned.tcg") <(grep -v '^#' "$work/ratio.tcg") ||
     { echo "--objective=ratio: not the default's spec"; fail=1; }
 # Every candidate line, and the best line, show the decode time.
@@ -124,7 +155,7 @@ diff <(grep -v '^#' "$work/tuned.tcg") <(grep -v '^#' "$work/ratio.tcg") ||
 for goal in "balanced" "speed" "ratio --max-decode-ns=1e6"; do
     name=goal_$(tr -c 'a-z0-9\n' _ <<<"$goal")
     # shellcheck disable=SC2086  # the goal is words
-    "$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=3 --objective=$goal -o "$work/$name.tcg" \
+    tune_vpc3 "$sample" --max-candidates=3 --objective=$goal -o "$work/$name.tcg" \
         2>"$work/log" || { echo "--objective=$goal failed:"; cat "$work/log"; fail=1; continue; }
     compressed_size "$name" "$sample" >/dev/null || fail=1
     objective=${goal%% *}
@@ -136,7 +167,7 @@ grep -q '^# tcgen tune (objective ratio, decode within 1e+06 ns/record) on ' "$w
     { echo "the target not in the header:"; head -1 "$work/goal_ratio___max_decode_ns_1e6.tcg"; fail=1; }
 # A target no candidate meets: one line, status 1, no spec.
 status=0
-"$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=2 --objective=speed --max-decode-ns=0.001 \
+tune_vpc3 "$sample" --max-candidates=2 --objective=speed --max-decode-ns=0.001 \
     -o "$work/unmet.tcg" 2>"$work/log" || status=$?
 grep -v '^tcgen tune: ' "$work/log" >"$work/err"
 [[ $status -eq 1 && ! -e "$work/unmet.tcg" ]] &&
@@ -156,7 +187,7 @@ grep -q "^tcgen tune:   1  ratio .*  $source_dir/examples/vpc3.tcg\$" "$work/log
 # under the header, and the whole trace).
 head -c 4 "$sample" >"$work/second_half.trace"
 tail -c +$((4 + 12 * 1500 + 1)) "$sample" >>"$work/second_half.trace"
-"$tcgen" tune "$work/second_half.trace" "$sample" --record=h32,pc32,64 --max-candidates=2 -o "$work/both.tcg" \
+tune_vpc3 "$work/second_half.trace" "$sample" --max-candidates=2 -o "$work/both.tcg" \
     2>"$work/log"
 for file in "$work/second_half.trace" "$sample"; do
     grep -q "^tcgen tune: sample '$file': $(stat -c %s "$file") bytes (the whole file)$" "$work/log" ||

@@ -244,6 +244,22 @@ TEST(ShippedSpecs, EachShippedLayoutStartsFromItsSpec) {
     EXPECT_EQ(shipped_name("pc8"), "examples/any_file.tcg");
 }
 
+TEST(ShippedSpecs, EveryShippedSpecOfALayoutIsAStartTCgenAFirst) {
+    std::string error;
+    std::optional<Candidate> layout = parse_record_layout("h32,pc32,64", error);
+    ASSERT_TRUE(layout) << error;
+    std::vector<std::string> names;
+    for (const ShippedSpec& shipped : shipped_specs_for(*layout)) {
+        names.push_back(shipped.name);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"examples/vpc3.tcg", "examples/tcgen_b.tcg",
+                                               "examples/x86_cache_misses.tcg", "examples/x86_load_values.tcg",
+                                               "examples/x86_store_addresses.tcg"}));
+    layout = parse_record_layout("h32,pc32,32", error);
+    ASSERT_TRUE(layout) << error;
+    EXPECT_TRUE(shipped_specs_for(*layout).empty());
+}
+
 TEST(ShippedSpecs, OnlyAnExactLayoutMatches) {
     EXPECT_EQ(shipped_name("h32,pc32,32"), "none");
     EXPECT_EQ(shipped_name("pc32,64"), "none");      // no header
