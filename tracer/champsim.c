@@ -146,7 +146,11 @@ InstrDesc* make_desc(IRSB* sb_in, Int i)
       if (!s) continue;
       if (s->tag == Ist_IMark) {
          last = False;
-         if ((Addr)s->Ist.IMark.addr != ip + len) {   /* chased */
+         /* VEX unrolls a rep string instruction into copies of itself
+            (even with --vex-guest-chase=no): the instruction starting
+            again is its next iteration, not a branch. */
+         if ((Addr)s->Ist.IMark.addr != ip + len
+             && (Addr)s->Ist.IMark.addr != ip) {   /* chased */
             is_branch = True;
             if (!d->target) d->target = (Addr)s->Ist.IMark.addr;
          }
