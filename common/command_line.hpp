@@ -101,6 +101,7 @@ template <typename Command>
 int run_subcommands(CLI::App& app, int argc, char** argv, const std::string& program, Command command,
                     const std::string* file_of_other_errors = nullptr) {
     app.require_subcommand(1);
+    app.set_version_flag("--version", program + " " TCGEN_VERSION);  // TCGEN_VERSION: common/CMakeLists.txt
     if (const std::optional<int> status = parse_subcommands(app, argc, argv, program)) {
         return *status;
     }

@@ -22,7 +22,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/wet_command_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-compared=0
+compared=0 windowed=0
 # same PREFIX WET QUERY ARGS...: wet's output on WET equals the reference's on PREFIX.
 same() {
     local prefix=$1 file=$2 query=$3; shift 3
@@ -53,8 +53,39 @@ build() {  # PREFIX OUT.wet
     [[ $(wc -l < "$work/build.err") == 1 ]] || fail "wet build $1: expected one summary line: $(cat "$work/build.err")"
 }
 
+# windows WET QUERY PC [INSTANCE]: the query's --from/--count and --at forms
+# against its whole output (itself checked against the reference): values and
+# addresses from a timestamp on, slices up to one, at most N lines; def and
+# slice at the timestamp of the INSTANCE-th execution (their first field).
+windows() {
+    local file=$1 query=$2 pc=$3 instance=${4:-} lines t
+    "$wet" "$query" "$file" "$pc" $instance > "$work/whole" 2> /dev/null || fail "wet $query $pc $instance"
+    lines=$(wc -l < "$work/whole")
+    (( lines > 0 )) || return 0
+    read -r t _ < <(sed -n "$(( (lines + 1) / 2 ))p" "$work/whole")
+    case $query in
+    values|addresses)
+        "$wet" "$query" "$file" "$pc" --from="$t" --count=3 > "$work/part" || fail "wet $query --from"
+        awk -v t="$t" '$1 >= t && n++ < 3' "$work/whole" | cmp -s - "$work/part" \
+            || fail "wet $query $pc --from=$t --count=3 is not the whole output's window"
+        ;;
+    slice)
+        "$wet" slice "$file" "$pc" $instance --from="$t" --count=5 > "$work/part" 2> /dev/null \
+            || fail "wet slice --from"
+        awk -v t="$t" '$1 <= t && n++ < 5' "$work/whole" | cmp -s - "$work/part" \
+            || fail "wet slice $pc $instance --from=$t --count=5 is not the whole slice's window"
+        ;;
+    esac
+    if [[ $query == def || $query == slice ]]; then
+        read -r t _ < "$work/whole"
+        "$wet" "$query" "$file" "$pc" --at="$t" > "$work/part" 2> /dev/null || fail "wet $query $pc --at=$t"
+        cmp -s "$work/whole" "$work/part" || fail "wet $query $pc --at=$t differs from INSTANCE $instance"
+    fi
+    windowed=$((windowed + 1))
+}
+
 # query_set PREFIX WET: cf in every direction, then the queries PICKS lists,
-# one per line: "QUERY PC [INSTANCE]".
+# one per line: "QUERY PC [INSTANCE]", with their windows.
 query_set() {
     local prefix=$1 file=$2 executed
     executed=$(( ($(stat -c %s "$prefix.flow") - 4) / 4 ))
@@ -68,6 +99,7 @@ query_set() {
     while read -r query pc instance; do
         # shellcheck disable=SC2086  # instance is absent for values/addresses
         same "$prefix" "$file" "$query" "$pc" $instance
+        windows "$file" "$query" "$pc" $instance
     done < "$work/picks"
 }
 
@@ -116,7 +148,7 @@ for pc in (load, store, loop, late):
     count = len(times[pc])
     print("values 0x%x" % pc)
     print("addresses %d" % pc)
-    for instance in sorted({1, (count + 1) // 2, count}):
+    for instance in sorted({1, (count + 1) // 2, count}) if "L" in kind[pc] else ():  # a store has no def
         print("def 0x%x %d" % (pc, instance))
     for instance in sorted({2 if count > 1 else 1, count}):
         print("slice 0x%x %d" % (pc, instance))
@@ -194,6 +226,16 @@ open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
     read -r _ pc _ < <(grep '^def' "$work/picks" | tail -n 1)
     one_line_error "instance 0" "$wet" def "$file" "$pc" 0
     one_line_error "an instance past the last" "$wet" slice "$file" "$pc" 4000000000
+    one_line_error "neither INSTANCE nor --at" "$wet" def "$file" "$pc"
+    grep -qx "wet: error: give INSTANCE or --at=T" "$work/err" || fail "neither INSTANCE nor --at: $(cat "$work/err")"
+    one_line_error "INSTANCE and --at" "$wet" slice "$file" "$pc" 1 --at=1
+    one_line_error "--at past the end" "$wet" slice "$file" "$pc" --at=4000000000
+    one_line_error "a negative --count" "$wet" values "$file" "$pc" --count=-1
+    read -r _ pc _ < <(grep '^values' "$work/picks" | sed -n 2p)  # fill's busiest store
+    one_line_error "def of a store" "$wet" def "$file" "$pc" 1
+    grep -qx "wet: $file: error: pc $pc is a store; a def is the store that a load read from: give a load's pc" \
+        "$work/err" || fail "def of a store: $(cat "$work/err")"
+    "$wet" --version | grep -qx "wet [0-9.]*" || fail "wet --version: $("$wet" --version 2>&1)"
 }
 
 # 1. The toy program.
@@ -201,7 +243,7 @@ python3 "$here/make_synthetic_wet.py" "$work/toy" 3
 build "$work/toy" "$work/toy.wet"
 picks "$work/toy"
 query_set "$work/toy" "$work/toy.wet"
-echo "ok: toy program: $compared outputs equal the reference's"
+echo "ok: toy program: $compared outputs equal the reference's, $windowed windows and --at forms their whole outputs'"
 bad_input "$work/toy" "$work/toy.wet"
 compared=0
 python3 "$here/make_synthetic_wet.py" --no-regs "$work/plain" 3
@@ -231,5 +273,5 @@ fi
 compared=0
 picks "$work/real" "$([[ -s "$work/symbols" ]] && echo "$work/symbols")"
 query_set "$work/real" "$work/real.wet"
-echo "ok: real run: $compared outputs equal the reference's"
+echo "ok: real run: $compared outputs equal the reference's, $windowed windows and --at forms their whole outputs'"
 bad_input "$work/real" "$work/real.wet"

@@ -35,9 +35,19 @@ constexpr std::uint32_t end_op = 0xFFFFFFFFu;
 
 }  // namespace
 
-std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance) {
+std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance,
+                                                           const SliceWindow& window) {
     need_dataflow();
-    const SliceStart start = slice_start(pc, instance);
+    return backward_slice_from(slice_start(pc, slice_time(pc, instance)), window);
+}
+
+std::vector<SliceItem> WholeExecutionTrace::backward_slice_at(std::uint64_t pc, std::uint32_t t,
+                                                              const SliceWindow& window) {
+    need_dataflow();
+    return backward_slice_from(slice_start(pc, t), window);
+}
+
+std::vector<SliceItem> WholeExecutionTrace::backward_slice_from(const SliceStart& start, const SliceWindow& window) {
     FlowIndex& flow = labels_->flow_index();
     RegisterReads& registers = *register_reads_;
     registers.clear();
@@ -144,11 +154,23 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         }
     };
 
-    visit_execution(start.t, start.ops);
+    // Items after the window's first timestamp are walked (they lead to the
+    // rest) but not kept; the walk stops once a whole timestamp's items
+    // fill the window.
+    std::size_t kept = 0;
+    const auto visit = [&](std::uint32_t t, const std::vector<std::uint32_t>& seeds) {
+        const std::size_t before = items.size();
+        visit_execution(t, seeds);
+        if (t > window.from) {
+            items.resize(before);
+        }
+        kept = items.size();
+    };
+    visit(start.t, start.ops);
     const std::vector<std::uint32_t> seeds;  // none after the start
     // Then back through time to each block execution the slice reaches: the
     // next earlier item's, or a write of a register an item reads.
-    for (std::uint32_t t = start.t;;) {
+    for (std::uint32_t t = start.t; kept < window.count;) {
         std::uint32_t next = earlier.empty() ? 0 : static_cast<std::uint32_t>(earlier.top() >> 32);
         if (registers.any() && t > 1) {
             next = std::max(next, registers.latest_write(t - 1, std::max<std::uint32_t>(next, 1), flow));
@@ -157,7 +179,7 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
             break;
         }
         t = next;
-        visit_execution(t, seeds);
+        visit(t, seeds);
     }
     // The items left the queue by decreasing t already: each t's are sorted
     // among themselves.
@@ -174,6 +196,9 @@ std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std
         const auto last = std::find_if(first, items.end(), [&](const SliceItem& item) { return item.t != first->t; });
         std::sort(first, last, by_place);
         first = last;
+    }
+    if (items.size() > window.count) {
+        items.resize(window.count);
     }
     return items;
 }

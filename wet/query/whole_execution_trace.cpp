@@ -294,21 +294,12 @@ std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t
     });
 }
 
-WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t pc, std::uint64_t instance) {
-    SliceStart start;
-    if (!nodes_at_pc(pc).empty()) {
-        start.t = instance_time(pc, instance);
-        for (const std::uint32_t node : nodes_at_pc(pc)) {
-            if (labels_->node_execution(node, start.t)) {
-                start.ops.push_back(node_op_[node]);
-            }
-        }
-        return start;
-    }
-    // An instruction that accesses no memory: its ops that write registers
-    // and, in a traced dataflow, its block's end, at each execution of
-    // their blocks (the stand-in's end names the block's first pc).
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> places;  // (block, op), by block
+// An instruction that accesses no memory starts a slice with its ops that
+// write registers and, in a traced dataflow, its block's end, at each
+// execution of their blocks (the stand-in's end names the block's first pc):
+// (block, op in block) pairs, by block.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> WholeExecutionTrace::register_places(std::uint64_t pc) const {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> places;
     for (std::uint32_t block = 0; block < blocks_.size(); ++block) {
         for (std::uint32_t op = dataflow_.first_op[block]; op < dataflow_.first_op[block + 1]; ++op) {
             const RawOp& raw_op = dataflow_.ops[op];
@@ -320,8 +311,15 @@ WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t p
     if (places.empty()) {
         throw WetError(name_, "no memory access, register write or branch has pc " + hex(pc));
     }
+    return places;
+}
+
+std::uint32_t WholeExecutionTrace::slice_time(std::uint64_t pc, std::uint64_t instance) {
+    if (!nodes_at_pc(pc).empty()) {
+        return instance_time(pc, instance);
+    }
     std::vector<std::uint32_t> blocks;
-    for (const auto& place : places) {
+    for (const auto& place : register_places(pc)) {
         if (blocks.empty() || blocks.back() != place.first) {
             blocks.push_back(place.first);
         }
@@ -332,19 +330,36 @@ WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t p
         count += flow.count(block);
     }
     check_instance(pc, instance, count);
-    start.t = blocks.size() == 1 ? flow.at(blocks.front(), instance - 1)
-                                 : time_of_instance(instance, executed(), [&](std::uint64_t t) {
-                                       std::uint64_t below = 0;
-                                       for (const std::uint32_t block : blocks) {
-                                           below += flow.count_below(block, t);
-                                       }
-                                       return below;
-                                   });
-    const std::uint32_t block = flow.block_at(start.t);
-    for (const auto& place : places) {
-        if (place.first == block) {
-            start.ops.push_back(place.second);
+    return blocks.size() == 1 ? flow.at(blocks.front(), instance - 1)
+                              : time_of_instance(instance, executed(), [&](std::uint64_t t) {
+                                    std::uint64_t below = 0;
+                                    for (const std::uint32_t block : blocks) {
+                                        below += flow.count_below(block, t);
+                                    }
+                                    return below;
+                                });
+}
+
+WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t pc, std::uint32_t t) {
+    SliceStart start;
+    start.t = checked_t(t);
+    const std::vector<std::uint32_t> nodes = nodes_at_pc(pc);
+    if (!nodes.empty()) {
+        for (const std::uint32_t node : nodes) {
+            if (labels_->node_execution(node, start.t)) {
+                start.ops.push_back(node_op_[node]);
+            }
         }
+    } else {
+        const std::uint32_t block = labels_->flow_index().block_at(start.t);
+        for (const auto& place : register_places(pc)) {
+            if (place.first == block) {
+                start.ops.push_back(place.second);
+            }
+        }
+    }
+    if (start.ops.empty()) {
+        throw WetError(name_, "pc " + hex(pc) + " did not execute at timestamp " + std::to_string(t));
     }
     return start;
 }

@@ -70,6 +70,11 @@ private:
     std::string buffer_;
 };
 
+std::string hex_text(std::uint64_t value) {
+    char text[24] = {'0', 'x'};
+    return {text, static_cast<std::size_t>(std::to_chars(text + 2, text + sizeof text, value, 16).ptr - text)};
+}
+
 // A PC as 0x-hex or decimal.
 std::uint64_t parse_number(const std::string& text, const char* what) {
     const bool is_hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -163,27 +168,96 @@ int run_cf(const std::string& file, const std::string& from_text, bool backward,
     return 0;
 }
 
-int run_accesses(const std::string& file, const std::string& pc_text, bool addresses) {
+// The lines of a query that fit: from timestamp --from on, at most --count.
+struct Window {
+    std::uint32_t from = 0;  // 0: the query's own start
+    std::uint64_t count = UINT64_MAX;
+};
+
+Window parse_window(const std::string& from_text, const std::string& count_text) {
+    Window window;
+    if (!from_text.empty()) {
+        const std::uint64_t from = parse_number(from_text, "--from");
+        if (from == 0 || from > UINT32_MAX) {
+            throw UsageError("--from=" + from_text + " is not a timestamp (1 or more)");
+        }
+        window.from = static_cast<std::uint32_t>(from);
+    }
+    if (!count_text.empty()) {
+        window.count = parse_number(count_text, "--count");
+    }
+    return window;
+}
+
+int run_accesses(const std::string& file, const std::string& pc_text, bool addresses, const Window& window) {
     const std::uint64_t pc = parse_number(pc_text, "PC");
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
     Output out;
+    std::uint64_t left = window.count;
     for (const tcgen::wet::Access& access : wet.accesses(pc)) {
+        if (left == 0) {
+            break;
+        }
+        if (access.t < window.from) {
+            continue;
+        }
+        --left;
         out.dec(access.t).ch(' ').ch(access.access).ch(' ').dec(access.slot).ch(' ');
         out.hex(addresses ? access.address : access.value).ch('\n');
     }
     return 0;
 }
 
-int run_def(const std::string& file, const std::string& pc_text, const std::string& instance_text) {
-    const std::uint64_t pc = parse_number(pc_text, "PC");
-    const std::uint64_t instance = parse_number(instance_text, "INSTANCE");
+// Where a def or a slice starts: pc's INSTANCE-th distinct timestamp, or the
+// timestamp --at gives. Exactly one of them.
+struct Start {
+    std::uint64_t pc = 0;
+    bool by_instance = true;
+    std::uint64_t instance = 0;
+    std::uint32_t t = 0;  // when not by_instance
+};
+
+Start parse_start(WholeExecutionTrace& wet, const std::string& file, const std::string& pc_text,
+                  const std::string& instance_text, const std::string& at_text) {
+    Start start;
+    start.pc = parse_number(pc_text, "PC");
+    if (instance_text.empty() == at_text.empty()) {
+        throw UsageError(instance_text.empty() ? "give INSTANCE or --at=T" : "give INSTANCE or --at=T, not both");
+    }
+    if (!instance_text.empty()) {
+        start.instance = parse_number(instance_text, "INSTANCE");
+        return start;
+    }
+    start.by_instance = false;
+    const std::uint64_t t = parse_number(at_text, "--at");
+    if (t == 0 || t > wet.executed()) {
+        throw WetError(file, "--at=" + at_text + " is outside 1.." + std::to_string(wet.executed()));
+    }
+    start.t = static_cast<std::uint32_t>(t);
+    return start;
+}
+
+int run_def(const std::string& file, const std::string& pc_text, const std::string& instance_text,
+            const std::string& at_text) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
-    const std::uint32_t t = wet.instance_time(pc, instance);
+    const Start start = parse_start(wet, file, pc_text, instance_text, at_text);
+    const std::vector<std::uint32_t> nodes = wet.nodes_at_pc(start.pc);
+    if (nodes.empty()) {
+        throw WetError(file, "no memory access has pc " + hex_text(start.pc));
+    }
+    if (std::none_of(nodes.begin(), nodes.end(), [&](std::uint32_t node) { return wet.node(node).access == 'L'; })) {
+        throw WetError(file, "pc " + hex_text(start.pc) +
+                                 " is a store; a def is the store that a load read from: give a load's pc");
+    }
+    const std::uint32_t t = start.by_instance ? wet.instance_time(start.pc, start.instance) : start.t;
     std::vector<std::uint32_t> loads;
-    for (const std::uint32_t node : wet.nodes_at_pc(pc)) {
+    for (const std::uint32_t node : nodes) {
         if (wet.node(node).access == 'L' && wet.executed_at(node, t)) {
             loads.push_back(node);
         }
+    }
+    if (loads.empty()) {
+        throw WetError(file, "no load of pc " + hex_text(start.pc) + " executed at timestamp " + std::to_string(t));
     }
     std::sort(loads.begin(), loads.end(), [&](std::uint32_t a, std::uint32_t b) { return wet.node(a).slot < wet.node(b).slot; });
     Output out;
@@ -198,11 +272,16 @@ int run_def(const std::string& file, const std::string& pc_text, const std::stri
     return 0;
 }
 
-int run_slice(const std::string& file, const std::string& pc_text, const std::string& instance_text) {
-    const std::uint64_t pc = parse_number(pc_text, "PC");
-    const std::uint64_t instance = parse_number(instance_text, "INSTANCE");
+int run_slice(const std::string& file, const std::string& pc_text, const std::string& instance_text,
+              const std::string& at_text, const Window& window) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
-    const std::vector<tcgen::wet::SliceItem> items = wet.backward_slice(pc, instance);
+    const Start start = parse_start(wet, file, pc_text, instance_text, at_text);
+    tcgen::wet::SliceWindow slice_window;
+    slice_window.from = window.from == 0 ? UINT32_MAX : window.from;
+    slice_window.count = static_cast<std::size_t>(std::min<std::uint64_t>(window.count, SIZE_MAX));
+    const std::vector<tcgen::wet::SliceItem> items =
+        start.by_instance ? wet.backward_slice(start.pc, start.instance, slice_window)
+                            : wet.backward_slice_at(start.pc, start.t, slice_window);
     {
         Output out;
         for (const tcgen::wet::SliceItem& item : items) {
@@ -215,7 +294,8 @@ int run_slice(const std::string& file, const std::string& pc_text, const std::st
         }
     }
     std::fflush(stdout);
-    std::fprintf(stderr, "slice: %zu items\n", items.size());
+    const bool windowed = window.from != 0 || window.count != UINT64_MAX;
+    std::fprintf(stderr, windowed ? "slice: %zu items shown\n" : "slice: %zu items\n", items.size());
     return 0;
 }
 
@@ -225,35 +305,43 @@ int main(int argc, char** argv) {
     CLI::App app{"wet: builds a Whole Execution Trace from the raw files of tcgen-tracer --wet=PREFIX and queries it "
                  "(docs/wet.md).",
                  "wet"};
-    std::string prefix, file, pc, instance, from, count, checkpoint;
+    std::string prefix, file, pc, instance, at, from, count, checkpoint;
     bool backward = false;
     CLI::App* build =
         app.add_subcommand("build", "Reads PREFIX.blocks/.flow/.nodes/.events/.edges (and .regs), writes OUT.wet");
     build->add_option("PREFIX", prefix, "The prefix given to tcgen-tracer --wet=")->required();
     build->add_option("OUT", file, "The WET file to write")->required();
     build->add_option("--checkpoint-every", checkpoint,
-                      "Records between two checkpoints of a stream (default 4096): a seek walks fewer");
+                      "Records between two checkpoints of a stream (default 4096): a seek walks fewer")
+        ->type_name("N");
     CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");
     stats->add_option("WET", file, "A file written by wet build")->required();
     CLI::App* cf = app.add_subcommand("cf", "The executed blocks, 'T 0xPC' per line");
     cf->add_option("WET", file, "A file written by wet build")->required();
-    cf->add_option("--from", from, "First timestamp (default 1, or the last with --backward)");
+    cf->add_option("--from", from, "First timestamp (default 1, or the last with --backward)")->type_name("T");
     cf->add_flag("--backward", backward, "Walk from --from back to 1");
-    cf->add_option("--count", count, "At most N lines");
+    cf->add_option("--count", count, "At most N lines")->type_name("N");
     CLI::App* values = app.add_subcommand("values", "Every execution of PC's accesses: 'T KIND SLOT 0xVALUE'");
     CLI::App* addresses = app.add_subcommand("addresses", "Every execution of PC's accesses: 'T KIND SLOT 0xADDRESS'");
     for (CLI::App* command : {values, addresses}) {
         command->add_option("WET", file, "A file written by wet build")->required();
         command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal")->required();
+        command->add_option("--from", from, "Only executions at timestamp T or later")->type_name("T");
+        command->add_option("--count", count, "At most N lines")->type_name("N");
     }
-    CLI::App* def = app.add_subcommand("def", "The store each load of PC at its INSTANCE-th timestamp read from");
-    CLI::App* slice = app.add_subcommand("slice", "The backward dynamic slice from PC at its INSTANCE-th timestamp");
+    CLI::App* def = app.add_subcommand(
+        "def", "The store each load of PC read from, at PC's INSTANCE-th timestamp or at timestamp --at");
+    CLI::App* slice = app.add_subcommand(
+        "slice", "The backward dynamic slice from PC at its INSTANCE-th timestamp or at timestamp --at");
     for (CLI::App* command : {def, slice}) {
         command->add_option("WET", file, "A file written by wet build")->required();
         command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal")->required();
-        command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...")
-            ->required();
+        command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...");
+        command->add_option("--at", at, "PC's execution at timestamp T (as `values` and `cf` print it)")
+            ->type_name("T");
     }
+    slice->add_option("--from", from, "Only items at timestamp T or earlier")->type_name("T");
+    slice->add_option("--count", count, "At most N items (the walk stops there)")->type_name("N");
     // The streams throw without naming the WET they belong to: it is `file`,
     // the one a query reads (never build's output: its inputs name themselves).
     std::string queried;
@@ -264,10 +352,10 @@ int main(int argc, char** argv) {
             return build->parsed()       ? run_build(prefix, file, checkpoint)
                    : stats->parsed()     ? run_stats(file)
                    : cf->parsed()        ? run_cf(file, from, backward, count)
-                   : values->parsed()    ? run_accesses(file, pc, false)
-                   : addresses->parsed() ? run_accesses(file, pc, true)
-                   : def->parsed()       ? run_def(file, pc, instance)
-                                         : run_slice(file, pc, instance);
+                   : values->parsed()    ? run_accesses(file, pc, false, parse_window(from, count))
+                   : addresses->parsed() ? run_accesses(file, pc, true, parse_window(from, count))
+                   : def->parsed()       ? run_def(file, pc, instance, at)
+                                         : run_slice(file, pc, instance, at, parse_window(from, count));
         },
         &queried);
 }

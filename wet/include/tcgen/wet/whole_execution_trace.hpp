@@ -55,6 +55,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
@@ -95,6 +96,13 @@ struct SliceItem {  // 24 bytes: a large slice holds tens of millions
     std::uint8_t slot = 0;  // a node's slot; 0 otherwise
     std::uint32_t id = 0;
     std::uint64_t pc = 0;  // the node's or R's instruction, or the block's first
+};
+
+// The part of a backward slice to return: its items at timestamps up to
+// `from`, at most `count` of them (`wet slice --from --count`).
+struct SliceWindow {
+    std::uint32_t from = UINT32_MAX;
+    std::size_t count = SIZE_MAX;
 };
 
 // The sizes of one kind of label (`wet stats`). raw_bytes counts the labels
@@ -207,7 +215,12 @@ public:
     // one that accesses no memory, its register writes (and its branch,
     // with a traced dataflow), as often as its block ran. Throws WetError
     // when no such instruction has pc or it has fewer instances.
-    std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance);
+    // window: only the first `count` items at timestamps up to `from` (the
+    // walk stops there, so a window of a huge slice costs what it shows).
+    std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance, const SliceWindow& window = {});
+    // The same from pc's execution at timestamp t (throws WetError when pc
+    // did not execute at t).
+    std::vector<SliceItem> backward_slice_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {});
 
     // --- Sizes ---
     std::vector<LabelStats> stats() const;  // one row per kind of label, then "total"
@@ -234,7 +247,10 @@ private:
         std::uint32_t t = 0;
         std::vector<std::uint32_t> ops;
     };
-    SliceStart slice_start(std::uint64_t pc, std::uint64_t instance);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> register_places(std::uint64_t pc) const;
+    std::uint32_t slice_time(std::uint64_t pc, std::uint64_t instance);
+    SliceStart slice_start(std::uint64_t pc, std::uint32_t t);
+    std::vector<SliceItem> backward_slice_from(const SliceStart& start, const SliceWindow& window);
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
     std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
