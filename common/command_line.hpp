@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -49,6 +51,15 @@ inline CLI::Validator unsigned_number() {
             return std::string();
         },
         "UINT", "unsigned number");
+}
+
+// Binary output is refused on a terminal, as the generated programs refuse
+// it, unless -f/--force says so: it would garble the terminal and helps no
+// one.
+inline void refuse_binary_on_terminal(bool force) {
+    if (!force && ::isatty(STDOUT_FILENO) == 1) {
+        throw UsageError("refusing to write binary data to a terminal (redirect standard output, or use -f)");
+    }
 }
 
 // nullopt when the command line parsed, else the status to exit with.

@@ -198,7 +198,8 @@ void for_each_id(std::FILE* ids_input, const std::string& ids_path, std::uint64_
 // the first byte goes out, as the generated decompressors do: a bad id never
 // leaves a partial trace on standard output. A pipe is read once, written
 // as it comes.
-int run_join(const std::string& ids_path, const std::string& table_path) {
+int run_join(const std::string& ids_path, const std::string& table_path, bool force) {
+    tcgen::cli::refuse_binary_on_terminal(force);
     const std::vector<std::uint8_t> table = read_table(table_path);
     const std::uint64_t entries = table.size() / record_size;
     FilePtr ids_input = open_input(ids_path);
@@ -234,8 +235,10 @@ int main(int argc, char** argv) {
     CLI::App* join = app.add_subcommand("join", "Write the branch trace of IDS and TABLE to standard output");
     join->add_option("IDS", ids, "An id stream of tcgen-branch-ids split")->required();
     join->add_option("TABLE", table, "Its side table")->required();
+    bool force = false;
+    join->add_flag("-f,--force", force, "Write to standard output even when it is a terminal");
 
     return tcgen::cli::run_subcommands(app, argc, argv, program, [&] {
-        return split->parsed() ? run_split(branches, ids, table) : run_join(ids, table);
+        return split->parsed() ? run_split(branches, ids, table) : run_join(ids, table, force);
     });
 }

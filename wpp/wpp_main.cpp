@@ -79,25 +79,63 @@ Grammar load(const std::string& file, std::uint64_t* file_bytes = nullptr) {
     return Grammar::from_bytes(bytes.data(), bytes.size(), file);
 }
 
+// What a file starting with `magic` is, when it is one of the files tcgen and
+// its tracer write (none of which is bare symbols); nullptr otherwise.
+const char* known_file(const char* magic, std::size_t size) {
+    static const struct {
+        const char* magic;
+        const char* what;
+    } files[] = {
+        {"WTF1", "a PREFIX.flow of tcgen-tracer --wet (WTF1 magic): give it without --raw"},
+        {"BRA1", "a branch trace (BRA1 magic): tcgen-branch-ids split turns it into ids (docs/branch-ids.md)"},
+        {"BIT1", "a side table of tcgen-branch-ids split (BIT1 magic): give the ids it wrote"},
+        {"STA1", "a store-address trace (STA1 magic)"},
+        {"CMA1", "a cache-miss trace (CMA1 magic)"},
+        {"LDV1", "a load-value trace (LDV1 magic)"},
+        {"WTB1", "a PREFIX.blocks of tcgen-tracer --wet (WTB1 magic): give PREFIX.flow"},
+        {"WTN2", "a PREFIX.nodes of tcgen-tracer --wet (WTN2 magic): give PREFIX.flow"},
+        {"WTE2", "a PREFIX.events of tcgen-tracer --wet (WTE2 magic): give PREFIX.flow"},
+        {"WTD2", "a PREFIX.edges of tcgen-tracer --wet (WTD2 magic): give PREFIX.flow"},
+        {"TCGE", "a saved WET or grammar (TCGEN magic)"},
+        {"\x89TCZ", "a .tcz (decompress it first)"},
+    };
+    if (size < 4) {
+        return nullptr;
+    }
+    for (const auto& file : files) {
+        if (std::memcmp(magic, file.magic, 4) == 0) {
+            return file.what;
+        }
+    }
+    return nullptr;
+}
+
 // Reads INPUT piece by piece into the builder: memory is the grammar's, not
 // the input's.
 int run_build(const std::string& input, const std::string& output, bool raw) {
     const tcgen::FilePtr input_file = tcgen::open_input(input);
     std::FILE* file = input_file.get();
-    if (!raw) {
-        char magic[4];
-        const std::size_t got = std::fread(magic, 1, sizeof magic, file);
-        if (got != sizeof magic || std::memcmp(magic, flow_magic, sizeof magic) != 0) {
-            throw WppError(input, "not a PREFIX.flow of tcgen-tracer --wet (no WTF1 magic; --raw reads bare u32 symbols)");
+    char magic[4];
+    const std::size_t magic_size = std::fread(magic, 1, sizeof magic, file);
+    if (!raw && (magic_size != sizeof magic || std::memcmp(magic, flow_magic, sizeof magic) != 0)) {
+        throw WppError(input, "not a PREFIX.flow of tcgen-tracer --wet (no WTF1 magic; --raw reads bare u32 symbols)");
+    }
+    if (raw) {
+        if (const char* known = known_file(magic, magic_size)) {
+            throw WppError(input, std::string("--raw reads bare u32 symbols, but this is ") + known);
         }
     }
     tcgen::wpp::GrammarBuilder builder;
     std::vector<std::uint8_t> buffer(1 << 20);
     std::vector<std::uint32_t> symbols;
     std::size_t carried = 0;  // bytes of a symbol split between two reads
+    if (raw) {  // the bytes read as a magic are symbols
+        std::memcpy(buffer.data(), magic, magic_size);
+        carried = magic_size;
+    }
     for (;;) {
         const std::size_t got = std::fread(buffer.data() + carried, 1, buffer.size() - carried, file);
-        if (got == 0) {
+        if (got == 0 && carried < 4) {
             break;
         }
         const std::size_t have = carried + got;
@@ -128,7 +166,8 @@ int run_build(const std::string& input, const std::string& output, bool raw) {
     return 0;
 }
 
-int run_expand(const std::string& file) {
+int run_expand(const std::string& file, bool force) {
+    tcgen::cli::refuse_binary_on_terminal(force);
     const Grammar grammar = load(file);
     Output out;
     if (grammar.origin() == Grammar::Origin::flow) {
@@ -271,6 +310,8 @@ int main(int argc, char** argv) {
     build->add_option("OUT", output, "The grammar file to write (replaced if it exists)")->required();
     build->add_flag("--raw", raw, "INPUT is bare little-endian u32 symbols, no magic");
     CLI::App* expand = app.add_subcommand("expand", "Write the sequence to standard output, the input's very bytes");
+    bool force = false;
+    expand->add_flag("-f,--force", force, "Write to standard output even when it is a terminal");
     CLI::App* stats = app.add_subcommand("stats", "Symbols, rules, grammar size, depth and saved bytes");
     CLI::App* hot = app.add_subcommand("hot", "The most frequent subpaths of L symbols: 'COUNT SYMBOL...' a line");
     CLI::App* walk = app.add_subcommand("walk", "The symbols from a position on, one a line, forward or backward");
@@ -290,7 +331,7 @@ int main(int argc, char** argv) {
 
     return tcgen::cli::run_subcommands(app, argc, argv, "wpp", [&] {
         return build->parsed()    ? run_build(input, output, raw)
-               : expand->parsed() ? run_expand(file)
+               : expand->parsed() ? run_expand(file, force)
                : stats->parsed()  ? run_stats(file)
                : hot->parsed()    ? run_hot(file, length, top, by_expanding)
                                   : run_walk(file, backward, from_option->count() ? &from : nullptr,

@@ -113,4 +113,12 @@ bad "$p: truncated.table: error: truncated: ends 16 bytes into a 17-byte table e
 bad "$p: small.bra: error: not a side table of tcgen-branch-ids split (no BIT1 header)" join ids small.bra
 bad "$p: outside.ids: error: id 3 at position 6 is not in small.table (3 entries)" join outside.ids small.table
 bad "$p: error: unknown command 'merge' (split, join; try $p --help)" merge ids table
+# join's binary output is refused on a terminal unless -f, as comp refuses it.
+if command -v script > /dev/null; then
+    script -qec "$tool join ids table" /dev/null > tty.out 2>&1 || true
+    grep -q "^$p: error: refusing to write binary data to a terminal (redirect standard output, or use -f)" tty.out \
+        || fail "join to a terminal: $(head -c 300 tty.out)"
+fi
+"$tool" join -f ids table | cmp -s - synthetic.bra || fail "join -f"
+"$tool" --version | grep -qx "$p [0-9.]*" || fail "$p --version: $("$tool" --version 2>&1)"
 echo "branch_ids_test: all checks passed"

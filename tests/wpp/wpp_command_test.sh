@@ -168,7 +168,24 @@ bad "a missing input" "cannot open" build "$work/missing.flow" "$work/out.wpp"
 printf 'WTF1\1\2\3' > "$work/odd.flow"
 bad "a flow cut inside a symbol" "truncated" build "$work/odd.flow" "$work/out.wpp"
 bad "a flow without its magic" "no WTF1 magic" build "$work/loops.u32" "$work/out.wpp"
+# --raw on the files tcgen and its tracer write: named, never read as symbols.
+bad "--raw on a flow" "--raw reads bare u32 symbols, but this is a PREFIX.flow of tcgen-tracer --wet (WTF1 magic)" \
+    build --raw "$work/odd.flow" "$work/out.wpp"
+printf 'BRA1%017d%017d' 0 0 > "$work/run.bra"
+bad "--raw on a branch trace" "but this is a branch trace (BRA1 magic): tcgen-branch-ids split turns it into ids" \
+    build --raw "$work/run.bra" "$work/out.wpp"
 [[ ! -e $work/out.wpp ]] || fail "a failed build left its output behind"
+# --raw reads every byte as symbols, the first four too.
+printf '\1\0\0\0\2\0\0\0\1\0\0\0' > "$work/three.u32"
+"$wpp" build --raw "$work/three.u32" "$work/three.wpp" && "$wpp" expand "$work/three.wpp" | cmp -s - "$work/three.u32" \
+    || fail "--raw: the first symbols are lost"
+# Binary output to a terminal is refused unless -f (script gives expand a terminal when it is there).
+if command -v script > /dev/null; then
+    script -qec "$wpp expand $good" /dev/null > "$work/tty.out" 2>&1 || true
+    grep -q "wpp: error: refusing to write binary data to a terminal (redirect standard output, or use -f)" \
+        "$work/tty.out" || fail "expand to a terminal: $(head -c 300 "$work/tty.out")"
+fi
+"$wpp" --version | grep -qx "wpp [0-9.]*" || fail "wpp --version: $("$wpp" --version 2>&1)"
 bad "a walk past the end" "past the end" walk "$good" --from=99999999
 bad "L of 0" "L must be 1 or more" hot "$good" 0
 bad "an unknown command" "unknown command" frobnicate "$good"
