@@ -50,7 +50,7 @@ inline CLI::Validator unsigned_number() {
             }
             return std::string();
         },
-        "UINT", "unsigned number");
+        "", "unsigned number");  // no text of its own in the help: the option's type says UINT
 }
 
 // Binary output is refused on a terminal, as the generated programs refuse
@@ -112,6 +112,14 @@ template <typename Command>
 int run_subcommands(CLI::App& app, int argc, char** argv, const std::string& program, Command command,
                     const std::string* file_of_other_errors = nullptr) {
     app.require_subcommand(1);
+    // A positional names itself ("INSTANCE"); CLI11 would add "TEXT".
+    for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+        for (CLI::Option* option : command->get_options([](CLI::Option* option) { return option->get_positional(); })) {
+            if (option->get_type_name() == "TEXT") {
+                option->type_name("");
+            }
+        }
+    }
     app.set_version_flag("--version", program + " " TCGEN_VERSION);  // TCGEN_VERSION: common/CMakeLists.txt
     if (const std::optional<int> status = parse_subcommands(app, argc, argv, program)) {
         return *status;
