@@ -96,6 +96,9 @@ query_set() {
     same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --backward --count=25
     same "$prefix" "$file" cf --from="$executed"
     same "$prefix" "$file" cf --from=1 --backward
+    same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --count=25 --ids
+    same "$prefix" "$file" top
+    same "$prefix" "$file" top --count=3
     while read -r query pc instance; do
         # shellcheck disable=SC2086  # instance is absent for values/addresses
         same "$prefix" "$file" "$query" "$pc" $instance
@@ -211,7 +214,7 @@ open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
     head -c $((size / 2)) "$file" > "$work/corrupt.wet"
     one_line_error "a .wet cut in half" "$wet" values "$work/corrupt.wet" 0
     one_line_error "an unknown subcommand" "$wet" frobnicate "$file"
-    grep -qx "wet: error: unknown command 'frobnicate' (build, stats, cf, values, addresses, def, slice; try wet --help)" \
+    grep -qx "wet: error: unknown command 'frobnicate' (build, stats, cf, top, values, addresses, def, slice; try wet --help)" \
         "$work/err" || fail "the unknown command is not named: $(cat "$work/err")"
     if [[ -w /dev/full ]]; then
         local rc=0

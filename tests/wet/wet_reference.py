@@ -29,6 +29,7 @@ only. Bad input: one line on stderr, exit 1.
 """
 
 import bisect
+import collections
 import os
 import struct
 import sys
@@ -318,12 +319,14 @@ def parse_number(text, what):
 
 def query_cf(trace, options):
     executed = len(trace.flow)
-    start, backward, count = None, False, None
+    start, backward, count, ids = None, False, None, False
     for o in options:
         if o.startswith("--from="):
             start = parse_number(o[7:], "--from")
         elif o == "--backward":
             backward = True
+        elif o == "--ids":
+            ids = True
         elif o.startswith("--count="):
             count = parse_number(o[8:], "--count")
         else:
@@ -337,7 +340,31 @@ def query_cf(trace, options):
     ts = range(start, 0, -1) if backward else range(start, executed + 1)
     if count is not None:
         ts = ts[:count]
-    return ["%d 0x%x" % (t, trace.block_pc[trace.flow[t - 1]]) for t in ts]
+    return ["%d 0x%x" % (t, trace.block_pc[trace.flow[t - 1]]) + (" %d" % trace.flow[t - 1] if ids else "")
+            for t in ts]
+
+
+def query_top(trace, options):
+    """The most executed blocks (B COUNT 0xPC ID), then instructions with a
+    load (L COUNT 0xPC) and with a store (S): an instruction's count is the
+    number of distinct timestamps at which any of its accesses ran."""
+    count = 10
+    for o in options:
+        if o.startswith("--count="):
+            count = parse_number(o[8:], "--count")
+        else:
+            raise Bad("top: unknown option %s" % o)
+    runs = collections.Counter(trace.flow)
+    rows = sorted((-n, trace.block_pc[b], b) for b, n in runs.items())
+    lines = ["B %d 0x%x %d" % (-n, pc, b) for n, pc, b in rows[:count]]
+    times = collections.defaultdict(set)
+    for node, t, _a, _v in trace.events:
+        times[trace.pc(node)].add(t)
+    for access in "LS":
+        pcs = {trace.pc(n) for n, _t, _a, _v in trace.events if trace.kind(n) == access}
+        rows = sorted((-len(times[pc]), pc) for pc in pcs)
+        lines += ["%s %d 0x%x" % (access, -n, pc) for n, pc in rows[:count]]
+    return lines
 
 
 def nodes_of_pc(trace, pc):
@@ -454,6 +481,8 @@ def main(argv):
     prefix, command, args = argv[1], argv[2], argv[3:]
     if command == "cf":
         lines = query_cf(Trace(prefix, need_memory=False), args)
+    elif command == "top":
+        lines = query_top(Trace(prefix), args)
     elif command == "parents" and not args:
         lines = ["%d %d" % (t, p) for t, p in enumerate(parents(Trace(prefix, need_memory=False)), 1)]
     elif command in ("values", "addresses") and len(args) == 1:

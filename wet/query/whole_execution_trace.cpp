@@ -195,6 +195,20 @@ std::uint32_t WholeExecutionTrace::block_at(std::uint32_t t) {
     return labels_->block_at(checked_t(t));
 }
 
+std::uint64_t WholeExecutionTrace::block_executions(std::uint32_t id) {
+    if (id >= blocks_.size()) {
+        throw WetError(name_, "no block " + std::to_string(id) + " (" + std::to_string(blocks_.size()) + " blocks)");
+    }
+    return labels_->flow_index().count(id);
+}
+
+std::uint64_t WholeExecutionTrace::node_executions(std::uint32_t id) const {
+    if (id >= nodes_->size()) {
+        throw WetError(name_, "no node " + std::to_string(id) + " (" + std::to_string(nodes_->size()) + " nodes)");
+    }
+    return labels_->node_executions(id);
+}
+
 std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) {
     std::vector<Access> result;
     for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {

@@ -145,7 +145,60 @@ int run_stats(const std::string& file) {
     return 0;
 }
 
-int run_cf(const std::string& file, const std::string& from_text, bool backward, const std::string& count_text) {
+// The hottest blocks, loads and stores: "B COUNT 0xPC ID" (a block's
+// executions, its first pc, its id as wpp and `cf --ids` print it), then
+// "L COUNT 0xPC" and "S COUNT 0xPC" (an instruction's executions: its
+// distinct timestamps); most executed first, ties by pc; `count` of each.
+int run_top(const std::string& file, const std::string& count_text) {
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    const std::uint64_t count = count_text.empty() ? 10 : parse_number(count_text, "--count");
+    struct Row {
+        std::uint64_t executions;
+        std::uint64_t pc;
+        std::uint32_t id;
+    };
+    const auto print = [&](char kind, std::vector<Row> rows, bool with_id) {
+        const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(count, rows.size()));
+        std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), rows.end(),
+                          [](const Row& a, const Row& b) {
+                              return a.executions != b.executions ? a.executions > b.executions : a.pc < b.pc;
+                          });
+        Output out;
+        for (std::size_t i = 0; i < shown; ++i) {
+            out.ch(kind).ch(' ').dec(rows[i].executions).ch(' ').hex(rows[i].pc);
+            if (with_id) {
+                out.ch(' ').dec(rows[i].id);
+            }
+            out.ch('\n');
+        }
+    };
+    std::vector<Row> blocks;
+    for (std::uint32_t id = 0; id < wet.block_count(); ++id) {
+        if (const std::uint64_t executions = wet.block_executions(id)) {
+            blocks.push_back({executions, wet.block(id).pc, id});
+        }
+    }
+    print('B', std::move(blocks), true);
+    for (const char access : {'L', 'S'}) {
+        std::vector<std::uint64_t> pcs;
+        for (std::uint32_t id = 0; id < wet.node_count(); ++id) {
+            if (wet.node(id).access == access && wet.node_executions(id) != 0) {
+                pcs.push_back(wet.node(id).pc);
+            }
+        }
+        std::sort(pcs.begin(), pcs.end());
+        pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
+        std::vector<Row> rows;
+        for (const std::uint64_t pc : pcs) {
+            rows.push_back({wet.instance_count(pc), pc, 0});
+        }
+        print(access, std::move(rows), false);
+    }
+    return 0;
+}
+
+int run_cf(const std::string& file, const std::string& from_text, bool backward, const std::string& count_text,
+           bool ids) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
     std::uint64_t count = count_text.empty() ? UINT64_MAX : parse_number(count_text, "--count");
     std::uint64_t from = 0;
@@ -163,7 +216,11 @@ int run_cf(const std::string& file, const std::string& from_text, bool backward,
     Output out;
     tcgen::wet::FlowStep step;
     for (; count > 0 && (backward ? cursor.prev(step) : cursor.next(step)); --count) {
-        out.dec(step.t).ch(' ').hex(wet.block(step.block).pc).ch('\n');
+        out.dec(step.t).ch(' ').hex(wet.block(step.block).pc);
+        if (ids) {
+            out.ch(' ').dec(step.block);
+        }
+        out.ch('\n');
     }
     return 0;
 }
@@ -321,6 +378,12 @@ int main(int argc, char** argv) {
     cf->add_option("--from", from, "First timestamp (default 1, or the last with --backward)")->type_name("T");
     cf->add_flag("--backward", backward, "Walk from --from back to 1");
     cf->add_option("--count", count, "At most N lines")->type_name("N");
+    bool ids = false;
+    cf->add_flag("--ids", ids, "Print each block's id too ('T 0xPC ID'), as wpp and `top` name blocks");
+    CLI::App* top = app.add_subcommand(
+        "top", "The most executed blocks, loads and stores: 'B COUNT 0xPC ID', 'L COUNT 0xPC', 'S COUNT 0xPC'");
+    top->add_option("WET", file, "A file written by wet build")->required();
+    top->add_option("--count", count, "N of each (default 10)")->type_name("N");
     CLI::App* values = app.add_subcommand("values", "Every execution of PC's accesses: 'T KIND SLOT 0xVALUE'");
     CLI::App* addresses = app.add_subcommand("addresses", "Every execution of PC's accesses: 'T KIND SLOT 0xADDRESS'");
     for (CLI::App* command : {values, addresses}) {
@@ -351,7 +414,8 @@ int main(int argc, char** argv) {
             queried = build->parsed() ? "" : file;
             return build->parsed()       ? run_build(prefix, file, checkpoint)
                    : stats->parsed()     ? run_stats(file)
-                   : cf->parsed()        ? run_cf(file, from, backward, count)
+                   : cf->parsed()        ? run_cf(file, from, backward, count, ids)
+                   : top->parsed()       ? run_top(file, count)
                    : values->parsed()    ? run_accesses(file, pc, false, parse_window(from, count))
                    : addresses->parsed() ? run_accesses(file, pc, true, parse_window(from, count))
                    : def->parsed()       ? run_def(file, pc, instance, at)

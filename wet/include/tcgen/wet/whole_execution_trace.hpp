@@ -182,6 +182,10 @@ public:
     FlowCursor control_flow(std::uint32_t position);
     // The block executed at t (1..executed()).
     std::uint32_t block_at(std::uint32_t t);
+    // How often block `id` ran, and node `id` (from the indexes' counts: no
+    // stream is walked).
+    std::uint64_t block_executions(std::uint32_t id);
+    std::uint64_t node_executions(std::uint32_t id) const;
 
     // --- Values, addresses, dependences ---
     // Every execution of every node of instruction `pc`, sorted by (t, slot).
