@@ -20,6 +20,8 @@
 #include <tcgen/wpp/grammar.hpp>
 
 #include "common/command_line.hpp"
+#include "common/text_output.hpp"
+#include "wpp/symbol_names.hpp"
 #include "common/files.hpp"
 
 namespace {
@@ -30,43 +32,7 @@ using tcgen::wpp::WppError;
 
 constexpr char flow_magic[4] = {'W', 'T', 'F', '1'};
 
-// Standard output through one buffer: a walk prints millions of lines.
-class Output {
-public:
-    ~Output() { flush(); }
-    Output& bytes(const void* data, std::size_t size) {
-        const char* text = static_cast<const char*>(data);
-        buffer_.insert(buffer_.end(), text, text + size);
-        if (buffer_.size() > (1u << 16)) {
-            flush();
-        }
-        return *this;
-    }
-    Output& dec(std::uint64_t value) {
-        char text[24];
-        char* end = text + sizeof text;
-        char* at = end;
-        do {
-            *--at = static_cast<char>('0' + value % 10);
-            value /= 10;
-        } while (value != 0);
-        bytes(at, static_cast<std::size_t>(end - at));
-        return *this;
-    }
-    Output& ch(char c) {
-        buffer_.push_back(c);
-        return *this;
-    }
-    void flush() {
-        if (!buffer_.empty()) {
-            std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
-            buffer_.clear();
-        }
-    }
-
-private:
-    std::vector<char> buffer_;
-};
+using Output = tcgen::TextOutput;
 
 // `file_bytes`, when given, receives the file's size: what the grammar
 // saves to, since a loaded grammar saves to the very bytes it was loaded
@@ -232,7 +198,28 @@ void check_rule_edges(const Grammar& grammar, std::uint64_t length, std::uint64_
     }
 }
 
-int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding) {
+// A symbol as wpp prints it: its id, or its name in --pcs=FILE.
+class SymbolText {
+public:
+    explicit SymbolText(const std::string& names_path) {
+        if (!names_path.empty()) {
+            names_.emplace(names_path);
+        }
+    }
+    void print(Output& out, std::uint32_t symbol) const {
+        if (names_) {
+            out.text((*names_)(symbol));
+        } else {
+            out.dec(symbol);
+        }
+    }
+
+private:
+    std::optional<tcgen::wpp::SymbolNames> names_;
+};
+
+int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding,
+            const SymbolText& symbols) {
     if (length == 0) {
         throw UsageError("L must be 1 or more");
     }
@@ -264,14 +251,15 @@ int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bo
     for (const tcgen::wpp::Subpath& subpath : hot) {
         out.dec(subpath.count);
         for (const std::uint32_t symbol : subpath.symbols) {
-            out.ch(' ').dec(symbol);
+            symbols.print(out.ch(' '), symbol);
         }
         out.ch('\n');
     }
     return 0;
 }
 
-int run_walk(const std::string& file, bool backward, const std::uint64_t* from, const std::uint64_t* count) {
+int run_walk(const std::string& file, bool backward, const std::uint64_t* from, const std::uint64_t* count,
+             const SymbolText& symbols) {
     const Grammar grammar = load(file);
     const std::uint64_t start = from != nullptr ? *from : backward ? grammar.length() : 0;
     if (start > grammar.length()) {
@@ -283,7 +271,8 @@ int run_walk(const std::string& file, bool backward, const std::uint64_t* from, 
     Output out;
     std::uint32_t symbol = 0;
     while (left-- > 0 && (backward ? cursor.previous(symbol) : cursor.next(symbol))) {
-        out.dec(symbol).ch('\n');
+        symbols.print(out, symbol);
+        out.ch('\n');
     }
     return 0;
 }
@@ -322,6 +311,13 @@ int main(int argc, char** argv) {
     hot->add_option("--top", top, "How many subpaths (0: all); most frequent first, ties by their symbols")
         ->check(tcgen::cli::unsigned_number());
     hot->add_flag("--by-expanding", by_expanding, "Count on the expanded sequence instead (for comparison)");
+    std::string names;
+    for (CLI::App* command : {hot, walk}) {
+        command->add_option("--pcs", names,
+                            "Print symbols as PCs: FILE is the run's PREFIX.blocks (a block's first pc) or the side "
+                            "table of tcgen-branch-ids split (the branch's pc, + taken, - not)")
+            ->type_name("FILE");
+    }
     walk->add_flag("--backward", backward, "Walk toward the start: the symbol before the position first");
     CLI::Option* from_option =
         walk->add_option("--from", from, "The position between symbols to start at (default: 0, or the end with --backward)")
@@ -333,8 +329,8 @@ int main(int argc, char** argv) {
         return build->parsed()    ? run_build(input, output, raw)
                : expand->parsed() ? run_expand(file, force)
                : stats->parsed()  ? run_stats(file)
-               : hot->parsed()    ? run_hot(file, length, top, by_expanding)
+               : hot->parsed()    ? run_hot(file, length, top, by_expanding, SymbolText(names))
                                   : run_walk(file, backward, from_option->count() ? &from : nullptr,
-                                             count_option->count() ? &count : nullptr);
+                                             count_option->count() ? &count : nullptr, SymbolText(names));
     });
 }

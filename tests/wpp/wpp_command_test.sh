@@ -123,6 +123,7 @@ for kind in empty one two repeat random wide loops; do
 done
 echo "ok: synthetic inputs: $checks checks"
 
+
 # 2. A real run.
 if [[ -n $tool_dir ]] && command -v valgrind > /dev/null; then
     traced=0
@@ -213,3 +214,26 @@ sys.stdout.buffer.write(b"".join(struct.pack("<I", x) for x in out))' > "$work/m
 bad "an L past the rules' ends' limit" "wpp: $work/many.wpp: error: L = 7000 keeps the first and last 6999 symbols of each of" \
     hot "$work/many.wpp" 7000
 echo "ok: bad input"
+
+# --pcs: symbols printed as the pcs a run's PREFIX.blocks (WTB1) or a branch
+# side table (BIT1) gives them, in walk and hot alike.
+python3 - "$work/loops.flow" "$work/loops.blocks" "$work/loops.table" <<'PY'
+import struct, sys
+flow = open(sys.argv[1], "rb").read()[4:]
+blocks = max(struct.unpack_from("<I", flow, i)[0] for i in range(0, len(flow), 4)) + 1
+with open(sys.argv[2], "wb") as out:
+    out.write(b"WTB1" + b"".join(struct.pack("<IHBBIIQ", b, 3, ord("J"), 0, 12, 0, 0x400000 + 16 * b)
+                                 for b in range(blocks)))
+with open(sys.argv[3], "wb") as out:
+    out.write(b"BIT1" + b"".join(struct.pack("<QQB", 0x500000 + 4 * b, 0x600000, b % 2) for b in range(blocks)))
+PY
+"$wpp" walk "$good" --count=50 | awk '{ printf "0x%x\n", 4194304 + 16 * $1 }' > "$work/pcs.expected"
+"$wpp" walk "$good" --count=50 --pcs="$work/loops.blocks" | cmp -s - "$work/pcs.expected" || fail "walk --pcs=blocks"
+"$wpp" hot "$good" 3 --top=4 | awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " 0x%x%s", 5242880 + 4 * $i,
+    $i % 2 ? "+" : "-"; print "" }' > "$work/pcs.expected"
+"$wpp" hot "$good" 3 --top=4 --pcs="$work/loops.table" | cmp -s - "$work/pcs.expected" || fail "hot --pcs=table"
+head -c 28 "$work/loops.blocks" > "$work/few.blocks"
+bad "--pcs without the symbol" "wpp: $work/few.blocks: error: has no entry for symbol" walk "$good" --pcs="$work/few.blocks"
+bad "--pcs of another file" "not a PREFIX.blocks of tcgen-tracer --wet (WTB1) or a side table" \
+    hot "$good" 2 --pcs="$work/loops.flow"
+echo "ok: --pcs"

@@ -24,6 +24,7 @@
 #include <tcgen/wet.hpp>
 
 #include "common/command_line.hpp"
+#include "common/text_output.hpp"
 
 namespace {
 
@@ -31,49 +32,8 @@ using tcgen::cli::UsageError;
 using tcgen::wet::WetError;
 using tcgen::wet::WholeExecutionTrace;
 
-// Standard output through one buffer: a control-flow walk or a large slice
-// prints millions of lines (numbers by std::to_chars: printf's parsing of
-// its format was a sixth of a large slice's run).
-class Output {
-public:
-    ~Output() { flush(); }
-    Output& text(std::string_view text) {
-        buffer_.append(text);
-        return spill();
-    }
-    Output& dec(std::uint64_t value) {
-        char text[24];
-        return this->text({text, static_cast<std::size_t>(std::to_chars(text, text + sizeof text, value).ptr - text)});
-    }
-    Output& hex(std::uint64_t value) {
-        char text[24] = {'0', 'x'};
-        return this->text(
-            {text, static_cast<std::size_t>(std::to_chars(text + 2, text + sizeof text, value, 16).ptr - text)});
-    }
-    Output& ch(char c) {
-        buffer_.push_back(c);
-        return spill();
-    }
-    void flush() {
-        std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
-        buffer_.clear();
-    }
-
-private:
-    Output& spill() {
-        if (buffer_.size() > (1u << 16)) {
-            flush();
-        }
-        return *this;
-    }
-
-    std::string buffer_;
-};
-
-std::string hex_text(std::uint64_t value) {
-    char text[24] = {'0', 'x'};
-    return {text, static_cast<std::size_t>(std::to_chars(text + 2, text + sizeof text, value, 16).ptr - text)};
-}
+using Output = tcgen::TextOutput;
+using tcgen::hex_text;
 
 // A PC as 0x-hex or decimal.
 std::uint64_t parse_number(const std::string& text, const char* what) {
