@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Test tcgen-lackey-to-trace against hand-computed output.
-#   bench/tests/lackey_to_trace_test.sh PATH/TO/tcgen-lackey-to-trace
+#   tests/tracer/lackey_to_trace_test.sh PATH/TO/tcgen-lackey-to-trace
 # Exits 0 if all checks pass; otherwise prints each failure and exits 1.
 set -uo pipefail
 

@@ -126,12 +126,12 @@ if j != len(taken):
     sys.exit(f"flow: {j} of {len(taken)} taken branches seen, {moves - j} other moves")
 print(f"ok: WET flow, {len(flow)} blocks, {j} taken branches, {moves - j} rep iterations")
 EOF
-    "$python" "$here/../wet-split" --nodes=5 --edges=4 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
+    "$python" "$here/../../bench/wet-split" --nodes=5 --edges=4 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
         || fail "wet-split failed"
     "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=5 --edges=4 >/dev/null \
         || fail "wet-split output"
     # a second split into the same directory replaces the first one's files
-    "$python" "$here/../wet-split" --nodes=2 --edges=1 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
+    "$python" "$here/../../bench/wet-split" --nodes=2 --edges=1 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
         || fail "wet-split failed"
     "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=2 --edges=1 >/dev/null \
         || fail "wet-split output (second split)"
@@ -140,11 +140,11 @@ EOF
     # truncated and foreign input: a one-line error, exit status 1
     for f in blocks flow nodes edges; do cp "$tmp/w1.$f" "$tmp/bad.$f"; done
     head -c -5 "$tmp/w1.events" > "$tmp/bad.events"
-    rc=0; "$python" "$here/../wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
+    rc=0; "$python" "$here/../../bench/wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "bad.events: truncated" "$tmp/err" \
         || fail "wet-split on a truncated file: exit status $rc, $(cat "$tmp/err")"
     cp "$tmp/s1" "$tmp/bad.nodes"
-    rc=0; "$python" "$here/../wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
+    rc=0; "$python" "$here/../../bench/wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "not a WET nodes file" "$tmp/err" \
         || fail "wet-split on a foreign file: exit status $rc, $(cat "$tmp/err")"
     [[ ! -e "$tmp/badsplit" ]] || fail "wet-split wrote output for bad input"

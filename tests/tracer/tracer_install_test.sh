@@ -5,7 +5,7 @@
 # kind: the traces must be well formed and the same bytes from both
 # prefixes (where tcgen is installed never reaches the traced program), and
 # the same as the build tree's tool gives.  The installed
-# tcgen-lackey-to-trace must convert tests/sample.lackey as the built one
+# tcgen-lackey-to-trace must convert tests/tracer/sample.lackey as the built one
 # does; the installed tcgen-branch-ids and tcgen-threads must give the traces
 # back byte for byte.
 set -euo pipefail
