@@ -87,6 +87,13 @@ TCGEN_CODEC_API const char* tcgen_reader_error(const tcgen_reader* reader);
 /* The trace's header bytes (tcgen_codec_header_bytes() of them, fewer if the trace was shorter); owned by the reader. */
 TCGEN_CODEC_API int tcgen_reader_header(tcgen_reader* reader, const uint8_t** bytes, size_t* size);
 /*
+ * The file's record count, without decoding it: from the trailer at the end
+ * of a file or memory holding one .tcz, verified by its check; otherwise
+ * (a .tcz cut short, concatenated .tcz files) TCGEN_UNKNOWN_RECORD_COUNT.
+ */
+#define TCGEN_UNKNOWN_RECORD_COUNT ((uint64_t)-1)
+TCGEN_CODEC_API int tcgen_reader_record_count(tcgen_reader* reader, uint64_t* records);
+/*
  * The records of the current block not yet read, decoding the next block
  * when none are left; 0 at the end of the file. Reading that many with
  * tcgen_reader_read_columns reads a block at a time in bounded memory.

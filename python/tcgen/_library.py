@@ -11,6 +11,7 @@ from ._errors import Error
 ABI_VERSION = 1  # TCGEN_CODEC_ABI_VERSION of the header this module speaks
 
 _OK = 0
+_UNKNOWN_RECORD_COUNT = 2**64 - 1  # TCGEN_UNKNOWN_RECORD_COUNT
 _DTYPES = {8: numpy.uint8, 16: numpy.uint16, 32: numpy.uint32, 64: numpy.uint64}
 
 _c_size_p = ctypes.POINTER(ctypes.c_size_t)
@@ -36,6 +37,7 @@ def _declare(library):
             ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
         "tcgen_reader_error": (ctypes.c_char_p, [ctypes.c_void_p]),
         "tcgen_reader_header": (ctypes.c_int, [ctypes.c_void_p, _c_bytes_p, _c_size_p]),
+        "tcgen_reader_record_count": (ctypes.c_int, [ctypes.c_void_p, _c_uint64_p]),
         "tcgen_reader_block_records": (ctypes.c_int, [ctypes.c_void_p, _c_uint64_p]),
         "tcgen_reader_read_columns": (
             ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, _c_size_p]),
@@ -146,6 +148,13 @@ class Reader:
         size = ctypes.c_size_t()
         self._check(function(self._handle, ctypes.byref(data), ctypes.byref(size)))
         return ctypes.string_at(data, size.value) if size.value else b""
+
+    def record_count(self):
+        """The file's record count from its trailer, without decoding; None
+        when the file cannot vouch for it (cut short, concatenated .tcz files)."""
+        records = ctypes.c_uint64()
+        self._check(self._c.tcgen_reader_record_count(self._handle, ctypes.byref(records)))
+        return None if records.value == _UNKNOWN_RECORD_COUNT else records.value
 
     def block_records(self):
         """Records left in the current block (decoding the next when none are); 0 at the end."""

@@ -45,6 +45,16 @@ def test_written_columns_read_back_block_by_block(tmp_path):
     assert list(only) == ["field_2"] and numpy.array_equal(only["field_2"], columns["field_2"])
     with tcgen.open(path) as reader:
         assert reader.header() == b"\x01\x02\x03\x04"
+        assert reader.record_count() == count
+    # Two files one after the other: no count up front, the records of both.
+    with open(path, "rb") as tcz:
+        data = tcz.read()
+    both = str(tmp_path / "both.tcz")
+    with open(both, "wb") as out:
+        out.write(data + data)
+    with tcgen.open(both) as reader:
+        assert reader.record_count() is None
+    assert numpy.array_equal(tcgen.read(both)["field_2"], numpy.concatenate([columns["field_2"]] * 2))
 
 
 def test_a_field_left_out_is_written_as_zeros_and_mistakes_are_errors(tmp_path):

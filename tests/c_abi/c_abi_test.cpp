@@ -137,7 +137,12 @@ TEST_F(CAbi, ColumnsWrittenReadBackFromAFileAndFromMemory) {
     std::size_t size = 0;
     ASSERT_EQ(tcgen_reader_header(reader, &bytes, &size), TCGEN_OK);
     EXPECT_EQ(std::vector<std::uint8_t>(bytes, bytes + size), header);
+    std::uint64_t count = 0;
+    ASSERT_EQ(tcgen_reader_record_count(reader, &count), TCGEN_OK);
+    EXPECT_EQ(count, records);
     expect_records(reader);
+    ASSERT_EQ(tcgen_reader_record_count(reader, &count), TCGEN_OK);
+    EXPECT_EQ(count, records);
     EXPECT_STREQ(tcgen_reader_error(reader), "");
     tcgen_reader_free(reader);
 
@@ -145,6 +150,17 @@ TEST_F(CAbi, ColumnsWrittenReadBackFromAFileAndFromMemory) {
     ASSERT_EQ(tcgen_reader_open_memory(file.data(), file.size(), &reader), TCGEN_OK) << tcgen_reader_error(reader);
     expect_records(reader);
     tcgen_reader_free(reader);
+
+    // Cut short, or two files one after the other: a count the trailer
+    // at the end cannot vouch for.
+    std::vector<std::uint8_t> twice = file;
+    twice.insert(twice.end(), file.begin(), file.end());
+    for (std::size_t size : {file.size() - 1, twice.size()}) {
+        ASSERT_EQ(tcgen_reader_open_memory(twice.data(), size, &reader), TCGEN_OK) << tcgen_reader_error(reader);
+        ASSERT_EQ(tcgen_reader_record_count(reader, &count), TCGEN_OK) << tcgen_reader_error(reader);
+        EXPECT_EQ(count, TCGEN_UNKNOWN_RECORD_COUNT) << size;
+        tcgen_reader_free(reader);
+    }
 }
 
 TEST_F(CAbi, ReadsOnlyTheColumnsAskedFor) {

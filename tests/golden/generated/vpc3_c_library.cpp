@@ -750,6 +750,15 @@ int tcgen_reader_header(tcgen_reader* reader, const uint8_t** bytes, size_t* siz
     });
 }
 
+int tcgen_reader_record_count(tcgen_reader* reader, uint64_t* records) {
+    return guarded(reader, [records](tcgen_reader& handle) {
+        require(records != nullptr, "a null result pointer");
+        require(handle.reader != nullptr, "a reader that did not open");
+        const std::optional<std::uint64_t> count = handle.reader->total_records();
+        *records = count ? *count : TCGEN_UNKNOWN_RECORD_COUNT;
+    });
+}
+
 int tcgen_reader_block_records(tcgen_reader* reader, uint64_t* records) {
     return guarded(reader, [records](tcgen_reader& handle) {
         require(records != nullptr, "a null result pointer");
