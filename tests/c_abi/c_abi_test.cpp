@@ -73,6 +73,11 @@ protected:
             std::size_t read = 0;
             ASSERT_EQ(tcgen_reader_read_columns(reader, columns, block, &read), TCGEN_OK) << tcgen_reader_error(reader);
             ASSERT_EQ(read, block);
+            // Mid-file, while the next block is read ahead: the trailer is
+            // read without disturbing it.
+            std::uint64_t count = 0;
+            ASSERT_EQ(tcgen_reader_record_count(reader, &count), TCGEN_OK) << tcgen_reader_error(reader);
+            EXPECT_EQ(count, records);
         }
         EXPECT_EQ(pcs, pcs_);
         EXPECT_EQ(values, values_);
