@@ -54,6 +54,10 @@ def test_written_columns_read_back_block_by_block(tmp_path):
         out.write(data + data)
     with tcgen.open(both) as reader:
         assert reader.record_count() is None
+    # From memory: the same records.
+    with tcgen.codec("vpc3").reader(data) as reader:
+        assert reader.record_count() == count
+        assert numpy.array_equal(reader.read(count)["field_1"], columns["field_1"])
     assert numpy.array_equal(tcgen.read(both)["field_2"], numpy.concatenate([columns["field_2"]] * 2))
 
 
