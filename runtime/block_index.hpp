@@ -36,15 +36,20 @@ public:
     // then reads on sequentially, where every check is made as usual. The
     // read position is kept.
     std::optional<std::vector<std::uint64_t>> read_block_index() {
-        using Layout = TczTrailerLayout;
-        const std::optional<std::uint64_t> size = source().size();
-        if (!size || member_start() != 0 || *size < Layout::fixed_bytes + 8) {
+        std::optional<TrailerAtEnd> trailer = read_trailer_at_end();
+        if (!trailer) {
             return std::nullopt;
         }
-        const std::uint64_t resume_at = source_position();
-        std::optional<std::vector<std::uint64_t>> index = index_at_end(*size);
-        source().seek(resume_at);
-        return index;
+        return std::move(trailer->index);
+    }
+
+    // The same condition: the file's record count, from its trailer.
+    std::optional<std::uint64_t> read_total_records() {
+        const std::optional<TrailerAtEnd> trailer = read_trailer_at_end();
+        if (!trailer) {
+            return std::nullopt;
+        }
+        return trailer->total_records;
     }
 
     // With random access: the latest restart point at or before `block` of
@@ -80,9 +85,27 @@ public:
     }
 
 private:
+    // What the verified trailer at the end of the file says.
+    struct TrailerAtEnd {
+        std::vector<std::uint64_t> index;
+        std::uint64_t total_records = 0;
+    };
+
+    std::optional<TrailerAtEnd> read_trailer_at_end() {
+        using Layout = TczTrailerLayout;
+        const std::optional<std::uint64_t> size = source().size();
+        if (!size || member_start() != 0 || *size < Layout::fixed_bytes + 8) {
+            return std::nullopt;
+        }
+        const std::uint64_t resume_at = source_position();
+        std::optional<TrailerAtEnd> trailer = trailer_at_end(*size);
+        source().seek(resume_at);
+        return trailer;
+    }
+
     // The trailer at the end of a file of `size` bytes, if it verifies as
-    // the trailer of this file: its block index.
-    std::optional<std::vector<std::uint64_t>> index_at_end(std::uint64_t size) {
+    // the trailer of this file.
+    std::optional<TrailerAtEnd> trailer_at_end(std::uint64_t size) {
         using Layout = TczTrailerLayout;
         std::array<std::uint8_t, Layout::AfterIndex::size> end{};
         source().seek(size - end.size());
@@ -119,13 +142,15 @@ private:
             load_le<std::uint64_t>(trailer.data() + check_offset)) {
             return std::nullopt;
         }
-        std::vector<std::uint64_t> index(static_cast<std::size_t>(restart_count));
+        TrailerAtEnd found;
+        found.total_records = Layout::total_records.load(trailer.data());
+        found.index.resize(static_cast<std::size_t>(restart_count));
         const std::uint8_t* entry = trailer.data() + Layout::tail + tail_size;
-        for (std::uint64_t& offset : index) {
+        for (std::uint64_t& offset : found.index) {
             offset = load_le<std::uint64_t>(entry);
             entry += Layout::restart_offset_bytes;
         }
-        return index;
+        return found;
     }
 };
 
@@ -173,6 +198,20 @@ public:
         this->records_.clear();
         this->at_trailer_ = false;
         return start;
+    }
+
+    // With random access to a single .tcz: its record count, from the
+    // trailer at the end of the file (verified by its check); nothing for
+    // a stream, a file cut short or a concatenation. The read position is
+    // kept.
+    std::optional<std::uint64_t> total_records() {
+        if (this->prefetcher_) {
+            this->prefetcher_->wait_idle();  // the source is this thread's until the next block is asked for
+        }
+        if (this->member_number_ != 1) {
+            return std::nullopt;
+        }
+        return this->container_.read_total_records();
     }
 
 private:

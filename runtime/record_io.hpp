@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -198,6 +199,11 @@ public:
 
     // Records returned or skipped so far.
     std::uint64_t position() const { return position_; }
+
+    // The file's record count when a file or memory holds one .tcz (read
+    // from its verified trailer, without decoding); nothing for a stream, a
+    // file cut short or concatenated .tcz files.
+    std::optional<std::uint64_t> total_records() { return reader_->total_records(); }
 
     // The bytes after the last whole record of the trace (a partial record),
     // once next() has returned false.

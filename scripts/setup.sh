@@ -18,6 +18,7 @@ packages=(
     valgrind                            # real traces (lackey; the tcgen-tracer tool SDK)
     xz-utils zstd zpaq                  # baselines in benchmarks (zpaq -m5: the ratio ceiling)
     python3 time gnuplot-nox            # bench/run, bench/ablation: timing, chart
+    python3-numpy python3-pytest        # the Python package (python/) and its tests
     sqlite3                             # one of the corpus's traced programs
 )
 "$root/scripts/install-packages.sh" "${packages[@]}"

@@ -536,32 +536,49 @@ std::string generate_compressor(const CodePlan& plan) {
     return render_template("compressor.cpp", data);
 }
 
-std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_namespace,
-                                  const std::string& header_name) {
+namespace {
+
+// The values of templates/codec_api.mustache: the Record, its fields and the
+// Reader and Writer, with the runtime they need, in namespace `cpp_namespace`.
+TemplateData codec_api_data(const CodePlan& plan, const std::string& cpp_namespace) {
     TemplateData data = codec_data(plan);
     CompressorRuntime runtime = embedded_runtime(header_runtime_after_spec);
     data.set("system_includes", include_lines(all_includes(runtime)));
     data.set("runtime", runtime.primitives.code + "\n" + runtime.machinery.code);
+    data.set("namespace", cpp_namespace);
+    data.set("has_header", plan.header_bytes > 0);
+    data.set("record_members", record_members(plan));
+    data.set("field_count", std::to_string(plan.fields.size()));
+    data.set("field_layouts", field_layouts(plan));
+    return data;
+}
+
+}  // namespace
+
+std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_namespace,
+                                  const std::string& header_name) {
+    TemplateData data = codec_api_data(plan, cpp_namespace);
     // One copy of the runtime per program, however many headers it includes.
     std::string guard = std::string(version);
     std::replace_if(guard.begin(), guard.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
                     '_');
     data.set("runtime_guard", guard);
-    data.set("namespace", cpp_namespace);
     data.set("header_name", comment_safe(header_name));
-    data.set("has_header", plan.header_bytes > 0);
     data.set("first_member", plan.spec.fields.front().member());
     data.set("first_column", column_name(plan.spec.fields.front()));
     data.set("first_type", unsigned_type(plan.spec.fields.front().bits));
-    data.set("record_members", record_members(plan));
-    data.set("field_count", std::to_string(plan.fields.size()));
-    data.set("field_layouts", field_layouts(plan));
     std::uint64_t table_bytes = 0;
     for (const PlanField& field : plan.fields) {
         table_bytes += field.table_bytes();
     }
     data.set("table_bytes", with_thousands_separators(table_bytes));
     return render_template("codec.hpp", data);
+}
+
+std::string generate_c_library(const CodePlan& plan, const std::string& cpp_namespace, unsigned abi_version) {
+    TemplateData data = codec_api_data(plan, cpp_namespace);
+    data.set("abi_version", std::to_string(abi_version));
+    return render_template("c_library.cpp", data);
 }
 
 }  // namespace tcgen

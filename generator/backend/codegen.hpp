@@ -19,4 +19,10 @@ std::string generate_compressor(const CodePlan& plan);
 std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_namespace,
                                   const std::string& header_name);
 
+// The C interface of the spec's codec (templates/c_library.cpp.mustache):
+// one source whose extern "C" functions are those of
+// include/tcgen/tcgen_codec.h, TCGEN_CODEC_ABI_VERSION `abi_version`, over
+// the header's Reader and Writer in namespace `cpp_namespace`.
+std::string generate_c_library(const CodePlan& plan, const std::string& cpp_namespace, unsigned abi_version);
+
 }  // namespace tcgen

@@ -9,6 +9,7 @@ namespace tcgen {
 
 const Emitter& compressor_emitter();            // compressor.cpp
 const Emitter& codec_header_emitter();          // codec_header.cpp
+const Emitter& c_library_emitter();             // c_library.cpp
 const Emitter& bidirectional_header_emitter();  // bidirectional_header.cpp
 const Emitter& bidirectional_source_emitter();  // bidirectional_source.cpp
 const Emitter& canonical_text_emitter();        // canonical_text.cpp
@@ -16,8 +17,9 @@ const Emitter& ir_dump_emitter();               // ir_dump.cpp
 
 const std::vector<const Emitter*>& emitters() {
     static const std::vector<const Emitter*> all = {
-        &compressor_emitter(),           &codec_header_emitter(),   &bidirectional_header_emitter(),
-        &bidirectional_source_emitter(), &canonical_text_emitter(), &ir_dump_emitter(),
+        &compressor_emitter(),           &codec_header_emitter(),   &c_library_emitter(),
+        &bidirectional_header_emitter(), &bidirectional_source_emitter(), &canonical_text_emitter(),
+        &ir_dump_emitter(),
     };
     return all;
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -217,6 +218,37 @@ TEST(RecordIo, SeeksWithoutRandomAccessOrWithoutAUsableIndex) {
         ASSERT_TRUE(reader.seek(index)) << index;
         expect_record(reader, index % 500);
     }
+}
+
+// The record count comes from the verified trailer at the end, before and
+// after reading, read ahead or not; where that trailer cannot vouch for the
+// whole input (a stream, a file cut short, two files one after the other)
+// there is none.
+TEST(RecordIo, TheRecordCountComesFromTheTrailerWhereItCoversTheFile) {
+    const Bytes file = written(1003, 3);
+    for (const ReadAhead read_ahead : {ReadAhead::on, ReadAhead::off}) {
+        MemorySource source(file);
+        Reader reader(source, read_ahead);
+        EXPECT_EQ(reader.total_records(), std::optional<std::uint64_t>(1003));
+        expect_record(reader, 0);
+        EXPECT_EQ(reader.total_records(), std::optional<std::uint64_t>(1003));
+        for (std::size_t index = 1; index < 1003; ++index) {
+            expect_record(reader, index);
+        }
+        EXPECT_EQ(reader.total_records(), std::optional<std::uint64_t>(1003));
+    }
+    StreamOnly stream(file);
+    EXPECT_FALSE(Reader(stream).total_records());
+    const Bytes cut(file.begin(), file.end() - 1);
+    MemorySource cut_source(cut);
+    EXPECT_FALSE(Reader(cut_source).total_records());
+    Bytes both = file;
+    both.insert(both.end(), file.begin(), file.end());
+    MemorySource concatenated(both);
+    Reader reader(concatenated);
+    EXPECT_FALSE(reader.total_records());
+    ASSERT_TRUE(reader.seek(1500));
+    EXPECT_FALSE(reader.total_records());
 }
 
 TEST(RecordIo, ADamagedIndexGivesAnErrorOrTheRightRecordNeverAWrongOne) {
