@@ -28,6 +28,8 @@ docs/wet-streams.md. An event is identified by (node, t):
   the store stored;
 - --loads: the WET load events and the same run's LDV1 trace (one record per
   load, in the same order) agree on pc and value;
+- syms (when PREFIX.syms is there): a line for every block's first pc
+  and every node's pc, six fields, a pc's lines alike;
 - --split: wet-split's files are the streams of the hottest nodes and edges
   (ties: smaller id), byte for byte, with the right sizes.
 
@@ -188,6 +190,10 @@ def main(argv):
                         f"WET (pc {b[0]:#x}, value {b[1]:#x})")
                 break
 
+    if os.path.exists(prefix + ".syms"):
+        named = check_symbols(prefix + ".syms", blocks, nodes, problem)
+        print(f"wet_check: symbols: {named}")
+
     if "split" in opts:
         check_split(opts["split"], int(opts.get("nodes", 10)), int(opts.get("edges", 10)),
                     nodes, events, edges, problem)
@@ -198,6 +204,39 @@ def main(argv):
           f"{len(nodes)} nodes, {len(events)} events ({loads} loads, "
           f"{stores} stores), {len(edges)} edges, {exact} loads with an exact def "
           f"(same value), {lost} loads whose last store was forgotten")
+
+
+def check_symbols(path, blocks, nodes, problem):
+    """PREFIX.syms: "WTS1", then per instruction of each static block a line
+    of six tab-separated fields: 0xPC, object, 0xOFFSET, function, file,
+    line ("-" unknown). Every block's first pc and every node's pc has a
+    line; a pc's lines agree."""
+    with open(path, "rb") as f:
+        lines = f.read().decode("utf-8", "replace").split("\n")
+    if lines[0] != "WTS1" or lines[-1] != "":
+        problem(f"{path}: not WTS1 and whole lines")
+        return "none"
+    by_pc = {}
+    for number, line in enumerate(lines[1:-1], 2):
+        fields = line.split("\t")
+        if len(fields) != 6 or not fields[0].startswith("0x") or not fields[2].startswith("0x") \
+                or not (fields[5] == "-" or fields[5].isdigit()):
+            problem(f"{path}:{number}: not 0xPC, object, 0xOFFSET, function, file, line: {line!r}")
+            continue
+        pc = int(fields[0], 16)
+        if by_pc.setdefault(pc, fields) != fields:
+            problem(f"{path}:{number}: pc {pc:#x} described twice, differently")
+    for block in blocks:
+        if block[1] and block[6] not in by_pc:
+            problem(f"{path}: block {block[0]} at {block[6]:#x} has no line")
+    for node in nodes:
+        if node[4] not in by_pc:
+            problem(f"{path}: node {node[0]} at {node[4]:#x} has no line")
+    functions = sum(1 for fields in by_pc.values() if fields[3] != "-")
+    lines_known = sum(1 for fields in by_pc.values() if fields[5] != "-")
+    if functions * 2 < len(by_pc):
+        problem(f"{path}: only {functions} of {len(by_pc)} instructions have a function")
+    return f"{len(by_pc)} instructions, {functions} in a known function, {lines_known} with a source line"
 
 
 def check_split(out, k_nodes, k_edges, nodes, events, edges, problem):

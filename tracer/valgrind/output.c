@@ -15,6 +15,9 @@ Out outs[N_KINDS] = {
    { NULL, "WTE2", "wet events", 0, 0, -1, 0, NULL },
    { NULL, "WTD2", "wet edges",  0, 0, -1, 0, NULL },
    { NULL, "WTR1", "wet regs",   0, 0, -1, 0, NULL },
+   /* Written at translation, rarely: open only then, so that the WET's
+      other files hold what they held before it existed. */
+   { NULL, "WTS1", "wet symbols", 0, 0, -1, 0, NULL, True },
    /* The thread log must not change the other files: its descriptor
       would shift the program's (loaded as values). */
    { NULL, "THR1", "threads",    0, 0, -1, 0, NULL, True },
@@ -66,6 +69,7 @@ Bool outs_open(void)
          VG_(memcpy)(o->buf, o->header, 4);
          o->used = 4;
       }
+      if (k == K_WTS) o->buf[o->used++] = '\n';   /* a text file: its magic is a line */
       active[k] = 1;
       any = True;
    }
@@ -88,6 +92,26 @@ void out_flush(Out* o)
    o->used = 0;
 }
 
+void out_text(Int k, const HChar* text)
+{
+   Out* o = &outs[k];
+   SizeT left = VG_(strlen)(text);
+   while (left > 0) {
+      UInt room = OUT_BUF_BYTES - o->used;
+      UInt piece = left < room ? (UInt)left : room;
+      VG_(memcpy)(o->buf + o->used, text, piece);
+      o->used += piece;
+      text += piece;
+      left -= piece;
+      if (o->used > OUT_BUF_BYTES - OUT_MAX_RECORD) out_flush(o);
+   }
+}
+
+void out_count(Int k)
+{
+   outs[k].n++;
+}
+
 void outs_close(void)
 {
    Int k;
@@ -107,10 +131,10 @@ void outs_close(void)
 void kind_full(Int k)
 {
    Int i;
-   /* The WET's six files are one trace: the event cap or the end of the
+   /* The WET's seven files are one trace: the event cap or the end of the
       block counter stops them all. */
-   if (k >= K_WTB && k <= K_WTR)
-      for (i = K_WTB; i <= K_WTR; i++) active[i] = 0;
+   if (k >= K_WTB && k <= K_WTS)
+      for (i = K_WTB; i <= K_WTS; i++) active[i] = 0;
    active[k] = 0;
    recompute_active();
    if (!clo_exit_when_full) return;

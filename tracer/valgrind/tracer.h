@@ -60,10 +60,10 @@
 /* Output files (output.c)                                             */
 /* ------------------------------------------------------------------ */
 
-/* The six WET files are one kind for the user (one option, one cap on
-   the events); they get separate buffers here, K_WTB to K_WTR. */
+/* The seven WET files are one kind for the user (one option, one cap on
+   the events); they get separate buffers here, K_WTB to K_WTS. */
 enum { K_STA = 0, K_CMA, K_LDV, K_CHS, K_BRA, K_WTB, K_WTF, K_WTN, K_WTE, K_WTD,
-       K_WTR, K_THR, N_KINDS };
+       K_WTR, K_WTS, K_THR, N_KINDS };
 
 #define OUT_BUF_BYTES (4u << 20)
 
@@ -97,6 +97,10 @@ void recompute_active(void);
 /* Opens every requested file and writes its header; False if none is. */
 Bool outs_open(void);
 void out_flush(Out* o);
+/* Appends text of any length to kind k's file (a record of a text file
+   such as PREFIX.syms is a line: the caller counts it with out_count). */
+void out_text(Int k, const HChar* text);
+void out_count(Int k);
 /* Flushes and closes every file (at exit or when all are full). */
 void outs_close(void);
 /* Kind k reached its cap: it stops, and so does the program when it was

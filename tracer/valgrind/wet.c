@@ -19,11 +19,14 @@
                     of 16-byte records (block header, its ops each with its
                     sources, its register writes), written at translation
                     by wet_flow.c
+     PREFIX.syms    WTS1 + per instruction of each static block a text line:
+                    pc, object, offset in it, function+N, file, line (below)
 
    --wet-max caps the events; --wet-track-mb bounds the last-store table. */
 
 #include "tracer.h"
 #include "pub_tool_options.h"
+#include "pub_tool_debuginfo.h"
 
 const HChar* clo_wet_prefix = NULL;
 Long clo_wet_track_mb = 8;     /* MiB of client memory tracked */
@@ -134,6 +137,59 @@ static ULong wet_code_hash(Addr pc, UInt bytes)
    return h;
 }
 
+/* PREFIX.syms: what the debug information says of each instruction of a
+   new static block, a line each (docs/wet-streams.md):
+     0xPC <tab> OBJECT <tab> 0xOFFSET <tab> FUNCTION+N <tab> FILE <tab> LINE
+   OFFSET is the pc's address in OBJECT's file (what objdump shows), "-"
+   stands for what is not known; a name is cut at SYMBOL_CHARS characters,
+   a tab or newline in it becomes '?'. The strings valgrind returns live
+   until its next lookup: each is copied at once. */
+#define SYMBOL_CHARS 1024
+
+static void wet_symbol_field(HChar* line, SizeT* used, const HChar* text, Bool ok, HChar end)
+{
+   SizeT n = 0;
+   if (!ok || !text || !*text) text = "-";
+   for (; text[n] && n < SYMBOL_CHARS; n++)
+      line[(*used)++] = text[n] == '\t' || text[n] == '\n' ? '?' : text[n];
+   line[(*used)++] = end;
+}
+
+static void wet_symbols(IRSB* sb, Int i, UInt instrs)
+{
+   static HChar line[5 * SYMBOL_CHARS + 64];
+   const DiEpoch ep = VG_(current_DiEpoch)();
+   Int j;
+   UInt done = 0;
+   for (j = i; j < sb->stmts_used && done < instrs; j++) {
+      const IRStmt* st = sb->stmts[j];
+      const HChar* text = NULL;
+      const HChar* dir = NULL;
+      const DebugInfo* di;
+      UInt number = 0;
+      SizeT used;
+      Addr pc;
+      Bool ok;
+      if (!st || st->tag != Ist_IMark) continue;
+      done++;
+      pc = (Addr)st->Ist.IMark.addr;
+      used = (SizeT)VG_(sprintf)(line, "0x%lx\t", pc);
+      ok = VG_(get_objname)(ep, pc, &text);
+      wet_symbol_field(line, &used, text, ok, '\t');
+      di = VG_(find_DebugInfo)(ep, pc);
+      used += (SizeT)VG_(sprintf)(line + used, "0x%lx\t",
+                                  di ? pc - (Addr)VG_(DebugInfo_get_text_bias)(di) : pc);
+      ok = VG_(get_fnname_w_offset)(ep, pc, &text);
+      wet_symbol_field(line, &used, text, ok, '\t');
+      ok = VG_(get_filename_linenum)(ep, pc, &text, &dir, &number);
+      wet_symbol_field(line, &used, text, ok, '\t');
+      used += (SizeT)VG_(sprintf)(line + used, ok ? "%u\n" : "-\n", number);
+      line[used] = 0;
+      out_text(K_WTS, line);
+      out_count(K_WTS);
+   }
+}
+
 Int wet_block_at(IRSB* sb, Int i, Bool* made)
 {
    WetBlock key;
@@ -155,7 +211,9 @@ Int wet_block_at(IRSB* sb, Int i, Bool* made)
    if (!key.end)
       key.end = sb->jumpkind == Ijk_Call ? 'C' : sb->jumpkind == Ijk_Ret ? 'R' : 'J';
    key.code = wet_code_hash((Addr)key.pc, key.bytes);
-   return (Int)wet_block(&key, made);
+   j = (Int)wet_block(&key, made);
+   if (*made && active[K_WTS]) wet_symbols(sb, i, key.instrs);
+   return j;
 }
 
 /* Node table.  A node is one static memory access of one block: (block, pc,
@@ -492,6 +550,7 @@ void wet_init(void)
    outs[K_WTE].path = path_with_suffix(clo_wet_prefix, ".events");
    outs[K_WTD].path = path_with_suffix(clo_wet_prefix, ".edges");
    outs[K_WTR].path = path_with_suffix(clo_wet_prefix, ".regs");
+   outs[K_WTS].path = path_with_suffix(clo_wet_prefix, ".syms");
    /* No chasing (as callgrind): a superblock is then one run of code that
       ends in its only jump, call or return.  With chasing, a call valgrind
       follows would end a block as a plain jump, and the blocks of its
