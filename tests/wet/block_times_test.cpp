@@ -287,11 +287,11 @@ TEST(WetBlockTimes, QueriesAnswerTheSameBuiltAndLoaded) {
 // checkpoints), 4 (chunks only as streams), 5 (no dictionaries), 6 (no
 // shared frames), 7 (dictionaries; no shared frames of addresses), 8
 // (the control flow as block ids), 9 (every def's rank or distance
-// kept), 10 (no address siblings), 11 (no load writers) and 12 (no
-// register dataflow): one line that names the file, its version and what
+// kept), 10 (no address siblings), 11 (no load writers), 12 (no
+// register dataflow) and 13 (no symbols): one line that names the file, its version and what
 // to do.
 TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
-    for (const std::uint8_t version : {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) {
+    for (const std::uint8_t version : {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
         std::vector<std::uint8_t> bytes = WholeExecutionTrace::build(synthetic_wet::make_trace(5, 4)).to_bytes();
         bytes[8] = version;
         try {
@@ -299,7 +299,7 @@ TEST(WetBlockTimes, AnOlderVersionIsRefusedByName) {
             ADD_FAILURE() << "a version " << int{version} << " file was accepted";
         } catch (const tcgen::wet::WetError& error) {
             EXPECT_EQ(std::string(error.what()), "old.wet: error: WET format version " + std::to_string(version) +
-                                                     ", this library reads version 13: rebuild it with 'wet build'");
+                                                     ", this library reads version 14: rebuild it with 'wet build'");
         }
     }
 }

@@ -241,6 +241,37 @@ open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
     "$wet" --version | grep -qx "wet [0-9.]*" || fail "wet --version: $("$wet" --version 2>&1)"
 }
 
+# symbols PREFIX WET: --symbols prints what PREFIX.syms says of each pc, and
+# a FUNCTION or FILE:LINE stands for its one instruction that accesses
+# memory, or is refused with the instructions it has.
+symbols() {
+    local prefix=$1 file=$2 line pc name expected
+    "$wet" top "$file" --count=5 --symbols > "$work/top.syms" || fail "wet top --symbols"
+    while read -r line; do
+        pc=$(awk '{ print $3 }' <<< "$line")
+        expected=$(awk -F'\t' -v pc="$pc" '$1 == pc { f = $4; if ($5 != "-") f = f " (" $5 ($6 != "-" ? ":" $6 : "") ")";
+                   print f; exit }' "$prefix.syms")
+        [[ -n $expected && $line == *" $expected" ]] || fail "wet top --symbols: '$line', expected it to end '$expected'"
+    done < "$work/top.syms"
+    # The busiest load of sum_odd by its source line, when that line has no other.
+    read -r _ pc _ < <(grep '^values' "$work/picks" | head -n 1)
+    name=$(awk -F'\t' -v pc="$pc" '$1 == pc && $6 != "-" { print $5 ":" $6; exit }' "$prefix.syms")
+    [[ -n $name ]] || fail "no source line for $pc in $prefix.syms"
+    if "$wet" values "$file" "$name" > "$work/named" 2> "$work/named.err"; then
+        "$wet" values "$file" "$pc" | cmp -s - "$work/named" || fail "wet values $name is not wet values $pc"
+        echo "ok: wet values $name is wet values $pc"
+    else
+        grep -q "error: '$name' has [0-9]* instructions that access memory: .*$pc" "$work/named.err" \
+            || fail "wet values $name: $(cat "$work/named.err")"
+        echo "ok: $(cat "$work/named.err")"
+    fi
+    one_line_error "a name the symbols do not know" "$wet" values "$file" no_such_function
+    one_line_error "a function with several memory accesses" "$wet" def "$file" fill 1
+    grep -q "error: 'fill' has [0-9]* instructions that access memory: 0x" "$work/err" || fail "fill: $(cat "$work/err")"
+    "$wet" slice "$file" "$pc" 1 --count=3 --symbols 2> /dev/null | grep -Eq "^[0-9]+ [BLRS] 0x[0-9a-f]+ [0-9-]+ [^ ]" \
+        || fail "wet slice --symbols prints no symbol"
+}
+
 # 1. The toy program.
 python3 "$here/make_synthetic_wet.py" "$work/toy" 3
 build "$work/toy" "$work/toy.wet"
@@ -248,6 +279,8 @@ picks "$work/toy"
 query_set "$work/toy" "$work/toy.wet"
 echo "ok: toy program: $compared outputs equal the reference's, $windowed windows and --at forms their whole outputs'"
 bad_input "$work/toy" "$work/toy.wet"
+one_line_error "--symbols without symbols" "$wet" cf "$work/toy.wet" --symbols
+one_line_error "a name without symbols" "$wet" values "$work/toy.wet" main
 compared=0
 python3 "$here/make_synthetic_wet.py" --no-regs "$work/plain" 3
 build "$work/plain" "$work/plain.wet"
@@ -278,3 +311,4 @@ picks "$work/real" "$([[ -s "$work/symbols" ]] && echo "$work/symbols")"
 query_set "$work/real" "$work/real.wet"
 echo "ok: real run: $compared outputs equal the reference's, $windowed windows and --at forms their whole outputs'"
 bad_input "$work/real" "$work/real.wet"
+symbols "$work/real" "$work/real.wet"

@@ -13,6 +13,7 @@
 #include "common/files.hpp"
 #include "runtime/byte_order.hpp"
 #include "wet/dependences/dataflow.hpp"
+#include "wet/format/symbols.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -250,6 +251,17 @@ RawTrace read_raw_trace(const std::string& prefix) {
     const std::string regs = prefix + ".regs";
     if (std::filesystem::exists(regs)) {
         raw.dataflow = parse_regs_file(read_whole_file(regs), raw.blocks.size(), regs);
+    }
+    // Traces of tracers before it have none: no symbols.
+    const std::string syms = prefix + ".syms";
+    if (std::filesystem::exists(syms)) {
+        const std::vector<std::uint8_t> text = read_whole_file(syms);
+        static constexpr char magic[] = "WTS1\n";
+        if (text.size() < 5 || std::memcmp(text.data(), magic, 5) != 0) {
+            throw WetError(syms, "not a PREFIX.syms of tcgen-tracer --wet (no WTS1 line)");
+        }
+        raw.symbols.assign(text.begin() + 5, text.end());
+        SymbolTable::parse(raw.symbols, syms);  // its checks, naming the file
     }
     check_raw_trace(raw, prefix);
     return raw;

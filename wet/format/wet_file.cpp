@@ -3,7 +3,7 @@
 //   4  format version (format_version below)
 //   4  section count (section_total below)
 //   per section: 4-byte tag, u64 payload size, u64 XXH64 of the payload, the payload
-// Sections in order: META, BLKS, NODS, DFLW, then the label sections of LabelStore.
+// Sections in order: META, BLKS, NODS, DFLW, SYMS, then the label sections of LabelStore.
 // Every size is checked against the bytes present before anything is
 // allocated for it, every checksum before its section is parsed.
 
@@ -17,7 +17,9 @@
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
 #include "runtime/checksum.hpp"
+#include "runtime/zstd_codec.hpp"
 #include "wet/dependences/dataflow.hpp"
+#include "wet/format/symbols.hpp"
 #include "wet/labels/label_store.hpp"
 
 namespace tcgen::wet {
@@ -38,12 +40,21 @@ constexpr char magic[8] = {'T', 'C', 'G', 'E', 'N', 'W', 'E', 'T'};
 // 3 kept each as one stream; 3 stopped saving the blocks' timestamps (BTIM),
 // derived from the control flow on load; 2 kept them; 1 kept t_use - t_def
 // per def.
+// 14: SYMS holds what the debug information says of the instructions (after DFLW);
 // 13: DFLW holds the blocks' register dataflow (after NODS);
-constexpr std::uint32_t format_version = 13;
+constexpr std::uint32_t format_version = 14;
 constexpr std::size_t section_header_bytes = 4 + 8 + 8;
 constexpr std::size_t file_header_bytes = 8 + 4 + 4;
-constexpr const char* static_tags[] = {"META", "BLKS", "NODS", "DFLW"};
-constexpr std::size_t static_sections = 4;
+constexpr const char* static_tags[] = {"META", "BLKS", "NODS", "DFLW", "SYMS"};
+constexpr std::size_t static_sections = 5;
+// The symbols' lines in one zstd frame: 9 codes the few MB of a large run's
+// lines in a fraction of a second and keeps them a twentieth of their size.
+constexpr int symbols_zstd_level = 9;
+// A frame may not claim more than this many bytes per byte of it (text of
+// lines that repeat their object's name compresses 20-fold), nor more than
+// 4 GiB: a forged size cannot make a query allocate more.
+constexpr std::uint64_t symbols_max_ratio = 1024;
+constexpr std::uint64_t symbols_max_bytes = std::uint64_t{1} << 32;
 constexpr std::uint32_t section_total = static_sections + LabelStore::section_count;
 
 void write_section(ByteWriter& file, const char* tag, const std::vector<std::uint8_t>& payload) {
@@ -82,6 +93,31 @@ std::uint64_t WholeExecutionTrace::static_bytes() const {
 
 // A traced dataflow (flag 1, then write_dataflow()'s form); a stand-in is
 // made again when needed (flag 0).
+std::vector<std::uint8_t> WholeExecutionTrace::symbols_section(const std::string& lines) {
+    ByteWriter section;
+    section.u64(lines.size());
+    if (!lines.empty()) {
+        const std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(
+            reinterpret_cast<const std::uint8_t*>(lines.data()), lines.size(), symbols_zstd_level);
+        section.bytes(frame.data(), frame.size());
+    }
+    return std::move(section.data());
+}
+
+const SymbolTable& WholeExecutionTrace::need_symbols() {
+    if (!symbols_) {
+        ByteReader section(symbols_saved_.data(), symbols_saved_.size(), name_, "section SYMS");
+        const std::uint64_t size = symbols_saved_.empty() ? 0 : section.u64();
+        std::string lines(static_cast<std::size_t>(size), '\0');
+        if (size != 0 && !tcgen_runtime::zstd_unframe(section.here(), section.remaining(),
+                                                      reinterpret_cast<std::uint8_t*>(lines.data()), size)) {
+            section.fail("its zstd frame is corrupt");
+        }
+        symbols_ = std::make_unique<SymbolTable>(SymbolTable::parse(lines, name_));
+    }
+    return *symbols_;
+}
+
 std::vector<std::uint8_t> WholeExecutionTrace::dataflow_section() const {
     ByteWriter section;
     section.u8(traced_dataflow_ ? 1 : 0);
@@ -139,6 +175,7 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
         write_section(file, static_tags[2], records.data());
     }
     write_section(file, static_tags[3], dataflow_saved_);
+    write_section(file, static_tags[4], symbols_saved_);
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         write_section(file, LabelStore::section_tags[section], labels_->save_section(section));
     }
@@ -219,6 +256,18 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     } else if (wet.dataflow_saved_.size() != 1) {
         dataflow.fail("a stand-in dataflow is its flag byte alone");
     }
+
+    // The symbols are kept saved, their frame's size checked; the first
+    // query that asks for one decodes and checks them.
+    ByteReader symbols = read_section(file, static_tags[4]);
+    const std::uint64_t symbols_text = symbols.u64();
+    if (symbols_text == 0 ? symbols.remaining() != 0
+                          : symbols_text > symbols_max_bytes || symbols_text / symbols_max_ratio > symbols.remaining() ||
+                                tcgen_runtime::zstd_frame_content_size(symbols.here(), symbols.remaining()) !=
+                                    symbols_text) {
+        symbols.fail("its frame does not hold the " + std::to_string(symbols_text) + " bytes it claims");
+    }
+    wet.symbols_saved_.assign(symbols.here() - 8, symbols.here() + symbols.remaining());
 
     wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
     wet.labels_->set_control_dependences(control_dependences);

@@ -9,9 +9,11 @@
 #include <stdexcept>
 #include <utility>
 
+#include "runtime/byte_order.hpp"
 #include "wet/dependences/control_dependence.hpp"
 #include "wet/dependences/register_reads.hpp"
 #include "wet/flow/flow_index.hpp"
+#include "wet/format/symbols.hpp"
 #include "wet/labels/grouping.hpp"
 #include "wet/labels/label_store.hpp"
 
@@ -115,6 +117,8 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
         wet.dataflow_labels_ = raw.dataflow.ops.size() + raw.dataflow.sources.size() + raw.dataflow.writes.size();
     }
     wet.dataflow_saved_ = wet.dataflow_section();
+    wet.symbols_saved_ =
+        symbols_section(raw.symbols.empty() ? std::string() : SymbolTable::parse(raw.symbols, "raw.syms").lines());
     wet.index_static();
     if (progress) {
         progress("control dependences", 0, 1);
@@ -193,6 +197,14 @@ std::uint32_t WholeExecutionTrace::checked_t(std::uint32_t t) const {
 
 std::uint32_t WholeExecutionTrace::block_at(std::uint32_t t) {
     return labels_->block_at(checked_t(t));
+}
+
+std::optional<Symbol> WholeExecutionTrace::symbol(std::uint64_t pc) {
+    return has_symbols() ? need_symbols().at(pc) : std::nullopt;
+}
+
+std::vector<std::uint64_t> WholeExecutionTrace::pcs_named(std::string_view name) {
+    return has_symbols() ? need_symbols().pcs_named(name) : std::vector<std::uint64_t>();
 }
 
 std::uint64_t WholeExecutionTrace::block_executions(std::uint32_t id) {
@@ -412,6 +424,9 @@ std::vector<LabelStats> WholeExecutionTrace::stats() const {
     rows.push_back(LabelStats{"register dataflow", dataflow_labels_,
                               traced_dataflow_ ? 16 * (blocks_.size() + dataflow_labels_) : 0, dataflow_saved_.size(),
                               dataflow_memory_bytes()});
+    // PREFIX.syms's lines, once per pc.
+    const std::uint64_t symbol_bytes = symbols_saved_.size() >= 8 ? tcgen_runtime::load_le64(symbols_saved_.data()) : 0;
+    rows.push_back(LabelStats{"symbols", 0, symbol_bytes, symbols_saved_.size(), symbols_saved_.capacity()});
     LabelStats total{"total", 0, 0, 0, memory_bytes()};
     for (const LabelStats& row : rows) {
         total.labels += row.labels;
@@ -419,6 +434,7 @@ std::vector<LabelStats> WholeExecutionTrace::stats() const {
         total.compressed_bytes += row.compressed_bytes;
     }
     total.labels -= program.labels;  // static records are not labels
+    total.raw_bytes -= symbol_bytes;  // nor are the symbols, which the paper's WET has not: its file holds them
     rows.push_back(total);
     return rows;
 }
@@ -438,7 +454,7 @@ std::size_t WholeExecutionTrace::dataflow_memory_bytes() const {
 }
 
 std::size_t WholeExecutionTrace::memory_bytes() const {
-    return static_memory_bytes() + dataflow_memory_bytes() + labels_->memory_bytes();
+    return static_memory_bytes() + dataflow_memory_bytes() + labels_->memory_bytes() + symbols_saved_.capacity();
 }
 
 }  // namespace tcgen::wet

@@ -17,9 +17,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <tcgen/wet.hpp>
 
@@ -50,6 +52,66 @@ std::uint64_t parse_number(const std::string& text, const char* what) {
         throw UsageError(std::string(what) + " '" + text + "' is too large");
     }
     return value;
+}
+
+// --symbols: after a pc, what the WET's symbols say of it ("main+26
+// (histogram.c:16)"); nothing when off.
+class SymbolColumn {
+public:
+    SymbolColumn(WholeExecutionTrace& wet, const std::string& file, bool on) : wet_(wet), on_(on) {
+        if (on && !wet.has_symbols()) {
+            throw WetError(file, "--symbols: this WET has none (its trace has no PREFIX.syms)");
+        }
+    }
+    void append(Output& out, std::uint64_t pc) {
+        if (on_) {
+            const std::optional<tcgen::wet::Symbol> symbol = wet_.symbol(pc);
+            out.ch(' ').text(symbol ? symbol->text() : "?");
+        }
+    }
+
+private:
+    WholeExecutionTrace& wet_;
+    bool on_;
+};
+
+// A PC as 0x-hex or decimal, or a name the WET's symbols know: a function
+// ("tally") or a source line ("histogram.c:24") with exactly one
+// instruction that accesses memory (for a slice, when none does, exactly
+// one instruction).
+std::uint64_t parse_pc(WholeExecutionTrace& wet, const std::string& file, const std::string& text,
+                       bool memory_access_only) {
+    if (!text.empty() && text[0] >= '0' && text[0] <= '9') {
+        return parse_number(text, "PC");
+    }
+    if (!wet.has_symbols()) {
+        throw WetError(file, "PC '" + text + "' is not a number, and this WET has no symbols to look it up in");
+    }
+    const std::vector<std::uint64_t> named = wet.pcs_named(text);
+    if (named.empty()) {
+        throw WetError(file, "no function or source line '" + text + "' in the symbols (a function by its whole "
+                             "name, a line as FILE:LINE)");
+    }
+    std::vector<std::uint64_t> pcs;
+    std::copy_if(named.begin(), named.end(), std::back_inserter(pcs),
+                 [&](std::uint64_t pc) { return !wet.nodes_at_pc(pc).empty(); });
+    if (pcs.empty() && !memory_access_only) {
+        pcs = named;
+    }
+    if (pcs.size() != 1) {
+        std::string listed;
+        for (std::size_t i = 0; i < pcs.size() && i < 4; ++i) {
+            const std::optional<tcgen::wet::Symbol> symbol = wet.symbol(pcs[i]);
+            listed += (i == 0 ? ": " : ", ") + hex_text(pcs[i]) + (symbol ? " " + symbol->text() : "");
+        }
+        throw WetError(file, "'" + text + "' has " + std::to_string(pcs.size()) + " instructions" +
+                                 (pcs.empty() || memory_access_only || named.size() != pcs.size()
+                                      ? " that access memory"
+                                      : "") +
+                                 (pcs.size() > 4 ? listed + ", ..." : listed) +
+                                 (pcs.empty() ? "" : "; give one by its pc"));
+    }
+    return pcs.front();
 }
 
 void print_progress(std::string_view step, std::uint64_t done, std::uint64_t total) {
@@ -109,8 +171,9 @@ int run_stats(const std::string& file) {
 // executions, its first pc, its id as wpp and `cf --ids` print it), then
 // "L COUNT 0xPC" and "S COUNT 0xPC" (an instruction's executions: its
 // distinct timestamps); most executed first, ties by pc; `count` of each.
-int run_top(const std::string& file, const std::string& count_text) {
+int run_top(const std::string& file, const std::string& count_text, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    SymbolColumn symbol(wet, file, symbols);
     const std::uint64_t count = count_text.empty() ? 10 : parse_number(count_text, "--count");
     struct Row {
         std::uint64_t executions;
@@ -129,6 +192,7 @@ int run_top(const std::string& file, const std::string& count_text) {
             if (with_id) {
                 out.ch(' ').dec(rows[i].id);
             }
+            symbol.append(out, rows[i].pc);
             out.ch('\n');
         }
     };
@@ -158,8 +222,9 @@ int run_top(const std::string& file, const std::string& count_text) {
 }
 
 int run_cf(const std::string& file, const std::string& from_text, bool backward, const std::string& count_text,
-           bool ids) {
+           bool ids, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    SymbolColumn symbol(wet, file, symbols);
     std::uint64_t count = count_text.empty() ? UINT64_MAX : parse_number(count_text, "--count");
     std::uint64_t from = 0;
     if (!from_text.empty()) {
@@ -180,6 +245,7 @@ int run_cf(const std::string& file, const std::string& from_text, bool backward,
         if (ids) {
             out.ch(' ').dec(step.block);
         }
+        symbol.append(out, wet.block(step.block).pc);
         out.ch('\n');
     }
     return 0;
@@ -207,8 +273,8 @@ Window parse_window(const std::string& from_text, const std::string& count_text)
 }
 
 int run_accesses(const std::string& file, const std::string& pc_text, bool addresses, const Window& window) {
-    const std::uint64_t pc = parse_number(pc_text, "PC");
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    const std::uint64_t pc = parse_pc(wet, file, pc_text, true);
     Output out;
     std::uint64_t left = window.count;
     for (const tcgen::wet::Access& access : wet.accesses(pc)) {
@@ -235,9 +301,9 @@ struct Start {
 };
 
 Start parse_start(WholeExecutionTrace& wet, const std::string& file, const std::string& pc_text,
-                  const std::string& instance_text, const std::string& at_text) {
+                  const std::string& instance_text, const std::string& at_text, bool memory_access_only) {
     Start start;
-    start.pc = parse_number(pc_text, "PC");
+    start.pc = parse_pc(wet, file, pc_text, memory_access_only);
     if (instance_text.empty() == at_text.empty()) {
         throw UsageError(instance_text.empty() ? "give INSTANCE or --at=T" : "give INSTANCE or --at=T, not both");
     }
@@ -255,9 +321,10 @@ Start parse_start(WholeExecutionTrace& wet, const std::string& file, const std::
 }
 
 int run_def(const std::string& file, const std::string& pc_text, const std::string& instance_text,
-            const std::string& at_text) {
+            const std::string& at_text, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
-    const Start start = parse_start(wet, file, pc_text, instance_text, at_text);
+    SymbolColumn symbol(wet, file, symbols);
+    const Start start = parse_start(wet, file, pc_text, instance_text, at_text, true);
     const std::vector<std::uint32_t> nodes = wet.nodes_at_pc(start.pc);
     if (nodes.empty()) {
         throw WetError(file, "no memory access has pc " + hex_text(start.pc));
@@ -281,7 +348,9 @@ int run_def(const std::string& file, const std::string& pc_text, const std::stri
     for (const std::uint32_t node : loads) {
         out.dec(t).text(" L ").dec(wet.node(node).slot).text(" <- ");
         if (const std::optional<tcgen::wet::Def> def = wet.def_of(node, t)) {
-            out.dec(def->t).text(" S ").dec(wet.node(def->node).slot).ch(' ').hex(wet.node(def->node).pc).ch('\n');
+            out.dec(def->t).text(" S ").dec(wet.node(def->node).slot).ch(' ').hex(wet.node(def->node).pc);
+            symbol.append(out, wet.node(def->node).pc);
+            out.ch('\n');
         } else {
             out.text("none\n");
         }
@@ -290,9 +359,10 @@ int run_def(const std::string& file, const std::string& pc_text, const std::stri
 }
 
 int run_slice(const std::string& file, const std::string& pc_text, const std::string& instance_text,
-              const std::string& at_text, const Window& window) {
+              const std::string& at_text, const Window& window, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
-    const Start start = parse_start(wet, file, pc_text, instance_text, at_text);
+    SymbolColumn symbol(wet, file, symbols);
+    const Start start = parse_start(wet, file, pc_text, instance_text, at_text, false);
     tcgen::wet::SliceWindow slice_window;
     slice_window.from = window.from == 0 ? UINT32_MAX : window.from;
     slice_window.count = static_cast<std::size_t>(std::min<std::uint64_t>(window.count, SIZE_MAX));
@@ -304,10 +374,12 @@ int run_slice(const std::string& file, const std::string& pc_text, const std::st
         for (const tcgen::wet::SliceItem& item : items) {
             out.dec(item.t).ch(' ').ch(item.kind).ch(' ').hex(item.pc).ch(' ');
             if (item.kind == 'B' || item.kind == 'R') {  // no slot: a branch, an instruction writing registers
-                out.text("-\n");
+                out.ch('-');
             } else {
-                out.dec(item.slot).ch('\n');
+                out.dec(item.slot);
             }
+            symbol.append(out, item.pc);
+            out.ch('\n');
         }
     }
     std::fflush(stdout);
@@ -340,6 +412,7 @@ int main(int argc, char** argv) {
     cf->add_option("--count", count, "At most N lines")->type_name("N");
     bool ids = false;
     cf->add_flag("--ids", ids, "Print each block's id too ('T 0xPC ID'), as wpp and `top` name blocks");
+    bool symbols = false;
     CLI::App* top = app.add_subcommand(
         "top", "The most executed blocks, loads and stores: 'B COUNT 0xPC ID', 'L COUNT 0xPC', 'S COUNT 0xPC'");
     top->add_option("WET", file, "A file written by wet build")->required();
@@ -348,7 +421,9 @@ int main(int argc, char** argv) {
     CLI::App* addresses = app.add_subcommand("addresses", "Every execution of PC's accesses: 'T KIND SLOT 0xADDRESS'");
     for (CLI::App* command : {values, addresses}) {
         command->add_option("WET", file, "A file written by wet build")->required();
-        command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal")->required();
+        command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal, or a FUNCTION or FILE:LINE "
+                                      "with one instruction that accesses memory")
+            ->required();
         command->add_option("--from", from, "Only executions at timestamp T or later")->type_name("T");
         command->add_option("--count", count, "At most N lines")->type_name("N");
     }
@@ -358,10 +433,16 @@ int main(int argc, char** argv) {
         "slice", "The backward dynamic slice from PC at its INSTANCE-th timestamp or at timestamp --at");
     for (CLI::App* command : {def, slice}) {
         command->add_option("WET", file, "A file written by wet build")->required();
-        command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal")->required();
+        command->add_option("PC", pc, "The instruction's address, 0x-hex or decimal, or a FUNCTION or FILE:LINE "
+                                      "with one instruction that accesses memory")
+            ->required();
         command->add_option("INSTANCE", instance, "1 for the first timestamp at which PC executed, 2 the second...");
         command->add_option("--at", at, "PC's execution at timestamp T (as `values` and `cf` print it)")
             ->type_name("T");
+    }
+    for (CLI::App* command : {cf, top, def, slice}) {
+        command->add_flag("-s,--symbols", symbols,
+                          "After each pc, what the debug information says of it: 'FUNCTION+N (FILE:LINE)'");
     }
     slice->add_option("--from", from, "Only items at timestamp T or earlier")->type_name("T");
     slice->add_option("--count", count, "At most N items (the walk stops there)")->type_name("N");
@@ -374,12 +455,12 @@ int main(int argc, char** argv) {
             queried = build->parsed() ? "" : file;
             return build->parsed()       ? run_build(prefix, file, checkpoint)
                    : stats->parsed()     ? run_stats(file)
-                   : cf->parsed()        ? run_cf(file, from, backward, count, ids)
-                   : top->parsed()       ? run_top(file, count)
+                   : cf->parsed()        ? run_cf(file, from, backward, count, ids, symbols)
+                   : top->parsed()       ? run_top(file, count, symbols)
                    : values->parsed()    ? run_accesses(file, pc, false, parse_window(from, count))
                    : addresses->parsed() ? run_accesses(file, pc, true, parse_window(from, count))
-                   : def->parsed()       ? run_def(file, pc, instance, at)
-                                         : run_slice(file, pc, instance, at, parse_window(from, count));
+                   : def->parsed()       ? run_def(file, pc, instance, at, symbols)
+                                         : run_slice(file, pc, instance, at, parse_window(from, count), symbols);
         },
         &queried);
 }

@@ -116,10 +116,11 @@ struct RawTrace {
     std::vector<RawEvent> events;     // in execution order
     std::vector<RawEdge> edges;       // in event order
     RawDataflow dataflow;             // PREFIX.regs; empty when the trace has none
+    std::string symbols;              // PREFIX.syms's lines after its magic; empty when the trace has none
 };
 
 // Reads and checks PREFIX.blocks, .flow, .nodes, .events and .edges, and
-// PREFIX.regs when it exists. Throws WetError on a missing,
+// PREFIX.regs and PREFIX.syms when they exist. Throws WetError on a missing,
 // short, foreign or inconsistent file.
 RawTrace read_raw_trace(const std::string& prefix);
 

@@ -64,6 +64,7 @@ namespace tcgen::wet {
 
 class LabelStore;  // the compressed labels; private, so their layout can change
 class RegisterReads;
+class SymbolTable;
 
 // One step of the control-flow trace: the block executed at t.
 struct FlowStep {
@@ -96,6 +97,21 @@ struct SliceItem {  // 24 bytes: a large slice holds tens of millions
     std::uint8_t slot = 0;  // a node's slot; 0 otherwise
     std::uint32_t id = 0;
     std::uint64_t pc = 0;  // the node's or R's instruction, or the block's first
+};
+
+// What the debug information says of an instruction (tcgen-tracer's
+// PREFIX.syms, docs/wet-streams.md); an empty string or 0 where it says
+// nothing.
+struct Symbol {
+    std::uint64_t pc = 0;
+    std::string object;                 // the file its code was loaded from
+    std::uint64_t offset = 0;           // pc's address in that file, as objdump shows it
+    std::string function;               // the symbol holding pc
+    std::uint64_t function_offset = 0;  // pc - the function's start
+    std::string file;                   // the source file, without its directory
+    std::uint32_t line = 0;
+    // "main+26 (histogram.c:16)", the parts known; "0xPC" when nothing is.
+    std::string text() const;
 };
 
 // The part of a backward slice to return: its items at timestamps up to
@@ -226,6 +242,16 @@ public:
     // did not execute at t).
     std::vector<SliceItem> backward_slice_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {});
 
+    // --- Symbols ---
+    // Whether the WET knows what the debug information says of its
+    // instructions (a trace with PREFIX.syms).
+    bool has_symbols() const { return symbols_saved_.size() > 8; }
+    // What it says of pc, if anything.
+    std::optional<Symbol> symbol(std::uint64_t pc);
+    // The pcs of a function ("tally") or a source line ("histogram.c:24"),
+    // increasing; none without symbols.
+    std::vector<std::uint64_t> pcs_named(std::string_view name);
+
     // --- Sizes ---
     std::vector<LabelStats> stats() const;  // one row per kind of label, then "total"
     std::size_t memory_bytes() const;
@@ -286,6 +312,12 @@ private:
     std::vector<std::uint32_t> node_op_;      // per node, its op's index in its block's ops
     std::unique_ptr<LabelStore> labels_;
     std::unique_ptr<RegisterReads> register_reads_;
+    // The symbols: kept saved (SYMS's payload: the text's size, then its
+    // zstd frame) until a query asks for one.
+    std::vector<std::uint8_t> symbols_saved_;
+    std::unique_ptr<SymbolTable> symbols_;
+    static std::vector<std::uint8_t> symbols_section(const std::string& lines);  // SYMS's payload
+    const SymbolTable& need_symbols();
 };
 
 }  // namespace tcgen::wet
