@@ -43,7 +43,8 @@ extern "C" {
 /* Status codes. */
 #define TCGEN_WET_OK 0
 #define TCGEN_WET_ERROR_INPUT 1         /* a missing, damaged or truncated .wet, or an I/O error */
-#define TCGEN_WET_ERROR_ARGUMENT 2      /* a call the caller got wrong: a null pointer, INSTANCE and --at both or neither */
+#define TCGEN_WET_ERROR_ARGUMENT 2      /* a call the caller got wrong: a null pointer, INSTANCE and --at both or
+                                           neither, --from 0 */
 #define TCGEN_WET_ERROR_OUT_OF_MEMORY 3 /* an allocation failed */
 #define TCGEN_WET_ERROR_INTERNAL 4      /* a bug of tcgen's */
 #define TCGEN_WET_ERROR_QUERY 5         /* what the trace does not hold: an unknown pc, an instance or
@@ -51,6 +52,8 @@ extern "C" {
 
 /* A window's count meaning "all of them" (`wet slice` without --count). */
 #define TCGEN_WET_ALL ((uint64_t)-1)
+/* An INSTANCE, --at or --from not given. */
+#define TCGEN_WET_NONE ((uint64_t)-1)
 
 typedef struct tcgen_wet tcgen_wet;
 
@@ -119,7 +122,8 @@ TCGEN_WET_API int tcgen_wet_accesses(tcgen_wet* wet, uint64_t pc, tcgen_wet_acce
 /*
  * Where `def` and `slice` start, as the command's INSTANCE and --at=T:
  * exactly one of `instance` (1 for pc's first distinct timestamp) and `at`
- * (a timestamp) is nonzero; 0 means not given.
+ * (a timestamp) is given, the other TCGEN_WET_NONE; out-of-range values
+ * (0 among them) are refused as the command refuses them.
  *
  * `wet def PC INSTANCE|--at=T`: per load of pc executed there, by slot, the
  * store execution it read from: def_t 0 (and def_slot, def_pc 0) when none.
@@ -137,7 +141,8 @@ TCGEN_WET_API int tcgen_wet_def(tcgen_wet* wet, uint64_t pc, uint64_t instance, 
 /*
  * `wet slice PC INSTANCE|--at=T --from=FROM --count=COUNT`: the backward
  * dynamic slice, sorted by t descending, then pc, kind, slot; only its items
- * at timestamps up to `from` (0: all), at most `count` (TCGEN_WET_ALL: all).
+ * at timestamps up to `from` (TCGEN_WET_NONE: all), at most `count`
+ * (TCGEN_WET_ALL: all).
  * kind: 'L', 'S' (a memory access, id its node), 'R' (an instruction writing
  * registers in block id's execution), 'B' (the branch ending block id's); slot 0
  * for 'R' and 'B'.

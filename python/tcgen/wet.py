@@ -23,6 +23,7 @@ from ._errors import Error
 
 ABI_VERSION = 1  # TCGEN_WET_ABI_VERSION of the header this module speaks
 ALL = 2**64 - 1  # TCGEN_WET_ALL
+_NONE = 2**64 - 1  # TCGEN_WET_NONE: an INSTANCE, --at or --from not given
 
 _OK = 0
 _p = ctypes.POINTER
@@ -116,7 +117,7 @@ def _arrays(result, rename=None):
 
 
 def _optional(number):
-    return 0 if number is None else int(number)
+    return _NONE if number is None else int(number)
 
 
 class Wet:

@@ -137,22 +137,25 @@ TEST_F(WetCAbi, DefAndSliceByInstanceEqualThemAtItsTimestamp) {
     const std::uint32_t second = accesses.t[1];  // a load runs once per timestamp here: its 2nd instance
 
     tcgen_wet_def_rows defs{};
-    ASSERT_EQ(tcgen_wet_def(wet_, load, 2, 0, &defs), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+    ASSERT_EQ(tcgen_wet_def(wet_, load, 2, TCGEN_WET_NONE, &defs), TCGEN_WET_OK) << tcgen_wet_error(wet_);
     ASSERT_GE(defs.rows, 1u);
     EXPECT_EQ(defs.t[0], second);
     const std::uint32_t def_t = defs.def_t[0];
-    ASSERT_EQ(tcgen_wet_def(wet_, load, 0, second, &defs), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+    ASSERT_EQ(tcgen_wet_def(wet_, load, TCGEN_WET_NONE, second, &defs), TCGEN_WET_OK) << tcgen_wet_error(wet_);
     EXPECT_EQ(defs.def_t[0], def_t);
 
     tcgen_wet_slice_rows slice{};
-    ASSERT_EQ(tcgen_wet_slice(wet_, load, 2, 0, 0, TCGEN_WET_ALL, &slice), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+    ASSERT_EQ(tcgen_wet_slice(wet_, load, 2, TCGEN_WET_NONE, TCGEN_WET_NONE, TCGEN_WET_ALL, &slice), TCGEN_WET_OK)
+        << tcgen_wet_error(wet_);
     ASSERT_GT(slice.rows, 1u);
     const std::vector<std::uint32_t> times(slice.t, slice.t + slice.rows);
     EXPECT_EQ(times.front(), second);
     tcgen_wet_slice_rows window{};
-    ASSERT_EQ(tcgen_wet_slice(wet_, load, 0, second, 0, 2, &window), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+    ASSERT_EQ(tcgen_wet_slice(wet_, load, TCGEN_WET_NONE, second, TCGEN_WET_NONE, 2, &window), TCGEN_WET_OK)
+        << tcgen_wet_error(wet_);
     ASSERT_EQ(window.rows, 2u);
-    EXPECT_EQ(std::vector<std::uint32_t>(window.t, window.t + 2), std::vector<std::uint32_t>(times.begin(), times.begin() + 2));
+    EXPECT_EQ(std::vector<std::uint32_t>(window.t, window.t + 2),
+              std::vector<std::uint32_t>(times.begin(), times.begin() + 2));
 }
 
 TEST_F(WetCAbi, FailuresAreTheCommandsMessages) {
@@ -166,12 +169,17 @@ TEST_F(WetCAbi, FailuresAreTheCommandsMessages) {
     char pc[32];
     std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(load));
     tcgen_wet_slice_rows slice{};
-    EXPECT_EQ(tcgen_wet_slice(wet_, load, 100000, 0, 0, TCGEN_WET_ALL, &slice), TCGEN_WET_ERROR_QUERY);
+    EXPECT_EQ(tcgen_wet_slice(wet_, load, 100000, TCGEN_WET_NONE, TCGEN_WET_NONE, TCGEN_WET_ALL, &slice),
+              TCGEN_WET_ERROR_QUERY);
     EXPECT_EQ(tcgen_wet_error(wet_), command_error("slice " + wet + " " + pc + " 100000"));
     tcgen_wet_def_rows defs{};
-    EXPECT_EQ(tcgen_wet_def(wet_, load, 0, 0, &defs), TCGEN_WET_ERROR_ARGUMENT);
+    EXPECT_EQ(tcgen_wet_def(wet_, load, TCGEN_WET_NONE, TCGEN_WET_NONE, &defs), TCGEN_WET_ERROR_ARGUMENT);
     EXPECT_EQ(tcgen_wet_error(wet_), command_error("def " + wet + " " + pc));
-    EXPECT_EQ(tcgen_wet_def(wet_, load, 0, 1u << 30, &defs), TCGEN_WET_ERROR_QUERY);
+    EXPECT_EQ(tcgen_wet_def(wet_, load, 0, TCGEN_WET_NONE, &defs), TCGEN_WET_ERROR_QUERY);
+    EXPECT_EQ(tcgen_wet_error(wet_), command_error("def " + wet + " " + pc + " 0"));
+    EXPECT_EQ(tcgen_wet_slice(wet_, load, 1, TCGEN_WET_NONE, 0, TCGEN_WET_ALL, &slice), TCGEN_WET_ERROR_ARGUMENT);
+    EXPECT_EQ(tcgen_wet_error(wet_), command_error("slice " + wet + " " + pc + " 1 --from=0"));
+    EXPECT_EQ(tcgen_wet_def(wet_, load, TCGEN_WET_NONE, 1u << 30, &defs), TCGEN_WET_ERROR_QUERY);
     EXPECT_EQ(tcgen_wet_error(wet_), command_error("def " + wet + " " + pc + " --at=" + std::to_string(1u << 30)));
     std::size_t written = 0;
     EXPECT_EQ(tcgen_wet_cf(wet_, 0, 1, nullptr, nullptr, &written), TCGEN_WET_ERROR_QUERY);

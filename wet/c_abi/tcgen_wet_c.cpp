@@ -91,10 +91,11 @@ void need(const void* pointer, const char* what) {
 // The start of a def or a slice, as `wet` parses INSTANCE and --at.
 tcgen::wet::QueryStart start_of(const WholeExecutionTrace& trace, std::uint64_t pc, std::uint64_t instance,
                                 std::uint64_t at) {
-    if ((instance == 0) == (at == 0)) {
-        throw ArgumentError(instance == 0 ? "give INSTANCE or --at=T" : "give INSTANCE or --at=T, not both");
+    if ((instance == TCGEN_WET_NONE) == (at == TCGEN_WET_NONE)) {
+        throw ArgumentError(instance == TCGEN_WET_NONE ? "give INSTANCE or --at=T"
+                                                       : "give INSTANCE or --at=T, not both");
     }
-    if (at != 0) {
+    if (at != TCGEN_WET_NONE) {
         return tcgen::wet::start_at(trace, pc, at, "--at=" + std::to_string(at));
     }
     tcgen::wet::QueryStart start;
@@ -107,17 +108,26 @@ tcgen::wet::QueryStart start_of(const WholeExecutionTrace& trace, std::uint64_t 
 
 extern "C" {
 
-unsigned tcgen_wet_abi_version(void) { return TCGEN_WET_ABI_VERSION; }
+unsigned tcgen_wet_abi_version(void) {
+    return TCGEN_WET_ABI_VERSION;
+}
 
 const char* tcgen_wet_status_name(int status) {
     switch (status) {
-        case TCGEN_WET_OK: return "TCGEN_WET_OK";
-        case TCGEN_WET_ERROR_INPUT: return "TCGEN_WET_ERROR_INPUT";
-        case TCGEN_WET_ERROR_ARGUMENT: return "TCGEN_WET_ERROR_ARGUMENT";
-        case TCGEN_WET_ERROR_OUT_OF_MEMORY: return "TCGEN_WET_ERROR_OUT_OF_MEMORY";
-        case TCGEN_WET_ERROR_INTERNAL: return "TCGEN_WET_ERROR_INTERNAL";
-        case TCGEN_WET_ERROR_QUERY: return "TCGEN_WET_ERROR_QUERY";
-        default: return "unknown status";
+        case TCGEN_WET_OK:
+            return "TCGEN_WET_OK";
+        case TCGEN_WET_ERROR_INPUT:
+            return "TCGEN_WET_ERROR_INPUT";
+        case TCGEN_WET_ERROR_ARGUMENT:
+            return "TCGEN_WET_ERROR_ARGUMENT";
+        case TCGEN_WET_ERROR_OUT_OF_MEMORY:
+            return "TCGEN_WET_ERROR_OUT_OF_MEMORY";
+        case TCGEN_WET_ERROR_INTERNAL:
+            return "TCGEN_WET_ERROR_INTERNAL";
+        case TCGEN_WET_ERROR_QUERY:
+            return "TCGEN_WET_ERROR_QUERY";
+        default:
+            return "unknown status";
     }
 }
 
@@ -136,9 +146,13 @@ int tcgen_wet_open(const char* path, tcgen_wet** wet) {
     });
 }
 
-const char* tcgen_wet_error(const tcgen_wet* wet) { return wet == nullptr ? "out of memory" : wet->error.c_str(); }
+const char* tcgen_wet_error(const tcgen_wet* wet) {
+    return wet == nullptr ? "out of memory" : wet->error.c_str();
+}
 
-void tcgen_wet_free(tcgen_wet* wet) { delete wet; }
+void tcgen_wet_free(tcgen_wet* wet) {
+    delete wet;
+}
 
 int tcgen_wet_get_stats(tcgen_wet* wet, tcgen_wet_stats* stats) {
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
@@ -158,8 +172,8 @@ int tcgen_wet_cf(tcgen_wet* wet, uint64_t start, size_t count, uint32_t* blocks,
         *written = 0;
         WholeExecutionTrace& trace = trace_of(handle);
         if (start == 0 || start > trace.executed()) {  // as `wet cf --from` refuses it
-            throw tcgen::wet::WetError(trace.name(), "--from=" + std::to_string(start) + " is outside 1.." +
-                                                         std::to_string(trace.executed()));
+            throw tcgen::wet::WetError(
+                trace.name(), "--from=" + std::to_string(start) + " is outside 1.." + std::to_string(trace.executed()));
         }
         auto cursor = trace.control_flow(static_cast<std::uint32_t>(start - 1));
         tcgen::wet::FlowStep step;
@@ -203,8 +217,8 @@ int tcgen_wet_accesses(tcgen_wet* wet, uint64_t pc, tcgen_wet_access_rows* acces
             columns.value.push_back(access.value);
             columns.address.push_back(access.address);
         }
-        *accesses = {columns.t.size(), columns.t.data(), columns.kind.data(), columns.slot.data(),
-                     columns.value.data(), columns.address.data()};
+        *accesses = {columns.t.size(),    columns.t.data(),     columns.kind.data(),
+                     columns.slot.data(), columns.value.data(), columns.address.data()};
     });
 }
 
@@ -221,8 +235,8 @@ int tcgen_wet_def(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at, t
             columns.other_slot.push_back(load.def ? trace.node(load.def->node).slot : 0);
             columns.pc.push_back(load.def ? trace.node(load.def->node).pc : 0);
         }
-        *defs = {columns.t.size(), columns.t.data(), columns.slot.data(), columns.other_t.data(),
-                 columns.other_slot.data(), columns.pc.data()};
+        *defs = {columns.t.size(),       columns.t.data(),          columns.slot.data(),
+                 columns.other_t.data(), columns.other_slot.data(), columns.pc.data()};
     });
 }
 
@@ -230,12 +244,12 @@ int tcgen_wet_slice(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at,
                     tcgen_wet_slice_rows* slice) {
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
         need(slice, "slice");
-        if (from > UINT32_MAX) {
+        if (from != TCGEN_WET_NONE && (from == 0 || from > UINT32_MAX)) {  // as `wet slice --from` refuses it
             throw ArgumentError("--from=" + std::to_string(from) + " is not a timestamp (1 or more)");
         }
         WholeExecutionTrace& trace = trace_of(handle);
         tcgen::wet::SliceWindow window;
-        window.from = from == 0 ? UINT32_MAX : static_cast<std::uint32_t>(from);
+        window.from = from == TCGEN_WET_NONE ? UINT32_MAX : static_cast<std::uint32_t>(from);
         window.count = static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX));
         QueryColumns& columns = handle.columns;
         columns.clear();
@@ -247,8 +261,8 @@ int tcgen_wet_slice(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at,
             columns.slot.push_back(item.slot);
             columns.id.push_back(item.id);
         }
-        *slice = {columns.t.size(), columns.t.data(), columns.kind.data(), columns.pc.data(), columns.slot.data(),
-                  columns.id.data()};
+        *slice = {columns.t.size(),  columns.t.data(),    columns.kind.data(),
+                  columns.pc.data(), columns.slot.data(), columns.id.data()};
     });
 }
 

@@ -41,9 +41,9 @@ QueryStart start_at(const WholeExecutionTrace& wet, std::uint64_t pc, std::uint6
 
 // The def of one load of a pc at one timestamp (`wet def`'s line).
 struct LoadDef {
-    std::uint32_t t = 0;      // the load's
-    std::uint8_t slot = 0;    // the load's
-    std::optional<Def> def;   // none: no store wrote what it read
+    std::uint32_t t = 0;     // the load's
+    std::uint8_t slot = 0;   // the load's
+    std::optional<Def> def;  // none: no store wrote what it read
 };
 
 // The defs of pc's loads executed at the start, by slot. Throws WetError
