@@ -11,7 +11,8 @@ open of a spec the package has tcgen write its codec's C interface
 (tcgen --emit=c-library) and the system's C++ compiler build it, then keeps
 the library in $XDG_CACHE_HOME/tcgen/ (~/.cache/tcgen/) by the spec's
 fingerprint; later opens compile nothing. Errors are tcgen.Error, with the
-command line's one-line message. See docs/python.md.
+command line's one-line message. WETs saved by `wet build`:
+tcgen.wet.open("run.wet") (tcgen/wet.py). See docs/python.md.
 """
 
 import os
@@ -24,9 +25,9 @@ except ImportError:
 
 from ._errors import Error
 from ._library import Field, Library, Reader, Writer
-from . import _build, _tcz
+from . import _build, _tcz, wet
 
-__all__ = ["Error", "Field", "Library", "Reader", "Writer", "blocks", "codec", "open", "read", "write"]
+__all__ = ["Error", "Field", "Library", "Reader", "Writer", "blocks", "codec", "open", "read", "wet", "write"]
 
 
 def _examples_directory():

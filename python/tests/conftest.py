@@ -6,6 +6,7 @@ every example's."""
 
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -60,3 +61,32 @@ def interleaved(reader_header, columns, fields, record_bytes, tail):
     for field in fields:
         records[field.name] = columns[field.name]
     return reader_header + records.tobytes() + tail
+
+
+def wet_command():
+    """The build's wet command (TCGEN_TEST_WET), or a skip."""
+    path = os.environ.get("TCGEN_TEST_WET", "")
+    if not os.access(path, os.X_OK):
+        pytest.skip("no wet command (set TCGEN_TEST_WET)")
+    return path
+
+
+def run_wet(*arguments):
+    """`wet ARGUMENTS`: its output lines, or an Error's line after "wet: "."""
+    ran = subprocess.run([wet_command()] + [str(argument) for argument in arguments], capture_output=True, text=True)
+    if ran.returncode != 0:
+        return None, ran.stderr.strip().splitlines()[-1].split("wet: ", 1)[1]
+    return ran.stdout.splitlines(), ran.stderr
+
+
+@pytest.fixture(scope="session")
+def toy(tmp_path_factory):
+    """The toy WET's path and the build line `wet build` printed."""
+    wet_command()
+    script = os.environ.get("TCGEN_TEST_SYNTHETIC_WET") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "tests", "wet", "make_synthetic_wet.py")
+    work = tmp_path_factory.mktemp("wet")
+    subprocess.run([sys.executable, script, str(work / "toy"), "2"], check=True)
+    lines, report = run_wet("build", work / "toy", work / "toy.wet")
+    assert lines is not None, report
+    return str(work / "toy.wet"), report

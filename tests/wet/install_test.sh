@@ -13,10 +13,34 @@ trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 for file in bin/tcgen bin/wet-walk bin/wet include/tcgen/wet.hpp include/tcgen/wet/node_values.hpp \
-    include/tcgen/wet/whole_execution_trace.hpp include/tcgen/wet/raw_trace.hpp include/tcgen/file_error.hpp; do
+    include/tcgen/wet/whole_execution_trace.hpp include/tcgen/wet/raw_trace.hpp include/tcgen/file_error.hpp \
+    include/tcgen/wet/queries.hpp include/tcgen/tcgen_wet.h; do
     [[ -e "$work/prefix/$file" ]] || { echo "FAIL: $file not installed"; exit 1; }
 done
 "$work/prefix/bin/tcgen" --version >/dev/null
+
+# The WET's C interface, from C89 through the installed header and library.
+wet_c_library=$(find "$work/prefix" -name libtcgen_wet_c.so | head -n 1)
+[[ -n "$wet_c_library" ]] || { echo "FAIL: libtcgen_wet_c.so not installed"; exit 1; }
+cat >"$work/wet_c_user.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <tcgen/tcgen_wet.h>
+
+int main(void) {
+    tcgen_wet* wet = NULL;
+    int status = tcgen_wet_open("missing.wet", &wet);
+    int ok = tcgen_wet_abi_version() == TCGEN_WET_ABI_VERSION && status == TCGEN_WET_ERROR_INPUT &&
+             strstr(tcgen_wet_error(wet), "missing.wet") != NULL;
+    printf("C: %s: %s\n", tcgen_wet_status_name(status), tcgen_wet_error(wet));
+    tcgen_wet_free(wet);
+    return ok ? 0 : 1;
+}
+C
+# shellcheck disable=SC2086  # the flags are words
+cc -std=c89 -pedantic -Wall -Werror $flags -I "$work/prefix/include" -o "$work/wet_c_user" "$work/wet_c_user.c" \
+    -L "$(dirname "$wet_c_library")" -ltcgen_wet_c
+(cd "$work" && LD_LIBRARY_PATH="$(dirname "$wet_c_library")" ./wet_c_user)
 
 mkdir -p "$work/user"
 cat >"$work/user/CMakeLists.txt" <<'CMAKE'

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <tcgen/wet.hpp>
+#include <tcgen/wet/queries.hpp>
 
 #include "common/command_line.hpp"
 #include "common/text_output.hpp"
@@ -175,48 +176,14 @@ int run_top(const std::string& file, const std::string& count_text, bool symbols
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
     SymbolColumn symbol(wet, file, symbols);
     const std::uint64_t count = count_text.empty() ? 10 : parse_number(count_text, "--count");
-    struct Row {
-        std::uint64_t executions;
-        std::uint64_t pc;
-        std::uint32_t id;
-    };
-    const auto print = [&](char kind, std::vector<Row> rows, bool with_id) {
-        const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(count, rows.size()));
-        std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), rows.end(),
-                          [](const Row& a, const Row& b) {
-                              return a.executions != b.executions ? a.executions > b.executions : a.pc < b.pc;
-                          });
-        Output out;
-        for (std::size_t i = 0; i < shown; ++i) {
-            out.ch(kind).ch(' ').dec(rows[i].executions).ch(' ').hex(rows[i].pc);
-            if (with_id) {
-                out.ch(' ').dec(rows[i].id);
-            }
-            symbol.append(out, rows[i].pc);
-            out.ch('\n');
+    Output out;
+    for (const tcgen::wet::TopRow& row : tcgen::wet::top(wet, count)) {
+        out.ch(row.kind).ch(' ').dec(row.executions).ch(' ').hex(row.pc);
+        if (row.kind == 'B') {
+            out.ch(' ').dec(row.id);
         }
-    };
-    std::vector<Row> blocks;
-    for (std::uint32_t id = 0; id < wet.block_count(); ++id) {
-        if (const std::uint64_t executions = wet.block_executions(id)) {
-            blocks.push_back({executions, wet.block(id).pc, id});
-        }
-    }
-    print('B', std::move(blocks), true);
-    for (const char access : {'L', 'S'}) {
-        std::vector<std::uint64_t> pcs;
-        for (std::uint32_t id = 0; id < wet.node_count(); ++id) {
-            if (wet.node(id).access == access && wet.node_executions(id) != 0) {
-                pcs.push_back(wet.node(id).pc);
-            }
-        }
-        std::sort(pcs.begin(), pcs.end());
-        pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
-        std::vector<Row> rows;
-        for (const std::uint64_t pc : pcs) {
-            rows.push_back({wet.instance_count(pc), pc, 0});
-        }
-        print(access, std::move(rows), false);
+        symbol.append(out, row.pc);
+        out.ch('\n');
     }
     return 0;
 }
@@ -293,63 +260,34 @@ int run_accesses(const std::string& file, const std::string& pc_text, bool addre
 
 // Where a def or a slice starts: pc's INSTANCE-th distinct timestamp, or the
 // timestamp --at gives. Exactly one of them.
-struct Start {
-    std::uint64_t pc = 0;
-    bool by_instance = true;
-    std::uint64_t instance = 0;
-    std::uint32_t t = 0;  // when not by_instance
-};
-
-Start parse_start(WholeExecutionTrace& wet, const std::string& file, const std::string& pc_text,
-                  const std::string& instance_text, const std::string& at_text, bool memory_access_only) {
-    Start start;
-    start.pc = parse_pc(wet, file, pc_text, memory_access_only);
+tcgen::wet::QueryStart parse_start(WholeExecutionTrace& wet, const std::string& file, const std::string& pc_text,
+                                   const std::string& instance_text, const std::string& at_text,
+                                   bool memory_access_only) {
+    const std::uint64_t pc = parse_pc(wet, file, pc_text, memory_access_only);
     if (instance_text.empty() == at_text.empty()) {
         throw UsageError(instance_text.empty() ? "give INSTANCE or --at=T" : "give INSTANCE or --at=T, not both");
     }
     if (!instance_text.empty()) {
+        tcgen::wet::QueryStart start;
+        start.pc = pc;
         start.instance = parse_number(instance_text, "INSTANCE");
         return start;
     }
-    start.by_instance = false;
-    const std::uint64_t t = parse_number(at_text, "--at");
-    if (t == 0 || t > wet.executed()) {
-        throw WetError(file, "--at=" + at_text + " is outside 1.." + std::to_string(wet.executed()));
-    }
-    start.t = static_cast<std::uint32_t>(t);
-    return start;
+    return tcgen::wet::start_at(wet, pc, parse_number(at_text, "--at"), "--at=" + at_text);
 }
 
 int run_def(const std::string& file, const std::string& pc_text, const std::string& instance_text,
             const std::string& at_text, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
     SymbolColumn symbol(wet, file, symbols);
-    const Start start = parse_start(wet, file, pc_text, instance_text, at_text, true);
-    const std::vector<std::uint32_t> nodes = wet.nodes_at_pc(start.pc);
-    if (nodes.empty()) {
-        throw WetError(file, "no memory access has pc " + hex_text(start.pc));
-    }
-    if (std::none_of(nodes.begin(), nodes.end(), [&](std::uint32_t node) { return wet.node(node).access == 'L'; })) {
-        throw WetError(file, "pc " + hex_text(start.pc) +
-                                 " is a store; a def is the store that a load read from: give a load's pc");
-    }
-    const std::uint32_t t = start.by_instance ? wet.instance_time(start.pc, start.instance) : start.t;
-    std::vector<std::uint32_t> loads;
-    for (const std::uint32_t node : nodes) {
-        if (wet.node(node).access == 'L' && wet.executed_at(node, t)) {
-            loads.push_back(node);
-        }
-    }
-    if (loads.empty()) {
-        throw WetError(file, "no load of pc " + hex_text(start.pc) + " executed at timestamp " + std::to_string(t));
-    }
-    std::sort(loads.begin(), loads.end(), [&](std::uint32_t a, std::uint32_t b) { return wet.node(a).slot < wet.node(b).slot; });
+    const tcgen::wet::QueryStart start = parse_start(wet, file, pc_text, instance_text, at_text, true);
     Output out;
-    for (const std::uint32_t node : loads) {
-        out.dec(t).text(" L ").dec(wet.node(node).slot).text(" <- ");
-        if (const std::optional<tcgen::wet::Def> def = wet.def_of(node, t)) {
-            out.dec(def->t).text(" S ").dec(wet.node(def->node).slot).ch(' ').hex(wet.node(def->node).pc);
-            symbol.append(out, wet.node(def->node).pc);
+    for (const tcgen::wet::LoadDef& load : tcgen::wet::load_defs(wet, start)) {
+        out.dec(load.t).text(" L ").dec(load.slot).text(" <- ");
+        if (load.def) {
+            out.dec(load.def->t).text(" S ").dec(wet.node(load.def->node).slot).ch(' ');
+            out.hex(wet.node(load.def->node).pc);
+            symbol.append(out, wet.node(load.def->node).pc);
             out.ch('\n');
         } else {
             out.text("none\n");
@@ -362,13 +300,11 @@ int run_slice(const std::string& file, const std::string& pc_text, const std::st
               const std::string& at_text, const Window& window, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
     SymbolColumn symbol(wet, file, symbols);
-    const Start start = parse_start(wet, file, pc_text, instance_text, at_text, false);
+    const tcgen::wet::QueryStart start = parse_start(wet, file, pc_text, instance_text, at_text, false);
     tcgen::wet::SliceWindow slice_window;
     slice_window.from = window.from == 0 ? UINT32_MAX : window.from;
     slice_window.count = static_cast<std::size_t>(std::min<std::uint64_t>(window.count, SIZE_MAX));
-    const std::vector<tcgen::wet::SliceItem> items =
-        start.by_instance ? wet.backward_slice(start.pc, start.instance, slice_window)
-                            : wet.backward_slice_at(start.pc, start.t, slice_window);
+    const std::vector<tcgen::wet::SliceItem> items = tcgen::wet::backward_slice(wet, start, slice_window);
     {
         Output out;
         for (const tcgen::wet::SliceItem& item : items) {

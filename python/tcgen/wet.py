@@ -1,0 +1,224 @@
+"""Whole Execution Traces in Python: a .wet saved by `wet build`, queried
+as the `wet` command queries it (docs/wet.md), through libtcgen_wet_c
+(include/tcgen/tcgen_wet.h), built with tcgen, never compiled on use.
+
+    import tcgen.wet
+    with tcgen.wet.open("run.wet") as trace:
+        trace.stats()                  # {"executed": ..., "blocks": ..., ...}
+        cf = trace.cf(1, 1000)         # {"t": ..., "block": ..., "pc": ...} numpy arrays
+        trace.values(0x401234)         # {"t", "kind", "slot", "value"}
+        trace.slice(0x401234, instance=3, count=100)
+
+Query results are dicts of numpy arrays, one row per line `wet` prints;
+kinds are one-character strings ('L', 'S', 'B', 'R'). Errors are tcgen.Error
+with the line `wet` prints after "wet: ".
+"""
+
+import ctypes
+import os
+
+import numpy
+
+from ._errors import Error
+
+ABI_VERSION = 1  # TCGEN_WET_ABI_VERSION of the header this module speaks
+ALL = 2**64 - 1  # TCGEN_WET_ALL
+_NONE = 2**64 - 1  # TCGEN_WET_NONE: an INSTANCE, --at or --from not given
+
+_OK = 0
+_p = ctypes.POINTER
+_u8, _u32, _u64 = ctypes.c_uint8, ctypes.c_uint32, ctypes.c_uint64
+
+try:
+    from . import _config  # written by CMake: where the build's or the installation's library is
+except ImportError:
+    _config = None
+
+
+class _Stats(ctypes.Structure):
+    _fields_ = [("executed", _u64), ("blocks", _u64), ("nodes", _u64), ("events", _u64), ("defs", _u64)]
+
+
+def _rows(*columns):
+    """A ctypes mirror of one of the header's result structures: `rows`, then
+    one pointer per column, named as the dict of arrays names them."""
+    return type("_Rows", (ctypes.Structure,), {
+        "_fields_": [("rows", ctypes.c_size_t)] + [(name, _p(kind)) for name, kind in columns],
+        "names": [name for name, _ in columns]})
+
+
+_Top = _rows(("kind", ctypes.c_char), ("executions", _u64), ("pc", _u64), ("id", _u32))
+_Accesses = _rows(("t", _u32), ("kind", ctypes.c_char), ("slot", _u8), ("value", _u64), ("address", _u64))
+_Defs = _rows(("t", _u32), ("slot", _u8), ("def_t", _u32), ("def_slot", _u8), ("def_pc", _u64))
+_Slice = _rows(("t", _u32), ("kind", ctypes.c_char), ("pc", _u64), ("slot", _u8), ("id", _u32))
+
+_SIGNATURES = {
+    "tcgen_wet_abi_version": (ctypes.c_uint, []),
+    "tcgen_wet_open": (ctypes.c_int, [ctypes.c_char_p, _p(ctypes.c_void_p)]),
+    "tcgen_wet_error": (ctypes.c_char_p, [ctypes.c_void_p]),
+    "tcgen_wet_free": (None, [ctypes.c_void_p]),
+    "tcgen_wet_get_stats": (ctypes.c_int, [ctypes.c_void_p, _p(_Stats)]),
+    "tcgen_wet_cf": (ctypes.c_int, [ctypes.c_void_p, _u64, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p,
+                                    _p(ctypes.c_size_t)]),
+    "tcgen_wet_top": (ctypes.c_int, [ctypes.c_void_p, _u64, _p(_Top)]),
+    "tcgen_wet_accesses": (ctypes.c_int, [ctypes.c_void_p, _u64, _p(_Accesses)]),
+    "tcgen_wet_def": (ctypes.c_int, [ctypes.c_void_p, _u64, _u64, _u64, _p(_Defs)]),
+    "tcgen_wet_slice": (ctypes.c_int, [ctypes.c_void_p, _u64, _u64, _u64, _u64, _u64, _p(_Slice)]),
+}
+
+_library = None
+
+
+def find_library():
+    """The path of libtcgen_wet_c: $TCGEN_WET_LIBRARY, or the build or
+    installation this package came with."""
+    for candidate in [os.environ.get("TCGEN_WET_LIBRARY"), getattr(_config, "WET_LIBRARY", None)]:
+        if candidate and os.path.isfile(candidate):
+            return candidate
+    raise Error("cannot find libtcgen_wet_c, the WET library built with tcgen: "
+                "set TCGEN_WET_LIBRARY=/path/to/libtcgen_wet_c.so")
+
+
+def _c():
+    global _library
+    if _library is None:
+        path = find_library()
+        try:
+            library = ctypes.CDLL(path)
+            for name, (result, arguments) in _SIGNATURES.items():
+                function = getattr(library, name)
+                function.restype = result
+                function.argtypes = arguments
+        except (OSError, AttributeError) as failure:
+            raise Error("cannot load the WET library %s: %s" % (path, failure)) from None
+        version = library.tcgen_wet_abi_version()
+        if version != ABI_VERSION:
+            raise Error("the WET library %s has C ABI version %d, this package speaks %d"
+                        % (path, version, ABI_VERSION))
+        _library = library
+    return _library
+
+
+def _arrays(result, rename=None):
+    """The columns of a result structure copied into numpy arrays (the
+    library's are valid only until the next query); kinds as strings."""
+    arrays = {}
+    for name in result.names:
+        pointer = getattr(result, name)
+        if result.rows == 0:
+            dtype = "U1" if pointer._type_ is ctypes.c_char else numpy.dtype(pointer._type_)
+            array = numpy.empty(0, dtype=dtype)
+        elif pointer._type_ is ctypes.c_char:
+            array = numpy.frombuffer(ctypes.string_at(pointer, result.rows), dtype="S1").astype("U1")
+        else:
+            array = numpy.ctypeslib.as_array(pointer, shape=(result.rows,)).copy()
+        arrays[(rename or {}).get(name, name)] = array
+    return arrays
+
+
+def _optional(number):
+    return _NONE if number is None else int(number)
+
+
+class Wet:
+    """One opened .wet. Queries move its cursors: one thread at a time."""
+
+    def __init__(self, path):
+        self._handle = ctypes.c_void_p()
+        self._c = _c()
+        handle = ctypes.c_void_p()
+        status = self._c.tcgen_wet_open(os.fsencode(path), ctypes.byref(handle))
+        self._handle = handle
+        if status != _OK:
+            message = self._message()
+            self.close()
+            raise Error(message)
+        self.path = str(path)
+
+    def _message(self):
+        if not self._handle:
+            return "out of memory"
+        return self._c.tcgen_wet_error(self._handle).decode(errors="replace")
+
+    def _check(self, status):
+        if status != _OK:
+            raise Error(self._message())
+
+    def stats(self):
+        """What `wet build` reports: executed (timestamps 1..executed), blocks,
+        nodes, events (executed loads and stores), defs (loads with a def)."""
+        stats = _Stats()
+        self._check(self._c.tcgen_wet_get_stats(self._handle, ctypes.byref(stats)))
+        return {name: getattr(stats, name) for name, _ in _Stats._fields_}
+
+    def cf(self, start=1, count=None):
+        """The blocks executed at timestamps start, start + 1, ... (at most
+        `count`, all to the end by default): {"t", "block", "pc"} (`wet cf --ids`)."""
+        if count is None:
+            count = max(0, self.stats()["executed"] - int(start) + 1)
+        blocks = numpy.empty(count, dtype=numpy.uint32)
+        pcs = numpy.empty(count, dtype=numpy.uint64)
+        written = ctypes.c_size_t()
+        self._check(self._c.tcgen_wet_cf(self._handle, int(start), count, blocks.ctypes.data, pcs.ctypes.data,
+                                         ctypes.byref(written)))
+        written = written.value
+        return {"t": numpy.arange(int(start), int(start) + written, dtype=numpy.uint32),
+                "block": blocks[:written], "pc": pcs[:written]}
+
+    def top(self, n=10):
+        """`wet top --count=n`: the n most executed blocks ('B'), then loads
+        ('L') and stores ('S'): {"kind", "executions", "pc", "id"}."""
+        result = _Top()
+        self._check(self._c.tcgen_wet_top(self._handle, int(n), ctypes.byref(result)))
+        return _arrays(result)
+
+    def _accesses(self, pc, column):
+        result = _Accesses()
+        self._check(self._c.tcgen_wet_accesses(self._handle, int(pc), ctypes.byref(result)))
+        arrays = _arrays(result)
+        return {name: arrays[name] for name in ("t", "kind", "slot", column)}
+
+    def values(self, pc):
+        """`wet values PC`: {"t", "kind", "slot", "value"}, sorted by (t, slot)."""
+        return self._accesses(pc, "value")
+
+    def addresses(self, pc):
+        """`wet addresses PC`: {"t", "kind", "slot", "address"}."""
+        return self._accesses(pc, "address")
+
+    def def_(self, pc, instance=None, at=None):
+        """`wet def PC INSTANCE` or `--at=T` (exactly one): per load of pc
+        there, {"t", "slot", "def_t", "def_slot", "def_pc"}; def_t 0: none."""
+        result = _Defs()
+        self._check(self._c.tcgen_wet_def(self._handle, int(pc), _optional(instance), _optional(at),
+                                          ctypes.byref(result)))
+        return _arrays(result)
+
+    def slice(self, pc, instance=None, at=None, from_=None, count=None):
+        """`wet slice PC INSTANCE|--at=T --from=FROM --count=COUNT`: the
+        backward dynamic slice, {"t", "kind", "pc", "slot", "id"}, t descending."""
+        result = _Slice()
+        self._check(self._c.tcgen_wet_slice(self._handle, int(pc), _optional(instance), _optional(at),
+                                            _optional(from_), ALL if count is None else int(count),
+                                            ctypes.byref(result)))
+        return _arrays(result)
+
+    def close(self):
+        if self._handle:
+            self._c.tcgen_wet_free(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+def open(path):
+    """The .wet `path`, opened (a Wet); an Error with `wet`'s message if it
+    is missing, damaged or truncated."""
+    return Wet(path)
