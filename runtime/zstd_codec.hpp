@@ -9,7 +9,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,6 +61,58 @@ inline void zstd_compress(const std::uint8_t* data, std::size_t size, std::vecto
         fail("internal error: zstd compression failed (" + zstd_error_text(result) + ")");
     }
     compressed.resize(result);
+}
+
+// Frames outside the .tcz format's rule, for the WET's labels and flow: at
+// any level, with zstd's own window for it, an empty input a frame too.
+// One context per thread, kept: making one per frame costs more than coding
+// a small frame.
+
+// `size` bytes at `data` as one zstd frame at `level`, its content size
+// stated.
+inline std::vector<std::uint8_t> zstd_frame(const std::uint8_t* data, std::size_t size, int level) {
+    thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(),
+                                                                                       ZSTD_freeCCtx);
+    if (context == nullptr) {
+        throw std::bad_alloc();
+    }
+    std::vector<std::uint8_t> frame(ZSTD_compressBound(size));
+    const std::size_t result = ZSTD_compressCCtx(context.get(), frame.data(), frame.size(), data, size, level);
+    if (ZSTD_isError(result)) {
+        fail("internal error: zstd compression failed (" + zstd_error_text(result) + ")");
+    }
+    frame.resize(result);
+    return frame;
+}
+
+inline std::vector<std::uint8_t> zstd_frame(const std::vector<std::uint8_t>& bytes, int level) {
+    return zstd_frame(bytes.data(), bytes.size(), level);
+}
+
+// The content size the zstd frame at `data` states, or none where it states
+// none or is no frame.
+inline std::optional<std::uint64_t> zstd_frame_content_size(const std::uint8_t* data, std::size_t size) {
+    const unsigned long long stated = ZSTD_getFrameContentSize(data, size);
+    if (stated == ZSTD_CONTENTSIZE_UNKNOWN || stated == ZSTD_CONTENTSIZE_ERROR) {
+        return std::nullopt;
+    }
+    return stated;
+}
+
+// Decodes the zstd frame `data` of `size` bytes into exactly `expected`
+// bytes at `out`; false if it states another content size or does not
+// decode to it.
+inline bool zstd_unframe(const std::uint8_t* data, std::size_t size, std::uint8_t* out, std::uint64_t expected) {
+    if (zstd_frame_content_size(data, size) != expected) {
+        return false;
+    }
+    thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(),
+                                                                                       ZSTD_freeDCtx);
+    if (context == nullptr) {
+        throw std::bad_alloc();
+    }
+    const std::size_t got = ZSTD_decompressDCtx(context.get(), out, static_cast<std::size_t>(expected), data, size);
+    return !ZSTD_isError(got) && got == expected;
 }
 
 // One zstd frame being decoded, for decode_growing.

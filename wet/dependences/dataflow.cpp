@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "runtime/byte_order.hpp"
+#include "runtime/zstd_codec.hpp"
 #include "wet/labels/byte_planes.hpp"
 #include "wet/labels/grouping.hpp"
 
@@ -257,7 +258,7 @@ void write_dataflow(ByteWriter& out, const RawDataflow& dataflow, const std::vec
         columns.u32(write.op);
     }
     out.u64(columns.data().size());
-    out.blob(byte_planes::zstd_frame(columns.data(), dataflow_zstd_level));
+    out.blob(tcgen_runtime::zstd_frame(columns.data(), dataflow_zstd_level));
 }
 
 RawDataflow read_dataflow(ByteReader& in, const std::vector<RawBlock>& blocks, const std::vector<RawNode>& nodes) {
@@ -272,7 +273,7 @@ RawDataflow read_dataflow(ByteReader& in, const std::vector<RawBlock>& blocks, c
                 std::to_string(frame_size));
     }
     std::vector<std::uint8_t> decoded(static_cast<std::size_t>(decoded_size));
-    if (!byte_planes::zstd_unframe(frame, static_cast<std::size_t>(frame_size), decoded.data(), decoded_size)) {
+    if (!tcgen_runtime::zstd_unframe(frame, static_cast<std::size_t>(frame_size), decoded.data(), decoded_size)) {
         in.fail("the register dataflow's frame is corrupt");
     }
     ByteReader columns(decoded.data(), decoded.size(), in.file(), "register dataflow");

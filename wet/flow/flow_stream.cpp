@@ -3,11 +3,13 @@
 #include "wet/flow/flow_stream.hpp"
 
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
 
 #include "runtime/byte_order.hpp"
+#include "runtime/zstd_codec.hpp"
 #include "wet/labels/byte_planes.hpp"
 
 namespace tcgen::wet {
@@ -78,7 +80,7 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
         }
         stream.first_[block + 1] = static_cast<std::uint32_t>(stream.successors_.size());
     }
-    stream.saved_table_ = byte_planes::zstd_frame(table, level);
+    stream.saved_table_ = tcgen_runtime::zstd_frame(table, level);
 
     for (std::uint64_t start = 0; start < count; start += stream.frame_records_) {
         const std::uint64_t records = std::min(stream.frame_records_, count - start);
@@ -106,7 +108,7 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
         append_u32(bytes, exception_count);
         bytes.insert(bytes.end(), exceptions.begin(), exceptions.end());
         bytes.insert(bytes.end(), ranks.begin(), ranks.end());
-        stream.frames_.push_back(byte_planes::zstd_frame(bytes, level));
+        stream.frames_.push_back(tcgen_runtime::zstd_frame(bytes, level));
     }
     return stream;
 }
@@ -145,13 +147,15 @@ FlowStream FlowStream::load(ByteReader& reader, std::size_t blocks) {
     // The successor table: no more than 255 successors per block.
     const std::uint64_t table_size = reader.u64();
     const std::uint8_t* table_bytes = reader.bytes(table_size);
-    const unsigned long long stated = ZSTD_getFrameContentSize(table_bytes, static_cast<std::size_t>(table_size));
+    const std::optional<std::uint64_t> stated_size =
+        tcgen_runtime::zstd_frame_content_size(table_bytes, static_cast<std::size_t>(table_size));
     const std::uint64_t most = 4 * std::uint64_t{blocks} * (1 + max_successors);
-    if (stated == ZSTD_CONTENTSIZE_UNKNOWN || stated == ZSTD_CONTENTSIZE_ERROR || stated > most) {
+    if (!stated_size || *stated_size > most) {
         reader.fail("control flow: a successor table that does not state a size up to " + std::to_string(most));
     }
+    const std::uint64_t stated = *stated_size;
     std::vector<std::uint8_t> table(static_cast<std::size_t>(stated));
-    if (!byte_planes::zstd_unframe(table_bytes, static_cast<std::size_t>(table_size), table.data(), stated)) {
+    if (!tcgen_runtime::zstd_unframe(table_bytes, static_cast<std::size_t>(table_size), table.data(), stated)) {
         reader.fail("control flow: the successor table is corrupt");
     }
     stream.saved_table_.assign(table_bytes, table_bytes + table_size);
@@ -209,14 +213,14 @@ void FlowStream::decode(std::size_t frame, Decoded& decoded) const {
     const std::uint64_t records = frame_length(frame);
     const std::uint64_t checkpoints = checkpoints_in(records, checkpoint_records_);
     const std::vector<std::uint8_t>& saved = frames_[frame];
-    const unsigned long long stated = ZSTD_getFrameContentSize(saved.data(), saved.size());
+    const std::optional<std::uint64_t> stated_size = tcgen_runtime::zstd_frame_content_size(saved.data(), saved.size());
     const std::uint64_t fixed = 4 * checkpoints + 4 + records;
-    if (stated == ZSTD_CONTENTSIZE_UNKNOWN || stated == ZSTD_CONTENTSIZE_ERROR || stated < fixed ||
-        stated > fixed + 8 * records || (stated - fixed) % 8 != 0) {
+    if (!stated_size || *stated_size < fixed || *stated_size > fixed + 8 * records || (*stated_size - fixed) % 8 != 0) {
         throw std::runtime_error(where + " does not state the size of " + std::to_string(records) + " timestamps");
     }
+    const std::uint64_t stated = *stated_size;
     decoded.bytes.resize(static_cast<std::size_t>(stated));
-    if (!byte_planes::zstd_unframe(saved.data(), saved.size(), decoded.bytes.data(), stated)) {
+    if (!tcgen_runtime::zstd_unframe(saved.data(), saved.size(), decoded.bytes.data(), stated)) {
         throw std::runtime_error(where + " is corrupt");
     }
     decoded.records = records;

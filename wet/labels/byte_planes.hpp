@@ -1,7 +1,7 @@
 #pragma once
 // A chunk of records as byte planes compressed by zstd: byte k of every
 // record, then byte k + 1 of every record, ..., the whole compressed as one
-// zstd frame. The other form a chunk may take besides a bidirectional stream
+// zstd frame (the runtime's, runtime/zstd_codec.hpp). The other form a chunk may take besides a bidirectional stream
 // (chunked_stream.hpp): values and addresses that repeat in patterns longer
 // than a predictor's context (a loop re-reading a table, bytes of text) are
 // what an LZ coder finds and one predictor per stream does not, and the
@@ -12,13 +12,12 @@
 
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include <zstd.h>
+#include "runtime/zstd_codec.hpp"
 
 namespace tcgen::wet::byte_planes {
 
@@ -64,40 +63,12 @@ std::vector<Record> records_of_planes(const std::uint8_t* planes, std::size_t co
     return records;
 }
 
-// `bytes` as one zstd frame at `zstd_level`, its content size stated.
-inline std::vector<std::uint8_t> zstd_frame(const std::vector<std::uint8_t>& bytes, int zstd_level) {
-    // One context per thread, kept: making one per chunk costs more than
-    // coding a small chunk.
-    thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(),
-                                                                                       ZSTD_freeCCtx);
-    std::vector<std::uint8_t> out(ZSTD_compressBound(bytes.size()));
-    const std::size_t size =
-        ZSTD_compressCCtx(context.get(), out.data(), out.size(), bytes.data(), bytes.size(), zstd_level);
-    if (ZSTD_isError(size)) {
-        throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
-    }
-    out.resize(size);
-    return out;
-}
-
-// Decodes the zstd frame `data` of `size` bytes into exactly `expected`
-// bytes; false if it states another content size or does not decode to it.
-inline bool zstd_unframe(const std::uint8_t* data, std::size_t size, std::uint8_t* out, std::uint64_t expected) {
-    if (ZSTD_getFrameContentSize(data, size) != expected) {
-        return false;
-    }
-    thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(),
-                                                                                       ZSTD_freeDCtx);
-    const std::size_t got = ZSTD_decompressDCtx(context.get(), out, static_cast<std::size_t>(expected), data, size);
-    return !ZSTD_isError(got) && got == expected;
-}
-
 template <class Record>
 std::vector<std::uint8_t> compress(const Record* records, std::size_t count, int zstd_level) {
     static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
     std::vector<std::uint8_t> planes;
     append_planes(reinterpret_cast<const std::uint8_t*>(records), count, sizeof(Record), planes);
-    return zstd_frame(planes, zstd_level);
+    return tcgen_runtime::zstd_frame(planes, zstd_level);
 }
 
 // The `count` records of a frame that compress() made; throws
@@ -109,11 +80,11 @@ std::vector<Record> decompress(const std::uint8_t* data, std::size_t size, std::
         throw std::runtime_error("its planes claim " + std::to_string(count) + " records");
     }
     const std::uint64_t expected = std::uint64_t{count} * width;
-    if (ZSTD_getFrameContentSize(data, size) != expected) {
+    if (tcgen_runtime::zstd_frame_content_size(data, size) != expected) {
         throw std::runtime_error("its planes do not hold " + std::to_string(count) + " records");
     }
     std::vector<std::uint8_t> planes(static_cast<std::size_t>(expected));
-    if (!zstd_unframe(data, size, planes.data(), expected)) {
+    if (!tcgen_runtime::zstd_unframe(data, size, planes.data(), expected)) {
         throw std::runtime_error("its planes are corrupt");
     }
     return records_of_planes<Record>(planes.data(), count);

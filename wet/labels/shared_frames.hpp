@@ -230,12 +230,12 @@ private:
     };
 
     static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
-        return byte_planes::zstd_frame(bytes, zstd_level);
+        return tcgen_runtime::zstd_frame(bytes, zstd_level);
     }
     // Whether `frame` decodes to exactly its claimed bytes (into `out`).
     static bool decode(const Frame& frame, std::vector<std::uint8_t>& out) {
         out.resize(frame.decoded);
-        return byte_planes::zstd_unframe(frame.compressed.data(), frame.compressed.size(), out.data(), frame.decoded);
+        return tcgen_runtime::zstd_unframe(frame.compressed.data(), frame.compressed.size(), out.data(), frame.decoded);
     }
     // Frame `index` decoded, from the cache (the latest first) or decoded into it.
     const std::vector<std::uint8_t>& decoded(std::uint32_t index) const {
