@@ -33,15 +33,14 @@ inline constexpr Backend default_backend = Backend::lzma;
 // library in backends.txt, which the build reads and tcgen prints in every
 // generated file's build line. Nothing else names a back-end.
 struct BackendRow {
-    Backend id;                    // the format's byte that names it
-    std::string_view name;         // --backend=NAME
-    std::string_view note;         // what --backend's help says of it, or empty
+    Backend id;             // the format's byte that names it
+    std::string_view name;  // --backend=NAME
+    std::string_view note;  // what --backend's help says of it, or empty
     std::uint64_t (*compress_bound)(std::uint64_t raw_size);
     // The memory its encoder takes at work on a stream of stream_bytes
     // (tcgen's memory estimate).
     std::uint64_t (*encoder_bytes)(std::uint64_t stream_bytes);
-    void (*compress)(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
-                     unsigned level);
+    void (*compress)(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed, unsigned level);
     void (*decompress)(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
                        std::size_t expected_size, std::string_view what);
     // A slower search that levels with LevelRow::retries_longest_matches
@@ -94,25 +93,16 @@ inline std::optional<Backend> backend_from_id(std::uint8_t id) {
     return backend;
 }
 
-// "bzip2, lzma or zstd": every back-end's name, for the command line.
-inline std::string backend_names() {
-    std::string names;
-    for (std::size_t index = 0; index < std::size(backend_table); ++index) {
-        names += (index == 0 ? "" : index + 1 == std::size(backend_table) ? " or " : ", ");
-        names += backend_table[index].name;
-    }
-    return names;
-}
-
-// "bzip2 (the TCgen paper's), lzma or zstd (fastest to decompress)": the
-// names with their notes, for the help.
-inline std::string backend_names_with_notes() {
+// Every back-end's name, for the command line: "bzip2, lzma or zstd", or
+// with their notes, for the help: "bzip2 (the TCgen paper's), lzma or zstd
+// (fastest to decompress)".
+inline std::string backend_names(bool with_notes = false) {
     std::string names;
     for (std::size_t index = 0; index < std::size(backend_table); ++index) {
         const BackendRow& row = backend_table[index];
         names += (index == 0 ? "" : index + 1 == std::size(backend_table) ? " or " : ", ");
         names += row.name;
-        if (!row.note.empty()) {
+        if (with_notes && !row.note.empty()) {
             names += " (" + std::string(row.note) + ")";
         }
     }

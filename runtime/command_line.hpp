@@ -284,7 +284,7 @@ inline const std::vector<CommandOption>& command_options() {
         {"", "--best", "", OptionValue::none, "", "", "the same as -" + std::to_string(max_level),
          set_level<max_level>},
         {"", "--backend", "", OptionValue::argument, "NAME", backend_name_needed(),
-         "compress every stream with " + backend_names_with_notes() +
+         "compress every stream with " + backend_names(true) +
              "; by default the level chooses for each stream of each block (the levels above)",
          [](OptionTarget& target, const std::string& value, std::string_view) {
              const std::optional<Backend> chosen = backend_from_name(value);

@@ -20,8 +20,7 @@ MemoryEstimate estimate_memory(const CodePlan& plan) {
     // largest of those the default level tries (runtime/backends.hpp), on a
     // stream of the block's size.
     const std::uint64_t block_bytes = plan.records_per_block * plan.record_bytes;
-    const std::uint64_t backend_bytes =
-        tcgen_runtime::level_encoder_bytes(tcgen_runtime::default_level, block_bytes);
+    const std::uint64_t backend_bytes = tcgen_runtime::level_encoder_bytes(tcgen_runtime::default_level, block_bytes);
     estimate.buffers =
         3 * block_bytes + plan.records_per_block * plan.fields.size() + plan.header_bytes + backend_bytes;
     return estimate;

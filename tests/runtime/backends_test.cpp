@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -103,6 +103,12 @@ TEST(Backends, BuildListMatchesTheTable) {
         ++index;
     }
     EXPECT_EQ(index, std::size(backend_table));
+}
+
+// The command line lists the rows' names, and the help their notes.
+TEST(Backends, NamesForTheCommandLineComeFromTheRows) {
+    EXPECT_EQ(backend_names(), "bzip2, lzma or zstd");
+    EXPECT_EQ(backend_names(true), "bzip2 (the TCgen paper's), lzma or zstd (fastest to decompress)");
 }
 
 // The memory estimate takes the largest encoder of those a level tries:
