@@ -19,7 +19,7 @@ find_package(Threads REQUIRED)
 
 # Makes INTERFACE library TARGET link the stream back-ends' LIBRARIES (names
 # as -l takes them: TCGEN_BACKEND_LIBRARIES, which runtime/CMakeLists.txt
-# reads from the runtime's back-end table and the installed tcgenConfig.cmake
+# reads from runtime/backends.txt and the installed tcgenConfig.cmake
 # sets) and threads.
 function(tcgen_link_backends target libraries)
   foreach(library IN LISTS libraries)

@@ -1,10 +1,11 @@
 #pragma once
 // The stream back-ends a .tcz can use, one per compressed buffer, recorded
-// beside it (docs/format.md): bzip2 (the TCgen paper's), LZMA and zstd.
-// Every one stores an empty buffer as zero bytes. A writer picks each
-// buffer's back-end (BackendChoice): by default the smaller output of LZMA
-// and bzip2.
+// beside it (docs/format.md): the rows of backend_table. Every one stores an
+// empty buffer as zero bytes. A writer picks each buffer's back-end
+// (BackendChoice): by default the smallest output of those the level's row
+// names (levels.hpp).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -25,33 +26,41 @@ namespace tcgen_runtime {
 inline constexpr Backend default_backend = Backend::lzma;
 
 // A stream back-end: a row of backend_table. A new back-end is a header of
-// its own (what it writes for raw_size bytes at most, compression at a level
-// of 0..max_level, decompression to an expected size) and one row, with an
-// identifier no file uses yet. runtime/CMakeLists.txt reads the rows' link
-// flags (the lines that start with "    {Backend"), and tcgen prints them in
-// every generated file's build line, so a program that embeds the runtime
-// links what the rows name.
+// its own (what it writes for raw_size bytes at most, what its encoder
+// takes, compression at a level of 0..max_level, decompression to an
+// expected size), one row here with an identifier no file uses yet (an
+// enumerator of Backend), the levels that try it (levels.hpp), and its
+// library in backends.txt, which the build reads and tcgen prints in every
+// generated file's build line. Nothing else names a back-end.
 struct BackendRow {
-    Backend id;                    // the format's byte that names it
-    std::string_view name;         // --backend=NAME
-    std::string_view link_flags;   // the libraries it needs, as the linker takes them
+    Backend id;             // the format's byte that names it
+    std::string_view name;  // --backend=NAME
+    std::string_view note;  // what --backend's help says of it, or empty
     std::uint64_t (*compress_bound)(std::uint64_t raw_size);
-    void (*compress)(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,
-                     unsigned level);
+    // The memory its encoder takes at work on a stream of stream_bytes
+    // (tcgen's memory estimate).
+    std::uint64_t (*encoder_bytes)(std::uint64_t stream_bytes);
+    void (*compress)(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed, unsigned level);
     void (*decompress)(const std::uint8_t* input, std::size_t input_size, std::vector<std::uint8_t>& out,
                        std::size_t expected_size, std::string_view what);
+    // A slower search that levels with LevelRow::retries_longest_matches
+    // try once more on a buffer this back-end compressed well, or none.
+    void (*compress_longer)(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed);
 };
 
 // clang-format off
 inline constexpr BackendRow backend_table[] = {
-    {Backend::bzip2, "bzip2", "-lbz2",  bz2_compress_bound,  bz2_compress_at_level,  bz2_decompress},
-    {Backend::lzma,  "lzma",  "-llzma", lzma_compress_bound, lzma_compress_at_level, lzma_decompress},
-    {Backend::zstd,  "zstd",  "-lzstd", zstd_compress_bound, zstd_compress_at_level, zstd_decompress},
+    {Backend::bzip2, "bzip2", "the TCgen paper's",     bz2_compress_bound,  bz2_encoder_bytes,
+     bz2_compress_at_level,  bz2_decompress,  nullptr},
+    {Backend::lzma,  "lzma",  "",                      lzma_compress_bound, lzma_encoder_bytes,
+     lzma_compress_at_level, lzma_decompress, lzma_compress_longest_matches},
+    {Backend::zstd,  "zstd",  "fastest to decompress", zstd_compress_bound, zstd_encoder_bytes,
+     zstd_compress_at_level, zstd_decompress, nullptr},
 };
 // clang-format on
 
 // The row of `backend`, or none for an identifier no row has.
-inline const BackendRow* find_backend(Backend backend) {
+constexpr const BackendRow* find_backend(Backend backend) {
     for (const BackendRow& row : backend_table) {
         if (row.id == backend) {
             return &row;
@@ -84,6 +93,22 @@ inline std::optional<Backend> backend_from_id(std::uint8_t id) {
     return backend;
 }
 
+// Every back-end's name, for the command line: "bzip2, lzma or zstd", or
+// with their notes, for the help: "bzip2 (the TCgen paper's), lzma or zstd
+// (fastest to decompress)".
+inline std::string backend_names(bool with_notes = false) {
+    std::string names;
+    for (std::size_t index = 0; index < std::size(backend_table); ++index) {
+        const BackendRow& row = backend_table[index];
+        names += (index == 0 ? "" : index + 1 == std::size(backend_table) ? " or " : ", ");
+        names += row.name;
+        if (with_notes && !row.note.empty()) {
+            names += " (" + std::string(row.note) + ")";
+        }
+    }
+    return names;
+}
+
 // The back-end a command line names, if any.
 inline std::optional<Backend> backend_from_name(std::string_view name) {
     for (const BackendRow& row : backend_table) {
@@ -92,6 +117,19 @@ inline std::optional<Backend> backend_from_name(std::string_view name) {
         }
     }
     return std::nullopt;
+}
+
+// The most memory an encoder takes at `level` on a stream of stream_bytes:
+// the largest of the back-ends the level tries (tcgen's memory estimate).
+inline std::uint64_t level_encoder_bytes(unsigned level, std::uint64_t stream_bytes) {
+    const LevelRow& row = level_row(level);
+    std::uint64_t most = 0;
+    for (const BackendCandidates& candidates : {row.codes, row.values}) {
+        for (std::size_t index = 0; index < candidates.count; ++index) {
+            most = std::max(most, backend_row(candidates[index]).encoder_bytes(stream_bytes));
+        }
+    }
+    return most;
 }
 
 // The most compressed bytes `backend` writes for raw_size bytes; a reader
@@ -127,9 +165,8 @@ inline StreamContent stream_content(std::string_view name) {
 
 // What a writer compresses each buffer with: one back-end for every buffer
 // (`--backend=NAME`), or by default, per buffer, what the level's row names
-// for its content (levels.hpp): bzip2 alone, or whichever of LZMA and bzip2
-// writes fewer bytes. zstd is not tried: it was never the smallest on the
-// corpus. The writer runs the candidates of a block's buffers in parallel
+// for its content (levels.hpp), the one that writes fewest bytes kept. The
+// writer runs the candidates of a block's buffers in parallel
 // (ContainerWriter) from these pieces; compress() runs them one after
 // another.
 class BackendChoice {
@@ -150,13 +187,15 @@ public:
         return only_ ? *only_ : candidates(content, level)[index];
     }
 
-    // Whether a buffer of `size` bytes that LZMA, the chosen back-end,
-    // compressed to `compressed_size` bytes at `level` is compressed once
-    // more following every match to its end (LevelRow::retries_longest_matches).
+    // Whether a buffer of `size` bytes that `chosen` compressed to
+    // `compressed_size` bytes at `level` is compressed once more with its
+    // row's longer search (LevelRow::retries_longest_matches): where it has
+    // one and the buffer shrank to an eighth or less.
     static constexpr bool searches_longer(Backend chosen, std::size_t size, std::size_t compressed_size,
                                           unsigned level) {
-        return chosen == Backend::lzma && level <= max_level && level_table[level].retries_longest_matches &&
-               compressed_size <= size / 8;
+        const BackendRow* const row = find_backend(chosen);
+        return row != nullptr && row->compress_longer != nullptr && level <= max_level &&
+               level_table[level].retries_longest_matches && compressed_size <= size / 8;
     }
 
     // Compresses `size` bytes of `content` at `data` into `compressed` at
@@ -176,16 +215,16 @@ public:
             }
         }
         if (searches_longer(chosen, size, compressed.size(), level)) {
-            compress_longest_matches(data, size, compressed, scratch);
+            compress_longer(chosen, data, size, compressed, scratch);
         }
         return chosen;
     }
 
-    // The longer search of searches_longer: `compressed` holds LZMA's
+    // The longer search of searches_longer: `compressed` holds `chosen`'s
     // output and keeps the smaller of the two.
-    static void compress_longest_matches(const std::uint8_t* data, std::size_t size,
-                                         std::vector<std::uint8_t>& compressed, std::vector<std::uint8_t>& scratch) {
-        lzma_compress(data, size, scratch, lzma_default_preset, LzmaSearch::longest_matches);
+    static void compress_longer(Backend chosen, const std::uint8_t* data, std::size_t size,
+                                std::vector<std::uint8_t>& compressed, std::vector<std::uint8_t>& scratch) {
+        backend_row(chosen).compress_longer(data, size, scratch);
         if (scratch.size() < compressed.size()) {
             compressed.swap(scratch);
         }

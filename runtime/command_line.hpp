@@ -155,6 +155,13 @@ enum class OptionValue {
     own_letters  // -0 .. -9: the run of its letters in the group, so -19 is one (bad) level, not -1 -9
 };
 
+// What --backend's error says it needs: "a back-end name (bzip2, lzma or
+// zstd)", kept for the option table's string_view.
+inline const std::string& backend_name_needed() {
+    static const std::string text = "a back-end name (" + backend_names() + ")";
+    return text;
+}
+
 // One row of the command line: what the parser accepts and the help shows.
 struct CommandOption {
     std::string_view short_names;  // its letters: "d"; "0123456789" for the levels; "" for none
@@ -276,13 +283,13 @@ inline const std::vector<CommandOption>& command_options() {
         {"", "--fast", "", OptionValue::none, "", "", "the same as -0", set_level<0>},
         {"", "--best", "", OptionValue::none, "", "", "the same as -" + std::to_string(max_level),
          set_level<max_level>},
-        {"", "--backend", "", OptionValue::argument, "NAME", "a back-end name (bzip2, lzma or zstd)",
-         "compress every stream with lzma, zstd (fastest to decompress) or bzip2 (the TCgen paper's); by "
-         "default the level chooses for each stream of each block (bzip2, or the smaller of lzma and bzip2)",
+        {"", "--backend", "", OptionValue::argument, "NAME", backend_name_needed(),
+         "compress every stream with " + backend_names(true) +
+             "; by default the level chooses for each stream of each block (the levels above)",
          [](OptionTarget& target, const std::string& value, std::string_view) {
              const std::optional<Backend> chosen = backend_from_name(value);
              if (!chosen) {
-                 fail("unknown back-end '" + value + "' (bzip2, lzma or zstd)");
+                 fail("unknown back-end '" + value + "' (" + backend_names() + ")");
              }
              target.parsed.options.write.backend = *chosen;
          }},

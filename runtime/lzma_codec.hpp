@@ -206,6 +206,21 @@ private:
     lzma_stream stream_ = LZMA_STREAM_INIT;
 };
 
+// What the back-end's encoder takes at work on one stream, for the memory
+// estimate (backends.hpp): at preset 6 (binary-tree match finder) about 12
+// bytes per byte of its dictionary, the stream's size rounded up to a power
+// of two.
+constexpr std::uint64_t lzma_encoder_bytes(std::uint64_t stream_bytes) {
+    return 12 * std::uint64_t{lzma_dictionary_bytes(stream_bytes)};
+}
+
+// The back-end's longer search (backends.hpp, BackendChoice): the default
+// preset following every match to its end.
+inline void lzma_compress_longest_matches(const std::uint8_t* data, std::size_t size,
+                                          std::vector<std::uint8_t>& compressed) {
+    lzma_compress(data, size, compressed, lzma_default_preset, LzmaSearch::longest_matches);
+}
+
 // The back-end's compression (backends.hpp): the preset and search of the
 // level's row.
 inline void lzma_compress_at_level(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,

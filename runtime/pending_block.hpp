@@ -94,8 +94,8 @@ public:
         }
         tasks.run(longer_.size(), [this](std::size_t index) {
             const std::size_t stream = longer_[index];
-            BackendChoice::compress_longest_matches(streams[stream].data(), streams[stream].size(),
-                                                    output(stream, kept_[stream]), output(stream, scratch_slot));
+            BackendChoice::compress_longer(chosen[stream], streams[stream].data(), streams[stream].size(),
+                                           output(stream, kept_[stream]), output(stream, scratch_slot));
         });
         waiting = false;
     }

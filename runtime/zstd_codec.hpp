@@ -165,6 +165,13 @@ private:
     ZSTD_inBuffer input_;
 };
 
+// What the back-end's encoder takes at work on one stream, for the memory
+// estimate (backends.hpp): at level 19 its window (2^23 bytes), hash table
+// (2^22 entries) and binary tree (2^24 entries) of 4 bytes an entry, at most.
+constexpr std::uint64_t zstd_encoder_bytes(std::uint64_t /*stream_bytes*/) {
+    return (std::uint64_t{1} << zstd_window_log) + 4 * (std::uint64_t{1} << 22) + 4 * (std::uint64_t{1} << 24);
+}
+
 // The back-end's compression (backends.hpp): always at zstd_level, whatever
 // the level, as the format caps a decoder's memory.
 inline void zstd_compress_at_level(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed,

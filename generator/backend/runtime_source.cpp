@@ -6,7 +6,6 @@
 
 #include "generator/backend/embedded_files.hpp"
 #include "generator/version.hpp"
-#include "runtime/backends.hpp"
 
 namespace tcgen {
 namespace {
@@ -106,13 +105,12 @@ RuntimeSource runtime_of_roles(const std::vector<std::string_view>& roles, std::
 }
 
 std::vector<std::string> backend_link_flags() {
+    // The build's, from runtime/backends.txt (runtime/CMakeLists.txt).
+    std::istringstream words{TCGEN_BACKEND_LINK_FLAGS};
     std::vector<std::string> flags;
-    for (const tcgen_runtime::BackendRow& row : tcgen_runtime::backend_table) {
-        std::istringstream words{std::string(row.link_flags)};
-        std::string flag;
-        while (words >> flag) {
-            flags.push_back(flag);
-        }
+    std::string flag;
+    while (words >> flag) {
+        flags.push_back(flag);
     }
     return flags;
 }

@@ -52,7 +52,7 @@ const RuntimeManifest& runtime_manifest();
 RuntimeSource runtime_of_roles(const std::vector<std::string_view>& roles, std::string_view part);
 
 // What a program that embeds the runtime links for its stream back-ends:
-// the link flags of runtime/backends.hpp's table, in its order ("-lbz2",
+// the libraries of runtime/backends.txt, in its order ("-lbz2",
 // "-llzma", "-lzstd").
 std::vector<std::string> backend_link_flags();
 

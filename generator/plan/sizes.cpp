@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/backends.hpp"
 #include "runtime/format_limits.hpp"
 
 namespace tcgen {
@@ -15,14 +16,11 @@ MemoryEstimate estimate_memory(const CodePlan& plan) {
     estimate.tables = plan.table_bytes();
     // One block of records, its code streams (a byte per field and record),
     // miss streams of at most the block's size, the compressed output of
-    // about the same size, and the back-end at work on one stream: bzip2 -9
-    // takes ~7.6 MB, LZMA's encoder (preset 6, binary-tree match finder)
-    // about 12 bytes per byte of its dictionary, which is the stream's size
-    // rounded up to a power of two (runtime/lzma_codec.hpp), here the block's.
-    constexpr std::uint64_t bzip2_state_bytes = std::uint64_t{8} << 20;
+    // about the same size, and the back-end at work on one stream, the
+    // largest of those the default level tries (runtime/backends.hpp), on a
+    // stream of the block's size.
     const std::uint64_t block_bytes = plan.records_per_block * plan.record_bytes;
-    const std::uint64_t lzma_bytes = 12 * std::uint64_t{tcgen_runtime::lzma_dictionary_bytes(block_bytes)};
-    const std::uint64_t backend_bytes = std::max(bzip2_state_bytes, lzma_bytes);
+    const std::uint64_t backend_bytes = tcgen_runtime::level_encoder_bytes(tcgen_runtime::default_level, block_bytes);
     estimate.buffers =
         3 * block_bytes + plan.records_per_block * plan.fields.size() + plan.header_bytes + backend_bytes;
     return estimate;

@@ -23,6 +23,7 @@
 #include "generator/tune/search.hpp"
 #include "generator/tune/shipped_specs.hpp"
 #include "generator/tune/trial.hpp"
+#include "runtime/backends.hpp"
 
 namespace tcgen::tune {
 
@@ -303,8 +304,14 @@ int tune_main(int argc, char** argv) {
                    "percent larger than the smallest, and a larger one only if it gains more (default 0.1)");
     app.add_option("--max-table-mb", options.max_table_mb,
                    "Largest predictor tables of a candidate, in MiB (default 64: three times TCgen(A)'s; tables far beyond the last-level cache slow every record)");
-    app.add_option("--backend", options.backend, "Force the compressors' stream back-end: lzma, zstd or bzip2 (default: theirs, the smaller of lzma and bzip2 per stream)")
-        ->check(CLI::IsMember({"lzma", "zstd", "bzip2"}));
+    std::vector<std::string> backend_choices;
+    for (const tcgen_runtime::BackendRow& row : tcgen_runtime::backend_table) {
+        backend_choices.emplace_back(row.name);
+    }
+    app.add_option("--backend", options.backend,
+                   "Force the compressors' stream back-end: " + tcgen_runtime::backend_names() +
+                       " (default: theirs, what their level tries for each stream)")
+        ->check(CLI::IsMember(backend_choices));
     app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");
     app.add_option("--objective", options.objective,
                    "What the best spec is best at: ratio (the smallest output, the default), speed (the fastest "

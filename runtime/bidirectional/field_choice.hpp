@@ -17,8 +17,8 @@ namespace tcgen_runtime::bidirectional {
 // "DFCM3[2]": how the spec writes a candidate.
 template <class C>
 std::string candidate_name() {
-    std::string name = C::kind == Kind::last_value ? "LV" : C::kind == Kind::fcm ? "FCM" : "DFCM";
-    if (C::kind != Kind::last_value) {
+    std::string name(C::kind::spec_name);
+    if (C::kind::has_order) {
         name += std::to_string(C::order);
     }
     return name + "[" + std::to_string(C::entries) + "]";

@@ -25,24 +25,89 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 #include "runtime/zeroed_memory.hpp"
 
 namespace tcgen_runtime::bidirectional {
 
-enum class Kind : std::uint8_t { last_value, fcm, dfcm };
+// The kinds, one traits type each; a predictor reads only its kind's
+// traits, so a new kind is one more type here and one row of Kind.
+namespace kinds {
+
+// LV[n]: the n values nearest, no table; a miss codes the value against the
+// nearest.
+struct LastValue {
+    static constexpr std::string_view spec_name = "LV";
+    static constexpr bool has_table = false;
+    // Whether the spec writes an order after the name (FCM3).
+    static constexpr bool has_order = false;
+    // How many neighbours a prediction reads.
+    static constexpr unsigned window(unsigned /*order*/, unsigned entries) { return entries; }
+};
+
+// FCMx[n]: a table of values indexed by a hash of the x nearest.
+struct Fcm {
+    static constexpr std::string_view spec_name = "FCM";
+    static constexpr bool has_table = true;
+    static constexpr bool has_order = true;
+    static constexpr unsigned window(unsigned order, unsigned /*entries*/) { return order; }
+    // What a line holds for `value` after `context`, and back.
+    template <class Value>
+    static Value entry_of(Value value, const Value* /*context*/) {
+        return value;
+    }
+    template <class Value>
+    static Value value_of(Value entry, const Value* /*context*/) {
+        return entry;
+    }
+    // Element i of the context the hash reads.
+    template <class Value>
+    static Value hashed(const Value* context, unsigned i) {
+        return context[i];
+    }
+};
+
+// DFCMx[n]: a table of strides indexed by a hash of the x strides between
+// the x+1 nearest.
+struct Dfcm {
+    static constexpr std::string_view spec_name = "DFCM";
+    static constexpr bool has_table = true;
+    static constexpr bool has_order = true;
+    static constexpr unsigned window(unsigned order, unsigned /*entries*/) { return order + 1; }
+    template <class Value>
+    static Value entry_of(Value value, const Value* context) {
+        return static_cast<Value>(value - context[0]);
+    }
+    template <class Value>
+    static Value value_of(Value entry, const Value* context) {
+        return static_cast<Value>(context[0] + entry);
+    }
+    template <class Value>
+    static Value hashed(const Value* context, unsigned i) {
+        return static_cast<Value>(context[i] - context[i + 1]);
+    }
+};
+
+}  // namespace kinds
+
+// The kinds by the names the generator's registry gives them
+// (PredictorKind::bidirectional_kind): Kind::fcm.
+struct Kind {
+    using last_value = kinds::LastValue;
+    using fcm = kinds::Fcm;
+    using dfcm = kinds::Dfcm;
+};
 
 // A predictor of a spec: LV[entries], FCMorder[entries], DFCMorder[entries].
-template <Kind kind_, unsigned order_, unsigned entries_>
+template <class Kind_, unsigned order_, unsigned entries_>
 struct Candidate {
-    static constexpr Kind kind = kind_;
+    using kind = Kind_;
     static constexpr unsigned order = order_;
     static constexpr unsigned entries = entries_;
-    // How many neighbours a prediction reads: LV[n] the n nearest; FCMx the x
-    // nearest; DFCMx the x strides between the x+1 nearest.
-    static constexpr unsigned window = kind == Kind::last_value ? entries : kind == Kind::fcm ? order : order + 1;
-    static constexpr bool has_table = kind != Kind::last_value;
+    static constexpr unsigned window = kind::window(order, entries);
+    static constexpr bool has_table = kind::has_table;
     static_assert(entries >= 1 && window >= 1, "a predictor predicts");
 };
 
@@ -105,7 +170,7 @@ public:
             payload = zigzag(static_cast<Value>(value - context[0]));
             return symbols.miss(payload);
         } else {
-            const Value target = C::kind == Kind::dfcm ? static_cast<Value>(value - context[0]) : value;
+            const Value target = C::kind::entry_of(value, context);
             Value* entries = line(line_index(context));
             for (unsigned slot = 0; slot < C::entries; ++slot) {
                 if (entries[slot] == target) {
@@ -144,7 +209,7 @@ public:
                 }
                 entries[C::entries - 1] = static_cast<Value>(target + unzigzag(payload));
             }
-            return C::kind == Kind::dfcm ? static_cast<Value>(context[0] + target) : target;
+            return C::kind::value_of(target, context);
         }
     }
 
@@ -162,7 +227,7 @@ private:
     std::size_t line_index(const Value* context) const {
         std::uint64_t hash = 0;
         for (unsigned i = 0; i < C::order; ++i) {
-            const Value element = C::kind == Kind::dfcm ? static_cast<Value>(context[i] - context[i + 1]) : context[i];
+            const Value element = C::kind::hashed(context, i);
             hash = (hash ^ element) * 0x9E3779B97F4A7C15u;
             hash ^= hash >> 29;
         }

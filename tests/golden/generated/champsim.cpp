@@ -47,9 +47,9 @@
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
 // of this spec is written in); from line 1045, a class per field and the
 // TraceCodec that ties them together; main() at line 3341; then the rest of
-// the runtime (part 2: checksums, block I/O, the stream back-ends bzip2, LZMA
-// and zstd, the .tcz container and the command line). The runtime is the
-// same in every file this version of tcgen generates.
+// the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
+// container and the command line). The runtime is the same in every file
+// this version of tcgen generates.
 
 #include <algorithm>
 #include <array>
