@@ -73,14 +73,24 @@ def tcgen_version(tcgen):
     return _versions[tcgen]
 
 
-def _cache_key(fingerprint, tcgen):
+def _cache_key(fingerprint, tcgen, names):
     # The fingerprint names the encoding; the tcgen that wrote the code and
     # the ABI name the library's functions. The executable's identity makes a
     # rebuilt tcgen of the same version (a developer's) compile afresh.
+    # `names` tells the field names apart: a .tcz stores its spec without
+    # them (its columns are field_1, field_2, ...), a spec file has its own,
+    # and the same encoding read both ways must not share a library.
     status = os.stat(tcgen)
     identity = "%s:%d:%d" % (os.path.realpath(tcgen), status.st_size, status.st_mtime_ns)
     tag = hashlib.sha256(identity.encode()).hexdigest()[:12]
-    return "%016x-tcgen%s-abi%d-%s" % (fingerprint, tcgen_version(tcgen), ABI_VERSION, tag)
+    return "%016x-tcgen%s-abi%d-%s-%s" % (fingerprint, tcgen_version(tcgen), ABI_VERSION, tag, names)
+
+
+def _names_of(source):
+    """The field names a generated codec gives its columns, as a short tag."""
+    with open(source) as generated:
+        fields = [line for line in generated if line.startswith("    {\"")]
+    return hashlib.sha256("".join(fields).encode()).hexdigest()[:12]
 
 
 def _tcgen_message(stderr):
@@ -134,19 +144,27 @@ def _compile(source, destination):
 
 
 def _make(spec_source, fingerprint):
-    """The library of `spec_source`, from the cache when there."""
+    """The library of `spec_source`, from the cache when there. A .tcz
+    (`fingerprint` known from its preamble) is found without running tcgen;
+    a spec file runs tcgen to learn its fingerprint and field names."""
     tcgen = find_tcgen()
     directory = cache_directory()
     if fingerprint is not None:
-        destination = os.path.join(directory, _cache_key(fingerprint, tcgen) + ".so")
+        destination = os.path.join(directory, _cache_key(fingerprint, tcgen, "tcz") + ".so")
         if os.path.exists(destination):
             return _load(destination)
     os.makedirs(directory, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=directory, prefix=".build-") as work:
-        source, fingerprint = _generate(spec_source, work)
-        destination = os.path.join(directory, _cache_key(fingerprint, tcgen) + ".so")
+        source, stated = _generate(spec_source, work)
+        destination = os.path.join(directory, _cache_key(stated, tcgen, _names_of(source)) + ".so")
         if not os.path.exists(destination):
             _compile(source, destination)
+        if fingerprint is not None:
+            # The .tcz's way in: a second name for the library of its
+            # unnamed fields (a spec file without names shares it).
+            alias = os.path.join(work, "alias.so")
+            os.link(destination, alias)
+            os.replace(alias, os.path.join(directory, _cache_key(stated, tcgen, "tcz") + ".so"))
     return _load(destination)
 
 

@@ -144,3 +144,17 @@ def test_a_missing_compiler_is_a_clear_error(goldens, tmp_path, monkeypatch):
     monkeypatch.setattr(tcgen._build.shutil, "which", lambda name: None)
     with pytest.raises(tcgen.Error, match="cannot find a C\\+\\+ compiler"):
         tcgen.read(os.path.join(goldens, "vpc3.tcz"))
+
+
+@pytest.mark.slow
+def test_a_files_unnamed_columns_and_a_specs_named_ones_do_not_mix(tmp_path):
+    # A .tcz stores its spec without field names: read alone its columns are
+    # field_1, field_2; the spec file that names them still writes by name,
+    # whichever was compiled first (they once shared a cached library).
+    path = str(tmp_path / "stores.tcz")
+    columns = {"pc": numpy.arange(100, dtype=numpy.uint32), "address": numpy.arange(100, dtype=numpy.uint64) * 8}
+    tcgen.write(path, "x86_store_addresses", columns, header=b"STA1")
+    assert list(tcgen.read(path)) == ["field_1", "field_2"]
+    assert tcgen.write(path, "x86_store_addresses", columns, header=b"STA1") == 100
+    named = tcgen.read(path, spec="x86_store_addresses")
+    assert list(named) == ["pc", "address"] and numpy.array_equal(named["address"], columns["address"])
