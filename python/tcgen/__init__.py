@@ -1,7 +1,8 @@
 """tcgen's traces in Python: any .tcz as numpy columns.
 
     import tcgen
-    columns = tcgen.read("trace.tcz")        # {"ip": array([...], dtype=uint64), ...}
+    columns = tcgen.read("trace.tcz")        # {"field_1": array([...], dtype=uint64), ...}
+    columns = tcgen.read("trace.tcz", spec="champsim")  # named by the spec: {"ip": ...}
     for block in tcgen.blocks("trace.tcz"):  # the same a block at a time, in bounded memory
         ...
     tcgen.write("out.tcz", "vpc3", columns, header=b"...")
