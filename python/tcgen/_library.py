@@ -104,7 +104,27 @@ class Library:
         return Writer(self, path, header, level, block_bytes)
 
 
-class Reader:
+class Handle:
+    """A C handle freed once: by close(), at the end of a with block, or
+    when collected. A subclass holds it in self._handle and frees it in
+    _free(handle)."""
+
+    def close(self):
+        if self._handle:
+            self._free(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+class Reader(Handle):
     """The records of one .tcz as columns, a block at a time."""
 
     def __init__(self, library, source):
@@ -194,19 +214,8 @@ class Reader:
             raise Error("no field is named %r; the fields are %s" % (unknown[0], ", ".join(names)))
         return [field for field in self.fields if field.name in columns]
 
-    def close(self):
-        if self._handle:
-            self._c.tcgen_reader_free(self._handle)
-            self._handle = ctypes.c_void_p()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()
-
-    def __del__(self):
-        self.close()
+    def _free(self, handle):
+        self._c.tcgen_reader_free(handle)
 
 
 class Writer:

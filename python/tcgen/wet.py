@@ -20,6 +20,7 @@ import os
 import numpy
 
 from ._errors import Error
+from ._library import Handle
 
 ABI_VERSION = 1  # TCGEN_WET_ABI_VERSION of the header this module speaks
 ALL = 2**64 - 1  # TCGEN_WET_ALL
@@ -120,7 +121,7 @@ def _optional(number):
     return _NONE if number is None else int(number)
 
 
-class Wet:
+class Wet(Handle):
     """One opened .wet. Queries move its cursors: one thread at a time."""
 
     def __init__(self, path):
@@ -203,19 +204,8 @@ class Wet:
                                             ctypes.byref(result)))
         return _arrays(result)
 
-    def close(self):
-        if self._handle:
-            self._c.tcgen_wet_free(self._handle)
-            self._handle = ctypes.c_void_p()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exception):
-        self.close()
-
-    def __del__(self):
-        self.close()
+    def _free(self, handle):
+        self._c.tcgen_wet_free(handle)
 
 
 def open(path):
