@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian 12 machine to a working tcgen: installs the
-# Debian packages that are missing, builds, and runs the main job (demo.sh).
+# Debian packages that are missing, builds, runs the main job (demo.sh) and
+# makes the build's Python package importable (`python3 -c "import tcgen"`).
 # Usage: scripts/setup.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,3 +27,21 @@ packages=(
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$(nproc)"
 "$root/scripts/demo.sh" "$build"
+
+# The Python package from this build tree: a tcgen.pth in the user site
+# directory of the interpreter CMake chose (the first python3 with numpy)
+# puts BUILD/python on its path, as `pip install -e` would, so that
+# `python3 -c "import tcgen"` works. A later setup of another tree takes it
+# over; `cmake --install` installs a copy instead (docs/python.md).
+python=$(head -n 1 "$build/python/interpreter")
+if [[ -z $python ]]; then
+    echo "setup: no python3 with numpy found: the Python package is not set up" >&2
+elif "$python" -c 'import site, sys; sys.exit(0 if site.ENABLE_USER_SITE else 1)'; then
+    site=$("$python" -m site --user-site)
+    mkdir -p "$site"
+    echo "$(cd "$build" && pwd)/python" >"$site/tcgen.pth"
+    "$python" -c 'import tcgen' || { echo "setup: $python cannot import tcgen from $site/tcgen.pth" >&2; exit 1; }
+    echo "setup: import tcgen works in $python (through $site/tcgen.pth)"
+else
+    echo "setup: $python has no user site directory: PYTHONPATH=$build/python to import tcgen"
+fi
