@@ -3,7 +3,7 @@
 // a level: the block, how the predictors learn a repeated run, the
 // back-ends each kind of stream tries and how hard LZMA searches. The
 // writer (trace_writer.hpp), the back-end choice (backends.hpp), LZMA's
-// compression (lzma_codec.hpp) and the help (command_line.hpp) read it, so a
+// compression (lzma_codec.hpp) and the help (command_options.hpp) read it, so a
 // level is changed here and nowhere else. Why each row is what it is:
 // docs/design/log.md, "Choosing the back-end per stream", "A cheaper default
 // level", "Block size" and "Compression levels".

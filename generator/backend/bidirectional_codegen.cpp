@@ -5,9 +5,9 @@
 
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/encoding.hpp"
-#include "generator/backend/code_text.hpp"
+#include "generator/text/code_text.hpp"
 #include "generator/backend/runtime_source.hpp"
-#include "generator/backend/template_renderer.hpp"
+#include "generator/text/template_renderer.hpp"
 #include "generator/version.hpp"
 #include "runtime/checksum.hpp"
 

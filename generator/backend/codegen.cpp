@@ -8,10 +8,10 @@
 
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/encoding.hpp"
-#include "generator/backend/field_names.hpp"
-#include "generator/backend/code_text.hpp"
+#include "generator/text/field_names.hpp"
+#include "generator/text/code_text.hpp"
 #include "generator/backend/runtime_source.hpp"
-#include "generator/backend/template_renderer.hpp"
+#include "generator/text/template_renderer.hpp"
 #include "generator/kinds/kind_code.hpp"
 #include "generator/version.hpp"
 #include "generator/plan/number_text.hpp"

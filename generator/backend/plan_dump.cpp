@@ -1,6 +1,6 @@
 #include "generator/backend/plan_dump.hpp"
 
-#include "generator/backend/field_names.hpp"
+#include "generator/text/field_names.hpp"
 #include "generator/plan/number_text.hpp"
 
 namespace tcgen {

@@ -1,6 +1,6 @@
 #include "generator/kinds/kind_code.hpp"
 
-#include "generator/backend/code_text.hpp"
+#include "generator/text/code_text.hpp"
 #include "generator/plan/number_text.hpp"
 
 namespace tcgen {

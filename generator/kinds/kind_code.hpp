@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "generator/backend/field_names.hpp"
+#include "generator/text/field_names.hpp"
 #include "generator/kinds/predictor_kind.hpp"
 #include "generator/plan/code_plan.hpp"
 

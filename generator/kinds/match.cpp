@@ -9,7 +9,7 @@
 // this is what captures the long loops of branch and address traces. Its window is L2·2^(x−1) values, as
 // many as an FCMx's lines.
 
-#include "generator/backend/code_text.hpp"
+#include "generator/text/code_text.hpp"
 #include "generator/kinds/kind_code.hpp"
 #include "generator/plan/number_text.hpp"
 

@@ -10,7 +10,7 @@
 // generate the same code.
 //
 // Tables, strides and histories are identified by role and owner, never by
-// C++ names; the back end spells names (backend/field_names.hpp).
+// C++ names; the back end spells names (text/field_names.hpp).
 
 #include <array>
 #include <cstddef>

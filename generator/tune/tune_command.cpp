@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "common/command_line.hpp"
-#include "generator/driver/output_file.hpp"
-#include "generator/driver/spec_input.hpp"
+#include "generator/files/output_file.hpp"
+#include "generator/files/spec_input.hpp"
 #include "generator/tune/candidate.hpp"
 #include "generator/tune/layout.hpp"
 #include "generator/tune/objective.hpp"

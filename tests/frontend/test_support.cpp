@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "generator/backend/field_names.hpp"
+#include "generator/text/field_names.hpp"
 #include "generator/plan/planner.hpp"
 
 namespace tcgen::testing {

@@ -1,4 +1,4 @@
-#include "generator/driver/output_file.hpp"
+#include "generator/files/output_file.hpp"
 
 #include <cerrno>
 #include <climits>

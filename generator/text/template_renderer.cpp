@@ -1,4 +1,4 @@
-#include "generator/backend/template_renderer.hpp"
+#include "generator/text/template_renderer.hpp"
 
 #include <map>
 #include <set>

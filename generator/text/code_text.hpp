@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "generator/backend/template_renderer.hpp"
+#include "generator/text/template_renderer.hpp"
 
 namespace tcgen {
 

@@ -1,4 +1,4 @@
-#include "generator/backend/field_names.hpp"
+#include "generator/text/field_names.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "generator/backend/code_text.hpp"
+#include "generator/text/code_text.hpp"
 
 #include <algorithm>
 #include <sstream>

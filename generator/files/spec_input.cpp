@@ -1,4 +1,4 @@
-#include "generator/driver/spec_input.hpp"
+#include "generator/files/spec_input.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
