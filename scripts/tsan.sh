@@ -5,12 +5,13 @@
 # -d -TN decodes restart groups on N threads (runtime/group_decoder.hpp),
 # and these tests drive those threads through whole files, damaged files,
 # seeks, concatenations, every thread count and readers destroyed mid-file
-# (ReadAhead.*, RecordIo.*, Driver.*, TaskPool.*, GroupDecoder.*).
+# (runtime_thread_tests: ReadAhead.*, RecordIo.*, Driver.*, TaskPool.*,
+# GroupDecoder.* and the other tests of code that starts threads).
 # Usage: scripts/tsan.sh [BUILD_DIR]   (default: build-tsan)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-tsan}
 
 cmake -S "$root" -B "$build" -DTCGEN_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j "$(nproc)" --target runtime_tests
-TSAN_OPTIONS="exitcode=88:halt_on_error=1" "$build/tests/runtime/runtime_tests"
+cmake --build "$build" -j "$(nproc)" --target runtime_thread_tests
+TSAN_OPTIONS="exitcode=88:halt_on_error=1" "$build/tests/runtime/runtime_thread_tests"
