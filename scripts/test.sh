@@ -15,6 +15,6 @@ esac
 build=${1:-$root/build}
 shift $(( $# > 0 ? 1 : 0 ))
 
-cmake -S "$root" -B "$build" "$@" >/dev/null
+cmake -S "$root" -B "$build" -DTCGEN_BUILD_TESTS=ON "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" -j "$(nproc)" --output-on-failure "${select[@]}"
