@@ -35,6 +35,7 @@ SymbolNames::SymbolNames(const std::string& path) : path_(path) {
     }
     const std::size_t count = (bytes.size() - 4) / record;
     names_.reserve(count);
+    pcs_.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint8_t* at = bytes.data() + 4 + i * record;
         if (blocks) {
@@ -42,19 +43,29 @@ SymbolNames::SymbolNames(const std::string& path) : path_(path) {
                 throw FileError(path, "corrupt: block record " + std::to_string(i) + " has id " +
                                           std::to_string(tcgen_runtime::load_le32(at)));
             }
-            names_.push_back(hex_text(tcgen_runtime::load_le64(at + 16)));
+            pcs_.push_back(tcgen_runtime::load_le64(at + 16));
+            names_.push_back(hex_text(pcs_.back()));
         } else {
-            names_.push_back(hex_text(tcgen_runtime::load_le64(at)) + (at[16] != 0 ? "+" : "-"));
+            pcs_.push_back(tcgen_runtime::load_le64(at));
+            names_.push_back(hex_text(pcs_.back()) + (at[16] != 0 ? "+" : "-"));
         }
     }
 }
 
-const std::string& SymbolNames::operator()(std::uint32_t symbol) const {
+std::size_t SymbolNames::checked(std::uint32_t symbol) const {
     if (symbol >= names_.size()) {
         throw FileError(path_, "has no entry for symbol " + std::to_string(symbol) + " (" +
                                    std::to_string(names_.size()) + " entries): not the run of this grammar");
     }
-    return names_[symbol];
+    return symbol;
+}
+
+const std::string& SymbolNames::operator()(std::uint32_t symbol) const {
+    return names_[checked(symbol)];
+}
+
+std::uint64_t SymbolNames::pc(std::uint32_t symbol) const {
+    return pcs_[checked(symbol)];
 }
 
 }  // namespace tcgen::wpp

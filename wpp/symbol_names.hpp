@@ -20,10 +20,15 @@ public:
 
     // The name of `symbol`; FileError when FILE has no entry for it.
     const std::string& operator()(std::uint32_t symbol) const;
+    // Its pc: the block's first, or the branch's.
+    std::uint64_t pc(std::uint32_t symbol) const;
 
 private:
+    std::size_t checked(std::uint32_t symbol) const;
+
     std::string path_;
     std::vector<std::string> names_;
+    std::vector<std::uint64_t> pcs_;
 };
 
 }  // namespace tcgen::wpp

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include <tcgen/wet/symbols.hpp>
 #include <tcgen/wpp/grammar.hpp>
 
 #include "common/command_line.hpp"
@@ -198,14 +199,19 @@ void check_rule_edges(const Grammar& grammar, std::uint64_t length, std::uint64_
     }
 }
 
-// A symbol as wpp prints it: its id, or its name in --pcs=FILE.
+// A symbol as wpp prints it: its id, or its name in --pcs=FILE; and with
+// --symbols=PREFIX.syms, what the debug information says of its pc.
 class SymbolText {
 public:
-    explicit SymbolText(const std::string& names_path) {
+    SymbolText(const std::string& names_path, const std::string& symbols_path) {
         if (!names_path.empty()) {
             names_.emplace(names_path);
         }
+        if (!symbols_path.empty()) {
+            symbols_ = tcgen::wet::SymbolTable::read(symbols_path);
+        }
     }
+    bool has_symbols() const { return symbols_.has_value(); }
     void print(Output& out, std::uint32_t symbol) const {
         if (names_) {
             out.text((*names_)(symbol));
@@ -213,9 +219,17 @@ public:
             out.dec(symbol);
         }
     }
+    // The name, then "function+N (file:line)" where the symbols know the pc.
+    void print_with_symbol(Output& out, std::uint32_t symbol) const {
+        print(out, symbol);
+        if (const std::optional<tcgen::wet::Symbol> found = symbols_->at(names_->pc(symbol))) {
+            out.ch(' ').text(found->text());
+        }
+    }
 
 private:
     std::optional<tcgen::wpp::SymbolNames> names_;
+    std::optional<tcgen::wet::SymbolTable> symbols_;
 };
 
 int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding,
@@ -254,6 +268,12 @@ int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bo
             symbols.print(out.ch(' '), symbol);
         }
         out.ch('\n');
+        if (symbols.has_symbols()) {  // then a line per symbol of the subpath
+            for (const std::uint32_t symbol : subpath.symbols) {
+                symbols.print_with_symbol(out.bytes("    ", 4), symbol);
+                out.ch('\n');
+            }
+        }
     }
     return 0;
 }
@@ -271,7 +291,11 @@ int run_walk(const std::string& file, bool backward, const std::uint64_t* from, 
     Output out;
     std::uint32_t symbol = 0;
     while (left-- > 0 && (backward ? cursor.previous(symbol) : cursor.next(symbol))) {
-        symbols.print(out, symbol);
+        if (symbols.has_symbols()) {
+            symbols.print_with_symbol(out, symbol);
+        } else {
+            symbols.print(out, symbol);
+        }
         out.ch('\n');
     }
     return 0;
@@ -312,11 +336,18 @@ int main(int argc, char** argv) {
         ->check(tcgen::cli::unsigned_number());
     hot->add_flag("--by-expanding", by_expanding, "Count on the expanded sequence instead (for comparison)");
     std::string names;
+    std::string symbol_file;
     for (CLI::App* command : {hot, walk}) {
-        command->add_option("--pcs", names,
-                            "Print symbols as PCs: FILE is the run's PREFIX.blocks (a block's first pc) or the side "
-                            "table of tcgen-branch-ids split (the branch's pc, + taken, - not)")
-            ->type_name("FILE");
+        CLI::Option* pcs =
+            command->add_option("--pcs", names,
+                                "Print symbols as PCs: FILE is the run's PREFIX.blocks (a block's first pc) or the side "
+                                "table of tcgen-branch-ids split (the branch's pc, + taken, - not)")
+                ->type_name("FILE");
+        command
+            ->add_option("--symbols", symbol_file,
+                         "With --pcs, each PC's function+N (file:line) from the run's PREFIX.syms (tcgen-tracer --wet)")
+            ->type_name("FILE")
+            ->needs(pcs);
     }
     walk->add_flag("--backward", backward, "Walk toward the start: the symbol before the position first");
     CLI::Option* from_option =
@@ -329,8 +360,8 @@ int main(int argc, char** argv) {
         return build->parsed()    ? run_build(input, output, raw)
                : expand->parsed() ? run_expand(file, force)
                : stats->parsed()  ? run_stats(file)
-               : hot->parsed()    ? run_hot(file, length, top, by_expanding, SymbolText(names))
+               : hot->parsed()    ? run_hot(file, length, top, by_expanding, SymbolText(names, symbol_file))
                                   : run_walk(file, backward, from_option->count() ? &from : nullptr,
-                                             count_option->count() ? &count : nullptr, SymbolText(names));
+                                             count_option->count() ? &count : nullptr, SymbolText(names, symbol_file));
     });
 }

@@ -10,7 +10,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "synthetic_wet.hpp"
-#include "wet/format/symbols.hpp"
+#include <tcgen/wet/symbols.hpp>
 #include "wet_file_bytes.hpp"
 
 namespace {

@@ -237,3 +237,35 @@ bad "--pcs without the symbol" "wpp: $work/few.blocks: error: has no entry for s
 bad "--pcs of another file" "not a PREFIX.blocks of tcgen-tracer --wet (WTB1) or a side table" \
     hot "$good" 2 --pcs="$work/loops.flow"
 echo "ok: --pcs"
+
+# --symbols: each pc's function+N (file:line) from a PREFIX.syms, the blocks
+# of even id known to it (the others printed as bare pcs).
+python3 - "$work/loops.blocks" "$work/loops.syms" <<'PY'
+import struct, sys
+blocks = (len(open(sys.argv[1], "rb").read()) - 4) // 24
+with open(sys.argv[2], "w") as out:
+    out.write("WTS1\n")
+    for b in range(0, blocks, 2):
+        out.write("0x%x\tloops\t0x%x\tloop_%d+%d\tloops.c\t%d\n" % (0x400000 + 16 * b, 0x1000 + 16 * b, b // 4, 4 * (b % 4), 10 + b))
+PY
+"$wpp" walk "$good" --count=50 | awk '{ printf "0x%x", 4194304 + 16 * $1;
+    if ($1 % 2 == 0) printf " loop_%d%s (loops.c:%d)", int($1 / 4), ($1 % 4 ? "+" 4 * ($1 % 4) : ""), 10 + $1; print "" }' \
+    > "$work/symbols.expected"
+"$wpp" walk "$good" --count=50 --pcs="$work/loops.blocks" --symbols="$work/loops.syms" | cmp -s - "$work/symbols.expected" ||
+    fail "walk --symbols: $(diff <("$wpp" walk "$good" --count=50 --pcs="$work/loops.blocks" --symbols="$work/loops.syms") "$work/symbols.expected" | head -4)"
+"$wpp" hot "$good" 3 --top=2 --pcs="$work/loops.blocks" > "$work/hot.pcs"
+"$wpp" hot "$good" 3 --top=2 --pcs="$work/loops.blocks" --symbols="$work/loops.syms" > "$work/hot.symbols"
+python3 - "$work/hot.pcs" > "$work/hot.expected" <<'PY'
+import sys
+for line in open(sys.argv[1]):
+    print(line, end="")
+    for pc in line.split()[1:]:
+        b = (int(pc, 16) - 0x400000) // 16
+        known = " loop_%d%s (loops.c:%d)" % (b // 4, "+%d" % (4 * (b % 4)) if b % 4 else "", 10 + b) if b % 2 == 0 else ""
+        print("    " + pc + known)
+PY
+cmp -s "$work/hot.symbols" "$work/hot.expected" || fail "hot --symbols: $(diff "$work/hot.symbols" "$work/hot.expected")"
+bad "--symbols without --pcs" "--symbols requires --pcs" walk "$good" --symbols="$work/loops.syms"
+bad "--symbols of another file" "wpp: $work/loops.blocks: error: not a PREFIX.syms of tcgen-tracer --wet (no WTS1 line)" \
+    walk "$good" --pcs="$work/loops.blocks" --symbols="$work/loops.blocks"
+echo "ok: --symbols"

@@ -3,6 +3,7 @@
 // queries never meet an id out of range or a timestamp out of order.
 
 #include <tcgen/wet/raw_trace.hpp>
+#include <tcgen/wet/symbols.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -13,7 +14,6 @@
 #include "common/files.hpp"
 #include "runtime/byte_order.hpp"
 #include "wet/dependences/dataflow.hpp"
-#include "wet/format/symbols.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -255,12 +255,7 @@ RawTrace read_raw_trace(const std::string& prefix) {
     // Traces of tracers before it have none: no symbols.
     const std::string syms = prefix + ".syms";
     if (std::filesystem::exists(syms)) {
-        const std::vector<std::uint8_t> text = read_whole_file(syms);
-        static constexpr char magic[] = "WTS1\n";
-        if (text.size() < 5 || std::memcmp(text.data(), magic, 5) != 0) {
-            throw WetError(syms, "not a PREFIX.syms of tcgen-tracer --wet (no WTS1 line)");
-        }
-        raw.symbols.assign(text.begin() + 5, text.end());
+        raw.symbols = read_symbols_file(syms);
         SymbolTable::parse(raw.symbols, syms);  // its checks, naming the file
     }
     check_raw_trace(raw, prefix);

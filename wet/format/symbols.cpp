@@ -1,9 +1,12 @@
-#include "wet/format/symbols.hpp"
+#include <tcgen/wet/symbols.hpp>
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <tuple>
 #include <unordered_map>
+
+#include "common/files.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -32,6 +35,19 @@ void split_offset(std::string_view function, std::string_view& name, std::uint64
 }
 
 }  // namespace
+
+std::string read_symbols_file(const std::string& path) {
+    const std::vector<std::uint8_t> text = read_whole_file(path);
+    static constexpr char magic[] = "WTS1\n";
+    if (text.size() < 5 || std::memcmp(text.data(), magic, 5) != 0) {
+        throw WetError(path, "not a PREFIX.syms of tcgen-tracer --wet (no WTS1 line)");
+    }
+    return std::string(text.begin() + 5, text.end());
+}
+
+SymbolTable SymbolTable::read(const std::string& path) {
+    return parse(read_symbols_file(path), path);
+}
 
 std::string Symbol::text() const {
     std::string text = function.empty() ? hex(pc) : function;

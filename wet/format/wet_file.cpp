@@ -19,7 +19,7 @@
 #include "runtime/checksum.hpp"
 #include "runtime/zstd_codec.hpp"
 #include "wet/dependences/dataflow.hpp"
-#include "wet/format/symbols.hpp"
+#include <tcgen/wet/symbols.hpp>
 #include "wet/labels/label_store.hpp"
 
 namespace tcgen::wet {

@@ -13,7 +13,7 @@
 #include "wet/dependences/control_dependence.hpp"
 #include "wet/dependences/register_reads.hpp"
 #include "wet/flow/flow_index.hpp"
-#include "wet/format/symbols.hpp"
+#include <tcgen/wet/symbols.hpp>
 #include "wet/labels/grouping.hpp"
 #include "wet/labels/label_store.hpp"
 

@@ -1,7 +1,8 @@
 #pragma once
 // What the debug information says of the traced instructions: the tracer's
 // PREFIX.syms (docs/wet-streams.md), checked, one entry per pc, by pc. The
-// saved WET keeps the same lines (section SYMS), so one parser reads both.
+// saved WET keeps the same lines (section SYMS), so one parser reads both;
+// `wpp --symbols` reads the file with it too.
 
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,10 @@
 
 namespace tcgen::wet {
 
+// The lines of the PREFIX.syms file `path` after its magic line ("WTS1");
+// WetError naming it when it is not one.
+std::string read_symbols_file(const std::string& path);
+
 class SymbolTable {
 public:
     SymbolTable() = default;
@@ -22,6 +27,8 @@ public:
     // more than once, with the same fields. Throws WetError naming `file`
     // and the line of the first problem.
     static SymbolTable parse(std::string_view lines, const std::string& file);
+    // PREFIX.syms itself: its magic line checked, then its lines parsed.
+    static SymbolTable read(const std::string& path);
 
     // The entries as lines, by pc, each pc once: what parse() reads back.
     std::string lines() const;
