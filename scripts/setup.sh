@@ -21,6 +21,7 @@ packages=(
     python3 time gnuplot-nox            # bench/run, bench/ablation: timing, chart
     python3-numpy python3-pytest        # the Python package (python/) and its tests
     sqlite3                             # one of the corpus's traced programs
+    chromium                            # tests: wet report's page rendered in a headless browser
 )
 "$root/scripts/install-packages.sh" "${packages[@]}"
 

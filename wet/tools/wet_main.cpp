@@ -27,7 +27,9 @@
 #include <tcgen/wet/queries.hpp>
 
 #include "common/command_line.hpp"
+#include "common/output.hpp"
 #include "common/text_output.hpp"
+#include "wet/tools/report.hpp"
 
 namespace {
 
@@ -296,6 +298,19 @@ int run_def(const std::string& file, const std::string& pc_text, const std::stri
     return 0;
 }
 
+// One HTML page about the run (report.hpp), written as every output is:
+// complete under its name or not at all.
+int run_report(const std::string& file, const std::string& page_path) {
+    WholeExecutionTrace wet = WholeExecutionTrace::load(file);
+    const std::size_t slash = file.find_last_of('/');
+    const std::string page = tcgen::wet::report::html(wet, slash == std::string::npos ? file : file.substr(slash + 1));
+    tcgen::Output out(page_path);
+    out.write(page.data(), page.size());
+    out.close();
+    out.commit();
+    return 0;
+}
+
 int run_slice(const std::string& file, const std::string& pc_text, const std::string& instance_text,
               const std::string& at_text, const Window& window, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
@@ -376,6 +391,11 @@ int main(int argc, char** argv) {
         command->add_option("--at", at, "PC's execution at timestamp T (as `values` and `cf` print it)")
             ->type_name("T");
     }
+    std::string page;
+    CLI::App* report = app.add_subcommand(
+        "report", "One self-contained HTML page about the run: hottest functions, blocks and loads, control flow, a slice");
+    report->add_option("WET", file, "A file written by wet build")->required();
+    report->add_option("OUT", page, "The page to write (replaced if it exists), e.g. report.html")->required();
     for (CLI::App* command : {cf, top, def, slice}) {
         command->add_flag("-s,--symbols", symbols,
                           "After each pc, what the debug information says of it: 'FUNCTION+N (FILE:LINE)'");
@@ -396,6 +416,7 @@ int main(int argc, char** argv) {
                    : values->parsed()    ? run_accesses(file, pc, false, parse_window(from, count))
                    : addresses->parsed() ? run_accesses(file, pc, true, parse_window(from, count))
                    : def->parsed()       ? run_def(file, pc, instance, at, symbols)
+                   : report->parsed()    ? run_report(file, page)
                                          : run_slice(file, pc, instance, at, parse_window(from, count), symbols);
         },
         &queried);
