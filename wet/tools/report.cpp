@@ -82,6 +82,15 @@ std::string bar(double share) {
            "%\"></div></td>";
 }
 
+// The function pc is in, as the page groups blocks: its name, or its
+// object's in parentheses where no function is known.
+std::string function_of(WholeExecutionTrace& wet, std::uint64_t pc) {
+    const std::optional<Symbol> symbol = wet.symbol(pc);
+    return symbol && !symbol->function.empty() ? symbol->function
+           : symbol && !symbol->object.empty() ? "(" + symbol->object + ")"
+                                               : "(unknown)";
+}
+
 struct FunctionRow {
     std::string name;
     std::uint64_t instructions = 0;  // executed: a block's executions times its instructions
@@ -104,10 +113,7 @@ std::vector<FunctionRow> functions(WholeExecutionTrace& wet) {
             continue;
         }
         const RawBlock& block = wet.block(id);
-        const std::optional<Symbol> symbol = wet.symbol(block.pc);
-        std::string name = symbol && !symbol->function.empty() ? symbol->function
-                           : symbol && !symbol->object.empty() ? "(" + symbol->object + ")"
-                                                               : "(unknown)";
+        const std::string name = function_of(wet, block.pc);
         const auto [at, added] = row_of.emplace(name, rows.size());
         if (added) {
             rows.push_back(FunctionRow{name});
@@ -326,11 +332,7 @@ std::string control_flow_section(WholeExecutionTrace& wet, const std::vector<Fun
         const std::string& name = function_rows.front().name;
         title = "Control flow of " + name + ", the hottest function";
         for (std::uint32_t id = 0; id < wet.block_count(); ++id) {
-            const std::optional<Symbol> symbol = wet.symbol(wet.block(id).pc);
-            const std::string function = symbol && !symbol->function.empty() ? symbol->function
-                                         : symbol && !symbol->object.empty() ? "(" + symbol->object + ")"
-                                                                             : "(unknown)";
-            if (function == name && wet.block_executions(id) != 0) {
+            if (function_of(wet, wet.block(id).pc) == name && wet.block_executions(id) != 0) {
                 chosen.push_back(id);
             }
         }
