@@ -22,7 +22,6 @@ constexpr std::size_t listed_rows = 15;       // functions, blocks
 constexpr std::size_t listed_loads = 10;
 constexpr std::size_t graph_blocks = 40;      // of the hottest function
 constexpr std::size_t slice_items = 400;      // the slice's latest items drawn
-constexpr std::uint32_t elsewhere = UINT32_MAX;  // the control flow outside the function drawn
 
 std::string escaped(std::string_view text) {
     std::string out;
@@ -234,8 +233,8 @@ std::string loads_section(WholeExecutionTrace& wet, const std::vector<TopRow>& t
             }
             from = to;
         }
-        const std::size_t distinct_addresses =
-            addresses.empty() ? 0 : std::unique(addresses.begin(), addresses.end()) - addresses.begin();
+        const auto distinct_addresses =
+            static_cast<std::uint64_t>(std::unique(addresses.begin(), addresses.end()) - addresses.begin());
         html += "<tr>" + pc_cell(row.pc) + "<td>" + escaped(symbol_text(wet, row.pc)) + "</td><td class=\"n\">" +
                 grouped(row.executions) + "</td>";
         if (values.empty()) {
