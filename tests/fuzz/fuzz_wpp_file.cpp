@@ -19,25 +19,14 @@
 #include <tcgen/wpp/grammar.hpp>
 
 #include "fuzz_support.hpp"
-#include "runtime/checksum.hpp"
+#include "tests/wpp/wpp_file_bytes.hpp"
 
 namespace {
 
 using tcgen::wpp::Grammar;
 
-constexpr std::size_t header_bytes = 56;  // the checksum is its last 8
-
-void reseal(std::vector<std::uint8_t>& bytes) {
-    if (bytes.size() < header_bytes) {
-        return;
-    }
-    const std::uint64_t seed = tcgen_runtime::xxh64(bytes.data(), header_bytes - 8, 0);
-    const std::uint64_t checksum =
-        tcgen_runtime::xxh64(bytes.data() + header_bytes, bytes.size() - header_bytes, seed);
-    for (int i = 0; i < 8; ++i) {
-        bytes[header_bytes - 8 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(checksum >> (8 * i));
-    }
-}
+using wpp_file_bytes::header_bytes;
+using wpp_file_bytes::reseal;
 
 bool same(const std::vector<tcgen::wpp::Subpath>& a, const std::vector<tcgen::wpp::Subpath>& b) {
     if (a.size() != b.size()) {

@@ -13,7 +13,10 @@
 # the other targets take a few milliseconds or less an input. Targets run
 # two at a time (one per core on CI).
 #
-# The corpus is copied to a temporary directory, so the tree is not written.
+# The corpus is copied to a temporary directory, so the tree is not written;
+# the seeds of the forged classes are added to it, written by
+# BUILD_DIR/tests/fuzz/forge_fuzz_seeds (built with the targets) from the
+# tests' own forgers.
 # A failing input is kept as BUILD_DIR/tests/fuzz/artifacts/TARGET-crash-*
 # (rerun it with BUILD_DIR/tests/fuzz/TARGET FILE); each target's log is
 # BUILD_DIR/tests/fuzz/logs/TARGET.log.
@@ -48,6 +51,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$fuzz_dir/artifacts" "$fuzz_dir/logs"
 
+# The forged seeds, checked as they are written: a forgery the library no
+# longer refuses as it was made to be fails the run here.
+if ! "$fuzz_dir/forge_fuzz_seeds" "$work/forged" >"$fuzz_dir/logs/forge_fuzz_seeds.log" 2>&1; then
+    echo "FAIL forge_fuzz_seeds (log: $fuzz_dir/logs/forge_fuzz_seeds.log):"
+    sed 's/^/    /' "$fuzz_dir/logs/forge_fuzz_seeds.log"
+    echo "fuzz: the forged seeds could not be written"
+    exit 1
+fi
+
 runs_for() {
     case $1 in
         fuzz_roundtrip_* | fuzz_decompress_vpc3 | fuzz_decompress_champsim) echo $(( runs / 40 > 0 ? runs / 40 : 1 )) ;;
@@ -60,15 +72,17 @@ runs_for() {
 run_target() {
     local target=$1
     local seeds=$here/corpus/$target
+    local forged=$work/forged/$target
     local result=$work/$target.result
-    if [[ ! -d $seeds ]]; then
-        echo "FAIL $target: no seed corpus $seeds" >"$result"
+    if [[ ! -d $seeds && ! -d $forged ]]; then
+        echo "FAIL $target: no seed corpus $seeds and no forged seeds" >"$result"
         return
     fi
     local target_runs
     target_runs=$(runs_for "$target")
     mkdir -p "$work/$target"
-    cp "$seeds"/* "$work/$target/"
+    [[ ! -d $seeds ]] || cp "$seeds"/* "$work/$target/"
+    [[ ! -d $forged ]] || cp "$forged"/* "$work/$target/"
     local log=$fuzz_dir/logs/$target.log
     local start=$SECONDS
     # -timeout: a hang fails the run instead of eating the CI's time.

@@ -21,6 +21,7 @@
 #include "raw_lookups.hpp"
 #include "synthetic_wet.hpp"
 #include "test_scale.hpp"
+#include "wet/dependences/dataflow.hpp"
 #include "wet_file_bytes.hpp"
 
 namespace {
@@ -378,6 +379,90 @@ TEST(RegisterDataflow, AForgedSectionIsRefused) {
         ADD_FAILURE() << "a corrupt frame was accepted";
     } catch (const WetError& error) {
         EXPECT_EQ(std::string(error.what()).rfind("forged.wet: error: ", 0), 0u) << error.what();
+    }
+}
+
+// The decoded size a frame may claim: up to 1 MiB + 32 times the frame,
+// one line naming the file past it (a 652 KB file once made a load hold
+// 530 MB under the 1024 times bound this replaced).
+TEST(RegisterDataflow, TheDecodedSizeIsBoundedByTheFrame) {
+    const std::vector<std::uint8_t> bytes = WholeExecutionTrace::build(trace_with_registers(20, 6)).to_bytes();
+    const std::size_t section = wet_file_bytes::payload_of(bytes, "DFLW");
+    const std::uint64_t frame = wet_file_bytes::get_u64(bytes, section + 9);
+    const auto message = [&](std::uint64_t claimed) -> std::string {
+        const std::vector<std::uint8_t> forged = wet_file_bytes::with_dataflow_claiming(bytes, claimed);
+        try {
+            WholeExecutionTrace::from_bytes(forged.data(), forged.size(), "forged.wet");
+        } catch (const WetError& error) {
+            return error.what();
+        }
+        return "";
+    };
+    const std::uint64_t bound = tcgen::wet::max_dataflow_decoded(frame);
+    EXPECT_EQ(bound, (std::uint64_t{1} << 20) + 32 * frame);
+    EXPECT_EQ(message(bound + 1), "forged.wet: error: section DFLW: the register dataflow claims " +
+                                      std::to_string(bound + 1) + " bytes from a frame of " + std::to_string(frame) +
+                                      ", more than 1 MiB + 32 times the frame");
+    // At the bound the claim is allowed, and the frame does not decode to it.
+    EXPECT_EQ(message(bound), "forged.wet: error: section DFLW: the register dataflow's frame is corrupt");
+}
+
+// `count` blocks alike, as generated code makes them, each run once: two
+// instructions writing registers (the second reading the first) and a jump.
+RawTrace alike_blocks(std::uint32_t count) {
+    RawTrace raw;
+    tcgen::wet::RawDataflow& dataflow = raw.dataflow;
+    dataflow.first_op.push_back(0);
+    dataflow.first_source.push_back(0);
+    dataflow.first_write.push_back(0);
+    for (std::uint32_t block = 0; block < count; ++block) {
+        const std::uint64_t pc = 0x100000 + 16 * std::uint64_t{block};
+        raw.blocks.push_back(tcgen::wet::RawBlock{pc, 16, 3, 'J'});
+        raw.flow.push_back(block);
+        dataflow.ops.push_back({'R', pc});
+        dataflow.sources.push_back({'G', 1});
+        dataflow.first_source.push_back(static_cast<std::uint32_t>(dataflow.sources.size()));
+        dataflow.ops.push_back({'R', pc + 4});
+        dataflow.sources.push_back({'O', 0});
+        dataflow.first_source.push_back(static_cast<std::uint32_t>(dataflow.sources.size()));
+        dataflow.ops.push_back({'B', pc + 8});
+        dataflow.sources.push_back({'O', 1});
+        dataflow.first_source.push_back(static_cast<std::uint32_t>(dataflow.sources.size()));
+        dataflow.first_op.push_back(static_cast<std::uint32_t>(dataflow.ops.size()));
+        dataflow.writes.push_back({2, 1});
+        dataflow.first_write.push_back(static_cast<std::uint32_t>(dataflow.writes.size()));
+    }
+    return raw;
+}
+
+// Columns that shrink further than the bound lets a frame claim (blocks
+// alike): wet build pads the frame, so that what it writes loads and slices
+// as built.
+TEST(RegisterDataflow, ColumnsThatShrinkFurtherArePaddedAndLoad) {
+    // Past the 1 MiB the bound starts from: 58 column bytes a block.
+    const std::uint32_t blocks = wet_test::under_sanitizers ? 24000 : 40000;
+    const RawTrace raw = alike_blocks(blocks);
+    WholeExecutionTrace built = WholeExecutionTrace::build(raw);
+    const std::vector<std::uint8_t> bytes = built.to_bytes();
+    const std::size_t section = wet_file_bytes::payload_of(bytes, "DFLW");
+    const std::uint64_t decoded = wet_file_bytes::get_u64(bytes, section + 1);
+    const std::uint64_t frame = wet_file_bytes::get_u64(bytes, section + 9);
+    EXPECT_GT(decoded, tcgen::wet::max_dataflow_decoded(1000)) << "the columns do not shrink past the bound";
+    EXPECT_LE(decoded, tcgen::wet::max_dataflow_decoded(frame));
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "padded.wet");
+    EXPECT_EQ(loaded.to_bytes(), bytes);
+    for (const std::uint32_t block : {0u, blocks / 2, blocks - 1}) {
+        const std::uint64_t pc = raw.blocks[block].pc + 4;
+        const auto items = [](const std::vector<tcgen::wet::SliceItem>& slice) {
+            std::vector<std::tuple<std::uint32_t, char, std::uint64_t>> rows;
+            for (const auto& item : slice) {
+                rows.emplace_back(item.t, item.kind, item.pc);
+            }
+            return rows;
+        };
+        const auto expected = items(built.backward_slice(pc, 1));
+        EXPECT_EQ(items(loaded.backward_slice(pc, 1)), expected) << "block " << block;
+        EXPECT_EQ(expected.size(), 2u) << "block " << block;
     }
 }
 

@@ -178,10 +178,17 @@ inline void write_file(const std::string& name, const std::string& bytes) {
     std::fclose(file);
 }
 
-// Writes PREFIX.blocks/.flow/.nodes/.events/.edges (and .regs when `raw` has
-// a dataflow) as tcgen-tracer --wet does.
-inline void write_trace(const RawTrace& raw, const std::string& prefix) {
-    std::string blocks = "WTB1";
+// The bytes of PREFIX.blocks/.flow/.nodes/.events/.edges, .regs when `raw`
+// has a dataflow and .syms when it has symbols ("" when it has none), as
+// tcgen-tracer --wet writes them.
+struct RawFileBytes {
+    std::string blocks, flow, nodes, events, edges, regs, syms;
+};
+
+inline RawFileBytes raw_file_bytes(const RawTrace& raw) {
+    RawFileBytes files;
+    std::string& blocks = files.blocks;
+    blocks = "WTB1";
     for (std::size_t id = 0; id < raw.blocks.size(); ++id) {
         const RawBlock& block = raw.blocks[id];
         put(blocks, id, 4);
@@ -192,13 +199,13 @@ inline void write_trace(const RawTrace& raw, const std::string& prefix) {
         put(blocks, 0, 4);
         put(blocks, block.pc, 8);
     }
-    write_file(prefix + ".blocks", blocks);
-    std::string flow = "WTF1";
+    std::string& flow = files.flow;
+    flow = "WTF1";
     for (const std::uint32_t block : raw.flow) {
         put(flow, block, 4);
     }
-    write_file(prefix + ".flow", flow);
-    std::string nodes = "WTN2";
+    std::string& nodes = files.nodes;
+    nodes = "WTN2";
     for (std::size_t id = 0; id < raw.nodes.size(); ++id) {
         const RawNode& node = raw.nodes[id];
         put(nodes, id, 4);
@@ -209,28 +216,31 @@ inline void write_trace(const RawTrace& raw, const std::string& prefix) {
         put(nodes, 0, 4);
         put(nodes, node.pc, 8);
     }
-    write_file(prefix + ".nodes", nodes);
-    std::string events = "WTE2";
+    std::string& events = files.events;
+    events = "WTE2";
     for (const RawEvent& event : raw.events) {
         put(events, event.node, 4);
         put(events, event.t, 4);
         put(events, event.address, 8);
         put(events, event.value, 8);
     }
-    write_file(prefix + ".events", events);
-    std::string edges = "WTD2";
+    std::string& edges = files.edges;
+    edges = "WTD2";
     for (const RawEdge& edge : raw.edges) {
         put(edges, edge.use, 4);
         put(edges, edge.def, 4);
         put(edges, edge.t_use, 4);
         put(edges, edge.t_def, 4);
     }
-    write_file(prefix + ".edges", edges);
+    if (!raw.symbols.empty()) {
+        files.syms = "WTS1\n" + raw.symbols;
+    }
     if (raw.dataflow.empty()) {
-        return;
+        return files;
     }
     const tcgen::wet::RawDataflow& dataflow = raw.dataflow;
-    std::string regs = "WTR1";
+    std::string& regs = files.regs;
+    regs = "WTR1";
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         put(regs, 'K', 4);
         put(regs, block, 4);
@@ -257,7 +267,24 @@ inline void write_trace(const RawTrace& raw, const std::string& prefix) {
             put(regs, 0, 4);
         }
     }
-    write_file(prefix + ".regs", regs);
+    return files;
+}
+
+// Writes the files of raw_file_bytes() as PREFIX.blocks, ... (.regs and .syms
+// only when `raw` has them).
+inline void write_trace(const RawTrace& raw, const std::string& prefix) {
+    const RawFileBytes files = raw_file_bytes(raw);
+    write_file(prefix + ".blocks", files.blocks);
+    write_file(prefix + ".flow", files.flow);
+    write_file(prefix + ".nodes", files.nodes);
+    write_file(prefix + ".events", files.events);
+    write_file(prefix + ".edges", files.edges);
+    if (!files.regs.empty()) {
+        write_file(prefix + ".regs", files.regs);
+    }
+    if (!files.syms.empty()) {
+        write_file(prefix + ".syms", files.syms);
+    }
 }
 
 }  // namespace synthetic_wet

@@ -1,8 +1,10 @@
 #pragma once
-// The framing of a saved WET (docs/wet.md, "The .wet file") for tests that
-// forge one: where a section's payload starts, and every section's XXH64
-// made to match its (changed) payload again, so that a forgery reaches the
-// parsers behind the checksums.
+// The framing of a saved WET (docs/wet.md, "The .wet file") for the tests
+// and fuzz seeds that forge one: where a section's payload starts, every
+// section's XXH64 made to match its (changed) payload again, so that a
+// forgery reaches the parsers behind the checksums, and the forgeries of
+// the checks a load makes of what the file claims (META's counts, shared
+// frames no chunk refers to, the register dataflow's decoded size).
 
 #include <cstdint>
 #include <cstring>
@@ -69,6 +71,69 @@ inline std::vector<std::uint32_t> last_u32s(const std::vector<std::uint8_t>& byt
                          static_cast<std::uint32_t>(bytes[at + 3]) << 24);
     }
     return fields;
+}
+
+inline std::uint64_t get_u64(const std::vector<std::uint8_t>& bytes, std::size_t at) {
+    std::uint64_t value = 0;
+    for (int i = 7; i >= 0; --i) {
+        value = (value << 8) | bytes[at + static_cast<std::size_t>(i)];
+    }
+    return value;
+}
+
+inline void put_u64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t value) {
+    for (std::size_t i = 0; i < 8; ++i) {
+        bytes[at + i] = static_cast<std::uint8_t>(value >> (8 * i));
+    }
+}
+
+// META: u32 executed blocks, u32 blocks, u32 nodes, u64 events, then the
+// counts `wet stats` reports, checked at load as bounds.
+constexpr std::size_t meta_loads_with_a_def = 20;
+constexpr std::size_t meta_executions_with_a_control_parent = 28;
+
+// META's u64 at `field` set to `value`, resealed.
+inline std::vector<std::uint8_t> with_meta_count(std::vector<std::uint8_t> bytes, std::size_t field,
+                                                 std::uint64_t value) {
+    put_u64(bytes, payload_of(bytes, "META") + field, value);
+    reseal(bytes);
+    return bytes;
+}
+
+// `copies` more copies of the first shared frame of section `tag` (VALS or
+// ADDR, whose payload starts with its kind's frames: u64 count, then per
+// frame u8 layout, u32 decoded bytes, u64 size and the zstd frame), which no
+// chunk refers to; resealed. The section must hold a frame.
+inline std::vector<std::uint8_t> with_unreferenced_frames(const std::vector<std::uint8_t>& bytes, const char* tag,
+                                                          std::size_t copies) {
+    const std::size_t payload = payload_of(bytes, tag);
+    const std::uint64_t frames = get_u64(bytes, payload);
+    std::size_t frames_end = payload + 8;
+    for (std::uint64_t frame = 0; frame < frames; ++frame) {
+        frames_end += 13 + static_cast<std::size_t>(get_u64(bytes, frames_end + 5));
+    }
+    const std::size_t first_frame = payload + 8;
+    const std::size_t first_frame_end = first_frame + 13 + static_cast<std::size_t>(get_u64(bytes, first_frame + 5));
+    std::vector<std::uint8_t> forged(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(frames_end));
+    for (std::size_t copy = 0; copy < copies; ++copy) {
+        forged.insert(forged.end(), bytes.begin() + static_cast<std::ptrdiff_t>(first_frame),
+                      bytes.begin() + static_cast<std::ptrdiff_t>(first_frame_end));
+    }
+    forged.insert(forged.end(), bytes.begin() + static_cast<std::ptrdiff_t>(frames_end), bytes.end());
+    const std::size_t added = copies * (first_frame_end - first_frame);
+    put_u64(forged, payload, frames + copies);
+    put_u64(forged, payload - section_header + 4, payload_size(bytes, payload - section_header) + added);
+    reseal(forged);
+    return forged;
+}
+
+// DFLW (a traced dataflow): u8 1, u64 its decoded size, u64 the frame's size,
+// the frame. The decoded size set to `claimed`, resealed.
+constexpr std::size_t dataflow_decoded_size = 1;
+inline std::vector<std::uint8_t> with_dataflow_claiming(std::vector<std::uint8_t> bytes, std::uint64_t claimed) {
+    put_u64(bytes, payload_of(bytes, "DFLW") + dataflow_decoded_size, claimed);
+    reseal(bytes);
+    return bytes;
 }
 
 }  // namespace wet_file_bytes

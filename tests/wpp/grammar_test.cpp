@@ -16,8 +16,8 @@
 
 #include <tcgen/wpp/grammar.hpp>
 
-#include "runtime/checksum.hpp"
 #include "wpp/grammar_payload.hpp"
+#include "wpp_file_bytes.hpp"
 
 namespace {
 
@@ -231,48 +231,9 @@ TEST(WppFile, EveryTruncationAndFlippedByteIsRefused) {
     EXPECT_EQ(load_error({'X', 'C', 'G', 'E', 'N', 'W', 'P', 'P'}), "t.wpp: error: not a saved grammar (no TCGENWPP magic)");
 }
 
-void put_u32(std::vector<std::uint8_t>& out, std::uint32_t value) {
-    for (int i = 0; i < 4; ++i) {
-        out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
-    }
-}
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t value) {
-    for (int i = 0; i < 8; ++i) {
-        out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
-    }
-}
-// A file of `payload` with a valid checksum and the header fields given.
-std::vector<std::uint8_t> seal(const std::vector<std::uint8_t>& payload, std::uint32_t rules, std::uint64_t length,
-                               std::uint64_t symbols, std::uint32_t version = 2) {
-    std::vector<std::uint8_t> file{'T', 'C', 'G', 'E', 'N', 'W', 'P', 'P'};
-    put_u32(file, version);
-    put_u32(file, rules);
-    put_u32(file, 0);
-    put_u32(file, 0);
-    put_u64(file, length);
-    put_u64(file, symbols);
-    put_u64(file, payload.size());
-    put_u64(file, tcgen_runtime::xxh64(payload.data(), payload.size(), tcgen_runtime::xxh64(file.data(), file.size(), 0)));
-    file.insert(file.end(), payload.begin(), payload.end());
-    return file;
-}
-
-// A forged file with a valid checksum: rules as bodies (the start rule
-// last; rule r as rule_base + r), coded by the library's own payload coder,
-// with the header's length and symbol count as given.
-std::vector<std::uint8_t> forge(const std::vector<std::vector<Symbol>>& rules, std::uint64_t length,
-                                std::uint64_t symbols) {
-    std::vector<std::uint64_t> offsets{0};
-    std::vector<Symbol> bodies;
-    for (const auto& body : rules) {
-        bodies.insert(bodies.end(), body.begin(), body.end());
-        offsets.push_back(bodies.size());
-    }
-    return seal(tcgen::wpp::encode_payload(offsets, bodies), static_cast<std::uint32_t>(rules.size()), length,
-                symbols);
-}
-
-constexpr Symbol rule(std::uint32_t number) { return tcgen::wpp::rule_base + number; }
+using wpp_file_bytes::forge;
+using wpp_file_bytes::rule;
+using wpp_file_bytes::seal;
 
 TEST(WppFile, ForgedGrammarsAreRefused) {
     // The forger itself: a valid grammar loads. Rule 0 = 1 2; start = R0 R0 5.
@@ -299,11 +260,7 @@ TEST(WppFile, ForgedGrammarsAreRefused) {
     EXPECT_EQ(load_error(seal({1, 2, 3, 4, 5, 6}, 1, 0, 0)),
               "t.wpp: error: corrupt payload: the payload does not start with the coder's 0 byte");
     // A chain of doublings whose length overflows 64 bits, refused before any expansion.
-    std::vector<std::vector<Symbol>> chain{{2, 2}};
-    for (std::uint32_t i = 0; i < 70; ++i) {
-        chain.push_back({rule(i), rule(i)});
-    }
-    chain.push_back({rule(70)});
+    const std::vector<std::vector<Symbol>> chain = wpp_file_bytes::doubling_chain(71);
     EXPECT_NE(load_error(forge(chain, 0, 2 * 71 + 1)).find("more than 2^64 - 1"), std::string::npos);
 }
 
@@ -312,14 +269,14 @@ TEST(WppFile, ForgedGrammarsAreRefused) {
 // payload byte, the bound load refuses more by; a header claiming more is
 // refused before anything is allocated for it.
 TEST(WppFile, SymbolsAreBoundedByThePayloadBytes) {
-    const std::vector<Symbol> zeros(1'000'000, 0);
-    const std::vector<std::uint8_t> payload = tcgen::wpp::encode_payload({0, zeros.size()}, zeros);
-    EXPECT_LE(zeros.size(), 768 * payload.size() + 1024) << payload.size() << " payload bytes";
-    EXPECT_EQ(load_error(seal(payload, 1, zeros.size(), zeros.size())), "");
-    const std::uint64_t claimed = 768 * payload.size() + 1025;
-    EXPECT_EQ(load_error(seal(payload, 1, claimed, claimed)),
+    const std::vector<std::uint8_t> file = wpp_file_bytes::repeated_start_rule(1'000'000);
+    const std::size_t payload_bytes = file.size() - wpp_file_bytes::header_bytes;
+    EXPECT_LE(1'000'000u, 768 * payload_bytes + 1024) << payload_bytes << " payload bytes";
+    EXPECT_EQ(load_error(file), "");
+    const std::uint64_t claimed = 768 * payload_bytes + 1025;
+    EXPECT_EQ(load_error(wpp_file_bytes::repeated_start_rule(1'000'000, claimed)),
               "t.wpp: error: claims " + std::to_string(claimed) + " symbols, more than " +
-                  std::to_string(payload.size()) + " payload bytes can code");
+                  std::to_string(payload_bytes) + " payload bytes can code");
 }
 
 TEST(WppFile, OtherFormatVersionsAreRefusedByName) {
@@ -339,7 +296,7 @@ TEST(WppFile, ResealedCorruptPayloadsLoadOrAreRefused) {
     const auto input = looping_sequence(random, 3000);
     const Grammar grammar = tcgen::wpp::build_grammar(input.data(), input.size());
     const std::vector<std::uint8_t> saved = grammar.to_bytes();
-    const std::vector<std::uint8_t> payload(saved.begin() + 56, saved.end());
+    const std::vector<std::uint8_t> payload(saved.begin() + wpp_file_bytes::header_bytes, saved.end());
     std::size_t refused = 0;
     for (std::size_t at = 0; at < payload.size(); ++at) {
         for (const int bit : {0, 3, 7}) {

@@ -3,6 +3,7 @@
 
 #include "wet/dependences/dataflow.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/byte_order.hpp"
@@ -19,6 +20,9 @@ using tcgen_runtime::load_le64;
 
 constexpr std::size_t regs_record_bytes = 16;
 constexpr int dataflow_zstd_level = 19;
+// A zstd skippable frame: magic (any of 0x184D2A50 .. 0x184D2A5F), u32 size, then that many bytes.
+constexpr std::uint32_t skippable_frame_magic = 0x184D2A50;
+constexpr std::uint64_t skippable_frame_header = 8;
 
 // Block b's nodes are nodes_by_block[first[b] .. first[b + 1]), by id.
 // The nodes of each block, ids increasing (nodes naming no block left out).
@@ -257,20 +261,34 @@ void write_dataflow(ByteWriter& out, const RawDataflow& dataflow, const std::vec
     for (const RawWrite& write : dataflow.writes) {
         columns.u32(write.op);
     }
-    out.u64(columns.data().size());
-    out.blob(tcgen_runtime::zstd_frame(columns.data(), dataflow_zstd_level));
+    std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(columns.data(), dataflow_zstd_level);
+    // Columns alike from block to block (generated code) can shrink more
+    // than a load accepts: a skippable frame after the data frame, which
+    // zstd steps over, makes the bytes up.
+    const std::uint64_t decoded = columns.data().size();
+    if (decoded > max_dataflow_decoded(frame.size())) {
+        const std::uint64_t needed = (decoded - dataflow_decoded_floor + dataflow_max_ratio - 1) / dataflow_max_ratio;
+        const std::uint64_t padding = std::max<std::uint64_t>(needed - frame.size(), skippable_frame_header);
+        ByteWriter skippable;
+        skippable.u32(skippable_frame_magic);
+        skippable.u32(static_cast<std::uint32_t>(padding - skippable_frame_header));
+        frame.insert(frame.end(), skippable.data().begin(), skippable.data().end());
+        frame.resize(frame.size() + static_cast<std::size_t>(padding - skippable_frame_header), 0);
+    }
+    out.u64(decoded);
+    out.blob(frame);
 }
 
 RawDataflow read_dataflow(ByteReader& in, const std::vector<RawBlock>& blocks, const std::vector<RawNode>& nodes) {
     const std::uint64_t decoded_size = in.u64();
     const std::uint64_t frame_size = in.u64();
     const std::uint8_t* frame = in.bytes(frame_size);
-    // zstd shrinks these columns about tenfold; a claim far beyond any ratio
-    // it reaches on them is a forgery, refused before allocating.
-    constexpr std::uint64_t max_ratio = 1024;
-    if (decoded_size > (std::uint64_t{1} << 20) + max_ratio * frame_size) {
+    // A claim beyond what write_dataflow() lets a frame shrink to is a
+    // forgery, refused before allocating.
+    if (decoded_size > max_dataflow_decoded(frame_size)) {
         in.fail("the register dataflow claims " + std::to_string(decoded_size) + " bytes from a frame of " +
-                std::to_string(frame_size));
+                std::to_string(frame_size) + ", more than 1 MiB + " + std::to_string(dataflow_max_ratio) +
+                " times the frame");
     }
     std::vector<std::uint8_t> decoded(static_cast<std::size_t>(decoded_size));
     if (!tcgen_runtime::zstd_unframe(frame, static_cast<std::size_t>(frame_size), decoded.data(), decoded_size)) {

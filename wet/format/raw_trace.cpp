@@ -9,11 +9,14 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
 #include "runtime/byte_order.hpp"
 #include "wet/dependences/dataflow.hpp"
+#include "wet/format/raw_files.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -32,8 +35,13 @@ struct RecordFile {
     const std::uint8_t* record(std::size_t index) const { return bytes.data() + 4 + index * record_bytes; }
 };
 
-RecordFile read_records(const std::string& name, const char* magic, std::size_t record_bytes) {
-    RecordFile records{name, read_whole_file(name), record_bytes};
+RecordFile read_records(const RawFileSource& source, const std::string& name, const char* magic,
+                        std::size_t record_bytes) {
+    std::optional<std::vector<std::uint8_t>> bytes = source(name, true);
+    if (!bytes) {
+        throw WetError(name, "cannot read: no such file");
+    }
+    RecordFile records{name, std::move(*bytes), record_bytes};
     if (records.bytes.size() < 4 || std::memcmp(records.bytes.data(), magic, 4) != 0) {
         throw WetError(name, std::string("not a WET ") + (name.substr(name.rfind('.') + 1)) +
                                  " file of format v2 (magic " + magic + " expected)");
@@ -183,10 +191,10 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
     }
 }
 
-RawTrace read_raw_trace(const std::string& prefix) {
+RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source) {
     RawTrace raw;
     {
-        const RecordFile file = read_records(prefix + ".blocks", "WTB1", 24);
+        const RecordFile file = read_records(source, prefix + ".blocks", "WTB1", 24);
         raw.blocks.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
@@ -201,14 +209,14 @@ RawTrace read_raw_trace(const std::string& prefix) {
         }
     }
     {
-        const RecordFile file = read_records(prefix + ".flow", "WTF1", 4);
+        const RecordFile file = read_records(source, prefix + ".flow", "WTF1", 4);
         raw.flow.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             raw.flow[index] = load_le32(file.record(index));
         }
     }
     {
-        const RecordFile file = read_records(prefix + ".nodes", "WTN2", 24);
+        const RecordFile file = read_records(source, prefix + ".nodes", "WTN2", 24);
         raw.nodes.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
@@ -224,7 +232,7 @@ RawTrace read_raw_trace(const std::string& prefix) {
         }
     }
     {
-        const RecordFile file = read_records(prefix + ".events", "WTE2", 24);
+        const RecordFile file = read_records(source, prefix + ".events", "WTE2", 24);
         raw.events.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
@@ -236,7 +244,7 @@ RawTrace read_raw_trace(const std::string& prefix) {
         }
     }
     {
-        const RecordFile file = read_records(prefix + ".edges", "WTD2", 16);
+        const RecordFile file = read_records(source, prefix + ".edges", "WTD2", 16);
         raw.edges.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
             const std::uint8_t* record = file.record(index);
@@ -249,17 +257,26 @@ RawTrace read_raw_trace(const std::string& prefix) {
     }
     // Traces of tracers before it have none: the slices stand in for it.
     const std::string regs = prefix + ".regs";
-    if (std::filesystem::exists(regs)) {
-        raw.dataflow = parse_regs_file(read_whole_file(regs), raw.blocks.size(), regs);
+    if (const std::optional<std::vector<std::uint8_t>> bytes = source(regs, false)) {
+        raw.dataflow = parse_regs_file(*bytes, raw.blocks.size(), regs);
     }
     // Traces of tracers before it have none: no symbols.
     const std::string syms = prefix + ".syms";
-    if (std::filesystem::exists(syms)) {
-        raw.symbols = read_symbols_file(syms);
+    if (const std::optional<std::vector<std::uint8_t>> bytes = source(syms, false)) {
+        raw.symbols = symbols_file_lines(*bytes, syms);
         SymbolTable::parse(raw.symbols, syms);  // its checks, naming the file
     }
     check_raw_trace(raw, prefix);
     return raw;
+}
+
+RawTrace read_raw_trace(const std::string& prefix) {
+    return read_raw_files(prefix, [](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
+        if (!required && !std::filesystem::exists(name)) {
+            return std::nullopt;
+        }
+        return read_whole_file(name);
+    });
 }
 
 }  // namespace tcgen::wet

@@ -37,12 +37,15 @@ void split_offset(std::string_view function, std::string_view& name, std::uint64
 }  // namespace
 
 std::string read_symbols_file(const std::string& path) {
-    const std::vector<std::uint8_t> text = read_whole_file(path);
+    return symbols_file_lines(read_whole_file(path), path);
+}
+
+std::string symbols_file_lines(const std::vector<std::uint8_t>& bytes, const std::string& path) {
     static constexpr char magic[] = "WTS1\n";
-    if (text.size() < 5 || std::memcmp(text.data(), magic, 5) != 0) {
+    if (bytes.size() < 5 || std::memcmp(bytes.data(), magic, 5) != 0) {
         throw WetError(path, "not a PREFIX.syms of tcgen-tracer --wet (no WTS1 line)");
     }
-    return std::string(text.begin() + 5, text.end());
+    return std::string(bytes.begin() + 5, bytes.end());
 }
 
 SymbolTable SymbolTable::read(const std::string& path) {

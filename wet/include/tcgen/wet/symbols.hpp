@@ -17,6 +17,8 @@ namespace tcgen::wet {
 // The lines of the PREFIX.syms file `path` after its magic line ("WTS1");
 // WetError naming it when it is not one.
 std::string read_symbols_file(const std::string& path);
+// The same of the file's bytes, read elsewhere; `path` names it.
+std::string symbols_file_lines(const std::vector<std::uint8_t>& bytes, const std::string& path);
 
 class SymbolTable {
 public:
