@@ -21,6 +21,7 @@
 //     void write_report(std::FILE* out) const;
 //     bool mostly_missed() const;   // every field's predictions missed more than half the time
 //     void restart();               // tables back to zeros, as constructed (usage counts kept)
+//     void restart_touched_pages_only(bool);  // restart() zeroes only the pages touched (empties the tables)
 //     void learn_every_record(bool);  // the writer's ratio-over-speed choice for runs of records
 //   };
 //

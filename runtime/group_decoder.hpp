@@ -170,6 +170,7 @@ private:
         bool streams_decompressed = false;  // by the reader (a file without restart points)
         std::size_t decoded_capacity = 2;   // decoded_queue_blocks
         bool clears_in_place = false;       // clears_tables_in_place
+        bool touched_pages_only = false;    // its file has restart points: Codec::restart_touched_pages_only
         std::deque<std::unique_ptr<Piece>> read;     // for its worker
         std::deque<std::unique_ptr<Piece>> decoded;  // for the writer
         bool assigned = false;   // a worker took it
@@ -242,8 +243,8 @@ private:
                     piece->bytes_read = container.bytes_read();
                     if (current == nullptr || tcz_restarts_at(piece->block.number, preamble.restart_blocks)) {
                         close(current);
-                        current =
-                            open_group(!has_groups, decoded_queue_blocks(preamble), clears_tables_in_place(preamble));
+                        current = open_group(has_groups, decoded_queue_blocks(preamble),
+                                             clears_tables_in_place(preamble));
                         if (current == nullptr) {
                             return;
                         }
@@ -307,13 +308,15 @@ private:
         return block_bytes * group_blocks >= Codec::table_bytes / 16;
     }
 
-    // A new restart group, once fewer than worker_count_ are in flight (a
-    // worker is then free for it); nullptr if stopping or a block failed.
-    std::shared_ptr<Group> open_group(bool streams_decompressed, std::size_t decoded_capacity, bool clears_in_place) {
+    // A new restart group of a file with restart points or not
+    // (`has_groups`), once fewer than worker_count_ are in flight (a worker
+    // is then free for it); nullptr if stopping or a block failed.
+    std::shared_ptr<Group> open_group(bool has_groups, std::size_t decoded_capacity, bool clears_in_place) {
         auto group = std::make_shared<Group>();
         group->clears_in_place = clears_in_place;
+        group->touched_pages_only = has_groups;
         group->kind = Group::Kind::blocks;
-        group->streams_decompressed = streams_decompressed;
+        group->streams_decompressed = !has_groups;
         group->decoded_capacity = decoded_capacity;
         std::unique_lock<std::mutex> lock(mutex_);
         changed_.wait(lock, [this] {
@@ -385,6 +388,11 @@ private:
             if (codec != nullptr && !fresh) {
                 clear_tables_in_place() = group->clears_in_place;
                 codec->restart();
+            }
+            if (codec != nullptr) {
+                // Changes nothing unless this group's file differs from the
+                // last group's in having restart points.
+                codec->restart_touched_pages_only(group->touched_pages_only);
             }
             if (!decode_group(*group, codec.get(), streams, error)) {
                 return;

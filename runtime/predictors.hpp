@@ -18,10 +18,24 @@ class ZeroedTable {
 public:
     explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)) {}
 
-    T* line(std::size_t index, std::size_t entries_per_line) { return entries() + index * entries_per_line; }
+    // The line at `index`; with the marks on (clear_touched_pages_only),
+    // its page is marked as touched.
+    T* line(std::size_t index, std::size_t entries_per_line) {
+        const std::size_t first = index * entries_per_line;
+        memory_.touch(first * sizeof(T), entries_per_line * sizeof(T));
+        return entries() + first;
+    }
 
     // Back to all zeros, as when the predictors restart.
     void clear() { memory_.clear(); }
+
+    // Whether clear() zeroes only the pages that lines were taken from since
+    // the last clear (zeroed_memory.hpp): for a file with restart points.
+    // Switching it on empties the table.
+    void clear_touched_pages_only(bool on) { memory_.clear_touched_pages_only(on); }
+
+    // The memory beneath, for tests: its pages' marks.
+    const ZeroedMemory& memory() const { return memory_; }
 
 private:
     static std::size_t bytes_of(std::size_t size) {
@@ -124,6 +138,16 @@ public:
             recent[i] = recent[i - 1];
         }
         recent[0] = value;
+    }
+
+    // Whether clear() zeroes only the pages of the window and the key
+    // table that were touched since the last clear (ZeroedTable); the key's
+    // few values are always cleared whole. Switching it on empties the
+    // window.
+    void clear_touched_pages_only(bool on) {
+        window_.clear_touched_pages_only(on);
+        starts_.clear_touched_pages_only(on);
+        clear();
     }
 
     // Back to an empty window, as when the predictors restart (the role

@@ -140,6 +140,7 @@ private:
         check_preamble_matches(preamble_, codec_preamble<Codec>());
         container_.read_header(header_);
         codec_ = make_codec<Codec>();
+        codec_->restart_touched_pages_only(preamble_.restart_blocks != 0);
         at_trailer_ = false;
         member_number_ += 1;
     }

@@ -75,6 +75,7 @@ public:
           container_(sink, options.backend, options.level, options.threads), sink_(sink), streams_(Codec::stream_count),
           restart_blocks_(options.restart_blocks) {
         codec_->learn_every_record(level_row(options.level).learns_every_record);
+        codec_->restart_touched_pages_only(options.restart_blocks != 0);
         Preamble preamble = codec_preamble<Codec>();
         preamble.restart_blocks = options.restart_blocks;
         preamble.records_per_block = records_per_block_;

@@ -17,12 +17,25 @@
 // as the one the benchmarks run on: up to 0.2 s a run, break-even near
 // 400 MB of trace) or where the kernel must compact memory to find one; and
 // a touched huge page is 2 MiB resident, which tiny traces pay for.
+//
+// Where the tables restart often (a file with restart points, whose groups
+// may be a block of a few records), handing pages back is what costs: each
+// page the group touched faults back in, zeroed, and on several threads
+// every madvise flushes the other threads' address translations. There a
+// table marks the 4 KiB pages its lines touch (touch(), a bit each) and
+// clear() zeroes only those, in place (docs/design/log.md, "Restarts that
+// clear only what the group touched"). The marks are off unless asked for
+// (clear_touched_pages_only): a file without restart points never pays for
+// them beyond a test of a null pointer.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -81,7 +94,9 @@ public:
     ZeroedMemory(ZeroedMemory&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)),
           bytes_(std::exchange(other.bytes_, 0)),
-          mapped_(std::exchange(other.mapped_, false)) {}
+          mapped_(std::exchange(other.mapped_, false)),
+          touched_pages_(std::move(other.touched_pages_)),
+          touched_(std::exchange(other.touched_, nullptr)) {}
 
     ZeroedMemory& operator=(ZeroedMemory&& other) noexcept {
         if (this != &other) {
@@ -89,6 +104,8 @@ public:
             data_ = std::exchange(other.data_, nullptr);
             bytes_ = std::exchange(other.bytes_, 0);
             mapped_ = std::exchange(other.mapped_, false);
+            touched_pages_ = std::move(other.touched_pages_);
+            touched_ = std::exchange(other.touched_, nullptr);
         }
         return *this;
     }
@@ -103,10 +120,69 @@ public:
         return bytes_;
     }
 
-    // Back to all zeros: a mapped table's pages are dropped (the next touch
-    // of one maps a zeroed page), a small one is overwritten.
+    // The pages that touch() marks and clear() then zeroes alone: 4 KiB
+    // from the start of the memory (a mapping's own pages where it is one).
+    static constexpr unsigned page_bits = 12;
+    static constexpr std::size_t page_bytes = std::size_t{1} << page_bits;
+
+    // Whether clear() zeroes only the pages touch() marked since the last
+    // clear, in place, rather than all of the memory. Switching it on
+    // empties the memory, since what it holds was not marked.
+    void clear_touched_pages_only(bool on) {
+        if (on == (touched_ != nullptr)) {
+            return;
+        }
+        if (!on) {
+            touched_ = nullptr;
+            std::vector<std::uint64_t>().swap(touched_pages_);
+            return;
+        }
+        clear();
+        touched_pages_.assign((page_count() + 63) / 64, 0);
+        touched_ = touched_pages_.data();
+        if (touched_ == nullptr) {
+            // No pages: nothing to mark, and nothing a clear must do.
+            touched_pages_.assign(1, 0);
+            touched_ = touched_pages_.data();
+        }
+    }
+
+    bool clears_touched_pages_only() const { return touched_ != nullptr; }
+
+    // Marks the pages of the `size` bytes at `offset` as touched, where
+    // clear() zeroes only those. `size` is a line's, known where this is
+    // inlined: a power of two up to a page lies in one page, being
+    // aligned to its size.
+    void touch(std::size_t offset, std::size_t size) {
+        if (touched_ == nullptr) {
+            return;
+        }
+        const std::size_t first = offset >> page_bits;
+        mark(first);
+        if (size <= page_bytes && (size & (size - 1)) == 0) {
+            return;
+        }
+        const std::size_t last = (offset + size - 1) >> page_bits;
+        for (std::size_t page = first + 1; page <= last; ++page) {
+            mark(page);
+        }
+    }
+
+    // Whether touch() marked page `page` since the last clear (tests).
+    bool touched(std::size_t page) const {
+        return touched_ != nullptr && (touched_[page / 64] >> (page % 64) & 1) != 0;
+    }
+
+    // Back to all zeros. With the marks on: the pages touched since the
+    // last clear are overwritten and stay resident. Otherwise a mapped
+    // table's pages are dropped (the next touch of one maps a zeroed page),
+    // a small one is overwritten.
     void clear() {
         if (bytes_ == 0) {
+            return;
+        }
+        if (touched_ != nullptr) {
+            clear_touched_pages();
             return;
         }
         if (mapped_ && !clear_tables_in_place() && ::madvise(data_, bytes_, MADV_DONTNEED) == 0) {
@@ -119,6 +195,39 @@ private:
     // From this size on a table has its own mapping (whole pages, which
     // madvise can drop); below it calloc packs tables together.
     static constexpr std::size_t mapped_bytes = std::size_t{1} << 16;
+
+    std::size_t page_count() const { return (bytes_ + page_bytes - 1) >> page_bits; }
+
+    void mark(std::size_t page) { touched_[page / 64] |= std::uint64_t{1} << (page % 64); }
+
+    // Zeroes each run of marked pages with one memset and clears the marks.
+    void clear_touched_pages() {
+        const std::size_t words = touched_pages_.size();
+        for (std::size_t word_index = 0; word_index < words; ++word_index) {
+            std::uint64_t word = touched_[word_index];
+            if (word == 0) {
+                continue;
+            }
+            touched_[word_index] = 0;
+            while (word != 0) {
+                const unsigned first = static_cast<unsigned>(__builtin_ctzll(word));
+                const std::uint64_t from_first = word >> first;
+                const unsigned run =
+                    ~from_first == 0 ? 64 - first : static_cast<unsigned>(__builtin_ctzll(~from_first));
+                zero_pages(word_index * 64 + first, run);
+                word = first + run >= 64 ? 0 : word & ~((std::uint64_t{1} << (first + run)) - 1);
+            }
+        }
+    }
+
+    void zero_pages(std::size_t first, std::size_t count) {
+        const std::size_t begin = first * page_bytes;
+        if (begin >= bytes_) {
+            return;
+        }
+        const std::size_t end = std::min(bytes_, (first + count) * page_bytes);
+        std::memset(static_cast<char*>(data_) + begin, 0, end - begin);
+    }
 
     void release() {
         if (data_ == nullptr) {
@@ -135,6 +244,10 @@ private:
     void* data_ = nullptr;
     std::size_t bytes_ = 0;
     bool mapped_ = false;  // its own mapping, else from calloc
+    // A bit per page touched since the last clear, with the marks on;
+    // touched_ is its data then, else null (what touch() tests).
+    std::vector<std::uint64_t> touched_pages_;
+    std::uint64_t* touched_ = nullptr;
 };
 
 }  // namespace tcgen_runtime

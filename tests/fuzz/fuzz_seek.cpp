@@ -63,6 +63,11 @@ struct XorCodec {
     void write_report(std::FILE*) const {}
     bool mostly_missed() const { return false; }
     void restart() { previous_ = 0; }
+    void restart_touched_pages_only(bool on) {
+        if (on) {
+            restart();
+        }
+    }
     void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
 
     std::uint32_t previous_ = 0;

@@ -39,6 +39,20 @@ for restart in 1 3; do
     done
 done
 
+# Tiny restart groups (a record a block, each its own group): restarts
+# clear only the pages a group touched, and groups this small are decoded
+# on one thread; the .tcz and the trace are the same whatever the threads.
+"$synth" --fields=32,64 --header=4 --records=3000 --tail=5 --pattern=mixed --seed=23 >tiny
+for block in 12 36; do
+    for threads in 1 0 4; do
+        "$comp" -q -c -T$threads --block-size=$block --restart-blocks=1 <tiny >tiny.$threads.tcz \
+            || fail "cannot compress tiny ($block-byte blocks, -T$threads)"
+        cmp -s tiny.$threads.tcz tiny.1.tcz || fail "tiny, $block-byte blocks: the .tcz of -T$threads differs from -T1's"
+        "$comp" -dc -T$threads <tiny.1.tcz >out 2>err || fail "tiny, $block-byte blocks, -T$threads: $(head -2 err)"
+        cmp -s out tiny || fail "tiny, $block-byte blocks, -T$threads does not give the trace back"
+    done
+done
+
 # Damage at positions spread over the file, most of them in later groups.
 "$comp" -q -c --block-size=24KiB --restart-blocks=2 <trace >good.tcz || fail "cannot compress"
 size=$(stat -c %s good.tcz)

@@ -129,6 +129,19 @@ TEST(Driver, TheFileIsTheSameWhateverTheThreads) {
     }
 }
 
+// The writer of a file with restart points has its codec clear only the
+// pages a group touched (the readers do the same from the preamble); a
+// file without them pays nothing for marking pages.
+TEST(Driver, OnlyAFileWithRestartPointsMarksTheTablesPages) {
+    for (const std::uint32_t restart_blocks : {0u, 1u, 16u}) {
+        MemorySink sink;
+        WriteOptions options;
+        options.restart_blocks = restart_blocks;
+        TraceWriter<DeltaCodec> writer(sink, options);
+        EXPECT_EQ(writer.codec().touched_pages_only(), restart_blocks != 0) << restart_blocks;
+    }
+}
+
 TEST(Driver, CompressesStructuredTraces) {
     using BigBlocks = DeltaCodecTemplate<4, 65536>;
     const Bytes input = structured_trace(200000, 0);

@@ -92,6 +92,93 @@ TEST(ZeroedMemory, MovingHandsOverTheTable) {
     empty.clear();  // nothing to clear
 }
 
+// With the marks on (a file with restart points), a line taken marks its
+// 4 KiB page, or both pages where it straddles their boundary.
+TEST(ZeroedMemory, TouchingMarksThePagesOfALine) {
+    constexpr std::size_t page = ZeroedMemory::page_bytes;
+    for (const std::size_t bytes : {16 * page, std::size_t{3} * page + 100}) {  // mapped, and from calloc
+        ZeroedMemory memory(bytes);
+        memory.touch(5 * 8, 8);  // marks nothing while the marks are off
+        EXPECT_FALSE(memory.clears_touched_pages_only());
+        EXPECT_FALSE(memory.touched(0));
+        memory.clear_touched_pages_only(true);
+        EXPECT_TRUE(memory.clears_touched_pages_only());
+        memory.touch(page + 64, 64);      // a power of two: its one page
+        memory.touch(2 * page - 4, 12);   // straddles pages 1 and 2
+        memory.touch(3 * page, 100);      // the last, partial page (of the calloc one)
+        for (std::size_t index = 0; index < (bytes + page - 1) / page; ++index) {
+            EXPECT_EQ(memory.touched(index), index >= 1 && index <= 3) << "page " << index << " of " << bytes;
+        }
+        memory.clear();
+        for (std::size_t index = 0; index < (bytes + page - 1) / page; ++index) {
+            EXPECT_FALSE(memory.touched(index));
+        }
+    }
+}
+
+// A restart with the marks on zeroes the pages touched, in place (they stay
+// resident), and no other page: a page written without being marked keeps
+// its bytes, which no table does, and shows that nothing else was written.
+TEST(ZeroedMemory, ClearingWithMarksZeroesExactlyTheTouchedPagesInPlace) {
+    constexpr std::size_t page = ZeroedMemory::page_bytes;
+    const std::size_t bytes = 256 * page;
+    ZeroedMemory memory(bytes);
+    auto* data = static_cast<unsigned char*>(memory.data());
+    data[7 * page] = 0x11;  // switching the marks on empties the memory
+    memory.clear_touched_pages_only(true);
+    EXPECT_EQ(data[7 * page], 0);
+    // Pages 3-5 (a run: one memset), 64 (the second word of marks), 255 (the last).
+    for (const std::size_t index : {3, 4, 5, 64, 255}) {
+        memory.touch(index * page + 40, 8);
+        data[index * page + 40] = 0xAB;
+        data[index * page + page - 1] = 0xCD;  // the same page, beyond the line
+    }
+    data[100 * page] = 0x5A;  // written, never marked
+    memory.clear();
+    for (const std::size_t index : {3, 4, 5, 64, 255}) {
+        EXPECT_EQ(data[index * page + 40], 0) << "page " << index;
+        EXPECT_EQ(data[index * page + page - 1], 0) << "page " << index;
+        EXPECT_FALSE(memory.touched(index));
+    }
+    EXPECT_EQ(data[100 * page], 0x5A);
+    if (!under_address_sanitizer()) {
+        std::vector<unsigned char> resident(bytes / static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)));
+        ASSERT_EQ(::mincore(data, bytes, resident.data()), 0);
+        const std::size_t kernel_page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        EXPECT_EQ(resident[3 * page / kernel_page] & 1u, 1u);  // zeroed in place, not handed back
+    }
+    // Switched off, a clear empties it all again.
+    memory.clear_touched_pages_only(false);
+    EXPECT_FALSE(memory.clears_touched_pages_only());
+    memory.clear();
+    EXPECT_EQ(data[100 * page], 0);
+}
+
+// What a restart does to a table with the marks on: every line it wrote
+// reads zero after it, lines of 12 bytes straddling pages included.
+TEST(ZeroedTable, ReadsZeroAfterARestartThatClearsOnlyTheTouchedPages) {
+    const std::size_t lines = 20000;  // 240,000 bytes: mapped, 59 pages
+    ZeroedTable<std::uint32_t> table(lines * 3);
+    table.clear_touched_pages_only(true);
+    for (int round = 0; round < 3; ++round) {
+        for (std::size_t line = static_cast<std::size_t>(round); line < lines; line += 337) {
+            std::uint32_t* entries = table.line(line, 3);
+            entries[0] = 1;
+            entries[2] = 3;  // the last entry, on the next page where the line straddles
+        }
+        for (std::size_t line = 0; line < lines; line += 337) {
+            EXPECT_TRUE(table.memory().touched(line * 12 / ZeroedMemory::page_bytes));
+            EXPECT_TRUE(table.memory().touched((line * 12 + 11) / ZeroedMemory::page_bytes));
+        }
+        table.clear();
+        for (std::size_t line = 0; line < lines; ++line) {
+            const std::uint32_t* entries = table.line(line, 3);
+            ASSERT_EQ(entries[0] | entries[1] | entries[2], 0u) << "line " << line << ", round " << round;
+        }
+        table.clear();  // the reads above marked every page
+    }
+}
+
 TEST(ZeroedTable, RefusesASizeBeyondMemory) {
     EXPECT_THROW(ZeroedTable<std::uint64_t>(~std::size_t{0} / 4), std::bad_alloc);
 }
@@ -289,6 +376,18 @@ TEST(MatchTable, TheDecoderLookingUpOnlyWhereMatchesStartPredictsAsTheEncoder) {
     EXPECT_GT(hits, values.size() / 4);
     MatchTable<std::uint32_t> decoder(1024, 3);
     EXPECT_EQ(decode_matches(decoder, values, encoded.hits), values);
+}
+
+TEST(MatchTable, ClearingOnlyTouchedPagesForgetsEverythingToo) {
+    const std::vector<std::uint32_t> values = repetitive_values();
+    MatchTable<std::uint32_t> fresh(1 << 16, 2);  // window and key table mapped
+    const std::vector<std::uint32_t> expected = match_predictions(fresh, values);
+    MatchTable<std::uint32_t> table(1 << 16, 2);
+    table.clear_touched_pages_only(true);
+    for (int round = 0; round < 3; ++round) {
+        EXPECT_EQ(match_predictions(table, values), expected) << "round " << round;
+        table.clear();
+    }
 }
 
 }  // namespace

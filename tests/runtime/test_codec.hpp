@@ -84,12 +84,23 @@ public:
         previous_word_ = 0;
     }
 
+    // No tables of pages to mark; switching it on empties the state, as it
+    // empties a generated codec's tables. Kept for the tests.
+    void restart_touched_pages_only(bool on) {
+        if (on && !touched_pages_only_) {
+            restart();
+        }
+        touched_pages_only_ = on;
+    }
+    bool touched_pages_only() const { return touched_pages_only_; }
+
     void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
 
     // The delta codec's "prediction" is a repeat of the previous short.
     bool mostly_missed() const { return repeated_shorts_ < records_seen_ / 2; }
 
 private:
+    bool touched_pages_only_ = false;
     std::uint16_t previous_short_ = 0;
     std::uint32_t previous_word_ = 0;
     std::uint64_t repeated_shorts_ = 0;

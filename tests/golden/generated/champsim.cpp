@@ -45,8 +45,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1045, a class per field and the
-// TraceCodec that ties them together; main() at line 3341; then the rest of
+// of this spec is written in); from line 1179, a class per field and the
+// TraceCodec that ties them together; main() at line 3618; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -192,6 +192,18 @@ public:
         last_value_table_.clear();
         value_history_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        match4_table_.clear_touched_pages_only(on);
+        fcm3_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        dfcm1_table_.clear_touched_pages_only(on);
+        last_value_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -358,6 +370,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -460,6 +478,14 @@ public:
         fcm2_table_.clear();
         lv_table_.clear();
         value_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        fcm2_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -595,6 +621,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -692,6 +724,12 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -793,6 +831,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -890,6 +934,12 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -991,6 +1041,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1088,6 +1144,12 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1208,6 +1270,17 @@ public:
         match4_table_.clear();
         value_history_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm2_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1385,6 +1458,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1543,6 +1625,17 @@ public:
         match4_table_.clear();
         value_history_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm2_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1720,6 +1813,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1878,6 +1980,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -2034,6 +2145,15 @@ public:
         lv_table_.clear();
         match4_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2256,6 +2376,29 @@ public:
         field_13_.restart();
         field_14_.restart();
         field_15_.restart();
+    }
+
+    // Whether restart() zeroes only the pages of the tables touched since the
+    // last restart, each line taken marking its page (zeroed_memory.hpp):
+    // the reader and the writer of a file with restart points switch it on,
+    // so that a file without them never pays for the marks. Switching it on
+    // empties the tables.
+    void restart_touched_pages_only(bool on) {
+        field_1_.restart_touched_pages_only(on);
+        field_2_.restart_touched_pages_only(on);
+        field_3_.restart_touched_pages_only(on);
+        field_4_.restart_touched_pages_only(on);
+        field_5_.restart_touched_pages_only(on);
+        field_6_.restart_touched_pages_only(on);
+        field_7_.restart_touched_pages_only(on);
+        field_8_.restart_touched_pages_only(on);
+        field_9_.restart_touched_pages_only(on);
+        field_10_.restart_touched_pages_only(on);
+        field_11_.restart_touched_pages_only(on);
+        field_12_.restart_touched_pages_only(on);
+        field_13_.restart_touched_pages_only(on);
+        field_14_.restart_touched_pages_only(on);
+        field_15_.restart_touched_pages_only(on);
     }
 
     // Whether every field missed more than half of its values (a record a

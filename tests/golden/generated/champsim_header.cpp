@@ -306,6 +306,18 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        match4_table_.clear_touched_pages_only(on);
+        fcm3_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        dfcm1_table_.clear_touched_pages_only(on);
+        last_value_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -470,6 +482,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -572,6 +590,14 @@ public:
         fcm2_table_.clear();
         lv_table_.clear();
         value_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        fcm2_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -707,6 +733,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -804,6 +836,12 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -905,6 +943,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1002,6 +1046,12 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1103,6 +1153,12 @@ public:
         lv_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1200,6 +1256,12 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1320,6 +1382,17 @@ public:
         match4_table_.clear();
         value_history_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm2_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1497,6 +1570,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1655,6 +1737,17 @@ public:
         match4_table_.clear();
         value_history_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm2_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1832,6 +1925,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -1990,6 +2092,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -2146,6 +2257,15 @@ public:
         lv_table_.clear();
         match4_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match4_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2368,6 +2488,29 @@ public:
         field_13_.restart();
         field_14_.restart();
         field_15_.restart();
+    }
+
+    // Whether restart() zeroes only the pages of the tables touched since the
+    // last restart, each line taken marking its page (zeroed_memory.hpp):
+    // the reader and the writer of a file with restart points switch it on,
+    // so that a file without them never pays for the marks. Switching it on
+    // empties the tables.
+    void restart_touched_pages_only(bool on) {
+        field_1_.restart_touched_pages_only(on);
+        field_2_.restart_touched_pages_only(on);
+        field_3_.restart_touched_pages_only(on);
+        field_4_.restart_touched_pages_only(on);
+        field_5_.restart_touched_pages_only(on);
+        field_6_.restart_touched_pages_only(on);
+        field_7_.restart_touched_pages_only(on);
+        field_8_.restart_touched_pages_only(on);
+        field_9_.restart_touched_pages_only(on);
+        field_10_.restart_touched_pages_only(on);
+        field_11_.restart_touched_pages_only(on);
+        field_12_.restart_touched_pages_only(on);
+        field_13_.restart_touched_pages_only(on);
+        field_14_.restart_touched_pages_only(on);
+        field_15_.restart_touched_pages_only(on);
     }
 
     // Whether every field missed more than half of its values (a record a

@@ -23,8 +23,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1023, a class per field and the
-// TraceCodec that ties them together; main() at line 1772; then the rest of
+// of this spec is written in); from line 1157, a class per field and the
+// TraceCodec that ties them together; main() at line 1951; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -167,6 +167,15 @@ public:
         fcm3_table_.clear();
         fcm1_table_.clear();
         value_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        match3_table_.clear_touched_pages_only(on);
+        fcm3_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -331,6 +340,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm3_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        match8_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -487,6 +505,12 @@ public:
         match1_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        match1_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -602,6 +626,15 @@ public:
         dfcm1_table_.clear();
         last_value_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        match3_table_.clear_touched_pages_only(on);
+        dfcm1_table_.clear_touched_pages_only(on);
+        last_value_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -764,6 +797,18 @@ public:
         field_2_.restart();
         field_3_.restart();
         field_4_.restart();
+    }
+
+    // Whether restart() zeroes only the pages of the tables touched since the
+    // last restart, each line taken marking its page (zeroed_memory.hpp):
+    // the reader and the writer of a file with restart points switch it on,
+    // so that a file without them never pays for the marks. Switching it on
+    // empties the tables.
+    void restart_touched_pages_only(bool on) {
+        field_1_.restart_touched_pages_only(on);
+        field_2_.restart_touched_pages_only(on);
+        field_3_.restart_touched_pages_only(on);
+        field_4_.restart_touched_pages_only(on);
     }
 
     // Whether every field missed more than half of its values (a record a

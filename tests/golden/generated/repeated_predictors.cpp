@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1019, a class per field and the
-// TraceCodec that ties them together; main() at line 1448; then the rest of
+// of this spec is written in); from line 1153, a class per field and the
+// TraceCodec that ties them together; main() at line 1611; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -150,6 +150,16 @@ public:
         lv_table_.clear();
         lv_2_table_.clear();
         value_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        fcm1_table_.clear_touched_pages_only(on);
+        fcm1_2_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        lv_2_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -306,6 +316,15 @@ public:
         stride_history_table_.clear();
     }
 
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm1_table_.clear_touched_pages_only(on);
+        dfcm1_2_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
+    }
+
     // Whether more than half of the values so far were misses, counting
     // `predicted_elsewhere` more values as predicted (the records that runs
     // copied whole, which this field never coded).
@@ -454,6 +473,16 @@ public:
     void restart() {
         field_1_.restart();
         field_2_.restart();
+    }
+
+    // Whether restart() zeroes only the pages of the tables touched since the
+    // last restart, each line taken marking its page (zeroed_memory.hpp):
+    // the reader and the writer of a file with restart points switch it on,
+    // so that a file without them never pays for the marks. Switching it on
+    // empties the tables.
+    void restart_touched_pages_only(bool on) {
+        field_1_.restart_touched_pages_only(on);
+        field_2_.restart_touched_pages_only(on);
     }
 
     // Whether every field missed more than half of its values (a record a

@@ -22,8 +22,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1022, a class per field and the
-// TraceCodec that ties them together; main() at line 1487; then the rest of
+// of this spec is written in); from line 1156, a class per field and the
+// TraceCodec that ties them together; main() at line 1655; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -150,6 +150,16 @@ public:
         fcm1_table_.clear();
         fcm1_history_table_.clear();
         last_value_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        fcm3_table_.clear_touched_pages_only(on);
+        fcm3_history_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        fcm1_history_table_.clear_touched_pages_only(on);
+        last_value_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -304,6 +314,20 @@ public:
         fcm1_table_.clear();
         fcm1_history_table_.clear();
         lv_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        dfcm3_table_.clear_touched_pages_only(on);
+        dfcm3_history_table_.clear_touched_pages_only(on);
+        dfcm3_last_value_table_.clear_touched_pages_only(on);
+        dfcm1_table_.clear_touched_pages_only(on);
+        dfcm1_history_table_.clear_touched_pages_only(on);
+        dfcm1_last_value_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        fcm1_history_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -493,6 +517,16 @@ public:
     void restart() {
         field_1_.restart();
         field_2_.restart();
+    }
+
+    // Whether restart() zeroes only the pages of the tables touched since the
+    // last restart, each line taken marking its page (zeroed_memory.hpp):
+    // the reader and the writer of a file with restart points switch it on,
+    // so that a file without them never pays for the marks. Switching it on
+    // empties the tables.
+    void restart_touched_pages_only(bool on) {
+        field_1_.restart_touched_pages_only(on);
+        field_2_.restart_touched_pages_only(on);
     }
 
     // Whether every field missed more than half of its values (a record a

@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1017, a class per field and the
-// TraceCodec that ties them together; main() at line 1303; then the rest of
+// of this spec is written in); from line 1151, a class per field and the
+// TraceCodec that ties them together; main() at line 1457; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -149,6 +149,17 @@ public:
         lv_table_.clear();
         value_history_table_.clear();
         stride_history_table_.clear();
+    }
+
+    // Whether restart() zeroes only the pages of the tables that lines were
+    // taken from since the last restart; switching it on empties them.
+    void restart_touched_pages_only(bool on) {
+        fcm4_table_.clear_touched_pages_only(on);
+        dfcm2_table_.clear_touched_pages_only(on);
+        fcm1_table_.clear_touched_pages_only(on);
+        lv_table_.clear_touched_pages_only(on);
+        value_history_table_.clear_touched_pages_only(on);
+        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -316,6 +327,15 @@ public:
     // a block where the writer did the same.
     void restart() {
         field_1_.restart();
+    }
+
+    // Whether restart() zeroes only the pages of the tables touched since the
+    // last restart, each line taken marking its page (zeroed_memory.hpp):
+    // the reader and the writer of a file with restart points switch it on,
+    // so that a file without them never pays for the marks. Switching it on
+    // empties the tables.
+    void restart_touched_pages_only(bool on) {
+        field_1_.restart_touched_pages_only(on);
     }
 
     // Whether every field missed more than half of its values (a record a
