@@ -3,9 +3,11 @@
 // generated code composes them per field; they are small enough to inline
 // into every call site.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <vector>
 
 #include "runtime/zeroed_memory.hpp"
 
@@ -16,7 +18,7 @@ namespace tcgen_runtime {
 template <class T>
 class ZeroedTable {
 public:
-    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)) {}
+    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)), size_(size) {}
 
     // The line at `index`; with the marks on (clear_touched_pages_only),
     // its page is marked as touched.
@@ -26,8 +28,19 @@ public:
         return entries() + first;
     }
 
+    // The line at `index`, its page not marked: for a caller that only
+    // reads it (a page only read still holds zeros at a restart) or that
+    // clears what it wrote itself (clear_first).
+    T* unmarked_line(std::size_t index, std::size_t entries_per_line) const {
+        return entries() + index * entries_per_line;
+    }
+
     // Back to all zeros, as when the predictors restart.
     void clear() { memory_.clear(); }
+
+    // Zeroes its first `count` entries, in place: a table filled in order
+    // empties only what it wrote.
+    void clear_first(std::size_t count) { memory_.clear_first(std::min(count, size_) * sizeof(T)); }
 
     // Whether clear() zeroes only the pages that lines were taken from since
     // the last clear (zeroed_memory.hpp): for a file with restart points.
@@ -48,6 +61,7 @@ private:
     T* entries() const { return static_cast<T*>(memory_.data()); }
 
     ZeroedMemory memory_;
+    std::size_t size_;
 };
 
 // The window of a MATCH predictor (tcgen's own kind: LZ77's match turned
@@ -91,7 +105,7 @@ public:
     // encoder's lookup (the decoder's prediction then comes from start()).
     T* find(std::size_t line) {
         std::uint64_t key = (line + 1) * golden;
-        const T* recent = recent_.line(0, 0);
+        const T* recent = recent_.data();
         for (unsigned i = 0; i < order_; ++i) {
             key = (key ^ recent[i]) * golden;
         }
@@ -130,32 +144,40 @@ public:
             following_ = *at(candidate_) == value;
             candidate_ += 1;
         }
-        starts_.line(key_, 1)[0] = position_;
-        *at(position_) = value;
+        starts_.line(key_, 1)[0] = static_cast<std::uint32_t>(position_);
+        *window_.unmarked_line(position_ & mask_, 1) = value;  // clear() knows where values went
         position_ += 1;
-        T* recent = recent_.line(0, 0);
+        T* recent = recent_.data();
         for (unsigned i = order_ - 1; i > 0; --i) {
             recent[i] = recent[i - 1];
         }
         recent[0] = value;
     }
 
-    // Whether clear() zeroes only the pages of the window and the key
-    // table that were touched since the last clear (ZeroedTable); the key's
-    // few values are always cleared whole. Switching it on empties the
-    // window.
+    // Whether clear() zeroes only what was written since the last clear:
+    // the pages of the key table that update() marked (ZeroedTable; the
+    // lookups only read), and the window's values from the first to the
+    // last written, which went in in order; the key's few values are
+    // always cleared whole. Switching it on empties the window.
     void clear_touched_pages_only(bool on) {
-        window_.clear_touched_pages_only(on);
         starts_.clear_touched_pages_only(on);
+        if (on != clears_written_only_) {
+            window_.clear();
+            clears_written_only_ = on;
+        }
         clear();
     }
 
     // Back to an empty window, as when the predictors restart (the role
     // stays).
     void clear() {
-        window_.clear();
+        if (clears_written_only_) {
+            window_.clear_first(static_cast<std::size_t>(std::min<std::uint64_t>(position_, mask_ + 1)));
+        } else {
+            window_.clear();
+        }
         starts_.clear();
-        recent_.clear();
+        std::fill(recent_.begin(), recent_.end(), T{0});
         position_ = 1;
         candidate_ = 0;
         key_ = 0;
@@ -166,18 +188,22 @@ private:
     static constexpr std::uint64_t golden = 0x9E3779B97F4A7C15;  // 2^64 / the golden ratio, odd
 
     // Where the value after the key's latest occurrence sits.
-    std::uint32_t latest() { return starts_.line(key_, 1)[0]; }
+    std::uint32_t latest() { return starts_.unmarked_line(key_, 1)[0]; }
 
-    T* at(std::uint32_t position) { return window_.line(position & mask_, 1); }
+    // The window's value at `position`, to be read.
+    T* at(std::uint32_t position) { return window_.unmarked_line(position & mask_, 1); }
 
     ZeroedTable<T> window_;
     ZeroedTable<std::uint32_t> starts_;
-    ZeroedTable<T> recent_;  // the key's values, newest first
+    std::vector<T> recent_;  // the key's values, newest first
     unsigned order_;
     std::size_t mask_;
     unsigned key_bits_ = 0;
     bool searching_ = false;
-    std::uint32_t position_ = 1;   // where the next value goes
+    bool clears_written_only_ = false;
+    // Where the next value goes: since the last clear, values 1 to
+    // position_ - 1 went in (positions wrap at 2^32 where they are stored).
+    std::uint64_t position_ = 1;
     std::uint32_t candidate_ = 0;  // the followed occurrence's next value
     std::size_t key_ = 0;
     bool following_ = false;

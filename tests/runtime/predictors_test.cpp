@@ -378,15 +378,20 @@ TEST(MatchTable, TheDecoderLookingUpOnlyWhereMatchesStartPredictsAsTheEncoder) {
     EXPECT_EQ(decode_matches(decoder, values, encoded.hits), values);
 }
 
-TEST(MatchTable, ClearingOnlyTouchedPagesForgetsEverythingToo) {
+// With the marks on, a clear empties the key table's marked pages and the
+// window up to the last value written; the window wraps in the small one.
+TEST(MatchTable, ClearingOnlyWhatWasWrittenForgetsEverythingToo) {
     const std::vector<std::uint32_t> values = repetitive_values();
-    MatchTable<std::uint32_t> fresh(1 << 16, 2);  // window and key table mapped
-    const std::vector<std::uint32_t> expected = match_predictions(fresh, values);
-    MatchTable<std::uint32_t> table(1 << 16, 2);
-    table.clear_touched_pages_only(true);
-    for (int round = 0; round < 3; ++round) {
-        EXPECT_EQ(match_predictions(table, values), expected) << "round " << round;
-        table.clear();
+    for (const std::size_t size : {std::size_t{1} << 16, std::size_t{1024}}) {  // mapped; from calloc, wrapping
+        MatchTable<std::uint32_t> fresh(size, 2);
+        const std::vector<std::uint32_t> expected = match_predictions(fresh, values);
+        MatchTable<std::uint32_t> table(size, 2);
+        match_predictions(table, values);
+        table.clear_touched_pages_only(true);  // empties it
+        for (int round = 0; round < 3; ++round) {
+            EXPECT_EQ(match_predictions(table, values), expected) << "round " << round << ", size " << size;
+            table.clear();
+        }
     }
 }
 
