@@ -82,23 +82,34 @@ RunTotals decompress(ByteSource& input, ByteSink& output, ReadAhead read_ahead =
     return decompress_with(reader, output, [](const TraceReader<Codec>&, const RunTotals&) {});
 }
 
+// Decompresses on this thread alone (TraceReader without read ahead).
+template <class Codec, class Progress>
+RunTotals decompress_alone(ByteSource& input, ByteSink& output, Progress&& progress) {
+    TraceReader<Codec> reader(input, ReadAhead::off);
+    return decompress_with(reader, output, [&](const TraceReader<Codec>&, const RunTotals& totals) { progress(totals); });
+}
+
 // Decompresses on `threads` threads (0: one per core), calling
-// `progress(totals)` after each block: with 1, on this thread alone
-// (TraceReader without read ahead); otherwise restart groups are decoded in
-// parallel (GroupDecoder), with a codec, and so its tables, per thread. The
-// output, and every error and the output before it, are the same whatever
-// the threads.
+// `progress(totals)` after each block: with 1, on this thread alone;
+// otherwise restart groups are decoded in parallel (GroupDecoder), with a
+// codec, and so its tables, per thread, unless the first .tcz's groups are
+// too small to pay for that (GroupDecoder::groups_pay_for_threads: one
+// thread then). The output, and every error and the output before it, are
+// the same whatever the threads.
 template <class Codec, class Progress>
 RunTotals decompress_on_threads(ByteSource& input, ByteSink& output, unsigned threads, Progress&& progress) {
-    if (threads != 1) {
-        GroupDecoder<Codec> decoder(input, threads);
+    if (threads == 1) {
+        return decompress_alone<Codec>(input, output, progress);
+    }
+    LookAheadSource source(input, TczPreambleLayout::spec_text);
+    if (GroupDecoder<Codec>::groups_pay_for_threads(source.ahead())) {
+        GroupDecoder<Codec> decoder(source, threads);
         if (decoder.started()) {
             return decoder.run(output, progress);
         }
         // No thread to be had: nothing was read; decode here.
     }
-    TraceReader<Codec> reader(input, ReadAhead::off);
-    return decompress_with(reader, output, [&](const TraceReader<Codec>&, const RunTotals& totals) { progress(totals); });
+    return decompress_alone<Codec>(source, output, progress);
 }
 
 template <class Codec>

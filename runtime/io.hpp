@@ -3,6 +3,7 @@
 // (stdin/stdout by default) for the program, memory buffers for tests and for
 // in-process use. Called once per block, so a virtual call costs nothing.
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -168,6 +169,38 @@ public:
 private:
     const std::uint8_t* data_;
     std::size_t size_;
+    std::size_t position_ = 0;
+};
+
+// A source whose first bytes are read ahead on construction, for a look at
+// them (ahead()), and then read again as if they had not been: what a
+// reader learns from the start of a file before choosing how to read it.
+// Read in order only: it has no size and no seek.
+class LookAheadSource final : public ByteSource {
+public:
+    LookAheadSource(ByteSource& source, std::size_t bytes) : source_(source), ahead_(bytes) {
+        ahead_.resize(source_.read_up_to(ahead_.data(), bytes));
+    }
+
+    // The first bytes (fewer where the input is shorter).
+    const std::vector<std::uint8_t>& ahead() const { return ahead_; }
+
+    std::size_t read_up_to(std::uint8_t* buffer, std::size_t size) override {
+        std::size_t count = 0;
+        if (position_ < ahead_.size()) {
+            count = std::min(size, ahead_.size() - position_);
+            std::memcpy(buffer, ahead_.data() + position_, count);
+            position_ += count;
+        }
+        if (count < size) {
+            count += source_.read_up_to(buffer + count, size - count);
+        }
+        return count;
+    }
+
+private:
+    ByteSource& source_;
+    std::vector<std::uint8_t> ahead_;
     std::size_t position_ = 0;
 };
 

@@ -61,18 +61,27 @@ struct Outcome {
     RunTotals totals;
 };
 
+// With threads other than 1 the GroupDecoder's, whatever the size of the
+// groups (decompress_on_threads would decode these small ones on one).
 template <class Codec = DeltaCodec>
 Outcome decompress_on(const Bytes& file, unsigned threads) {
     MemorySource source(file);
     MemorySink sink;
     Outcome outcome;
     std::uint64_t last_blocks = 0;
+    auto progress = [&](const RunTotals& totals) {
+        // One call per block, in order.
+        EXPECT_EQ(totals.blocks, last_blocks + 1);
+        last_blocks = totals.blocks;
+    };
     try {
-        outcome.totals = decompress_on_threads<Codec>(source, sink, threads, [&](const RunTotals& totals) {
-            // One call per block, in order.
-            EXPECT_EQ(totals.blocks, last_blocks + 1);
-            last_blocks = totals.blocks;
-        });
+        if (threads == 1) {
+            outcome.totals = decompress_on_threads<Codec>(source, sink, threads, progress);
+        } else {
+            GroupDecoder<Codec> decoder(source, threads);
+            EXPECT_TRUE(decoder.started());
+            outcome.totals = decoder.run(sink, progress);
+        }
     } catch (const Error& error) {
         outcome.error = error.what();
     }
@@ -99,6 +108,32 @@ TEST(GroupDecoder, RoundTripsEveryBackendRestartIntervalAndThreadCount) {
                 EXPECT_EQ(many.totals.output_bytes, input.size());
             }
         }
+    }
+}
+
+// Groups of fewer than min_group_bytes of records are decoded on one
+// thread: the choice read from the preamble, which is then read again.
+TEST(GroupDecoder, GroupsTooSmallForThreadsAreDecodedOnOne) {
+    using SmallBlocks = DeltaCodecTemplate<4, 64>;  // 384 bytes a block
+    const Bytes input = counting_trace(64 * 100, 3, 2);
+    auto pays = [&](std::uint32_t restart) {
+        const Bytes file = compress_bytes<SmallBlocks>(input, restart);
+        MemorySource source(file);
+        LookAheadSource ahead(source, TczPreambleLayout::spec_text);
+        return GroupDecoder<SmallBlocks>::groups_pay_for_threads(ahead.ahead());
+    };
+    EXPECT_TRUE(pays(0));    // one group
+    EXPECT_FALSE(pays(1));   // 384 bytes
+    EXPECT_FALSE(pays(21));  // 8064
+    EXPECT_TRUE(pays(22));   // 8448
+    EXPECT_TRUE(GroupDecoder<SmallBlocks>::groups_pay_for_threads({1, 2, 3}));  // no preamble: the decoder says so
+    const Bytes file = compress_bytes<SmallBlocks>(input, 1);
+    for (const unsigned threads : {0u, 1u, 3u}) {
+        MemorySource source(file);
+        MemorySink sink;
+        const RunTotals totals = decompress_on_threads<SmallBlocks>(source, sink, threads);
+        EXPECT_EQ(sink.bytes(), input) << threads << " threads";
+        EXPECT_EQ(totals.input_bytes, file.size());
     }
 }
 

@@ -29,6 +29,23 @@ TEST(MemoryIo, SourceAndSink) {
     EXPECT_EQ(sink.bytes(), std::vector<std::uint8_t>({1, 2, 5}));
 }
 
+TEST(MemoryIo, ALookAheadSourceReadsItsFirstBytesAgain) {
+    const std::vector<std::uint8_t> bytes = {1, 2, 3, 4, 5, 6, 7};
+    MemorySource source(bytes);
+    LookAheadSource ahead(source, 3);
+    EXPECT_EQ(ahead.ahead(), std::vector<std::uint8_t>({1, 2, 3}));
+    std::uint8_t buffer[5];
+    EXPECT_EQ(ahead.read_up_to(buffer, 2), 2u);
+    EXPECT_EQ(buffer[1], 2);
+    EXPECT_EQ(ahead.read_up_to(buffer, 5), 5u);  // across the end of what was read ahead
+    EXPECT_EQ(std::vector<std::uint8_t>(buffer, buffer + 5), std::vector<std::uint8_t>({3, 4, 5, 6, 7}));
+    EXPECT_EQ(ahead.read_up_to(buffer, 5), 0u);
+    MemorySource short_source(bytes.data(), 2);
+    LookAheadSource short_ahead(short_source, 3);
+    EXPECT_EQ(short_ahead.ahead().size(), 2u);
+    EXPECT_EQ(short_ahead.read_up_to(buffer, 5), 2u);
+}
+
 TEST(FileIo, WritesThroughTheBufferAndReadsBack) {
     std::FILE* file = std::tmpfile();
     ASSERT_NE(file, nullptr);
