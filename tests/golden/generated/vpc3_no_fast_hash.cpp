@@ -488,8 +488,8 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on,
-    // so that a file without them never pays for the marks. Switching it on
+    // the reader and the writer of a file with restart points switch it on;
+    // a file without them pays only a test per line taken. Switching it on
     // empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
