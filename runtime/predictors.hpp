@@ -20,19 +20,18 @@ class ZeroedTable {
 public:
     explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)), size_(size) {}
 
-    // The line at `index`; with the marks on (clear_touched_pages_only),
-    // its page is marked as touched.
+    // The line at `index`. With `marks` its pages are marked as touched
+    // (ZeroedMemory::mark), for a restart that clears only those: the
+    // generated code takes every line it writes with marks where the file has
+    // restart points (clear_touched_pages_only), and without them, in
+    // another instantiation of the same code, where it has none.
+    template <bool marks = false>
     T* line(std::size_t index, std::size_t entries_per_line) {
         const std::size_t first = index * entries_per_line;
-        memory_.touch(first * sizeof(T), entries_per_line * sizeof(T));
+        if constexpr (marks) {
+            memory_.mark(first * sizeof(T), entries_per_line * sizeof(T));
+        }
         return entries() + first;
-    }
-
-    // The line at `index`, its page not marked: for a caller that only
-    // reads it (a page only read still holds zeros at a restart) or that
-    // clears what it wrote itself (clear_first).
-    T* unmarked_line(std::size_t index, std::size_t entries_per_line) const {
-        return entries() + index * entries_per_line;
     }
 
     // Back to all zeros, as when the predictors restart.
@@ -42,9 +41,9 @@ public:
     // empties only what it wrote.
     void clear_first(std::size_t count) { memory_.clear_first(std::min(count, size_) * sizeof(T)); }
 
-    // Whether clear() zeroes only the pages that lines were taken from since
-    // the last clear (zeroed_memory.hpp): for a file with restart points.
-    // Switching it on empties the table.
+    // Whether clear() zeroes only the pages of the lines taken with marks
+    // since the last clear (zeroed_memory.hpp): for a file with restart
+    // points. Switching it on empties the table.
     void clear_touched_pages_only(bool on) { memory_.clear_touched_pages_only(on); }
 
     // The memory beneath, for tests: its pages' marks.
@@ -103,6 +102,9 @@ public:
     // The predicted value's place in the window, for the record in `line`:
     // the followed occurrence's next value; where none is followed, the
     // encoder's lookup (the decoder's prediction then comes from start()).
+    // With `marks` (ZeroedTable::line), the page of the key's entry, which
+    // update() writes, is marked.
+    template <bool marks = false>
     T* find(std::size_t line) {
         std::uint64_t key = (line + 1) * golden;
         const T* recent = recent_.data();
@@ -110,6 +112,9 @@ public:
             key = (key ^ recent[i]) * golden;
         }
         key_ = key_bits_ == 0 ? 0 : static_cast<std::size_t>(key >> (64 - key_bits_));
+        if constexpr (marks) {
+            starts_.template line<true>(key_, 1);  // the entry update() writes
+        }
         if (following_ || !searching_) {
             return at(candidate_);
         }
@@ -138,14 +143,15 @@ public:
         }
     }
 
-    // Learns the value the record had (after find()).
+    // Learns the value the record had (after find(), which marked the
+    // key's page).
     void update(T value) {
         if (following_) {
             following_ = *at(candidate_) == value;
             candidate_ += 1;
         }
         starts_.line(key_, 1)[0] = static_cast<std::uint32_t>(position_);
-        *window_.unmarked_line(position_ & mask_, 1) = value;  // clear() knows where values went
+        *window_.line(position_ & mask_, 1) = value;  // clear() knows where values went
         position_ += 1;
         T* recent = recent_.data();
         for (unsigned i = order_ - 1; i > 0; --i) {
@@ -155,10 +161,10 @@ public:
     }
 
     // Whether clear() zeroes only what was written since the last clear:
-    // the pages of the key table that update() marked (ZeroedTable; the
-    // lookups only read), and the window's values from the first to the
-    // last written, which went in in order; the key's few values are
-    // always cleared whole. Switching it on empties the window.
+    // the pages of the key table that find() marked (ZeroedTable), and the
+    // window's values from the first to the last written, which went in in
+    // order; the key's few values are always cleared whole. Switching it on
+    // empties the window.
     void clear_touched_pages_only(bool on) {
         starts_.clear_touched_pages_only(on);
         if (on != clears_written_only_) {
@@ -188,10 +194,10 @@ private:
     static constexpr std::uint64_t golden = 0x9E3779B97F4A7C15;  // 2^64 / the golden ratio, odd
 
     // Where the value after the key's latest occurrence sits.
-    std::uint32_t latest() { return starts_.unmarked_line(key_, 1)[0]; }
+    std::uint32_t latest() { return starts_.line(key_, 1)[0]; }
 
     // The window's value at `position`, to be read.
-    T* at(std::uint32_t position) { return window_.unmarked_line(position & mask_, 1); }
+    T* at(std::uint32_t position) { return window_.line(position & mask_, 1); }
 
     ZeroedTable<T> window_;
     ZeroedTable<std::uint32_t> starts_;

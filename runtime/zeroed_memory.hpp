@@ -22,11 +22,12 @@
 // may be a block of a few records), handing pages back is what costs: each
 // page the group touched faults back in, zeroed, and on several threads
 // every madvise flushes the other threads' address translations. There a
-// table marks the 4 KiB pages its lines touch (touch(), a bit each) and
+// table marks the 4 KiB pages its lines touch (mark(), a bit each) and
 // clear() zeroes only those, in place (docs/design/log.md, "Restarts that
 // clear only what the group touched"). The marks are off unless asked for
-// (clear_touched_pages_only): a file without restart points never pays for
-// them beyond a test of a null pointer.
+// (clear_touched_pages_only), and the code that takes lines marks them only
+// in the instantiation a file with restart points runs (ZeroedTable::line),
+// so that a file without them runs no code of theirs.
 
 #include <algorithm>
 #include <cstddef>
@@ -68,7 +69,7 @@ class ZeroedMemory {
 public:
     ZeroedMemory() = default;
 
-    explicit ZeroedMemory(std::size_t bytes) : bytes_(bytes) {
+    explicit ZeroedMemory(std::size_t bytes) : bytes_(bytes), touched_pages_((page_count() + 63) / 64) {
         if (bytes == 0) {
             return;
         }
@@ -96,7 +97,7 @@ public:
           bytes_(std::exchange(other.bytes_, 0)),
           mapped_(std::exchange(other.mapped_, false)),
           touched_pages_(std::move(other.touched_pages_)),
-          touched_(std::exchange(other.touched_, nullptr)) {}
+          clears_touched_pages_only_(std::exchange(other.clears_touched_pages_only_, false)) {}
 
     ZeroedMemory& operator=(ZeroedMemory&& other) noexcept {
         if (this != &other) {
@@ -105,7 +106,7 @@ public:
             bytes_ = std::exchange(other.bytes_, 0);
             mapped_ = std::exchange(other.mapped_, false);
             touched_pages_ = std::move(other.touched_pages_);
-            touched_ = std::exchange(other.touched_, nullptr);
+            clears_touched_pages_only_ = std::exchange(other.clears_touched_pages_only_, false);
         }
         return *this;
     }
@@ -120,50 +121,41 @@ public:
         return bytes_;
     }
 
-    // The pages that touch() marks and clear() then zeroes alone: 4 KiB
+    // The pages that mark() marks and clear() then zeroes alone: 4 KiB
     // from the start of the memory (a mapping's own pages where it is one).
     static constexpr unsigned page_bits = 12;
     static constexpr std::size_t page_bytes = std::size_t{1} << page_bits;
 
-    // Whether clear() zeroes only the pages touch() marked since the last
+    // Whether clear() zeroes only the pages mark() marked since the last
     // clear, in place, rather than all of the memory. Switching it on
     // empties the memory, since what it holds was not marked.
     void clear_touched_pages_only(bool on) {
-        if (on == (touched_ != nullptr)) {
+        if (on == clears_touched_pages_only_) {
             return;
         }
-        if (!on) {
-            touched_ = nullptr;
-            std::vector<std::uint64_t>().swap(touched_pages_);
-            return;
-        }
-        clear();
-        touched_pages_.assign((page_count() + 63) / 64, 0);
-        touched_ = touched_pages_.data();
-        if (touched_ == nullptr) {
-            // No pages: nothing to mark, and nothing a clear must do.
-            touched_pages_.assign(1, 0);
-            touched_ = touched_pages_.data();
+        clears_touched_pages_only_ = false;
+        if (on) {
+            clear();
+            std::fill(touched_pages_.begin(), touched_pages_.end(), 0);
+            clears_touched_pages_only_ = true;
         }
     }
 
-    bool clears_touched_pages_only() const { return touched_ != nullptr; }
+    bool clears_touched_pages_only() const { return clears_touched_pages_only_; }
 
-    // Marks the pages of the `size` bytes at `offset` as touched, where
-    // clear() zeroes only those. Inlined into every line a table gives out,
-    // so it is a test and a call: the marking inline made the compiler stop
-    // inlining the generated select() and update() (+13 % decoding time with
-    // the marks off, docs/design/log.md).
-    void touch(std::size_t offset, std::size_t size) {
-        if (touched_ != nullptr) {
-            mark_pages(offset, size);
-        }
+    // Marks the pages of the `size` bytes at `offset` as touched, for
+    // clear() with the marks on; with them off, marking is harmless and
+    // useless. `size` is at least 1 and at most a page (a table's line holds
+    // at most 255 entries of 8 bytes), so two stores and no branch, inlined
+    // into the lines a table gives out where the file has restart points.
+    void mark(std::size_t offset, std::size_t size) {
+        mark_page(offset >> page_bits);
+        mark_page((offset + size - 1) >> page_bits);  // a line straddling two pages
     }
 
-    // Whether touch() marked page `page` since the last clear (tests).
-    bool touched(std::size_t page) const {
-        return touched_ != nullptr && (touched_[page / 64] >> (page % 64) & 1) != 0;
-    }
+    // Whether mark() marked page `page` since the marks were switched on or
+    // the last clear with them on (tests).
+    bool touched(std::size_t page) const { return (touched_pages_[page / 64] >> (page % 64) & 1) != 0; }
 
     // Back to all zeros. With the marks on: the pages touched since the
     // last clear are overwritten and stay resident. Otherwise a mapped
@@ -173,7 +165,7 @@ public:
         if (bytes_ == 0) {
             return;
         }
-        if (touched_ != nullptr) {
+        if (clears_touched_pages_only_) {
             clear_touched_pages();
             return;
         }
@@ -197,25 +189,17 @@ private:
 
     std::size_t page_count() const { return (bytes_ + page_bytes - 1) >> page_bits; }
 
-    void mark(std::size_t page) { touched_[page / 64] |= std::uint64_t{1} << (page % 64); }
-
-    [[gnu::noinline]] void mark_pages(std::size_t offset, std::size_t size) {
-        const std::size_t first = offset >> page_bits;
-        const std::size_t last = size == 0 ? first : (offset + size - 1) >> page_bits;
-        for (std::size_t page = first; page <= last; ++page) {
-            mark(page);
-        }
-    }
+    void mark_page(std::size_t page) { touched_pages_[page / 64] |= std::uint64_t{1} << (page % 64); }
 
     // Zeroes each run of marked pages with one memset and clears the marks.
     void clear_touched_pages() {
         const std::size_t words = touched_pages_.size();
         for (std::size_t word_index = 0; word_index < words; ++word_index) {
-            std::uint64_t word = touched_[word_index];
+            std::uint64_t word = touched_pages_[word_index];
             if (word == 0) {
                 continue;
             }
-            touched_[word_index] = 0;
+            touched_pages_[word_index] = 0;
             while (word != 0) {
                 const unsigned first = static_cast<unsigned>(__builtin_ctzll(word));
                 const std::uint64_t from_first = word >> first;
@@ -251,10 +235,11 @@ private:
     void* data_ = nullptr;
     std::size_t bytes_ = 0;
     bool mapped_ = false;  // its own mapping, else from calloc
-    // A bit per page touched since the last clear, with the marks on;
-    // touched_ is its data then, else null (what touch() tests).
+    // A bit per page marked since the last clear (or since the marks were
+    // switched on), whether the marks are on or not: a 64 MiB table's are
+    // 2 KiB, and mark() needs no test.
     std::vector<std::uint64_t> touched_pages_;
-    std::uint64_t* touched_ = nullptr;
+    bool clears_touched_pages_only_ = false;
 };
 
 }  // namespace tcgen_runtime

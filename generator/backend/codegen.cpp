@@ -227,24 +227,24 @@ private:
         return list;
     }
 
-    // The line of `table` at `index`, as its kind's code reads it.
-    TemplateData line_at(std::size_t table, const std::string& index) const {
+    // The line of `table` at `index`, as its kind's code takes it for `use`.
+    TemplateData line_at(std::size_t table, const std::string& index, LineUse use) const {
         TemplateData item;
         item.set("name", names_.name(table));
         const PlanPredictor* owner = owner_of(field_, field_.tables[table]);
-        item.set("line", owner == nullptr ? zeroed_table_line(names_.table(table), field_.tables[table], index)
-                                          : owner->spec.kind->code().line_at(field_, *owner, names_, index));
+        item.set("line", owner == nullptr ? zeroed_table_line(names_.table(table), field_.tables[table], index, use)
+                                          : owner->spec.kind->code().line_at(field_, *owner, names_, index, use));
         return item;
     }
 
     // Each predictor's second-level line, at the index its kind computes
-    // from the first-level lines; with `prefetched`, only those worth
-    // prefetching.
-    void add_second_level_lines(TemplateData& list, bool prefetched) const {
+    // from the first-level lines; to be prefetched, only those worth it.
+    void add_second_level_lines(TemplateData& list, LineUse use) const {
         for (const PlanPredictor& predictor : field_.predictors) {
             const KindCode& code = predictor.spec.kind->code();
-            if (!field_.tables[predictor.table].first_level && (!prefetched || code.prefetchable())) {
-                list.push_back(line_at(predictor.table, code.line_index(field_, predictor, names_)));
+            if (!field_.tables[predictor.table].first_level &&
+                (use == LineUse::selected || code.prefetchable())) {
+                list.push_back(line_at(predictor.table, code.line_index(field_, predictor, names_), use));
             }
         }
     }
@@ -255,10 +255,10 @@ private:
         TemplateData list = template_list();
         for (std::size_t i = 0; i < field_.tables.size(); ++i) {
             if (field_.tables[i].first_level) {
-                list.push_back(line_at(i, "line"));
+                list.push_back(line_at(i, "line", LineUse::selected));
             }
         }
-        add_second_level_lines(list, false);
+        add_second_level_lines(list, LineUse::selected);
         return list;
     }
 
@@ -273,7 +273,7 @@ private:
             stored = stored && history.stores_hashes;
         }
         if (stored) {
-            add_second_level_lines(list, true);
+            add_second_level_lines(list, LineUse::prefetched);
         }
         return list;
     }

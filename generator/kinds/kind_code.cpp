@@ -12,8 +12,10 @@ TableMember zeroed_table_member(const PlanTable& table) {
                 std::to_string(table.entries)};
 }
 
-std::string zeroed_table_line(const std::string& member, const PlanTable& table, const std::string& index) {
-    return member + ".line(" + index + ", " + std::to_string(table.entries) + ")";
+std::string zeroed_table_line(const std::string& member, const PlanTable& table, const std::string& index,
+                              LineUse use) {
+    const std::string line = use == LineUse::selected ? ".line<marks>(" : ".line(";
+    return member + line + index + ", " + std::to_string(table.entries) + ")";
 }
 
 std::string line_update_statement(const PlanField& field, const PlanTable& table, const std::string& line,
@@ -35,8 +37,8 @@ TableMember LinesCode::table_member(const PlanField&, const PlanTable& table) co
 }
 
 std::string LinesCode::line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
-                               const std::string& index) const {
-    return zeroed_table_line(names.table(predictor.table), field.tables[predictor.table], index);
+                               const std::string& index, LineUse use) const {
+    return zeroed_table_line(names.table(predictor.table), field.tables[predictor.table], index, use);
 }
 
 std::string LinesCode::prediction(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,

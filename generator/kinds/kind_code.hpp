@@ -27,6 +27,14 @@ struct TableMember {
     std::string comment;
 };
 
+// What a table's line is taken for. In select(), for the record: the
+// generated code is a template on `marks`, and the line is taken with
+// `line<marks>` (or its table's own lookup), which marks its pages in the
+// instantiation that a file with restart points runs, for a restart that
+// clears only those (runtime/predictors.hpp, ZeroedTable). In
+// prefetch_next(): its mere address.
+enum class LineUse { selected, prefetched };
+
 class KindCode {
 public:
     virtual ~KindCode() = default;
@@ -39,11 +47,12 @@ public:
 
     // In select(), where `line` is the PC's L1 line and `lines` the
     // first-level lines: the index of the predictor's line in its table
-    // (for a table that is not first-level), and its line at `index`.
+    // (for a table that is not first-level), and its line at `index`, for
+    // `use` (LineUse).
     virtual std::string line_index(const PlanField& field, const PlanPredictor& predictor,
                                    const FieldNames& names) const = 0;
     virtual std::string line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
-                                const std::string& index) const = 0;
+                                const std::string& index, LineUse use) const = 0;
     // Whether that line is a mere address, worth prefetching for the next
     // value right after update().
     virtual bool prefetchable() const { return true; }
@@ -75,8 +84,9 @@ public:
 
 // A plain table of `table.lines` lines of `table.entries` (ZeroedTable).
 TableMember zeroed_table_member(const PlanTable& table);
-// The line at `index` of the plain table `member`.
-std::string zeroed_table_line(const std::string& member, const PlanTable& table, const std::string& index);
+// The line at `index` of the plain table `member`, for `use`.
+std::string zeroed_table_line(const std::string& member, const PlanTable& table, const std::string& index,
+                              LineUse use);
 // The statement that puts `operand` into the plain table's `line`, as the
 // field's update policy says (PlanField::line_update).
 std::string line_update_statement(const PlanField& field, const PlanTable& table, const std::string& line,
@@ -87,7 +97,7 @@ class LinesCode : public KindCode {
 public:
     TableMember table_member(const PlanField& field, const PlanTable& table) const override;
     std::string line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
-                        const std::string& index) const override;
+                        const std::string& index, LineUse use) const override;
     // Entry `entry` of its line: a value, or a stride added to the last value.
     std::string prediction(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
                            unsigned entry) const override;

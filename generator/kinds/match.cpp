@@ -28,10 +28,11 @@ public:
     }
     std::string_view runtime_class() const override { return "MatchTable"; }
 
-    // At the PC's L1 line, which the window hashes into the key.
+    // At the PC's L1 line, which the window hashes into the key; never
+    // prefetched.
     std::string line_at(const PlanField&, const PlanPredictor& predictor, const FieldNames& names,
-                        const std::string& index) const override {
-        return names.table(predictor.table) + ".find(" + index + ")";
+                        const std::string& index, LineUse) const override {
+        return names.table(predictor.table) + ".find<marks>(" + index + ")";
     }
     // find() is no mere address.
     bool prefetchable() const override { return false; }

@@ -89,8 +89,8 @@ TEST(Codegen, DeadCodeIsNotEmitted) {
         plan_of("TCgen Trace Specification; 32-Bit Field 1 = {: LV[2]}; 64-Bit Field 2 = {: LV[1]}; PC = Field 1;")));
     EXPECT_EQ(code.find("fold("), std::string::npos);
     EXPECT_EQ(code.find("wrapping_subtract("), std::string::npos);
-    EXPECT_NE(code.find("    Lines select() {"), std::string::npos);
-    EXPECT_NE(code.find("field_2_.encode(field_2, streams[0], streams[2]);"), std::string::npos);
+    EXPECT_NE(code.find(" Lines select() {"), std::string::npos);
+    EXPECT_NE(code.find("field_2_.encode<marks>(field_2, streams[0], streams[2]);"), std::string::npos);
 }
 
 TEST(Codegen, ThePcIsCodedFirstWhereverItIs) {
@@ -98,8 +98,8 @@ TEST(Codegen, ThePcIsCodedFirstWhereverItIs) {
         "TCgen Trace Specification; 64-Bit Field 1 = {L1 = 16: LV[1]}; 32-Bit Field 2 = {: LV[1]}; PC = Field 2;"));
     std::size_t encode = code.find("void encode(const std::uint8_t* records");
     ASSERT_NE(encode, std::string::npos);
-    std::size_t pc = code.find("field_2_.encode(field_2,", encode);
-    std::size_t other = code.find("field_1_.encode(field_2, field_1,", encode);
+    std::size_t pc = code.find("field_2_.encode<marks>(field_2,", encode);
+    std::size_t other = code.find("field_1_.encode<marks>(field_2, field_1,", encode);
     ASSERT_NE(pc, std::string::npos);
     ASSERT_NE(other, std::string::npos);
     EXPECT_LT(pc, other);

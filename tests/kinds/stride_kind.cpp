@@ -21,8 +21,8 @@ public:
         return "line";  // first-level: select() reads it at the PC's own line
     }
     std::string line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
-                        const std::string& index) const override {
-        return zeroed_table_line(names.table(predictor.table), field.tables[predictor.table], index);
+                        const std::string& index, LineUse use) const override {
+        return zeroed_table_line(names.table(predictor.table), field.tables[predictor.table], index, use);
     }
     std::string prediction(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
                            unsigned entry) const override {

@@ -92,20 +92,20 @@ TEST(ZeroedMemory, MovingHandsOverTheTable) {
     empty.clear();  // nothing to clear
 }
 
-// With the marks on (a file with restart points), a line taken marks its
-// 4 KiB page, or both pages where it straddles their boundary.
-TEST(ZeroedMemory, TouchingMarksThePagesOfALine) {
+// A line taken with marks (a file with restart points) marks its 4 KiB
+// page, or both pages where it straddles their boundary.
+TEST(ZeroedMemory, MarkingMarksThePagesOfALine) {
     constexpr std::size_t page = ZeroedMemory::page_bytes;
     for (const std::size_t bytes : {16 * page, std::size_t{3} * page + 100}) {  // mapped, and from calloc
         ZeroedMemory memory(bytes);
-        memory.touch(5 * 8, 8);  // marks nothing while the marks are off
+        memory.mark(5 * 8, 8);  // harmless while the marks are off, and forgotten when they go on
         EXPECT_FALSE(memory.clears_touched_pages_only());
-        EXPECT_FALSE(memory.touched(0));
         memory.clear_touched_pages_only(true);
         EXPECT_TRUE(memory.clears_touched_pages_only());
-        memory.touch(page + 64, 64);      // a power of two: its one page
-        memory.touch(2 * page - 4, 12);   // straddles pages 1 and 2
-        memory.touch(3 * page, 100);      // the last, partial page (of the calloc one)
+        EXPECT_FALSE(memory.touched(0));
+        memory.mark(page + 64, 64);     // a power of two: its one page
+        memory.mark(2 * page - 4, 12);  // straddles pages 1 and 2
+        memory.mark(3 * page, 100);     // the last, partial page (of the calloc one)
         for (std::size_t index = 0; index < (bytes + page - 1) / page; ++index) {
             EXPECT_EQ(memory.touched(index), index >= 1 && index <= 3) << "page " << index << " of " << bytes;
         }
@@ -129,7 +129,7 @@ TEST(ZeroedMemory, ClearingWithMarksZeroesExactlyTheTouchedPagesInPlace) {
     EXPECT_EQ(data[7 * page], 0);
     // Pages 3-5 (a run: one memset), 64 (the second word of marks), 255 (the last).
     for (const std::size_t index : {3, 4, 5, 64, 255}) {
-        memory.touch(index * page + 40, 8);
+        memory.mark(index * page + 40, 8);
         data[index * page + 40] = 0xAB;
         data[index * page + page - 1] = 0xCD;  // the same page, beyond the line
     }
@@ -154,15 +154,16 @@ TEST(ZeroedMemory, ClearingWithMarksZeroesExactlyTheTouchedPagesInPlace) {
     EXPECT_EQ(data[100 * page], 0);
 }
 
-// What a restart does to a table with the marks on: every line it wrote
-// reads zero after it, lines of 12 bytes straddling pages included.
+// What a restart does to a table with the marks on: every line taken with
+// marks, and written, reads zero after it, lines of 12 bytes straddling
+// pages included; a line taken without marks marks nothing.
 TEST(ZeroedTable, ReadsZeroAfterARestartThatClearsOnlyTheTouchedPages) {
     const std::size_t lines = 20000;  // 240,000 bytes: mapped, 59 pages
     ZeroedTable<std::uint32_t> table(lines * 3);
     table.clear_touched_pages_only(true);
     for (int round = 0; round < 3; ++round) {
         for (std::size_t line = static_cast<std::size_t>(round); line < lines; line += 337) {
-            std::uint32_t* entries = table.line(line, 3);
+            std::uint32_t* entries = table.line<true>(line, 3);
             entries[0] = 1;
             entries[2] = 3;  // the last entry, on the next page where the line straddles
         }
@@ -175,7 +176,9 @@ TEST(ZeroedTable, ReadsZeroAfterARestartThatClearsOnlyTheTouchedPages) {
             const std::uint32_t* entries = table.line(line, 3);
             ASSERT_EQ(entries[0] | entries[1] | entries[2], 0u) << "line " << line << ", round " << round;
         }
-        table.clear();  // the reads above marked every page
+        for (std::size_t page = 0; page < lines * 12 / ZeroedMemory::page_bytes; ++page) {
+            ASSERT_FALSE(table.memory().touched(page)) << "page " << page << ", round " << round;
+        }
     }
 }
 
@@ -263,12 +266,13 @@ struct EncodedMatches {
     std::vector<bool> hits;
 };
 
+template <bool marks = false>
 EncodedMatches encode_matches(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
                               std::size_t line = 0) {
     EncodedMatches encoded;
     table.search();
     for (std::uint32_t value : values) {
-        const std::uint32_t predicted = *table.find(line);
+        const std::uint32_t predicted = *table.find<marks>(line);
         encoded.predictions.push_back(predicted);
         encoded.hits.push_back(predicted == value);
         if (predicted == value) {
@@ -279,9 +283,10 @@ EncodedMatches encode_matches(MatchTable<std::uint32_t>& table, const std::vecto
     return encoded;
 }
 
+template <bool marks = false>
 std::vector<std::uint32_t> match_predictions(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
                                              std::size_t line = 0) {
-    return encode_matches(table, values, line).predictions;
+    return encode_matches<marks>(table, values, line).predictions;
 }
 
 // The decoder's side: the values rebuilt from the hits (from start()) and
@@ -378,8 +383,9 @@ TEST(MatchTable, TheDecoderLookingUpOnlyWhereMatchesStartPredictsAsTheEncoder) {
     EXPECT_EQ(decode_matches(decoder, values, encoded.hits), values);
 }
 
-// With the marks on, a clear empties the key table's marked pages and the
-// window up to the last value written; the window wraps in the small one.
+// With the marks on, a clear empties the key table's pages that find<true>
+// marked and the window up to the last value written; the window wraps in
+// the small one.
 TEST(MatchTable, ClearingOnlyWhatWasWrittenForgetsEverythingToo) {
     const std::vector<std::uint32_t> values = repetitive_values();
     for (const std::size_t size : {std::size_t{1} << 16, std::size_t{1024}}) {  // mapped; from calloc, wrapping
@@ -389,7 +395,7 @@ TEST(MatchTable, ClearingOnlyWhatWasWrittenForgetsEverythingToo) {
         match_predictions(table, values);
         table.clear_touched_pages_only(true);  // empties it
         for (int round = 0; round < 3; ++round) {
-            EXPECT_EQ(match_predictions(table, values), expected) << "round " << round << ", size " << size;
+            EXPECT_EQ(match_predictions<true>(table, values), expected) << "round " << round << ", size " << size;
             table.clear();
         }
     }

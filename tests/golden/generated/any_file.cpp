@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1182, a class per field and the
-// TraceCodec that ties them together; main() at line 1464; then the rest of
+// of this spec is written in); from line 1173, a class per field and the
+// TraceCodec that ties them together; main() at line 1493; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -97,8 +97,13 @@ public:
     static constexpr unsigned miss_code = 4;
     static constexpr std::uint64_t table_bytes = 589837;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -113,14 +118,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(Value value) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(StreamReader& codes, StreamReader& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -149,8 +156,9 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         fcm3_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
@@ -201,13 +209,18 @@ private:
         std::uint32_t* value_history;
     };
 
-    Lines select() {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.lv = lv_table_.line(line, 1);
-        lines.value_history = value_history_table_.line(line, 3);
-        lines.fcm3 = fcm3_table_.line(lines.value_history[2], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
+        lines.lv = lv_table_.line<marks>(line, 1);
+        lines.value_history = value_history_table_.line<marks>(line, 3);
+        lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         return lines;
     }
 
@@ -226,7 +239,7 @@ private:
         predictions[3] = lines.lv[0];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.fcm3, value);
         lines.fcm1[0] = value;
         lines.lv[0] = value;
@@ -276,15 +289,19 @@ public:
         field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
-        runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            encode_records<true>(records, count, streams);
+        } else {
+            encode_records<false>(records, count, streams);
+        }
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        runs_.decode(
-            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            decode_records<true>(streams, count, records);
+        } else {
+            decode_records<false>(streams, count, records);
+        }
     }
 
     void write_report(std::FILE* out) const {
@@ -307,11 +324,13 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on;
-    // a file without them pays only a test per line taken. Switching it on
-    // empties the tables.
+    // the reader and the writer of a file with restart points switch it on.
+    // A block is then coded by the fields' code instantiated with marks, and
+    // otherwise by the one without, so that a file without restart points
+    // pays nothing for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
+        touched_pages_only_ = on;
     }
 
     // Whether every field missed more than half of its values (a record a
@@ -323,23 +342,42 @@ public:
     }
 
 private:
+    // A block's records, the fields' lines taken with `marks` or without.
+    template <bool marks>
+    void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
+    void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
     void encode_one(const std::uint8_t* record, StreamWriter* streams) {
         std::uint8_t field_1 = load_le<std::uint8_t>(record + 0);
-        field_1_.encode(field_1, streams[0], streams[1]);
+        field_1_.encode<marks>(field_1, streams[0], streams[1]);
     }
 
+    template <bool marks>
     void learn_one(const std::uint8_t* record) {
         std::uint8_t field_1 = load_le<std::uint8_t>(record + 0);
-        field_1_.learn(field_1);
+        field_1_.learn<marks>(field_1);
     }
 
+    template <bool marks>
     void decode_one(StreamReader* streams, std::uint8_t* record) {
-        std::uint8_t field_1 = field_1_.decode(streams[0], streams[1]);
+        std::uint8_t field_1 = field_1_.decode<marks>(streams[0], streams[1]);
         store_le(record + 0, field_1);
     }
 
     Field1 field_1_;
     RecordRuns<record_bytes> runs_;
+    bool touched_pages_only_ = false;  // restart_touched_pages_only
 };
 
 }  // namespace

@@ -238,8 +238,13 @@ public:
     static constexpr unsigned miss_code = 7;
     static constexpr std::uint64_t table_bytes = 25165848;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -257,15 +262,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(Value value) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(StreamReader& codes, StreamReader& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -306,8 +313,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         match4_table_.clear_touched_pages_only(on);
         fcm3_table_.clear_touched_pages_only(on);
@@ -368,16 +376,21 @@ private:
         std::uint32_t* stride_history;
     };
 
-    Lines select() {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.last_value = last_value_table_.line(line, 1);
-        lines.value_history = value_history_table_.line(line, 3);
-        lines.stride_history = stride_history_table_.line(line, 1);
-        lines.match4 = match4_table_.find(line);
-        lines.fcm3 = fcm3_table_.line(lines.value_history[2], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 2);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 2);
+        lines.last_value = last_value_table_.line<marks>(line, 1);
+        lines.value_history = value_history_table_.line<marks>(line, 3);
+        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        lines.match4 = match4_table_.find<marks>(line);
+        lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 2);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 2);
         return lines;
     }
 
@@ -401,7 +414,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.last_value[0]);
         match4_table_.update(value);
         smart_update<2>(lines.fcm3, value);
@@ -436,8 +449,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -451,13 +469,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -482,8 +502,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -511,10 +532,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -523,7 +549,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -541,8 +567,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 786432;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -557,14 +588,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -592,8 +625,9 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         fcm2_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -641,12 +675,17 @@ private:
         std::uint32_t* value_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
-        lines.value_history = value_history_table_.line(line, 2);
-        lines.fcm2 = fcm2_table_.line(lines.value_history[1], 1);
+        lines.lv = lv_table_.line<marks>(line, 2);
+        lines.value_history = value_history_table_.line<marks>(line, 2);
+        lines.fcm2 = fcm2_table_.line<marks>(lines.value_history[1], 1);
         return lines;
     }
 
@@ -663,7 +702,7 @@ private:
         predictions[2] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         lines.fcm2[0] = value;
         smart_update<2>(lines.lv, value);
         std::uint64_t value_history_folded = fold(value);
@@ -687,8 +726,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -702,13 +746,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -733,8 +779,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -762,10 +809,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -774,7 +826,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -792,8 +844,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -807,13 +864,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -838,8 +897,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -867,10 +927,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -879,7 +944,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -897,8 +962,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -912,13 +982,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -943,8 +1015,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -972,10 +1045,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -984,7 +1062,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -1002,8 +1080,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1017,13 +1100,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1048,8 +1133,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -1077,10 +1163,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -1089,7 +1180,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -1107,8 +1198,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1122,13 +1218,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1153,8 +1251,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -1182,10 +1281,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -1194,7 +1298,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -1212,8 +1316,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1227,13 +1336,15 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1258,8 +1369,9 @@ public:
         lv_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
     }
@@ -1287,10 +1399,15 @@ private:
         std::uint8_t* lv;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
         return lines;
     }
 
@@ -1299,7 +1416,7 @@ private:
         predictions[1] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
     }
 
@@ -1317,8 +1434,13 @@ public:
     static constexpr unsigned miss_code = 6;
     static constexpr std::uint64_t table_bytes = 10616832;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1336,15 +1458,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1384,8 +1508,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
@@ -1443,15 +1568,20 @@ private:
         std::uint32_t* stride_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
-        lines.value_history = value_history_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 2);
-        lines.dfcm2 = dfcm2_table_.line(lines.stride_history[1], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
-        lines.match4 = match4_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 2);
+        lines.value_history = value_history_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
+        lines.match4 = match4_table_.find<marks>(line);
         return lines;
     }
 
@@ -1473,7 +1603,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         smart_update<2>(lines.dfcm2, stride);
         lines.fcm1[0] = value;
@@ -1505,8 +1635,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1524,15 +1659,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1570,8 +1707,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -1622,13 +1760,18 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 1);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 1);
-        lines.match4 = match4_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
+        lines.match4 = match4_table_.find<marks>(line);
         return lines;
     }
 
@@ -1646,7 +1789,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         lines.dfcm1[0] = stride;
         lines.lv[0] = value;
@@ -1672,8 +1815,13 @@ public:
     static constexpr unsigned miss_code = 6;
     static constexpr std::uint64_t table_bytes = 10616832;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1691,15 +1839,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1739,8 +1889,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
@@ -1798,15 +1949,20 @@ private:
         std::uint32_t* stride_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
-        lines.value_history = value_history_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 2);
-        lines.dfcm2 = dfcm2_table_.line(lines.stride_history[1], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
-        lines.match4 = match4_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 2);
+        lines.value_history = value_history_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
+        lines.match4 = match4_table_.find<marks>(line);
         return lines;
     }
 
@@ -1828,7 +1984,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         smart_update<2>(lines.dfcm2, stride);
         lines.fcm1[0] = value;
@@ -1860,8 +2016,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -1879,15 +2040,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -1925,8 +2088,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -1977,13 +2141,18 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 1);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 1);
-        lines.match4 = match4_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
+        lines.match4 = match4_table_.find<marks>(line);
         return lines;
     }
 
@@ -2001,7 +2170,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         lines.dfcm1[0] = stride;
         lines.lv[0] = value;
@@ -2027,8 +2196,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -2046,15 +2220,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -2092,8 +2268,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -2144,13 +2321,18 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 1);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 1);
-        lines.match4 = match4_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
+        lines.match4 = match4_table_.find<marks>(line);
         return lines;
     }
 
@@ -2168,7 +2350,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         lines.dfcm1[0] = stride;
         lines.lv[0] = value;
@@ -2194,8 +2376,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -2213,15 +2400,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint64_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -2259,8 +2448,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -2311,13 +2501,18 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select(std::uint64_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 1);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 1);
-        lines.match4 = match4_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
+        lines.match4 = match4_table_.find<marks>(line);
         return lines;
     }
 
@@ -2335,7 +2530,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         lines.dfcm1[0] = stride;
         lines.lv[0] = value;
@@ -2433,15 +2628,19 @@ public:
         field_13_.search();
         field_14_.search();
         field_15_.search();
-        runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            encode_records<true>(records, count, streams);
+        } else {
+            encode_records<false>(records, count, streams);
+        }
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        runs_.decode(
-            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            decode_records<true>(streams, count, records);
+        } else {
+            decode_records<false>(streams, count, records);
+        }
     }
 
     void write_report(std::FILE* out) const {
@@ -2492,9 +2691,10 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on;
-    // a file without them pays only a test per line taken. Switching it on
-    // empties the tables.
+    // the reader and the writer of a file with restart points switch it on.
+    // A block is then coded by the fields' code instantiated with marks, and
+    // otherwise by the one without, so that a file without restart points
+    // pays nothing for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);
@@ -2511,6 +2711,7 @@ public:
         field_13_.restart_touched_pages_only(on);
         field_14_.restart_touched_pages_only(on);
         field_15_.restart_touched_pages_only(on);
+        touched_pages_only_ = on;
     }
 
     // Whether every field missed more than half of its values (a record a
@@ -2522,102 +2723,120 @@ public:
     }
 
 private:
+    // A block's records, the fields' lines taken with `marks` or without.
+    template <bool marks>
+    void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
+    void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
     void encode_one(const std::uint8_t* record, StreamWriter* streams) {
         std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-        field_1_.encode(field_1, streams[0], streams[1]);
+        field_1_.encode<marks>(field_1, streams[0], streams[1]);
         std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
-        field_2_.encode(field_1, field_2, streams[0], streams[2]);
+        field_2_.encode<marks>(field_1, field_2, streams[0], streams[2]);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
-        field_3_.encode(field_1, field_3, streams[0], streams[3]);
+        field_3_.encode<marks>(field_1, field_3, streams[0], streams[3]);
         std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
-        field_4_.encode(field_1, field_4, streams[0], streams[4]);
+        field_4_.encode<marks>(field_1, field_4, streams[0], streams[4]);
         std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
-        field_5_.encode(field_1, field_5, streams[0], streams[5]);
+        field_5_.encode<marks>(field_1, field_5, streams[0], streams[5]);
         std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
-        field_6_.encode(field_1, field_6, streams[0], streams[6]);
+        field_6_.encode<marks>(field_1, field_6, streams[0], streams[6]);
         std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
-        field_7_.encode(field_1, field_7, streams[0], streams[7]);
+        field_7_.encode<marks>(field_1, field_7, streams[0], streams[7]);
         std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
-        field_8_.encode(field_1, field_8, streams[0], streams[8]);
+        field_8_.encode<marks>(field_1, field_8, streams[0], streams[8]);
         std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
-        field_9_.encode(field_1, field_9, streams[0], streams[9]);
+        field_9_.encode<marks>(field_1, field_9, streams[0], streams[9]);
         std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
-        field_10_.encode(field_1, field_10, streams[0], streams[10]);
+        field_10_.encode<marks>(field_1, field_10, streams[0], streams[10]);
         std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
-        field_11_.encode(field_1, field_11, streams[0], streams[11]);
+        field_11_.encode<marks>(field_1, field_11, streams[0], streams[11]);
         std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
-        field_12_.encode(field_1, field_12, streams[0], streams[12]);
+        field_12_.encode<marks>(field_1, field_12, streams[0], streams[12]);
         std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
-        field_13_.encode(field_1, field_13, streams[0], streams[13]);
+        field_13_.encode<marks>(field_1, field_13, streams[0], streams[13]);
         std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
-        field_14_.encode(field_1, field_14, streams[0], streams[14]);
+        field_14_.encode<marks>(field_1, field_14, streams[0], streams[14]);
         std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
-        field_15_.encode(field_1, field_15, streams[0], streams[15]);
+        field_15_.encode<marks>(field_1, field_15, streams[0], streams[15]);
     }
 
+    template <bool marks>
     void learn_one(const std::uint8_t* record) {
         std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-        field_1_.learn(field_1);
+        field_1_.learn<marks>(field_1);
         std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
-        field_2_.learn(field_1, field_2);
+        field_2_.learn<marks>(field_1, field_2);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
-        field_3_.learn(field_1, field_3);
+        field_3_.learn<marks>(field_1, field_3);
         std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
-        field_4_.learn(field_1, field_4);
+        field_4_.learn<marks>(field_1, field_4);
         std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
-        field_5_.learn(field_1, field_5);
+        field_5_.learn<marks>(field_1, field_5);
         std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
-        field_6_.learn(field_1, field_6);
+        field_6_.learn<marks>(field_1, field_6);
         std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
-        field_7_.learn(field_1, field_7);
+        field_7_.learn<marks>(field_1, field_7);
         std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
-        field_8_.learn(field_1, field_8);
+        field_8_.learn<marks>(field_1, field_8);
         std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
-        field_9_.learn(field_1, field_9);
+        field_9_.learn<marks>(field_1, field_9);
         std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
-        field_10_.learn(field_1, field_10);
+        field_10_.learn<marks>(field_1, field_10);
         std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
-        field_11_.learn(field_1, field_11);
+        field_11_.learn<marks>(field_1, field_11);
         std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
-        field_12_.learn(field_1, field_12);
+        field_12_.learn<marks>(field_1, field_12);
         std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
-        field_13_.learn(field_1, field_13);
+        field_13_.learn<marks>(field_1, field_13);
         std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
-        field_14_.learn(field_1, field_14);
+        field_14_.learn<marks>(field_1, field_14);
         std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
-        field_15_.learn(field_1, field_15);
+        field_15_.learn<marks>(field_1, field_15);
     }
 
+    template <bool marks>
     void decode_one(StreamReader* streams, std::uint8_t* record) {
-        std::uint64_t field_1 = field_1_.decode(streams[0], streams[1]);
+        std::uint64_t field_1 = field_1_.decode<marks>(streams[0], streams[1]);
         store_le(record + 0, field_1);
-        std::uint8_t field_2 = field_2_.decode(field_1, streams[0], streams[2]);
+        std::uint8_t field_2 = field_2_.decode<marks>(field_1, streams[0], streams[2]);
         store_le(record + 8, field_2);
-        std::uint8_t field_3 = field_3_.decode(field_1, streams[0], streams[3]);
+        std::uint8_t field_3 = field_3_.decode<marks>(field_1, streams[0], streams[3]);
         store_le(record + 9, field_3);
-        std::uint8_t field_4 = field_4_.decode(field_1, streams[0], streams[4]);
+        std::uint8_t field_4 = field_4_.decode<marks>(field_1, streams[0], streams[4]);
         store_le(record + 10, field_4);
-        std::uint8_t field_5 = field_5_.decode(field_1, streams[0], streams[5]);
+        std::uint8_t field_5 = field_5_.decode<marks>(field_1, streams[0], streams[5]);
         store_le(record + 11, field_5);
-        std::uint8_t field_6 = field_6_.decode(field_1, streams[0], streams[6]);
+        std::uint8_t field_6 = field_6_.decode<marks>(field_1, streams[0], streams[6]);
         store_le(record + 12, field_6);
-        std::uint8_t field_7 = field_7_.decode(field_1, streams[0], streams[7]);
+        std::uint8_t field_7 = field_7_.decode<marks>(field_1, streams[0], streams[7]);
         store_le(record + 13, field_7);
-        std::uint8_t field_8 = field_8_.decode(field_1, streams[0], streams[8]);
+        std::uint8_t field_8 = field_8_.decode<marks>(field_1, streams[0], streams[8]);
         store_le(record + 14, field_8);
-        std::uint8_t field_9 = field_9_.decode(field_1, streams[0], streams[9]);
+        std::uint8_t field_9 = field_9_.decode<marks>(field_1, streams[0], streams[9]);
         store_le(record + 15, field_9);
-        std::uint64_t field_10 = field_10_.decode(field_1, streams[0], streams[10]);
+        std::uint64_t field_10 = field_10_.decode<marks>(field_1, streams[0], streams[10]);
         store_le(record + 16, field_10);
-        std::uint64_t field_11 = field_11_.decode(field_1, streams[0], streams[11]);
+        std::uint64_t field_11 = field_11_.decode<marks>(field_1, streams[0], streams[11]);
         store_le(record + 24, field_11);
-        std::uint64_t field_12 = field_12_.decode(field_1, streams[0], streams[12]);
+        std::uint64_t field_12 = field_12_.decode<marks>(field_1, streams[0], streams[12]);
         store_le(record + 32, field_12);
-        std::uint64_t field_13 = field_13_.decode(field_1, streams[0], streams[13]);
+        std::uint64_t field_13 = field_13_.decode<marks>(field_1, streams[0], streams[13]);
         store_le(record + 40, field_13);
-        std::uint64_t field_14 = field_14_.decode(field_1, streams[0], streams[14]);
+        std::uint64_t field_14 = field_14_.decode<marks>(field_1, streams[0], streams[14]);
         store_le(record + 48, field_14);
-        std::uint64_t field_15 = field_15_.decode(field_1, streams[0], streams[15]);
+        std::uint64_t field_15 = field_15_.decode<marks>(field_1, streams[0], streams[15]);
         store_le(record + 56, field_15);
     }
 
@@ -2637,6 +2856,7 @@ private:
     Field14 field_14_;
     Field15 field_15_;
     RecordRuns<record_bytes> runs_;
+    bool touched_pages_only_ = false;  // restart_touched_pages_only
 };
 
 }  // namespace codec_detail

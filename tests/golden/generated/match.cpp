@@ -23,8 +23,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1188, a class per field and the
-// TraceCodec that ties them together; main() at line 1982; then the rest of
+// of this spec is written in); from line 1179, a class per field and the
+// TraceCodec that ties them together; main() at line 2050; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -104,8 +104,13 @@ public:
     static constexpr unsigned miss_code = 4;
     static constexpr std::uint64_t table_bytes = 278534;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -123,15 +128,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(Value value) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         match3_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(StreamReader& codes, StreamReader& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -169,8 +176,9 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         match3_table_.clear_touched_pages_only(on);
         fcm3_table_.clear_touched_pages_only(on);
@@ -222,13 +230,18 @@ private:
         std::uint16_t* value_history;
     };
 
-    Lines select() {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.value_history = value_history_table_.line(line, 3);
-        lines.match3 = match3_table_.find(line);
-        lines.fcm3 = fcm3_table_.line(lines.value_history[2], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
+        lines.value_history = value_history_table_.line<marks>(line, 3);
+        lines.match3 = match3_table_.find<marks>(line);
+        lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         return lines;
     }
 
@@ -248,7 +261,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         match3_table_.update(value);
         smart_update<2>(lines.fcm3, value);
         lines.fcm1[0] = value;
@@ -275,8 +288,13 @@ public:
     static constexpr unsigned miss_code = 4;
     static constexpr std::uint64_t table_bytes = 1641984;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -294,15 +312,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint32_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match8_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -340,8 +360,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm3_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -393,13 +414,18 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select(std::uint32_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 3);
-        lines.dfcm3 = dfcm3_table_.line(lines.stride_history[2], 2);
-        lines.match8 = match8_table_.find(line);
+        lines.lv = lv_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 3);
+        lines.dfcm3 = dfcm3_table_.line<marks>(lines.stride_history[2], 2);
+        lines.match8 = match8_table_.find<marks>(line);
         return lines;
     }
 
@@ -418,7 +444,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         smart_update<2>(lines.dfcm3, stride);
         lines.lv[0] = value;
@@ -446,8 +472,13 @@ public:
     static constexpr unsigned miss_code = 1;
     static constexpr std::uint64_t table_bytes = 1280;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -464,14 +495,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint32_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         match1_table_.start_if_right(value);
         update(lines, value);
     }
 
+    template <bool marks>
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -505,8 +538,9 @@ public:
         match1_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         match1_table_.clear_touched_pages_only(on);
     }
@@ -533,10 +567,15 @@ private:
         std::uint8_t* match1;
     };
 
-    Lines select(std::uint32_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xff;
         Lines lines;
-        lines.match1 = match1_table_.find(line);
+        lines.match1 = match1_table_.find<marks>(line);
         return lines;
     }
 
@@ -545,7 +584,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines&, Work value) {
+    [[gnu::always_inline]] void update(const Lines&, Work value) {
         match1_table_.update(value);
     }
 
@@ -563,8 +602,13 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 13316;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -582,15 +626,17 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(Value value) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         match3_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(StreamReader& codes, StreamReader& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -628,8 +674,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         match3_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
@@ -679,13 +726,18 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select() {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.last_value = last_value_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 1);
-        lines.match3 = match3_table_.find(line);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 1);
+        lines.last_value = last_value_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        lines.match3 = match3_table_.find<marks>(line);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         return lines;
     }
 
@@ -702,7 +754,7 @@ private:
     }
 
     // Not static: the match window learns through its member.
-    void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.last_value[0]);
         match3_table_.update(value);
         lines.dfcm1[0] = stride;
@@ -764,15 +816,19 @@ public:
         field_2_.search();
         field_3_.search();
         field_4_.search();
-        runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            encode_records<true>(records, count, streams);
+        } else {
+            encode_records<false>(records, count, streams);
+        }
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        runs_.decode(
-            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            decode_records<true>(streams, count, records);
+        } else {
+            decode_records<false>(streams, count, records);
+        }
     }
 
     void write_report(std::FILE* out) const {
@@ -801,14 +857,16 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on;
-    // a file without them pays only a test per line taken. Switching it on
-    // empties the tables.
+    // the reader and the writer of a file with restart points switch it on.
+    // A block is then coded by the fields' code instantiated with marks, and
+    // otherwise by the one without, so that a file without restart points
+    // pays nothing for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);
         field_3_.restart_touched_pages_only(on);
         field_4_.restart_touched_pages_only(on);
+        touched_pages_only_ = on;
     }
 
     // Whether every field missed more than half of its values (a record a
@@ -820,36 +878,54 @@ public:
     }
 
 private:
+    // A block's records, the fields' lines taken with `marks` or without.
+    template <bool marks>
+    void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
+    void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
     void encode_one(const std::uint8_t* record, StreamWriter* streams) {
         std::uint32_t field_1 = load_le<std::uint32_t>(record + 0);
-        field_1_.encode(field_1, streams[0], streams[1]);
+        field_1_.encode<marks>(field_1, streams[0], streams[1]);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 4);
-        field_2_.encode(field_1, field_2, streams[0], streams[2]);
+        field_2_.encode<marks>(field_1, field_2, streams[0], streams[2]);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 12);
-        field_3_.encode(field_1, field_3, streams[0], streams[3]);
+        field_3_.encode<marks>(field_1, field_3, streams[0], streams[3]);
         std::uint16_t field_4 = load_le<std::uint16_t>(record + 13);
-        field_4_.encode(field_4, streams[0], streams[4]);
+        field_4_.encode<marks>(field_4, streams[0], streams[4]);
     }
 
+    template <bool marks>
     void learn_one(const std::uint8_t* record) {
         std::uint32_t field_1 = load_le<std::uint32_t>(record + 0);
-        field_1_.learn(field_1);
+        field_1_.learn<marks>(field_1);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 4);
-        field_2_.learn(field_1, field_2);
+        field_2_.learn<marks>(field_1, field_2);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 12);
-        field_3_.learn(field_1, field_3);
+        field_3_.learn<marks>(field_1, field_3);
         std::uint16_t field_4 = load_le<std::uint16_t>(record + 13);
-        field_4_.learn(field_4);
+        field_4_.learn<marks>(field_4);
     }
 
+    template <bool marks>
     void decode_one(StreamReader* streams, std::uint8_t* record) {
-        std::uint32_t field_1 = field_1_.decode(streams[0], streams[1]);
+        std::uint32_t field_1 = field_1_.decode<marks>(streams[0], streams[1]);
         store_le(record + 0, field_1);
-        std::uint64_t field_2 = field_2_.decode(field_1, streams[0], streams[2]);
+        std::uint64_t field_2 = field_2_.decode<marks>(field_1, streams[0], streams[2]);
         store_le(record + 4, field_2);
-        std::uint8_t field_3 = field_3_.decode(field_1, streams[0], streams[3]);
+        std::uint8_t field_3 = field_3_.decode<marks>(field_1, streams[0], streams[3]);
         store_le(record + 12, field_3);
-        std::uint16_t field_4 = field_4_.decode(streams[0], streams[4]);
+        std::uint16_t field_4 = field_4_.decode<marks>(streams[0], streams[4]);
         store_le(record + 13, field_4);
     }
 
@@ -858,6 +934,7 @@ private:
     Field3 field_3_;
     Field4 field_4_;
     RecordRuns<record_bytes> runs_;
+    bool touched_pages_only_ = false;  // restart_touched_pages_only
 };
 
 }  // namespace

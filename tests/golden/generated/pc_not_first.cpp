@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1186, a class per field and the
-// TraceCodec that ties them together; main() at line 1782; then the rest of
+// of this spec is written in); from line 1177, a class per field and the
+// TraceCodec that ties them together; main() at line 1837; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -101,8 +101,13 @@ public:
     static constexpr unsigned miss_code = 4;
     static constexpr std::uint64_t table_bytes = 606208;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -117,14 +122,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint32_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -152,8 +159,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         lv_table_.clear_touched_pages_only(on);
@@ -203,12 +211,17 @@ private:
         std::uint16_t* stride_history;
     };
 
-    Lines select(std::uint32_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xfff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
-        lines.stride_history = stride_history_table_.line(line, 2);
-        lines.dfcm2 = dfcm2_table_.line(lines.stride_history[1], 2);
+        lines.lv = lv_table_.line<marks>(line, 2);
+        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
         return lines;
     }
 
@@ -226,7 +239,7 @@ private:
         predictions[3] = lines.lv[1];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         smart_update<2>(lines.dfcm2, stride);
         smart_update<2>(lines.lv, value);
@@ -251,8 +264,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 134144;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -267,14 +285,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint32_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -302,8 +322,9 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         lv_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
@@ -351,12 +372,17 @@ private:
         std::uint16_t* value_history;
     };
 
-    Lines select(std::uint32_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0x1ff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 2);
-        lines.value_history = value_history_table_.line(line, 1);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
+        lines.lv = lv_table_.line<marks>(line, 2);
+        lines.value_history = value_history_table_.line<marks>(line, 1);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         return lines;
     }
 
@@ -373,7 +399,7 @@ private:
         predictions[2] = lines.fcm1[0];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.lv, value);
         lines.fcm1[0] = value;
         std::uint64_t value_history_folded = fold(value);
@@ -396,8 +422,13 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 589830;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -412,14 +443,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(Value value) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(StreamReader& codes, StreamReader& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -447,8 +480,9 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         fcm3_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
@@ -497,12 +531,17 @@ private:
         std::uint16_t* value_history;
     };
 
-    Lines select() {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.value_history = value_history_table_.line(line, 3);
-        lines.fcm3 = fcm3_table_.line(lines.value_history[2], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 1);
+        lines.value_history = value_history_table_.line<marks>(line, 3);
+        lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         return lines;
     }
 
@@ -520,7 +559,7 @@ private:
         predictions[2] = lines.fcm1[0];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<2>(lines.fcm3, value);
         lines.fcm1[0] = value;
         std::uint64_t value_history_folded = fold(value);
@@ -574,15 +613,19 @@ public:
         field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
-        runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            encode_records<true>(records, count, streams);
+        } else {
+            encode_records<false>(records, count, streams);
+        }
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        runs_.decode(
-            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            decode_records<true>(streams, count, records);
+        } else {
+            decode_records<false>(streams, count, records);
+        }
     }
 
     void write_report(std::FILE* out) const {
@@ -609,13 +652,15 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on;
-    // a file without them pays only a test per line taken. Switching it on
-    // empties the tables.
+    // the reader and the writer of a file with restart points switch it on.
+    // A block is then coded by the fields' code instantiated with marks, and
+    // otherwise by the one without, so that a file without restart points
+    // pays nothing for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);
         field_3_.restart_touched_pages_only(on);
+        touched_pages_only_ = on;
     }
 
     // Whether every field missed more than half of its values (a record a
@@ -627,30 +672,48 @@ public:
     }
 
 private:
+    // A block's records, the fields' lines taken with `marks` or without.
+    template <bool marks>
+    void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
+    void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
     void encode_one(const std::uint8_t* record, StreamWriter* streams) {
         std::uint32_t field_3 = load_le<std::uint32_t>(record + 10);
-        field_3_.encode(field_3, streams[0], streams[3]);
+        field_3_.encode<marks>(field_3, streams[0], streams[3]);
         std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-        field_1_.encode(field_3, field_1, streams[0], streams[1]);
+        field_1_.encode<marks>(field_3, field_1, streams[0], streams[1]);
         std::uint16_t field_2 = load_le<std::uint16_t>(record + 8);
-        field_2_.encode(field_3, field_2, streams[0], streams[2]);
+        field_2_.encode<marks>(field_3, field_2, streams[0], streams[2]);
     }
 
+    template <bool marks>
     void learn_one(const std::uint8_t* record) {
         std::uint32_t field_3 = load_le<std::uint32_t>(record + 10);
-        field_3_.learn(field_3);
+        field_3_.learn<marks>(field_3);
         std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-        field_1_.learn(field_3, field_1);
+        field_1_.learn<marks>(field_3, field_1);
         std::uint16_t field_2 = load_le<std::uint16_t>(record + 8);
-        field_2_.learn(field_3, field_2);
+        field_2_.learn<marks>(field_3, field_2);
     }
 
+    template <bool marks>
     void decode_one(StreamReader* streams, std::uint8_t* record) {
-        std::uint32_t field_3 = field_3_.decode(streams[0], streams[3]);
+        std::uint32_t field_3 = field_3_.decode<marks>(streams[0], streams[3]);
         store_le(record + 10, field_3);
-        std::uint64_t field_1 = field_1_.decode(field_3, streams[0], streams[1]);
+        std::uint64_t field_1 = field_1_.decode<marks>(field_3, streams[0], streams[1]);
         store_le(record + 0, field_1);
-        std::uint16_t field_2 = field_2_.decode(field_3, streams[0], streams[2]);
+        std::uint16_t field_2 = field_2_.decode<marks>(field_3, streams[0], streams[2]);
         store_le(record + 8, field_2);
     }
 
@@ -658,6 +721,7 @@ private:
     Field2 field_2_;
     Field3 field_3_;
     RecordRuns<record_bytes> runs_;
+    bool touched_pages_only_ = false;  // restart_touched_pages_only
 };
 
 }  // namespace

@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1184, a class per field and the
-// TraceCodec that ties them together; main() at line 1674; then the rest of
+// of this spec is written in); from line 1175, a class per field and the
+// TraceCodec that ties them together; main() at line 1716; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -99,8 +99,13 @@ public:
     static constexpr unsigned miss_code = 8;
     static constexpr std::uint64_t table_bytes = 10485772;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -115,14 +120,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(Value value) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(StreamReader& codes, StreamReader& misses) {
-        Lines lines = select();
+        Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -150,8 +157,9 @@ public:
         value_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         fcm3_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
@@ -205,12 +213,17 @@ private:
         std::uint32_t* value_history;
     };
 
-    Lines select() {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.value_history = value_history_table_.line(line, 3);
-        lines.fcm3 = fcm3_table_.line(lines.value_history[2], 4);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 4);
+        lines.value_history = value_history_table_.line<marks>(line, 3);
+        lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 4);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 4);
         return lines;
     }
 
@@ -233,7 +246,7 @@ private:
         predictions[7] = lines.fcm1[3];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         smart_update<4>(lines.fcm3, value);
         smart_update<4>(lines.fcm1, value);
         std::uint64_t value_history_folded = fold(value);
@@ -258,8 +271,13 @@ public:
     static constexpr unsigned miss_code = 14;
     static constexpr std::uint64_t table_bytes = 26214400;
 
+    // encode(), learn() and decode() with `marks` where the file has restart
+    // points: select() then marks the pages of the lines it takes, which a
+    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
+    // them the other instantiation runs, which marks nothing.
+    template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         unsigned code = find_prediction(predictions, Work{value});
@@ -274,14 +292,16 @@ public:
 
     // Learns a value coded as part of a whole-record run (record_runs.hpp):
     // the tables change as encode() would change them, nothing is written.
+    template <bool marks>
     void learn(std::uint32_t pc, Value value) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
     }
 
+    template <bool marks>
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
-        Lines lines = select(pc);
+        Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
         std::uint64_t code = codes.get<std::uint8_t>();
@@ -312,8 +332,9 @@ public:
         stride_history_table_.clear();
     }
 
-    // Whether restart() zeroes only the pages of the tables that lines were
-    // taken from since the last restart; switching it on empties them.
+    // Whether restart() zeroes only the pages of the tables whose lines
+    // select<true>() took since the last restart; switching it on empties
+    // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm3_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
@@ -379,15 +400,20 @@ private:
         std::uint32_t* stride_history;
     };
 
-    Lines select(std::uint32_t pc) {
+    // select() and update() are inlined into every caller whatever the
+    // program's size: with the code of the fields instantiated twice (with
+    // marks or without), g++ otherwise runs out of the growth it allows a
+    // unit for inlining and calls them out of line on the hot path.
+    template <bool marks>
+    [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line(line, 4);
-        lines.value_history = value_history_table_.line(line, 1);
-        lines.stride_history = stride_history_table_.line(line, 3);
-        lines.dfcm3 = dfcm3_table_.line(lines.stride_history[2], 4);
-        lines.dfcm1 = dfcm1_table_.line(lines.stride_history[0], 2);
-        lines.fcm1 = fcm1_table_.line(lines.value_history[0], 4);
+        lines.lv = lv_table_.line<marks>(line, 4);
+        lines.value_history = value_history_table_.line<marks>(line, 1);
+        lines.stride_history = stride_history_table_.line<marks>(line, 3);
+        lines.dfcm3 = dfcm3_table_.line<marks>(lines.stride_history[2], 4);
+        lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 2);
+        lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 4);
         return lines;
     }
 
@@ -417,7 +443,7 @@ private:
         predictions[13] = lines.lv[3];
     }
 
-    static void update(const Lines& lines, Work value) {
+    [[gnu::always_inline]] static void update(const Lines& lines, Work value) {
         Work stride = wrapping_subtract(value, lines.lv[0]);
         smart_update<4>(lines.dfcm3, stride);
         smart_update<2>(lines.dfcm1, stride);
@@ -476,15 +502,19 @@ public:
         field_table_bytes + RecordRuns<record_bytes>::table_bytes(records_per_block);
 
     void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
-        runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one(record, streams); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            encode_records<true>(records, count, streams);
+        } else {
+            encode_records<false>(records, count, streams);
+        }
     }
 
     void decode(StreamReader* streams, std::size_t count, std::uint8_t* records) {
-        runs_.decode(
-            streams[0], count, records, [&](std::uint8_t* record) { decode_one(streams, record); },
-            [&](const std::uint8_t* record) { learn_one(record); });
+        if (touched_pages_only_) {
+            decode_records<true>(streams, count, records);
+        } else {
+            decode_records<false>(streams, count, records);
+        }
     }
 
     void write_report(std::FILE* out) const {
@@ -509,12 +539,14 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on;
-    // a file without them pays only a test per line taken. Switching it on
-    // empties the tables.
+    // the reader and the writer of a file with restart points switch it on.
+    // A block is then coded by the fields' code instantiated with marks, and
+    // otherwise by the one without, so that a file without restart points
+    // pays nothing for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);
+        touched_pages_only_ = on;
     }
 
     // Whether every field missed more than half of its values (a record a
@@ -526,30 +558,49 @@ public:
     }
 
 private:
+    // A block's records, the fields' lines taken with `marks` or without.
+    template <bool marks>
+    void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
+        runs_.encode(
+            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
+    void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
+        runs_.decode(
+            streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+    }
+
+    template <bool marks>
     void encode_one(const std::uint8_t* record, StreamWriter* streams) {
         std::uint32_t field_1 = load_le<std::uint32_t>(record + 0);
-        field_1_.encode(field_1, streams[0], streams[1]);
+        field_1_.encode<marks>(field_1, streams[0], streams[1]);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 4);
-        field_2_.encode(field_1, field_2, streams[0], streams[2]);
+        field_2_.encode<marks>(field_1, field_2, streams[0], streams[2]);
     }
 
+    template <bool marks>
     void learn_one(const std::uint8_t* record) {
         std::uint32_t field_1 = load_le<std::uint32_t>(record + 0);
-        field_1_.learn(field_1);
+        field_1_.learn<marks>(field_1);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 4);
-        field_2_.learn(field_1, field_2);
+        field_2_.learn<marks>(field_1, field_2);
     }
 
+    template <bool marks>
     void decode_one(StreamReader* streams, std::uint8_t* record) {
-        std::uint32_t field_1 = field_1_.decode(streams[0], streams[1]);
+        std::uint32_t field_1 = field_1_.decode<marks>(streams[0], streams[1]);
         store_le(record + 0, field_1);
-        std::uint64_t field_2 = field_2_.decode(field_1, streams[0], streams[2]);
+        std::uint64_t field_2 = field_2_.decode<marks>(field_1, streams[0], streams[2]);
         store_le(record + 4, field_2);
     }
 
     Field1 field_1_;
     Field2 field_2_;
     RecordRuns<record_bytes> runs_;
+    bool touched_pages_only_ = false;  // restart_touched_pages_only
 };
 
 }  // namespace
