@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /* The version of this interface; see tcgen_wet_abi_version(). */
-#define TCGEN_WET_ABI_VERSION 1
+#define TCGEN_WET_ABI_VERSION 2
 
 #if defined(__GNUC__)
 #define TCGEN_WET_API __attribute__((visibility("default")))
@@ -157,6 +157,26 @@ typedef struct tcgen_wet_slice_rows {
 } tcgen_wet_slice_rows;
 TCGEN_WET_API int tcgen_wet_slice(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at, uint64_t from,
                                   uint64_t count, tcgen_wet_slice_rows* slice);
+
+/*
+ * The same slice handed out as the walk back through time finds it (since
+ * version 2), for slices too large to hold: the walk keeps only the
+ * dependences it still waits for. tcgen_wet_slice_walk_open starts it
+ * (arguments as tcgen_wet_slice's, and `until`: only items at timestamps
+ * `until` or later, TCGEN_WET_NONE for all; the walk stops there) and sets
+ * *walk, NULL when it fails. Each tcgen_wet_slice_walk_next fills `rows`
+ * with the next rows in tcgen_wet_slice's order, at most `max_rows` (1 or
+ * more), in arrays the walk owns, valid until its next call or
+ * tcgen_wet_slice_walk_free; rows 0: the slice is done. The walk belongs to
+ * `wet`, which must outlive it and keeps its failures' messages; other
+ * queries on `wet` between two calls are fine (they cost the walk time).
+ */
+typedef struct tcgen_wet_slice_walk tcgen_wet_slice_walk;
+TCGEN_WET_API int tcgen_wet_slice_walk_open(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at,
+                                            uint64_t from, uint64_t until, uint64_t count,
+                                            tcgen_wet_slice_walk** walk);
+TCGEN_WET_API int tcgen_wet_slice_walk_next(tcgen_wet_slice_walk* walk, size_t max_rows, tcgen_wet_slice_rows* rows);
+TCGEN_WET_API void tcgen_wet_slice_walk_free(tcgen_wet_slice_walk* walk); /* NULL is fine */
 
 #ifdef __cplusplus
 }

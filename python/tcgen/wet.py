@@ -8,6 +8,8 @@ as the `wet` command queries it (docs/wet.md), through libtcgen_wet_c
         cf = trace.cf(1, 1000)         # {"t": ..., "block": ..., "pc": ...} numpy arrays
         trace.values(0x401234)         # {"t", "kind", "slot", "value"}
         trace.slice(0x401234, instance=3, count=100)
+        for part in trace.slice_parts(0x401234, instance=3):  # a slice too large to hold
+            ...                        # part: the next rows, the same dict of arrays
 
 Query results are dicts of numpy arrays, one row per line `wet` prints;
 kinds are one-character strings ('L', 'S', 'B', 'R'). Errors are tcgen.Error
@@ -22,7 +24,7 @@ import numpy
 from ._errors import Error
 from ._library import Handle
 
-ABI_VERSION = 1  # TCGEN_WET_ABI_VERSION of the header this module speaks
+ABI_VERSION = 2  # TCGEN_WET_ABI_VERSION of the header this module speaks
 ALL = 2**64 - 1  # TCGEN_WET_ALL
 _NONE = 2**64 - 1  # TCGEN_WET_NONE: an INSTANCE, --at or --from not given
 
@@ -65,6 +67,10 @@ _SIGNATURES = {
     "tcgen_wet_accesses": (ctypes.c_int, [ctypes.c_void_p, _u64, _p(_Accesses)]),
     "tcgen_wet_def": (ctypes.c_int, [ctypes.c_void_p, _u64, _u64, _u64, _p(_Defs)]),
     "tcgen_wet_slice": (ctypes.c_int, [ctypes.c_void_p, _u64, _u64, _u64, _u64, _u64, _p(_Slice)]),
+    "tcgen_wet_slice_walk_open": (ctypes.c_int, [ctypes.c_void_p, _u64, _u64, _u64, _u64, _u64, _u64,
+                                                 _p(ctypes.c_void_p)]),
+    "tcgen_wet_slice_walk_next": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, _p(_Slice)]),
+    "tcgen_wet_slice_walk_free": (None, [ctypes.c_void_p]),
 }
 
 _library = None
@@ -195,14 +201,34 @@ class Wet(Handle):
                                           ctypes.byref(result)))
         return _arrays(result)
 
-    def slice(self, pc, instance=None, at=None, from_=None, count=None):
-        """`wet slice PC INSTANCE|--at=T --from=FROM --count=COUNT`: the
-        backward dynamic slice, {"t", "kind", "pc", "slot", "id"}, t descending."""
-        result = _Slice()
-        self._check(self._c.tcgen_wet_slice(self._handle, int(pc), _optional(instance), _optional(at),
-                                            _optional(from_), ALL if count is None else int(count),
-                                            ctypes.byref(result)))
-        return _arrays(result)
+    def slice(self, pc, instance=None, at=None, from_=None, count=None, until=None):
+        """`wet slice PC INSTANCE|--at=T --from=FROM --until=UNTIL
+        --count=COUNT`: the backward dynamic slice, {"t", "kind", "pc",
+        "slot", "id"}, t descending."""
+        parts = list(self.slice_parts(pc, instance, at, from_, count, until))
+        if len(parts) <= 1:
+            return parts[0] if parts else _arrays(_Slice())
+        return {name: numpy.concatenate([part[name] for part in parts]) for name in _Slice.names}
+
+    def slice_parts(self, pc, instance=None, at=None, from_=None, count=None, until=None, rows=1 << 20):
+        """The slice() of the same arguments, yielded as the walk back
+        through time finds it: dicts of arrays of at most `rows` rows, so
+        that a slice of any size takes the memory of one part. Errors in
+        the arguments are raised at the first next(). Other queries may run
+        between two parts."""
+        walk = ctypes.c_void_p()
+        self._check(self._c.tcgen_wet_slice_walk_open(
+            self._handle, int(pc), _optional(instance), _optional(at), _optional(from_), _optional(until),
+            ALL if count is None else int(count), ctypes.byref(walk)))
+        try:
+            while True:
+                result = _Slice()
+                self._check(self._c.tcgen_wet_slice_walk_next(walk, int(rows), ctypes.byref(result)))
+                if result.rows == 0:
+                    return
+                yield _arrays(result)
+        finally:
+            self._c.tcgen_wet_slice_walk_free(walk)
 
     def _free(self, handle):
         self._c.tcgen_wet_free(handle)

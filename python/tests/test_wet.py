@@ -108,6 +108,19 @@ def test_slices_and_their_windows(toy, trace):
         expected = parse(run_wet("slice", toy[0], hex(pc), "--at=%d" % at, "--from=%d" % (at - 1), "--count=5")[0],
                          columns)
         assert_same({name: window[name] for name, _ in columns}, expected)
+        # Walked in parts of 3 rows, other queries between them; --until.
+        whole = trace.slice(pc, at=at)
+        parts = []
+        for part in trace.slice_parts(pc, at=at, rows=3):
+            assert 1 <= len(part["t"]) <= 3
+            parts.append(part)
+            trace.values(pc)
+        assert_same({name: numpy.concatenate([part[name] for part in parts]) for name in whole}, whole)
+        until = int(whole["t"][len(whole["t"]) // 2])
+        expected = parse(run_wet("slice", toy[0], hex(pc), "--at=%d" % at, "--until=%d" % until)[0], columns)
+        assert len(expected["t"]) > 0
+        window = trace.slice(pc, at=at, until=until)
+        assert_same({name: window[name] for name, _ in columns}, expected)
 
 
 def test_errors_are_the_commands(toy, trace):
@@ -124,6 +137,7 @@ def test_errors_are_the_commands(toy, trace):
         (lambda: trace.def_(load, instance=1, at=2), ("def", path, hex(load), 1, "--at=2")),
         (lambda: trace.slice(load, at=0), ("slice", path, hex(load), "--at=0")),
         (lambda: trace.slice(load, instance=1, from_=0), ("slice", path, hex(load), 1, "--from=0")),
+        (lambda: trace.slice(load, instance=1, until=0), ("slice", path, hex(load), 1, "--until=0")),
         (lambda: trace.slice(load, instance=instances + 1), ("slice", path, hex(load), instances + 1)),
         (lambda: trace.slice(0x1, instance=1), ("slice", path, "0x1", 1)),
         (lambda: trace.slice(load, at=10**6), ("slice", path, hex(load), "--at=1000000")),

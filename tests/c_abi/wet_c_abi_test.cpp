@@ -9,10 +9,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -149,6 +151,8 @@ TEST_F(WetCAbi, DefAndSliceByInstanceEqualThemAtItsTimestamp) {
         << tcgen_wet_error(wet_);
     ASSERT_GT(slice.rows, 1u);
     const std::vector<std::uint32_t> times(slice.t, slice.t + slice.rows);
+    const std::vector<std::uint64_t> pcs(slice.pc, slice.pc + slice.rows);  // the next query reuses the columns
+    const std::vector<char> kinds(slice.kind, slice.kind + slice.rows);
     EXPECT_EQ(times.front(), second);
     tcgen_wet_slice_rows window{};
     ASSERT_EQ(tcgen_wet_slice(wet_, load, TCGEN_WET_NONE, second, TCGEN_WET_NONE, 2, &window), TCGEN_WET_OK)
@@ -156,6 +160,45 @@ TEST_F(WetCAbi, DefAndSliceByInstanceEqualThemAtItsTimestamp) {
     ASSERT_EQ(window.rows, 2u);
     EXPECT_EQ(std::vector<std::uint32_t>(window.t, window.t + 2),
               std::vector<std::uint32_t>(times.begin(), times.begin() + 2));
+
+    // The same slice walked three rows at a time, with a query between steps.
+    tcgen_wet_slice_walk* walk = nullptr;
+    ASSERT_EQ(tcgen_wet_slice_walk_open(wet_, load, 2, TCGEN_WET_NONE, TCGEN_WET_NONE, TCGEN_WET_NONE, TCGEN_WET_ALL,
+                                        &walk),
+              TCGEN_WET_OK)
+        << tcgen_wet_error(wet_);
+    std::vector<std::uint32_t> walked_times;
+    std::vector<std::uint64_t> walked_pcs;
+    std::vector<char> walked_kinds;
+    for (tcgen_wet_slice_rows rows{};;) {
+        ASSERT_EQ(tcgen_wet_slice_walk_next(walk, 3, &rows), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+        ASSERT_LE(rows.rows, 3u);
+        if (rows.rows == 0) {
+            break;
+        }
+        walked_times.insert(walked_times.end(), rows.t, rows.t + rows.rows);
+        walked_pcs.insert(walked_pcs.end(), rows.pc, rows.pc + rows.rows);
+        walked_kinds.insert(walked_kinds.end(), rows.kind, rows.kind + rows.rows);
+        ASSERT_EQ(tcgen_wet_accesses(wet_, load, &accesses), TCGEN_WET_OK);
+    }
+    EXPECT_EQ(walked_times, times);
+    EXPECT_EQ(walked_pcs, pcs);
+    EXPECT_EQ(walked_kinds, kinds);
+    tcgen_wet_slice_rows rows{};
+    EXPECT_EQ(tcgen_wet_slice_walk_next(walk, 0, &rows), TCGEN_WET_ERROR_ARGUMENT);
+    tcgen_wet_slice_walk_free(walk);
+
+    // --until: the items from a timestamp on.
+    const std::uint32_t until = times[times.size() / 2];
+    ASSERT_EQ(tcgen_wet_slice_walk_open(wet_, load, 2, TCGEN_WET_NONE, TCGEN_WET_NONE, until, TCGEN_WET_ALL, &walk),
+              TCGEN_WET_OK)
+        << tcgen_wet_error(wet_);
+    ASSERT_EQ(tcgen_wet_slice_walk_next(walk, SIZE_MAX, &rows), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+    std::vector<std::uint32_t> expected;
+    std::copy_if(times.begin(), times.end(), std::back_inserter(expected), [&](std::uint32_t t) { return t >= until; });
+    EXPECT_EQ(std::vector<std::uint32_t>(rows.t, rows.t + rows.rows), expected);
+    tcgen_wet_slice_walk_free(walk);
+    tcgen_wet_slice_walk_free(nullptr);
 }
 
 TEST_F(WetCAbi, FailuresAreTheCommandsMessages) {
@@ -179,6 +222,15 @@ TEST_F(WetCAbi, FailuresAreTheCommandsMessages) {
     EXPECT_EQ(tcgen_wet_error(wet_), command_error("def " + wet + " " + pc + " 0"));
     EXPECT_EQ(tcgen_wet_slice(wet_, load, 1, TCGEN_WET_NONE, 0, TCGEN_WET_ALL, &slice), TCGEN_WET_ERROR_ARGUMENT);
     EXPECT_EQ(tcgen_wet_error(wet_), command_error("slice " + wet + " " + pc + " 1 --from=0"));
+    tcgen_wet_slice_walk* walk = nullptr;
+    EXPECT_EQ(tcgen_wet_slice_walk_open(wet_, load, 1, TCGEN_WET_NONE, TCGEN_WET_NONE, 0, TCGEN_WET_ALL, &walk),
+              TCGEN_WET_ERROR_ARGUMENT);
+    EXPECT_EQ(walk, nullptr);
+    EXPECT_EQ(tcgen_wet_error(wet_), command_error("slice " + wet + " " + pc + " 1 --until=0"));
+    EXPECT_EQ(tcgen_wet_slice_walk_open(wet_, load, 100000, TCGEN_WET_NONE, TCGEN_WET_NONE, TCGEN_WET_NONE,
+                                        TCGEN_WET_ALL, &walk),
+              TCGEN_WET_ERROR_QUERY);
+    EXPECT_EQ(tcgen_wet_error(wet_), command_error("slice " + wet + " " + pc + " 100000"));
     EXPECT_EQ(tcgen_wet_def(wet_, load, TCGEN_WET_NONE, 1u << 30, &defs), TCGEN_WET_ERROR_QUERY);
     EXPECT_EQ(tcgen_wet_error(wet_), command_error("def " + wet + " " + pc + " --at=" + std::to_string(1u << 30)));
     std::size_t written = 0;

@@ -231,6 +231,81 @@ TEST(RegisterDataflow, SlicesOverSeveralSegmentsOfTheFlow) {
     check_slices(raw, 2, wet_test::under_sanitizers ? 3 : 1);
 }
 
+// A slice walk hands out the slice a timestamp at a time, latest first, the
+// same items as backward_slice whatever else runs between its steps; a
+// window's slice is the whole slice's items in it.
+TEST(RegisterDataflow, SliceWalksHandOutTheSameSliceATimestampAtATime) {
+    const RawTrace raw = trace_with_registers(300, 5);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    std::set<std::uint64_t> pc_set;
+    for (const auto& node : raw.nodes) {
+        pc_set.insert(node.pc);
+    }
+    const std::vector<std::uint64_t> pcs(pc_set.begin(), pc_set.end());
+    std::size_t checked = 0;
+    for (std::size_t at = 0; at + 1 < pcs.size(); at += 2) {
+        const std::uint64_t pc = pcs[at];
+        const std::uint64_t other_pc = pcs[at + 1];
+        const std::uint64_t instance = wet.instance_count(pc);
+        const std::uint64_t other_instance = (wet.instance_count(other_pc) + 1) / 2;
+        const std::vector<Row> whole = rows_of(wet.backward_slice(pc, instance));
+        const std::vector<Row> other_whole = rows_of(wet.backward_slice(other_pc, other_instance));
+
+        // Two walks stepped in turn, with other queries between their steps.
+        auto walk = wet.slice_walk(pc, instance);
+        auto other_walk = wet.slice_walk(other_pc, other_instance);
+        std::vector<Row> walked, other_walked;
+        std::vector<tcgen::wet::SliceItem> items, other_items;
+        std::uint32_t previous_t = UINT32_MAX;
+        for (bool more = true, other_more = true; more || other_more;) {
+            if (more && (more = walk.next(items))) {
+                ASSERT_FALSE(items.empty());
+                for (const auto& item : items) {
+                    ASSERT_EQ(item.t, items.front().t) << "one timestamp per step";
+                }
+                ASSERT_LT(items.front().t, previous_t) << "latest first";
+                previous_t = items.front().t;
+                const auto rows = rows_of(items);
+                walked.insert(walked.end(), rows.begin(), rows.end());
+                wet.accesses(other_pc);
+                wet.block_at(1);
+            }
+            if (other_more && (other_more = other_walk.next(other_items))) {
+                const auto rows = rows_of(other_items);
+                other_walked.insert(other_walked.end(), rows.begin(), rows.end());
+            }
+        }
+        EXPECT_EQ(walked, whole) << "pc " << pc;
+        EXPECT_EQ(other_walked, other_whole) << "pc " << other_pc;
+        EXPECT_EQ(walk.items_found(), whole.size());
+        EXPECT_FALSE(walk.next(items));  // done stays done
+        EXPECT_TRUE(items.empty());
+
+        // Windows: from, until and count cut the whole slice's rows.
+        if (whole.size() < 3) {
+            continue;
+        }
+        const std::uint32_t newest = std::get<0>(whole.front());
+        const std::uint32_t oldest = std::get<0>(whole.back());
+        for (const std::size_t count : {std::size_t{1}, whole.size() / 2, SIZE_MAX}) {
+            tcgen::wet::SliceWindow window;
+            window.from = newest - (newest - oldest) / 4;
+            window.until = oldest + (newest - oldest) / 3;
+            window.count = count;
+            std::vector<Row> expected;
+            for (const Row& row : whole) {
+                if (std::get<0>(row) <= window.from && std::get<0>(row) >= window.until && expected.size() < count) {
+                    expected.push_back(row);
+                }
+            }
+            EXPECT_EQ(rows_of(wet.backward_slice(pc, instance, window)), expected)
+                << "pc " << pc << " from " << window.from << " until " << window.until << " count " << count;
+        }
+        ++checked;
+    }
+    EXPECT_GT(checked, 3u);
+}
+
 TEST(RegisterDataflow, ARunWithoutRegsSlicesAsBefore) {
     RawTrace raw = synthetic_wet::make_trace(50, 3);
     WholeExecutionTrace built = WholeExecutionTrace::build(raw);

@@ -74,6 +74,9 @@ windows() {
             || fail "wet slice --from"
         awk -v t="$t" '$1 <= t && n++ < 5' "$work/whole" | cmp -s - "$work/part" \
             || fail "wet slice $pc $instance --from=$t --count=5 is not the whole slice's window"
+        "$wet" slice "$file" "$pc" $instance --until="$t" > "$work/part" 2> /dev/null || fail "wet slice --until"
+        awk -v t="$t" '$1 >= t' "$work/whole" | cmp -s - "$work/part" \
+            || fail "wet slice $pc $instance --until=$t is not the whole slice's items from $t on"
         ;;
     esac
     if [[ $query == def || $query == slice ]]; then
@@ -233,6 +236,8 @@ open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
     grep -qx "wet: error: give INSTANCE or --at=T" "$work/err" || fail "neither INSTANCE nor --at: $(cat "$work/err")"
     one_line_error "INSTANCE and --at" "$wet" slice "$file" "$pc" 1 --at=1
     one_line_error "--at past the end" "$wet" slice "$file" "$pc" --at=4000000000
+    one_line_error "--until 0" "$wet" slice "$file" "$pc" 1 --until=0
+    grep -qx "wet: error: --until=0 is not a timestamp (1 or more)" "$work/err" || fail "--until 0: $(cat "$work/err")"
     one_line_error "a negative --count" "$wet" values "$file" "$pc" --count=-1
     read -r _ pc _ < <(grep '^values' "$work/picks" | sed -n 2p)  # fill's busiest store
     one_line_error "def of a store" "$wet" def "$file" "$pc" 1

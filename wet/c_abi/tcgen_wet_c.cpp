@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tcgen/wet/queries.hpp>
@@ -104,7 +105,46 @@ tcgen::wet::QueryStart start_of(const WholeExecutionTrace& trace, std::uint64_t 
     return start;
 }
 
+// A slice's window as `wet slice --from --until --count` gives it.
+tcgen::wet::SliceWindow slice_window(std::uint64_t from, std::uint64_t until, std::uint64_t count) {
+    for (const auto& [option, t] : {std::pair{"--from", from}, std::pair{"--until", until}}) {
+        if (t != TCGEN_WET_NONE && (t == 0 || t > UINT32_MAX)) {  // as `wet slice` refuses it
+            throw ArgumentError(std::string(option) + "=" + std::to_string(t) + " is not a timestamp (1 or more)");
+        }
+    }
+    tcgen::wet::SliceWindow window;
+    window.from = from == TCGEN_WET_NONE ? UINT32_MAX : static_cast<std::uint32_t>(from);
+    window.until = until == TCGEN_WET_NONE ? 1 : static_cast<std::uint32_t>(until);
+    window.count = static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX));
+    return window;
+}
+
+void add_slice_rows(QueryColumns& columns, const tcgen::wet::SliceItem* items, std::size_t count) {
+    for (const tcgen::wet::SliceItem* item = items; item != items + count; ++item) {
+        columns.t.push_back(item->t);
+        columns.kind.push_back(item->kind);
+        columns.pc.push_back(item->pc);
+        columns.slot.push_back(item->slot);
+        columns.id.push_back(item->id);
+    }
+}
+
+tcgen_wet_slice_rows slice_rows(const QueryColumns& columns) {
+    return {columns.t.size(), columns.t.data(), columns.kind.data(), columns.pc.data(), columns.slot.data(),
+            columns.id.data()};
+}
+
 }  // namespace
+
+// A slice's walk: its own columns, so that a walk's rows stay valid while
+// the handle answers other queries.
+struct tcgen_wet_slice_walk {
+    tcgen_wet* wet;
+    WholeExecutionTrace::SliceWalk walk;
+    std::vector<tcgen::wet::SliceItem> items;  // the walk's latest timestamp's
+    std::size_t handed;                        // of them
+    QueryColumns columns;
+};
 
 extern "C" {
 
@@ -244,26 +284,63 @@ int tcgen_wet_slice(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at,
                     tcgen_wet_slice_rows* slice) {
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
         need(slice, "slice");
-        if (from != TCGEN_WET_NONE && (from == 0 || from > UINT32_MAX)) {  // as `wet slice --from` refuses it
-            throw ArgumentError("--from=" + std::to_string(from) + " is not a timestamp (1 or more)");
-        }
         WholeExecutionTrace& trace = trace_of(handle);
-        tcgen::wet::SliceWindow window;
-        window.from = from == TCGEN_WET_NONE ? UINT32_MAX : static_cast<std::uint32_t>(from);
-        window.count = static_cast<std::size_t>(std::min<std::uint64_t>(count, SIZE_MAX));
+        WholeExecutionTrace::SliceWalk walk = tcgen::wet::slice_walk(
+            trace, start_of(trace, pc, instance, at), slice_window(from, TCGEN_WET_NONE, count));
         QueryColumns& columns = handle.columns;
         columns.clear();
-        for (const tcgen::wet::SliceItem& item :
-             tcgen::wet::backward_slice(trace, start_of(trace, pc, instance, at), window)) {
-            columns.t.push_back(item.t);
-            columns.kind.push_back(item.kind);
-            columns.pc.push_back(item.pc);
-            columns.slot.push_back(item.slot);
-            columns.id.push_back(item.id);
+        std::vector<tcgen::wet::SliceItem> items;
+        while (walk.next(items)) {
+            add_slice_rows(columns, items.data(), items.size());
         }
-        *slice = {columns.t.size(),  columns.t.data(),    columns.kind.data(),
-                  columns.pc.data(), columns.slot.data(), columns.id.data()};
+        *slice = slice_rows(columns);
     });
+}
+
+int tcgen_wet_slice_walk_open(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at, uint64_t from,
+                              uint64_t until, uint64_t count, tcgen_wet_slice_walk** walk) {
+    if (walk != nullptr) {
+        *walk = nullptr;
+    }
+    return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
+        need(walk, "walk");
+        WholeExecutionTrace& trace = trace_of(handle);
+        *walk = new tcgen_wet_slice_walk{
+            &handle, tcgen::wet::slice_walk(trace, start_of(trace, pc, instance, at), slice_window(from, until, count)),
+            {}, 0, {}};
+    });
+}
+
+int tcgen_wet_slice_walk_next(tcgen_wet_slice_walk* walk, size_t max_rows, tcgen_wet_slice_rows* rows) {
+    if (walk == nullptr) {
+        return TCGEN_WET_ERROR_ARGUMENT;
+    }
+    return guarded(walk->wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet&) {
+        need(rows, "rows");
+        if (max_rows == 0) {
+            throw ArgumentError("max_rows is 0");
+        }
+        QueryColumns& columns = walk->columns;
+        columns.clear();
+        // The walk hands out a timestamp's items at once; what does not fit
+        // waits in `items` for the next call.
+        while (columns.t.size() < max_rows) {
+            if (walk->handed == walk->items.size()) {
+                walk->handed = 0;
+                if (!walk->walk.next(walk->items)) {
+                    break;
+                }
+            }
+            const std::size_t take = std::min(max_rows - columns.t.size(), walk->items.size() - walk->handed);
+            add_slice_rows(columns, walk->items.data() + walk->handed, take);
+            walk->handed += take;
+        }
+        *rows = slice_rows(columns);
+    });
+}
+
+void tcgen_wet_slice_walk_free(tcgen_wet_slice_walk* walk) {
+    delete walk;
 }
 
 }  // extern "C"

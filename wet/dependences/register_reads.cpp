@@ -33,38 +33,39 @@ RegisterReads::RegisterReads(const RawDataflow& dataflow, FlowIndex& flow)
             }
         }
     }
-    wanted_.assign(words_, 0);
 }
 
-void RegisterReads::clear() {
-    std::fill(wanted_.begin(), wanted_.end(), 0);
-    wanted_count_ = 0;
+RegisterReads::Wanted RegisterReads::nothing_wanted() const {
+    Wanted wanted;
+    wanted.words_.assign(words_, 0);
+    return wanted;
 }
 
-void RegisterReads::want(std::uint32_t slot) {
+void RegisterReads::want(Wanted& wanted, std::uint32_t slot) const {
     const std::uint32_t dense = slot < dense_of_slot_.size() ? dense_of_slot_[slot] : unwritten;
     if (dense == unwritten) {
         return;  // no block writes it: no write to wait for
     }
-    std::uint64_t& word = wanted_[dense / 64];
+    std::uint64_t& word = wanted.words_[dense / 64];
     const std::uint64_t bit = std::uint64_t{1} << (dense % 64);
     if ((word & bit) == 0) {
         word |= bit;
-        ++wanted_count_;
+        ++wanted.count_;
     }
 }
 
-std::uint32_t RegisterReads::latest_write(std::uint32_t from, std::uint32_t floor, FlowIndex& flow) {
+std::uint32_t RegisterReads::latest_write(const Wanted& wanted, std::uint32_t from, std::uint32_t floor,
+                                          FlowIndex& flow) const {
     const std::uint64_t records = flow.segment_records();
     // Positions (t - 1 for timestamp t), latest first, a segment at a time.
     for (std::uint64_t end = from; end >= floor;) {
         const auto segment = static_cast<std::uint32_t>((end - 1) / records);
         const std::uint64_t first = std::uint64_t{segment} * records;
-        if (intersects(segment_masks_.data() + std::size_t{segment} * words_)) {
+        if (intersects(wanted, segment_masks_.data() + std::size_t{segment} * words_)) {
             const std::vector<std::uint32_t>& blocks = flow.blocks_of_segment(segment);
             const std::uint64_t low = std::max<std::uint64_t>(first + 1, floor);
             for (std::uint64_t t = std::min<std::uint64_t>(end, first + blocks.size()); t >= low; --t) {
-                if (writes_wanted(blocks[static_cast<std::size_t>(t - 1 - first)])) {
+                if (writes_wanted(wanted, blocks[static_cast<std::size_t>(t - 1 - first)])) {
                     return static_cast<std::uint32_t>(t);
                 }
             }
@@ -76,7 +77,7 @@ std::uint32_t RegisterReads::latest_write(std::uint32_t from, std::uint32_t floo
 
 std::size_t RegisterReads::memory_bytes() const {
     return sizeof(*this) + dense_of_slot_.capacity() * 2 +
-           (block_masks_.capacity() + segment_masks_.capacity() + wanted_.capacity()) * 8;
+           (block_masks_.capacity() + segment_masks_.capacity()) * 8;
 }
 
 }  // namespace tcgen::wet

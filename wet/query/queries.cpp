@@ -90,9 +90,10 @@ std::vector<LoadDef> load_defs(WholeExecutionTrace& wet, const QueryStart& start
     return defs;
 }
 
-std::vector<SliceItem> backward_slice(WholeExecutionTrace& wet, const QueryStart& start, const SliceWindow& window) {
-    return start.by_instance ? wet.backward_slice(start.pc, start.instance, window)
-                             : wet.backward_slice_at(start.pc, start.t, window);
+WholeExecutionTrace::SliceWalk slice_walk(WholeExecutionTrace& wet, const QueryStart& start,
+                                          const SliceWindow& window) {
+    return start.by_instance ? wet.slice_walk(start.pc, start.instance, window)
+                             : wet.slice_walk_at(start.pc, start.t, window);
 }
 
 }  // namespace tcgen::wet

@@ -220,6 +220,15 @@ int run_cf(const std::string& file, const std::string& from_text, bool backward,
     return 0;
 }
 
+// A timestamp option (--from, --until): 1 or more.
+std::uint32_t parse_timestamp(const std::string& text, const char* option) {
+    const std::uint64_t t = parse_number(text, option);
+    if (t == 0 || t > UINT32_MAX) {
+        throw UsageError(std::string(option) + "=" + text + " is not a timestamp (1 or more)");
+    }
+    return static_cast<std::uint32_t>(t);
+}
+
 // The lines of a query that fit: from timestamp --from on, at most --count.
 struct Window {
     std::uint32_t from = 0;  // 0: the query's own start
@@ -229,11 +238,7 @@ struct Window {
 Window parse_window(const std::string& from_text, const std::string& count_text) {
     Window window;
     if (!from_text.empty()) {
-        const std::uint64_t from = parse_number(from_text, "--from");
-        if (from == 0 || from > UINT32_MAX) {
-            throw UsageError("--from=" + from_text + " is not a timestamp (1 or more)");
-        }
-        window.from = static_cast<std::uint32_t>(from);
+        window.from = parse_timestamp(from_text, "--from");
     }
     if (!count_text.empty()) {
         window.count = parse_number(count_text, "--count");
@@ -311,31 +316,38 @@ int run_report(const std::string& file, const std::string& page_path) {
     return 0;
 }
 
+// The slice's lines are printed as the walk finds them, a timestamp at a
+// time, so that a slice of any size takes the walk's memory, not its own.
 int run_slice(const std::string& file, const std::string& pc_text, const std::string& instance_text,
-              const std::string& at_text, const Window& window, bool symbols) {
+              const std::string& at_text, const Window& window, const std::string& until_text, bool symbols) {
     WholeExecutionTrace wet = WholeExecutionTrace::load(file);
     SymbolColumn symbol(wet, file, symbols);
     const tcgen::wet::QueryStart start = parse_start(wet, file, pc_text, instance_text, at_text, false);
     tcgen::wet::SliceWindow slice_window;
     slice_window.from = window.from == 0 ? UINT32_MAX : window.from;
+    slice_window.until = until_text.empty() ? 1 : parse_timestamp(until_text, "--until");
     slice_window.count = static_cast<std::size_t>(std::min<std::uint64_t>(window.count, SIZE_MAX));
-    const std::vector<tcgen::wet::SliceItem> items = tcgen::wet::backward_slice(wet, start, slice_window);
+    tcgen::wet::WholeExecutionTrace::SliceWalk walk = tcgen::wet::slice_walk(wet, start, slice_window);
     {
         Output out;
-        for (const tcgen::wet::SliceItem& item : items) {
-            out.dec(item.t).ch(' ').ch(item.kind).ch(' ').hex(item.pc).ch(' ');
-            if (item.kind == 'B' || item.kind == 'R') {  // no slot: a branch, an instruction writing registers
-                out.ch('-');
-            } else {
-                out.dec(item.slot);
+        std::vector<tcgen::wet::SliceItem> items;
+        while (walk.next(items)) {
+            for (const tcgen::wet::SliceItem& item : items) {
+                out.dec(item.t).ch(' ').ch(item.kind).ch(' ').hex(item.pc).ch(' ');
+                if (item.kind == 'B' || item.kind == 'R') {  // no slot: a branch, an instruction writing registers
+                    out.ch('-');
+                } else {
+                    out.dec(item.slot);
+                }
+                symbol.append(out, item.pc);
+                out.ch('\n');
             }
-            symbol.append(out, item.pc);
-            out.ch('\n');
         }
     }
     std::fflush(stdout);
-    const bool windowed = window.from != 0 || window.count != UINT64_MAX;
-    std::fprintf(stderr, windowed ? "slice: %zu items shown\n" : "slice: %zu items\n", items.size());
+    const bool windowed = window.from != 0 || window.count != UINT64_MAX || !until_text.empty();
+    std::fprintf(stderr, windowed ? "slice: %llu items shown\n" : "slice: %llu items\n",
+                 static_cast<unsigned long long>(walk.items_found()));
     return 0;
 }
 
@@ -401,6 +413,8 @@ int main(int argc, char** argv) {
                           "After each pc, what the debug information says of it: 'FUNCTION+N (FILE:LINE)'");
     }
     slice->add_option("--from", from, "Only items at timestamp T or earlier")->type_name("T");
+    std::string until;
+    slice->add_option("--until", until, "Only items at timestamp T or later (the walk stops there)")->type_name("T");
     slice->add_option("--count", count, "At most N items (the walk stops there)")->type_name("N");
     // The streams throw without naming the WET they belong to: it is `file`,
     // the one a query reads (never build's output: its inputs name themselves).
@@ -417,7 +431,7 @@ int main(int argc, char** argv) {
                    : addresses->parsed() ? run_accesses(file, pc, true, parse_window(from, count))
                    : def->parsed()       ? run_def(file, pc, instance, at, symbols)
                    : report->parsed()    ? run_report(file, page)
-                                         : run_slice(file, pc, instance, at, parse_window(from, count), symbols);
+                                         : run_slice(file, pc, instance, at, parse_window(from, count), until, symbols);
         },
         &queried);
 }

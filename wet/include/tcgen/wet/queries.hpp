@@ -51,7 +51,7 @@ struct LoadDef {
 // no load of pc executed at t.
 std::vector<LoadDef> load_defs(WholeExecutionTrace& wet, const QueryStart& start);
 
-// backward_slice or backward_slice_at, as the start says.
-std::vector<SliceItem> backward_slice(WholeExecutionTrace& wet, const QueryStart& start, const SliceWindow& window);
+// slice_walk or slice_walk_at, as the start says.
+WholeExecutionTrace::SliceWalk slice_walk(WholeExecutionTrace& wet, const QueryStart& start, const SliceWindow& window);
 
 }  // namespace tcgen::wet

@@ -114,10 +114,13 @@ struct Symbol {
     std::string text() const;
 };
 
-// The part of a backward slice to return: its items at timestamps up to
-// `from`, at most `count` of them (`wet slice --from --count`).
+// The part of a backward slice to return: its items at timestamps from
+// `until` up to `from`, at most `count` of them (`wet slice --from --until
+// --count`). The walk stops at `until` or once `count` items are found, so
+// a window of a huge slice costs what it shows.
 struct SliceWindow {
     std::uint32_t from = UINT32_MAX;
+    std::uint32_t until = 1;
     std::size_t count = SIZE_MAX;
 };
 
@@ -235,12 +238,47 @@ public:
     // one that accesses no memory, its register writes (and its branch,
     // with a traced dataflow), as often as its block ran. Throws WetError
     // when no such instruction has pc or it has fewer instances.
-    // window: only the first `count` items at timestamps up to `from` (the
-    // walk stops there, so a window of a huge slice costs what it shows).
+    // window: only the items it holds (SliceWindow).
     std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance, const SliceWindow& window = {});
     // The same from pc's execution at timestamp t (throws WetError when pc
     // did not execute at t).
     std::vector<SliceItem> backward_slice_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {});
+
+    // A backward slice handed out as the walk back through time finds it,
+    // one timestamp's items at a time (t descending; each timestamp's in
+    // backward_slice's order): a slice of any size takes the memory of the
+    // walk's frontier (the dependences it still waits for), not of its
+    // items, and the caller can stop whenever it has seen enough.
+    //
+    //     auto walk = wet.slice_walk(0x401234, 3);
+    //     std::vector<tcgen::wet::SliceItem> items;
+    //     while (walk.next(items)) { ... items[i].t, items[i].pc ... }
+    //
+    // The walk reads the WET's streams: the WET must outlive it and stay
+    // where it is (not moved from). Other queries, other walks among them,
+    // may run between two next(): they move the streams' cursors, which
+    // costs the walk time, never items.
+    class SliceWalk {
+    public:
+        // The next timestamp's items in place of `items`' contents; false,
+        // with `items` empty, once the slice or its window is done. Throws
+        // WetError on damage the walk finds.
+        bool next(std::vector<SliceItem>& items);
+        std::uint64_t items_found() const;  // handed out so far
+
+        SliceWalk(SliceWalk&&) noexcept;
+        SliceWalk& operator=(SliceWalk&&) noexcept;
+        ~SliceWalk();
+
+    private:
+        friend class WholeExecutionTrace;
+        struct State;
+        explicit SliceWalk(std::unique_ptr<State> state);
+        std::unique_ptr<State> state_;
+    };
+    // Throw as backward_slice and backward_slice_at throw, before any item.
+    SliceWalk slice_walk(std::uint64_t pc, std::uint64_t instance, const SliceWindow& window = {});
+    SliceWalk slice_walk_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {});
 
     // --- Symbols ---
     // Whether the WET knows what the debug information says of its
@@ -280,7 +318,8 @@ private:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> register_places(std::uint64_t pc) const;
     std::uint32_t slice_time(std::uint64_t pc, std::uint64_t instance);
     SliceStart slice_start(std::uint64_t pc, std::uint32_t t);
-    std::vector<SliceItem> backward_slice_from(const SliceStart& start, const SliceWindow& window);
+    SliceWalk slice_walk_from(SliceStart start, const SliceWindow& window);
+    static std::vector<SliceItem> all_items(SliceWalk walk);
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
     std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
