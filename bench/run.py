@@ -52,6 +52,9 @@ PROG = "bench/run.py"
 die, note = script.messages(PROG)
 # bench/corpus.sh's manifests: the heading says which set a section measures.
 DEFAULT_TITLES = {"manifest.tsv": "the regular set", "hard-manifest.tsv": "the hard set"}
+# --decode's section; like bench/run-hard, a section's name, whose last part
+# also names its chart, not the script's.
+DECODE_SECTION = "bench/run-decode"
 
 
 def parse_args(argv):
@@ -115,7 +118,7 @@ def parse_args(argv):
     if (args.cache or args.no_profile) and not args.decode:
         p.error("--cache and --no-profile go with --decode")
     if args.decode and args.section == PROG:
-        args.section = PROG + "-decode"
+        args.section = DECODE_SECTION
     if args.title is None:
         args.title = DEFAULT_TITLES.get(os.path.basename(args.manifest or ""), "")
     return args
