@@ -202,7 +202,7 @@ if "$repo/bench/ablation.py" --quick --spec=examples/nonexistent.tcg "$manifest"
     fail "bench/ablation.py accepted a missing spec"
 fi
 [[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/ablation.py: not a one-line error: $(cat "$work/err")"
-for script in run ablation tune; do
+for script in run.py ablation.py tune.py; do
     if "$repo/bench/$script" --section='a--b' "$manifest" >/dev/null 2>"$work/err"; then
         fail "bench/$script accepted a section name with '--'"
     fi
