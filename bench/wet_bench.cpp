@@ -3,7 +3,7 @@
 // spec specs/wet/KIND.tcg), checks that a walk to the end and back yields the
 // file's records, then times full walks in both directions and seeks to
 // random records, and prints one line of tab-separated key=value pairs
-// (bench/README.md lists the keys; bench/wet reads them).
+// (bench/README.md lists the keys; bench/wet.py reads them).
 //
 //   wet-bench KIND RAW_FILE [--runs=N] [--seeks=N]
 //

@@ -11,7 +11,7 @@
 // - seeks of the control flow to random timestamps, each followed by one
 //   step (the "seek anywhere" goal);
 // - backward dynamic slices from random load executions (Table VIII).
-// Prints tab-separated `key=value` pairs on one line (bench/wet reads them):
+// Prints tab-separated `key=value` pairs on one line (bench/wet.py reads them):
 //
 //   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]
 //

@@ -21,7 +21,7 @@ c++ -std=c++17 -O3 -Wall -Wextra -o "$demo/vpc3" "$demo/vpc3.cpp" -pthread $link
 trace=$demo/store-addresses.trace
 if [ ! -s "$trace" ]; then
     echo "== making a real trace: store addresses of bzip2 -9 under valgrind --tool=lackey"
-    "$root/bench/make-trace" --kind=store-addresses --program=bzip2 \
+    "$root/bench/make-trace.sh" --kind=store-addresses --program=bzip2 \
         --tool="$build/tracer/tcgen-lackey-to-trace" "$trace"
 fi
 

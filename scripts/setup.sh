@@ -18,7 +18,7 @@ packages=(
     libkainjow-mustache-dev             # the templates of the generated code
     valgrind                            # real traces (lackey; the tcgen-tracer tool SDK)
     xz-utils zstd zpaq                  # baselines in benchmarks (zpaq -m5: the ratio ceiling)
-    python3 time gnuplot-nox            # bench/run, bench/ablation: timing, chart
+    python3 time gnuplot-nox            # bench/run.py, bench/ablation.py: timing, chart
     python3-numpy python3-pytest        # the Python package (python/) and its tests
     sqlite3                             # one of the corpus's traced programs
     chromium                            # tests: wet report's page rendered in a headless browser

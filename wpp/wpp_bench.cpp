@@ -3,7 +3,7 @@
 // busy machine's waits are not counted): building the grammar again
 // from its expansion, hot subpaths on the grammar against counting the
 // expanded sequence in memory (both tables compared), and walking the
-// sequence backward and forward with a cursor. bench/block-ids reads its
+// sequence backward and forward with a cursor. bench/block-ids.py reads its
 // lines (keep their shape). Not installed.
 
 #include <algorithm>

@@ -45,7 +45,7 @@ GENERAL = [
 
 # The ratio ceiling of general-purpose compression: zpaq's strongest context
 # mixing, through a filter script (zpaq is an archiver). At about 1 MB/s in
-# both directions it runs only on the traces bench/run --zpaq selects, once.
+# both directions it runs only on the traces bench/run.py --zpaq selects, once.
 ZPAQ = Compressor("zpaq-m5", [os.path.join(os.path.dirname(os.path.abspath(__file__)), "zpaq-filter"), "-c", "5"],
                   [os.path.join(os.path.dirname(os.path.abspath(__file__)), "zpaq-filter"), "-d"])
 
@@ -69,7 +69,7 @@ VPC_SPECS = [("tcgen-a", "examples/vpc3.tcg"), ("tcgen-b", "examples/tcgen_b.tcg
 CHAMPSIM_SPECS = [("tcgen-champsim", "examples/champsim.tcg")]
 BRANCH_SPECS = [("tcgen-branches", "examples/x86_branches.tcg")]
 # tcgen's best configuration for today's traces, measured beside the
-# paper's: for cache misses the spec bench/tune chose for x86-64 traces on
+# paper's: for cache misses the spec bench/tune.py chose for x86-64 traces on
 # half of the corpus (docs/design/log.md, "Specs for x86-64 traces"); for
 # stores and load values TCgen(A), which the tuner kept; each with MATCH
 # predictors placed as measured on the hard set's traces of that half

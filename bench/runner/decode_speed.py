@@ -1,8 +1,8 @@
-"""bench/run --decode: decompression speed alone, in ns per record.
+"""bench/run.py --decode: decompression speed alone, in ns per record.
 
 Each trace is compressed once by its kind's shipped tcgen spec (the
-compressor bench/run builds) and by bzip2 -9, xz -9 and zstd -19 --long=27
-(bench/run's commands); then every decoder runs on those files, in turn,
+compressor bench/run.py builds) and by bzip2 -9, xz -9 and zstd -19 --long=27
+(bench/run.py's commands); then every decoder runs on those files, in turn,
 --runs times (interleaved, so that a burst of load on a shared machine falls
 on all of them alike): tcgen's with one thread (`-d -T1`) and with its
 default threads (`-d`), `xz -d`, `zstd -d --long=27`, `bzip2 -d`. Every
@@ -40,7 +40,7 @@ import compressors
 import measure
 
 
-# Bytes before the first record and bytes per record, by kind (bench/corpus's
+# Bytes before the first record and bytes per record, by kind (bench/corpus.sh's
 # formats: ChampSim's 64-byte input_instr without a header; branch traces
 # BRA1 and 17-byte records; every other kind the VPC format's 12 bytes).
 def record_layout(kind):
@@ -379,7 +379,7 @@ def csv_rows(by_kind):
 
 
 def markdown_report(context):
-    """The section bench/run --decode writes (CONTEXT: what bench/run knows)."""
+    """The section bench/run.py --decode writes (CONTEXT: what bench/run.py knows)."""
     by_kind, decoder_names = context["by_kind"], context["decoders"]
     title = context["title"]
     out = [f"## Decompression speed{' on ' + title if title else ''}", "",

@@ -1,15 +1,15 @@
 """Generated sections of Markdown documents.
 
-The bench scripts (bench/run, bench/ablation, bench/tune, bench/wet) write
+The bench scripts (bench/run.py, bench/ablation.py, bench/tune.py, bench/wet.py) write
 their reports into docs/benchmarks/, one document per script run (e.g.
 docs/benchmarks/run-regular.md, docs/benchmarks/run-hard.md); the page a
 user reads, docs/benchmarks.md, is written by hand and links to them. A
 document may also hold hand-written text or more than one section: each
 script owns the text between its markers,
 
-    <!-- begin bench/run -->
+    <!-- begin bench/run.py -->
     ...
-    <!-- end bench/run -->
+    <!-- end bench/run.py -->
 
 and replaces only that; everything outside the markers is kept as it is.
 """

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The benchmark scripts end to end on a tiny corpus: bench/corpus --quick
-# traces two programs with tcgen-tracer, bench/run and bench/ablation measure
+# The benchmark scripts end to end on a tiny corpus: bench/corpus.sh --quick
+# traces two programs with tcgen-tracer, bench/run.py and bench/ablation.py measure
 # them (one run each), and the checks below look at what they wrote: a
 # verified CSV row for every (trace, compressor) and (trace, variant; branch
 # traces also as block ids, through tcgen and as a grammar), the
 # tables on stdout, both sections of one Markdown document, with no path of
 # this checkout in it. Then the hard set of two programs goes into the same
-# directory beside the regular one, bench/run --section writes it into a
+# directory beside the regular one, bench/run.py --section writes it into a
 # document of its own (as docs/benchmarks/run-hard.md, its chart beside it),
-# and bench/ablation --section writes a second section without touching the
-# others. Last, bench/wet on one program's small WET. No figure is asserted: timings on a shared machine mean nothing in
+# and bench/ablation.py --section writes a second section without touching the
+# others. Last, bench/wet.py on one program's small WET. No figure is asserted: timings on a shared machine mean nothing in
 # a test.
 #
 #   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
@@ -21,8 +21,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bench-scripts-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "bench_scripts_test: FAIL: $*" >&2; exit 1; }
 
-"$repo/bench/corpus" --quick --dir="$work/corpus" --programs=gzip,sort --tool-dir="$tracer_dir" \
-    >"$work/corpus.out" 2>&1 || { cat "$work/corpus.out"; fail "bench/corpus failed"; }
+"$repo/bench/corpus.sh" --quick --dir="$work/corpus" --programs=gzip,sort --tool-dir="$tracer_dir" \
+    >"$work/corpus.out" 2>&1 || { cat "$work/corpus.out"; fail "bench/corpus.sh failed"; }
 manifest=$work/corpus/quick/manifest.tsv
 [[ $(wc -l <"$manifest") -eq 11 ]] || fail "manifest: expected 10 traces (5 kinds × 2 programs), got $(($(wc -l <"$manifest") - 1))"
 
@@ -30,10 +30,10 @@ doc=$work/doc/benchmarks.md
 mkdir -p "$work/doc"
 printf '# Benchmarks\n\nHand-written analysis that the scripts must keep.\n' >"$doc"
 
-"$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run" --markdown="$doc" --zpaq=sort "$manifest" \
-    >"$work/run.out" 2>"$work/run.err" || { cat "$work/run.err"; fail "bench/run failed"; }
-"$repo/bench/ablation" --quick --tcgen="$tcgen" --out="$work/ablation" --markdown="$doc" "$manifest" \
-    >"$work/ablation.out" 2>"$work/ablation.err" || { cat "$work/ablation.err"; fail "bench/ablation failed"; }
+"$repo/bench/run.py" --quick --tcgen="$tcgen" --out="$work/run" --markdown="$doc" --zpaq=sort "$manifest" \
+    >"$work/run.out" 2>"$work/run.err" || { cat "$work/run.err"; fail "bench/run.py failed"; }
+"$repo/bench/ablation.py" --quick --tcgen="$tcgen" --out="$work/ablation" --markdown="$doc" "$manifest" \
+    >"$work/ablation.out" 2>"$work/ablation.err" || { cat "$work/ablation.err"; fail "bench/ablation.py failed"; }
 
 # Every expected row is there, verified, and nothing else.
 /usr/bin/python3 - "$work/run/results.csv" "$work/ablation/results.csv" <<'EOF' || fail "CSV check failed"
@@ -70,7 +70,7 @@ sys.exit(0 if ok else 1)
 EOF
 
 for kind in store-addresses cache-miss-addresses load-values champsim branches; do
-    grep -q "^== $kind:" "$work/run.out" || fail "bench/run printed no table for $kind"
+    grep -q "^== $kind:" "$work/run.out" || fail "bench/run.py printed no table for $kind"
     grep -q "^### $kind" "$doc" || fail "no $kind table in the document"
 done
 # Branch traces also go as block ids, through tcgen and as a grammar (their
@@ -78,7 +78,7 @@ done
 # table and the document, and the control-flow goals judged on every trace.
 for program in gzip sort; do
     for compressor in tcgen-block-ids wpp-block-ids; do
-        grep -q "^$program  *$compressor  *[0-9]" "$work/run.out" || fail "bench/run printed no $compressor row for $program"
+        grep -q "^$program  *$compressor  *[0-9]" "$work/run.out" || fail "bench/run.py printed no $compressor row for $program"
         grep -q "^| $program | $compressor | [0-9]" "$doc" || fail "no $compressor row for $program in the document"
     done
 done
@@ -99,12 +99,12 @@ for kind in store-addresses cache-miss-addresses load-values; do
 done
 grep -q "^| store-addresses | before: \`tcgen-a-paper\` |" "$doc" || fail "no before/after table in the document"
 for kind in store-addresses cache-miss-addresses load-values; do
-    grep -q "^$kind (2 traces)" "$work/ablation.out" || fail "bench/ablation printed no table for $kind"
+    grep -q "^$kind (2 traces)" "$work/ablation.out" || fail "bench/ablation.py printed no table for $kind"
 done
 grep -q "^| \*\*full optimisations\*\* |" "$doc" || fail "no ablation table in the document"
 grep -q "^Hand-written analysis that the scripts must keep.$" "$doc" || fail "the hand-written text was lost"
 [[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "expected exactly two generated sections"
-grep -q "^## tcgen against bzip2, xz and zstd on the regular set$" "$doc" || fail "the bench/run heading does not name the regular set"
+grep -q "^## tcgen against bzip2, xz and zstd on the regular set$" "$doc" || fail "the bench/run.py heading does not name the regular set"
 # The commands are written as run from the repository's top (the test ran
 # them with absolute paths into it: --tcgen, the zpaq filter).
 if grep -F "$repo/" "$doc"; then fail "the document names this checkout's path"; fi
@@ -115,27 +115,27 @@ grep -q "^- \`zpaq-m5\`: \`bench/runner/zpaq-filter -c 5 " "$doc" || fail "zpaq'
 # section NAME [DOCUMENT]: the text of a generated section (default document: $doc)
 section() { awk -v b="<!-- begin $1 -->" -v e="<!-- end $1 -->" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }' "${2:-$doc}"; }
 regular_before=$(cd "$work/corpus/quick" && sha256sum manifest.tsv ./*.stamp)
-run_before=$(section bench/run)
-"$repo/bench/corpus" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
-    >"$work/hard.out" 2>&1 || { cat "$work/hard.out"; fail "bench/corpus --set=hard failed"; }
+run_before=$(section bench/run.py)
+"$repo/bench/corpus.sh" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
+    >"$work/hard.out" 2>&1 || { cat "$work/hard.out"; fail "bench/corpus.sh --set=hard failed"; }
 hard=$work/corpus/quick/hard-manifest.tsv
 [[ $(wc -l <"$hard") -eq 11 ]] || fail "hard manifest: expected 10 traces, got $(($(wc -l <"$hard") - 1))"
 awk -F'\t' 'NR > 1 && ($5 <= 0 || $3 !~ /\/hard-(sqlite3|xz-bin)\.[a-z]+$/) { bad = 1 } END { exit bad }' "$hard" \
     || fail "hard manifest: an empty trace or a file not named hard-PROGRAM.*: $(cat "$hard")"
 [[ "$(cd "$work/corpus/quick" && sha256sum manifest.tsv ./*.stamp | grep -v '/hard-')" == "$regular_before" ]] \
-    || fail "bench/corpus --set=hard changed the regular set's files"
-"$repo/bench/corpus" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
-    >"$work/hard2.out" 2>&1 || fail "bench/corpus --set=hard failed the second time"
+    || fail "bench/corpus.sh --set=hard changed the regular set's files"
+"$repo/bench/corpus.sh" --quick --set=hard --dir="$work/corpus" --programs=sqlite3,xz-bin --tool-dir="$tracer_dir" \
+    >"$work/hard2.out" 2>&1 || fail "bench/corpus.sh --set=hard failed the second time"
 [[ $(grep -c " reused$" "$work/hard2.out") -eq 10 ]] || fail "the hard set was not reused: $(cat "$work/hard2.out")"
 
 hard_doc=$work/doc/run-hard.md
-"$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run-hard" --markdown="$hard_doc" --zpaq=none \
+"$repo/bench/run.py" --quick --tcgen="$tcgen" --out="$work/run-hard" --markdown="$hard_doc" --zpaq=none \
     --kinds=store-addresses,branches --section=bench/run-hard "$hard" \
-    >"$work/run-hard.out" 2>"$work/run-hard.err" || { cat "$work/run-hard.err"; fail "bench/run --section failed"; }
-[[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "bench/run --markdown=run-hard.md wrote into another document"
+    >"$work/run-hard.out" 2>"$work/run-hard.err" || { cat "$work/run-hard.err"; fail "bench/run.py --section failed"; }
+[[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "bench/run.py --markdown=run-hard.md wrote into another document"
 [[ $(grep -c "^<!-- begin bench/" "$hard_doc") -eq 1 ]] || fail "expected one generated section in run-hard.md"
 [[ $(head -1 "$hard_doc") == "# Benchmark results" ]] || fail "the new document does not begin with its generated title"
-[[ "$(section bench/run)" == "$run_before" ]] || fail "bench/run --section=bench/run-hard changed the bench/run section"
+[[ "$(section bench/run.py)" == "$run_before" ]] || fail "bench/run.py --section=bench/run-hard changed the bench/run.py section"
 # Read once into a variable: "section ... | grep -q" under pipefail fails
 # whenever grep finds its line and exits before awk has written the rest.
 hard_section=$(section bench/run-hard "$hard_doc")
@@ -143,7 +143,7 @@ grep -q "^## tcgen against bzip2, xz and zstd on the hard set$" <<<"$hard_sectio
     || fail "the bench/run-hard heading does not name the hard set"
 for kind in store-addresses branches; do
     grep -q "^### $kind$" <<<"$hard_section" || fail "no $kind table in the bench/run-hard section"
-    grep -q "^== $kind:" "$work/run-hard.out" || fail "bench/run --section printed no table for $kind"
+    grep -q "^== $kind:" "$work/run-hard.out" || fail "bench/run.py --section printed no table for $kind"
 done
 grep -q "^| store-addresses | xz-bin |" <<<"$hard_section" || fail "the hard section does not list xz-bin's trace"
 if command -v gnuplot >/dev/null; then
@@ -153,9 +153,9 @@ if command -v gnuplot >/dev/null; then
     # A second section of the same document draws a chart of its own and
     # leaves the first one's alone.
     chart_before=$(sha256sum <"$work/doc/run-hard.png")
-    "$repo/bench/run" --quick --tcgen="$tcgen" --out="$work/run-hard-two" --markdown="$hard_doc" --zpaq=none \
+    "$repo/bench/run.py" --quick --tcgen="$tcgen" --out="$work/run-hard-two" --markdown="$hard_doc" --zpaq=none \
         --kinds=branches --section=bench/run-hard-two "$hard" >/dev/null 2>"$work/run-hard-two.err" \
-        || { cat "$work/run-hard-two.err"; fail "bench/run --section=bench/run-hard-two failed"; }
+        || { cat "$work/run-hard-two.err"; fail "bench/run.py --section=bench/run-hard-two failed"; }
     [[ -s "$work/doc/run-hard-two.png" ]] || fail "the second section's chart is not run-hard-two.png"
     [[ $(sha256sum <"$work/doc/run-hard.png") == "$chart_before" ]] || fail "the second section overwrote run-hard.png"
     grep -q "^!\[compression ratio vs decompression speed\](run-hard-two.png)$" <<<"$(section bench/run-hard-two "$hard_doc")" \
@@ -163,12 +163,12 @@ if command -v gnuplot >/dev/null; then
     [[ "$(section bench/run-hard "$hard_doc")" == "$hard_section" ]] || fail "the second section changed the first"
 fi
 
-# bench/ablation --section writes a second ablation beside the first.
-ablation_before=$(section bench/ablation)
-"$repo/bench/ablation" --quick --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \
+# bench/ablation.py --section writes a second ablation beside the first.
+ablation_before=$(section bench/ablation.py)
+"$repo/bench/ablation.py" --quick --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \
     --section=bench/ablation-gzip --traces="store-addresses:$work/corpus/quick/gzip.sta" >/dev/null 2>&1 \
-    || fail "bench/ablation --traces --section failed"
-[[ "$(section bench/ablation)" == "$ablation_before" ]] || fail "bench/ablation --section changed the bench/ablation section"
+    || fail "bench/ablation.py --traces --section failed"
+[[ "$(section bench/ablation.py)" == "$ablation_before" ]] || fail "bench/ablation.py --section changed the bench/ablation.py section"
 [[ $(grep -c "^<!-- begin bench/ablation-gzip -->" "$doc") -eq 1 ]] || fail "no bench/ablation-gzip section"
 grep -q "gzip.sta" <<<"$(section bench/ablation-gzip)" || fail "the bench/ablation-gzip section does not list its trace"
 
@@ -194,15 +194,15 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # Bad input is a one-line error and exit status 1.
-if "$repo/bench/run" --quick --traces="champsim:$work/nonexistent" >/dev/null 2>"$work/err"; then
-    fail "bench/run accepted a missing trace file"
+if "$repo/bench/run.py" --quick --traces="champsim:$work/nonexistent" >/dev/null 2>"$work/err"; then
+    fail "bench/run.py accepted a missing trace file"
 fi
-[[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/run: not a one-line error: $(cat "$work/err")"
-if "$repo/bench/ablation" --quick --spec=examples/nonexistent.tcg "$manifest" >/dev/null 2>"$work/err"; then
-    fail "bench/ablation accepted a missing spec"
+[[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/run.py: not a one-line error: $(cat "$work/err")"
+if "$repo/bench/ablation.py" --quick --spec=examples/nonexistent.tcg "$manifest" >/dev/null 2>"$work/err"; then
+    fail "bench/ablation.py accepted a missing spec"
 fi
-[[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/ablation: not a one-line error: $(cat "$work/err")"
-for script in run ablation tune; do
+[[ $(wc -l <"$work/err") -eq 1 ]] || fail "bench/ablation.py: not a one-line error: $(cat "$work/err")"
+for script in run.py ablation.py tune.py; do
     if "$repo/bench/$script" --section='a--b' "$manifest" >/dev/null 2>"$work/err"; then
         fail "bench/$script accepted a section name with '--'"
     fi
@@ -229,18 +229,18 @@ if "$filter" -c "${tools[@]}" <"$doc" >/dev/null 2>"$work/err"; then fail "block
 [[ $(wc -l <"$work/err") -eq 1 ]] && grep -q "^block-ids-filter: error: tcgen-branch-ids failed: " "$work/err" \
     || fail "block-ids-filter -c on a file that is no branch trace: $(cat "$work/err")"
 
-# bench/wet on one program's small WET (no xz: it is most of a real run):
+# bench/wet.py on one program's small WET (no xz: it is most of a real run):
 # every table and the goals, sort's row in each, no path of this checkout.
 build=$(cd "$(dirname "$tcgen")/.." && pwd)
-"$repo/bench/wet" --corpus="$work/wet-corpus" --wet-max=20000 --programs=sort --no-xz --slices=3 --seeks=3 \
+"$repo/bench/wet.py" --corpus="$work/wet-corpus" --wet-max=20000 --programs=sort --no-xz --slices=3 --seeks=3 \
     --build="$build" --work="$work/wet" --tool-dir="$tracer_dir" --out="$work/doc/wet.md" \
-    >"$work/wet.out" 2>"$work/wet.err" || { cat "$work/wet.err"; fail "bench/wet failed"; }
+    >"$work/wet.out" 2>"$work/wet.err" || { cat "$work/wet.err"; fail "bench/wet.py failed"; }
 for heading in "WET sizes" "Raw ÷ compressed per label type" "Memory and build" "Queries" "Goals"; do
-    grep -q "^#### $heading" "$work/doc/wet.md" || fail "bench/wet: no table '$heading'"
+    grep -q "^#### $heading" "$work/doc/wet.md" || fail "bench/wet.py: no table '$heading'"
 done
-[[ $(grep -c '^| sort | ' "$work/doc/wet.md") -eq 4 ]] || fail "bench/wet: sort is not in each table"
-! grep -qF "$repo" "$work/doc/wet.md" || fail "bench/wet: the checkout's path is in the document"
-if "$repo/bench/wet" --programs=nosuch >/dev/null 2>"$work/err"; then fail "bench/wet accepted an unknown program"; fi
-[[ $(cat "$work/err") == "bench/wet: unknown program 'nosuch' (known: bzip2, gzip, xz, sort, sqlite3, python3, perl, cc1)" ]] \
-    || fail "bench/wet: unknown program: $(cat "$work/err")"
+[[ $(grep -c '^| sort | ' "$work/doc/wet.md") -eq 4 ]] || fail "bench/wet.py: sort is not in each table"
+! grep -qF "$repo" "$work/doc/wet.md" || fail "bench/wet.py: the checkout's path is in the document"
+if "$repo/bench/wet.py" --programs=nosuch >/dev/null 2>"$work/err"; then fail "bench/wet.py accepted an unknown program"; fi
+[[ $(cat "$work/err") == "bench/wet.py: unknown program 'nosuch' (known: bzip2, gzip, xz, sort, sqlite3, python3, perl, cc1)" ]] \
+    || fail "bench/wet.py: unknown program: $(cat "$work/err")"
 echo "bench_scripts_test: ok"

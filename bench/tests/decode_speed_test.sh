@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run --decode on two small synthetic store-address traces: a verified
+# bench/run.py --decode on two small synthetic store-address traces: a verified
 # CSV row for every (trace, decoder) with the runs asked for, the Markdown
 # section (the table by kind, a table per kind, the profile or why there is
 # none, the noise, no path of this checkout) written into a document that
@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "decode_speed_test: FAIL: $*" >&2; exit 1; }
 
 # Two traces in the VPC format: a header, then (PC, address) records of a few
-# strided loops and some noise; the manifest names them as bench/corpus does.
+# strided loops and some noise; the manifest names them as bench/corpus.sh does.
 /usr/bin/python3 - "$work" <<'EOF'
 import hashlib, os, random, struct, sys
 work = sys.argv[1]
@@ -46,10 +46,10 @@ printf '# Benchmarks\n\nHand-written analysis that the script must keep.\n' >"$d
 run() {  # run OUT [OPTIONS...]
     local out=$1
     shift
-    "$repo/bench/run" --decode --runs=2 --tcgen="$tcgen" --out="$work/$out" --cache="$work/cache" \
+    "$repo/bench/run.py" --decode --runs=2 --tcgen="$tcgen" --out="$work/$out" --cache="$work/cache" \
         --markdown="$doc" "$@" "$work/manifest.tsv" >"$work/$out.out" 2>"$work/$out.err"
 }
-run first || { cat "$work/first.err"; fail "bench/run --decode failed"; }
+run first || { cat "$work/first.err"; fail "bench/run.py --decode failed"; }
 
 /usr/bin/python3 - "$work/first/decode.csv" <<'EOF' || fail "CSV check failed"
 import csv, sys

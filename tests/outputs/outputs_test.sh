@@ -23,8 +23,8 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$work"
 
-python3 "$tests/branch_ids/make_branches.py" b.bra 1000
-python3 "$tests/threads/make_threads.py" syn > /dev/null
+python3 "$tests/tracer/make_branches.py" b.bra 1000
+python3 "$tests/tracer/make_threads.py" syn > /dev/null
 python3 "$tests/wet/make_synthetic_wet.py" toy 3
 python3 -c 'import struct, sys; sys.stdout.buffer.write(b"".join(struct.pack("<I", i % 7) for i in range(5000)))' > syms
 "$threads" split syn/run.thr good branches=syn/branches

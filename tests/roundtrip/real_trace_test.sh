@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 
 make_trace() {
-    "$source_dir/bench/make-trace" --tool="$tool" --max-records=300000 "$@" \
+    "$source_dir/bench/make-trace.sh" --tool="$tool" --max-records=300000 "$@" \
         || { echo "FAIL: make-trace $*"; exit 1; }
 }
 make_trace --kind=store-addresses --program=bzip2 "$work/store.trace"

@@ -69,7 +69,7 @@ cmp "$tmp/t1" <(printf 'THR1\001\000\000\000'; head -c 64 /dev/zero) || fail "si
 # The log changes no other file: its descriptor is open only while the tool
 # writes it, so the program's own descriptors (loaded values here: sort
 # opens its input file) keep their numbers. Compared where runs repeat
-# (bench/corpus's isolation: no ASLR, a pid namespace).
+# (bench/corpus.sh's isolation: no ASLR, a pid namespace).
 if setarch "$(uname -m)" -R true 2>/dev/null && unshare --pid --fork --kill-child true 2>/dev/null; then
     printf '%s\n' pear apple fig banana cherry > "$tmp/in"
     wrap=(setarch "$(uname -m)" -R unshare --pid --fork --kill-child)

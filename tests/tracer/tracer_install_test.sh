@@ -29,7 +29,7 @@ for prefix in "$short" "$long"; do
 done
 
 printf '%s\n' pear apple fig banana cherry date kiwi lemon mango grape > "$tmp/in"
-# Same isolation as bench/corpus (no ASLR, own pid namespace): without it
+# Same isolation as bench/corpus.sh (no ASLR, own pid namespace): without it
 # two runs differ, and only the traces' form is checked.
 wrap=()
 if setarch "$(uname -m)" -R true 2>/dev/null && unshare --pid --fork --kill-child true 2>/dev/null; then

@@ -9,7 +9,7 @@
 # The WET files (--wet) of the same runs are checked by wet_check.py
 # (blocks, flow, block timestamps, edges against an unbounded replay of the
 # stores, values along exact edges, load values against the LDV1 trace), the
-# flow against the branch trace, then cut by bench/wet-split,
+# flow against the branch trace, then cut by bench/wet-split.py,
 # whose output wet_check.py compares with the streams; a truncated input must
 # give wet-split's one-line error.
 set -euo pipefail
@@ -26,7 +26,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 printf '%s\n' pear apple fig banana cherry date kiwi lemon mango grape > "$tmp/in"
 
-# Same isolation as bench/corpus: no ASLR (the vDSO address is a loaded
+# Same isolation as bench/corpus.sh: no ASLR (the vDSO address is a loaded
 # value) and a pid namespace (getpid); without them only the address traces
 # are compared between runs.
 wrap=(); isolated=1
@@ -126,12 +126,12 @@ if j != len(taken):
     sys.exit(f"flow: {j} of {len(taken)} taken branches seen, {moves - j} other moves")
 print(f"ok: WET flow, {len(flow)} blocks, {j} taken branches, {moves - j} rep iterations")
 EOF
-    "$python" "$here/../../bench/wet-split" --nodes=5 --edges=4 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
+    "$python" "$here/../../bench/wet-split.py" --nodes=5 --edges=4 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
         || fail "wet-split failed"
     "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=5 --edges=4 >/dev/null \
         || fail "wet-split output"
     # a second split into the same directory replaces the first one's files
-    "$python" "$here/../../bench/wet-split" --nodes=2 --edges=1 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
+    "$python" "$here/../../bench/wet-split.py" --nodes=2 --edges=1 --out="$tmp/split" "$tmp/w1" 2>/dev/null \
         || fail "wet-split failed"
     "$python" "$here/wet_check.py" "$tmp/w1" --split="$tmp/split" --nodes=2 --edges=1 >/dev/null \
         || fail "wet-split output (second split)"
@@ -140,11 +140,11 @@ EOF
     # truncated and foreign input: a one-line error, exit status 1
     for f in blocks flow nodes edges; do cp "$tmp/w1.$f" "$tmp/bad.$f"; done
     head -c -5 "$tmp/w1.events" > "$tmp/bad.events"
-    rc=0; "$python" "$here/../../bench/wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
+    rc=0; "$python" "$here/../../bench/wet-split.py" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "bad.events: truncated" "$tmp/err" \
         || fail "wet-split on a truncated file: exit status $rc, $(cat "$tmp/err")"
     cp "$tmp/s1" "$tmp/bad.nodes"
-    rc=0; "$python" "$here/../../bench/wet-split" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
+    rc=0; "$python" "$here/../../bench/wet-split.py" --out="$tmp/badsplit" "$tmp/bad" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 ]] && grep -q "not a WET nodes file" "$tmp/err" \
         || fail "wet-split on a foreign file: exit status $rc, $(cat "$tmp/err")"
     [[ ! -e "$tmp/badsplit" ]] || fail "wet-split wrote output for bad input"

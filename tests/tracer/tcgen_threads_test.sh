@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# threads_test.sh TCGEN_THREADS [TOOL_DIR PROGRAM]: tcgen-threads.
+# tcgen_threads_test.sh TCGEN_THREADS [TOOL_DIR PROGRAM]: tcgen-threads.
 # On a synthetic run (make_threads.py: a thread log and four kinds' traces):
 # split writes each thread's records, as computed by the script, and join
 # gives every trace back byte for byte. Bad input (log or trace: wrong
@@ -10,12 +10,12 @@
 # and join give back each of the eight kinds the log counts, traced.
 set -euo pipefail
 
-tool=$(readlink -f "${1:?usage: threads_test.sh TCGEN_THREADS [TOOL_DIR PROGRAM]}")
+tool=$(readlink -f "${1:?usage: tcgen_threads_test.sh TCGEN_THREADS [TOOL_DIR PROGRAM]}")
 tool_dir=${2:-}
 program=${3:-}
 [[ -z $tool_dir ]] || { tool_dir=$(readlink -f "$tool_dir"); program=$(readlink -f "${program:?no PROGRAM}"); }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/threads_test.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tcgen_threads_test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$tmp"
@@ -49,7 +49,7 @@ if [[ -n $tool_dir ]]; then
         records=$(awk -v k="$kind" '$2 == k { n++ } END { print n }' split/index.tsv)
         [[ $records == 5 ]] || fail "$kind: $records per-thread files, not 5"
     done
-    echo "threads_test: eight traced kinds of $(($(stat -c %s log) / 68)) runs split and joined"
+    echo "tcgen_threads_test: eight traced kinds of $(($(stat -c %s log) / 68)) runs split and joined"
     exit 0
 fi
 
@@ -113,4 +113,4 @@ expect_error "$e: cut/champsim.t3: error: truncated: ends 61 bytes into a 64-byt
     join run.thr cut champsim out
 expect_error "$e: nokind: error: unknown kind 'nokind' (known: stores, misses, loads, champsim, branches, wet-flow, wet-events, wet-edges)" \
     join run.thr ../good nokind out
-echo "threads_test: split and join on a synthetic run; bad input refused"
+echo "tcgen_threads_test: split and join on a synthetic run; bad input refused"

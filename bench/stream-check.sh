@@ -6,9 +6,10 @@
 # the .tcz size, the time and the peak RSS of compression and decompression
 # (bounded memory: the tables plus a fixed buffer, whatever the length).
 # A benchmark-scale check, not a ctest.
-# Usage: bench/stream-check [--gib=N] [--spec=examples/vpc3.tcg] [BUILD_DIR]
+# Usage: bench/stream-check.sh [--gib=N] [--spec=examples/vpc3.tcg] [BUILD_DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/runner/common.sh"
+root=$(cd "$here/.." && pwd)
 gib=6
 spec=$root/examples/vpc3.tcg
 build=$root/build
@@ -17,14 +18,14 @@ for argument in "$@"; do
         --gib=*) gib=${argument#--gib=} ;;
         --spec=*) spec=${argument#--spec=} ;;
         -h | --help) sed -n '2,10p' "$0"; exit 0 ;;
-        -*) echo "stream-check: unknown option $argument" >&2; exit 1 ;;
+        -*) die "unknown option $argument" ;;
         *) build=$argument ;;
     esac
 done
 tcgen=$build/generator/tcgen
 synth=$build/tests/roundtrip/synth_trace
 for tool in "$tcgen" "$synth"; do
-    [ -x "$tool" ] || { echo "stream-check: no $tool; build first (scripts/setup.sh)" >&2; exit 1; }
+    [ -x "$tool" ] || die "no $tool; build first (scripts/setup.sh)"
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -42,12 +43,12 @@ synth_args=(--fields="$fields" --header="$header" --records="$records" --tail=3 
 # shellcheck disable=SC2046  # the back-ends' flags, from the generated file's "// Build:" line, are words
 c++ -std=c++17 -O3 -o "$work/comp" "$work/comp.cpp" -pthread $("$root/tests/tools/link-flags" "$work/comp.cpp")
 
-echo "stream-check: $(basename "$spec"), $records records of $record bytes + header $header + tail 3 = $trace_bytes bytes"
+echo "$prog: $(basename "$spec"), $records records of $record bytes + header $header + tail 3 = $trace_bytes bytes"
 "$synth" "${synth_args[@]}" | /usr/bin/time -f '%M %e' -o "$work/compress.time" "$work/comp" >"$work/trace.tcz" 2>"$work/report"
 /usr/bin/time -f '%M %e' -o "$work/decompress.time" "$work/comp" -d <"$work/trace.tcz" | sha256sum >"$work/restored.sum"
 "$synth" "${synth_args[@]}" | sha256sum >"$work/original.sum"
 if ! cmp -s "$work/original.sum" "$work/restored.sum"; then
-    echo "stream-check: FAIL: the decompressed trace differs from the original" >&2
+    echo "$prog: FAIL: the decompressed trace differs from the original" >&2
     exit 1
 fi
 read -r compress_kb compress_s <"$work/compress.time"

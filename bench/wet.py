@@ -1,13 +1,13 @@
 #!/usr/bin/python3
-"""bench/wet: whole WETs of the corpus programs, in the WET paper's tables.
+"""bench/wet.py: whole WETs of the corpus programs, in the WET paper's tables.
 
-    bench/wet [--corpus=DIR] [--wet-max=N] [--programs=P1,P2] [--jobs=N]
-              [--tool-dir=DIR] [--build=DIR] [--work=DIR] [--slices=N]
-              [--seeks=N] [--no-xz] [--out=FILE] [--section=NAME]
+    bench/wet.py [--corpus=DIR] [--wet-max=N] [--programs=P1,P2] [--jobs=N]
+                 [--tool-dir=DIR] [--build=DIR] [--work=DIR] [--slices=N]
+                 [--seeks=N] [--no-xz] [--out=FILE] [--section=NAME]
 
-Makes sure each program's WET files exist (bench/corpus --wet-only with
+Makes sure each program's WET files exist (bench/corpus.sh --wet-only with
 --wet-max=N events, default 40,000,000: 50 M instructions or more; DIR
-defaults to bench/corpus's directory plus `/wet-N`), then per program:
+defaults to bench/corpus.sh's directory plus `/wet-N`), then per program:
 builds the WET (`wet build`, CPU time and peak memory), reads its sizes per
 label type (`wet stats`), compresses the same raw labels in execution order
 with `xz -9 -T1` (the control flow, values, addresses, and the edges'
@@ -16,27 +16,27 @@ with `xz -9 -T1` (the control flow, values, addresses, and the edges'
 seeks, backward slices). Prints Markdown tables shaped as the paper's
 Tables I, II/III, V-VIII with the paper's averages beside them, and whether
 the WET's goals are met (reported, never asserted); --out=FILE replaces the
-bench/wet section of FILE (docs/benchmarks/wet.md), or section NAME with
+bench/wet.py section of FILE (docs/benchmarks/wet.md), or section NAME with
 --section=NAME. Exit status 1 if a tool
 fails. Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import argparse
 import os
 import statistics
 import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "runner"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import machine  # noqa: E402
 import markdown_doc  # noqa: E402
+import script  # noqa: E402
+from script import BENCH, REPO  # noqa: E402
 
-PROG = "bench/wet"
+PROG = "bench/wet.py"
+die, _ = script.messages(PROG, error="")
 PROGRAMS = ["bzip2", "gzip", "xz", "sort", "sqlite3", "python3", "perl", "cc1"]
 
 # The paper's averages (Zhang & Gupta 2005, Tables I-III, V, VIII) and the
@@ -48,11 +48,6 @@ PAPER_EDGES = 130.31
 GOAL_RESIDENT = 1.2          # resident ÷ saved
 GOAL_LABELS_PER_S = 50e6     # control flow, each direction
 GOAL_SEEK_S = 100e-6
-
-
-def die(message):
-    print(f"{PROG}: {message}", file=sys.stderr)
-    sys.exit(1)
 
 
 def run(argv, **kwargs):
@@ -74,24 +69,22 @@ def run_measured(argv):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description="Whole WETs of the corpus programs, "
-                                "in the WET paper's tables.")
-    p.error = die
-    p.add_argument("--corpus", metavar="DIR", help="bench/corpus's --dir (default: its default plus /wet-N)")
+    p = script.argument_parser(PROG, "Whole WETs of the corpus programs, in the WET paper's tables.", die)
+    p.add_argument("--corpus", metavar="DIR", help="bench/corpus.sh's --dir (default: its default plus /wet-N)")
     p.add_argument("--wet-max", type=int, default=40000000, metavar="N",
-                   help="events per WET, bench/corpus's --wet-max (default 40000000; 0: whole runs)")
+                   help="events per WET, bench/corpus.sh's --wet-max (default 40000000; 0: whole runs)")
     p.add_argument("--programs", help="comma-separated corpus programs (default: all eight)")
-    p.add_argument("--jobs", default="1", help="bench/corpus's --jobs (default 1)")
-    p.add_argument("--tool-dir", help="bench/corpus's --tool-dir (default: BUILD/tracer/lib)")
-    p.add_argument("--build", default=os.path.join(REPO, "build"), help="the build directory (default build/)")
+    p.add_argument("--jobs", default="1", help="bench/corpus.sh's --jobs (default 1)")
+    p.add_argument("--tool-dir", help="bench/corpus.sh's --tool-dir (default: BUILD/tracer/lib)")
+    script.add_build_option(p)
     p.add_argument("--work", help="directory for the saved WETs (default BUILD/wet-whole)")
     p.add_argument("--slices", type=int, default=25, help="backward slices per program (default 25, as the paper)")
     p.add_argument("--seeks", type=int, default=101, help="control-flow seeks per program (default 101)")
     p.add_argument("--no-xz", action="store_true", help="skip xz -9 on the raw labels")
-    p.add_argument("--out", metavar="FILE", help="replace the bench/wet section of this Markdown file "
+    p.add_argument("--out", metavar="FILE", help="replace the bench/wet.py section of this Markdown file "
                    "(docs/benchmarks/wet.md)")
-    p.add_argument("--section", default="bench/wet", type=markdown_doc.section_name,
-                   help="the section --out replaces (default bench/wet)")
+    p.add_argument("--section", default="bench/wet.py", type=markdown_doc.section_name,
+                   help="the section --out replaces (default bench/wet.py)")
     args = p.parse_args(argv)
     args.programs = args.programs.split(",") if args.programs else PROGRAMS
     for program in args.programs:
@@ -105,13 +98,13 @@ def parse_args(argv):
 
 
 def make_corpus(args):
-    argv = [os.path.join(HERE, "corpus"), "--wet-only", f"--wet-max={args.wet_max}", f"--dir={args.corpus}",
+    argv = [os.path.join(BENCH, "corpus.sh"), "--wet-only", f"--wet-max={args.wet_max}", f"--dir={args.corpus}",
             f"--programs={','.join(args.programs)}", f"--jobs={args.jobs}"]
     if args.tool_dir:
         argv.append(f"--tool-dir={args.tool_dir}")
     result = subprocess.run(argv, stdout=subprocess.DEVNULL)
     if result.returncode != 0:
-        die("bench/corpus failed (see its message above)")
+        die("bench/corpus.sh failed (see its message above)")
 
 
 def stats_rows(wet, path):
@@ -183,11 +176,11 @@ def mb(nbytes):
 
 
 def report(rows, args, argv, items):
-    out = [f"### Measured (`bench/wet`, {time.strftime('%Y-%m-%d')})\n",
+    out = [f"### Measured (`bench/wet.py`, {time.strftime('%Y-%m-%d')})\n",
            f"    {markdown_doc.command_line(PROG, argv)}\n"]
     out.append("Machine: " + "; ".join(f"{label} {value}" for label, value in items
                                         if label not in ("compiler",)) + ".\n")
-    out.append(f"Runs: each program of the regular corpus (bench/corpus) traced by `tcgen-tracer --wet` from "
+    out.append(f"Runs: each program of the regular corpus (bench/corpus.sh) traced by `tcgen-tracer --wet` from "
                f"its start until {args.wet_max:,} loads and stores (0: the whole run). Raw bytes count the "
                f"labels as the paper counts its Orig. WET (docs/wet.md: 4 per timestamp, 8 per value, "
                f"address or dependence); saved = the `.wet` file; xz = `xz -9 -T1` on the same raw labels in "
@@ -288,10 +281,7 @@ def main(argv):
     args = parse_args(argv)
     binaries = {"wet": os.path.join(args.build, "wet", "wet"),
                 "query": os.path.join(args.build, "bench", "wet-query-bench")}
-    for name, path in binaries.items():
-        if not os.access(path, os.X_OK):
-            die(f"{path} not found: build it (cmake --build {args.build} --target "
-                f"{'wet' if name == 'wet' else 'wet-query-bench'})")
+    script.require_built([(binaries["wet"], "wet"), (binaries["query"], "wet-query-bench")], args.build, die)
     os.makedirs(args.work, exist_ok=True)
     # The machine and the commit as the run starts: a long run's tree may
     # move on before it ends.

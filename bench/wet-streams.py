@@ -1,19 +1,19 @@
 #!/usr/bin/python3
-"""bench/wet-streams: measure libtcgen_wet on the WET streams of the corpus programs.
+"""bench/wet-streams.py: measure libtcgen_wet on the WET streams of the corpus programs.
 
-    bench/wet-streams [--corpus=DIR] [--runs=N] [--nodes=K] [--edges=K] [--out=FILE]
+    bench/wet-streams.py [--corpus=DIR] [--runs=N] [--nodes=K] [--edges=K] [--out=FILE]
               [--programs=P1,P2] [--quick] [--jobs=N] [--tool-dir=DIR]
               [--build=DIR] [--work=DIR] [--seeks=N] [--cxx=CXX]
 
-Makes sure the corpus's WET sets exist (bench/corpus --wet, given --corpus as
+Makes sure the corpus's WET sets exist (bench/corpus.sh --wet, given --corpus as
 its --dir and --programs, --quick, --jobs, --tool-dir as they are), cuts each
 program's set into the raw streams of its K hottest nodes and edges
-(bench/wet-split), and measures every stream three ways: the bidirectional
+(bench/wet-split.py), and measures every stream three ways: the bidirectional
 library's saved form and its walks and seeks (wet-bench, medians of --runs),
 tcgen's ordinary compressor of the same spec (`tcgen specs/wet/KIND.tcg`,
 built with c++ -O3, its .tcz checked by decompressing), and xz -9. Prints a
 Markdown table per stream kind, totals, and whether the library meets its
-goals (reported, never asserted); --out=FILE replaces the bench/wet-streams
+goals (reported, never asserted); --out=FILE replaces the bench/wet-streams.py
 section of FILE (docs/benchmarks/wet-streams.md; see bench/runner/markdown_doc.py).
 Per-stream figures go to WORK/streams.tsv. Exit status 1 if a tool fails or a round trip differs.
 
@@ -22,7 +22,6 @@ script's folder), and so is the valgrind tool when --tool-dir is not given.
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import argparse
 import collections
 import datetime
 import os
@@ -32,15 +31,16 @@ import statistics
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "runner"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import compressors  # noqa: E402
 import markdown_doc  # noqa: E402
+import script  # noqa: E402
+from script import BENCH, REPO  # noqa: E402
 
-PROG = "bench/wet-streams"
+PROG = "bench/wet-streams.py"
+die, _ = script.messages(PROG)
 
 # wet-split's stream names -> the spec (and wet-bench kind) of each, in the
 # order the report shows them, with what one record holds.
@@ -58,11 +58,6 @@ BALANCE_GOAL = 0.8     # backward at least this times forward
 SEEK_GOAL_US = 1000.0  # median seek latency of a stream
 
 
-def die(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 def run(argv, **kwargs):
     """Runs ARGV; a failure is fatal, with the tool's own message."""
     result = subprocess.run(argv, capture_output=True, **kwargs)
@@ -73,24 +68,21 @@ def run(argv, **kwargs):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                description=__doc__.split("\n\n", 2)[2])
-    p.error = die  # one-line error, exit status 1
-    p.add_argument("--corpus", metavar="DIR", help="bench/corpus's --dir (default: its default)")
+    p = script.argument_parser(PROG, __doc__.split("\n\n", 2)[2], die)
+    p.add_argument("--corpus", metavar="DIR", help="bench/corpus.sh's --dir (default: its default)")
     p.add_argument("--runs", type=int, default=3, help="runs per stream, medians reported (default 3)")
     p.add_argument("--seeks", type=int, default=101, help="random seeks per stream (default 101)")
     p.add_argument("--nodes", type=int, default=10, metavar="K",
                    help="streams of the K nodes with the most events per program (default 10)")
     p.add_argument("--edges", type=int, default=10, metavar="K",
                    help="streams of the K edges with the most dependences per program (default 10)")
-    p.add_argument("--out", metavar="FILE", help="replace the bench/wet-streams section of this Markdown file "
+    p.add_argument("--out", metavar="FILE", help="replace the bench/wet-streams.py section of this Markdown file "
                    "(docs/benchmarks/wet-streams.md)")
-    p.add_argument("--programs", help="bench/corpus's --programs")
-    p.add_argument("--quick", action="store_true", help="bench/corpus's --quick (small WET sets)")
-    p.add_argument("--jobs", help="bench/corpus's --jobs")
-    p.add_argument("--tool-dir", help="bench/corpus's --tool-dir (default: BUILD/tracer/lib)")
-    p.add_argument("--build", default=os.path.join(REPO, "build"),
-                   help="build directory holding generator/tcgen and bench/wet-streams-bench (default build/)")
+    p.add_argument("--programs", help="bench/corpus.sh's --programs")
+    p.add_argument("--quick", action="store_true", help="bench/corpus.sh's --quick (small WET sets)")
+    p.add_argument("--jobs", help="bench/corpus.sh's --jobs")
+    p.add_argument("--tool-dir", help="bench/corpus.sh's --tool-dir (default: BUILD/tracer/lib)")
+    script.add_build_option(p, "the build directory, holding generator/tcgen and bench/wet-bench")
     p.add_argument("--work", help="directory for the streams and compressors (default BUILD/wet-bench)")
     p.add_argument("--cxx", default=os.environ.get("CXX", "c++"),
                    help="C++ compiler for the ordinary compressors (default $CXX or c++; always -O3)")
@@ -101,8 +93,8 @@ def parse_args(argv):
 
 
 def make_corpus(args, build):
-    """Runs bench/corpus --wet; returns the corpus directory (with /quick)."""
-    argv = [os.path.join(HERE, "corpus"), "--wet"]
+    """Runs bench/corpus.sh --wet; returns the corpus directory (with /quick)."""
+    argv = [os.path.join(BENCH, "corpus.sh"), "--wet"]
     if args.corpus:
         argv.append("--dir=" + args.corpus)
     for name in ("programs", "jobs"):
@@ -116,7 +108,7 @@ def make_corpus(args, build):
     print(f"{PROG}: {shlex.join(argv)}", file=sys.stderr)
     result = subprocess.run(argv, stdout=subprocess.DEVNULL)
     if result.returncode != 0:
-        die("bench/corpus --wet failed")
+        die("bench/corpus.sh --wet failed")
     corpus = args.corpus or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
                                          "tcgen-corpus")
     corpus = corpus.rstrip("/") or "/"
@@ -142,7 +134,7 @@ def wet_sets(corpus, programs):
 
 
 def build_compressors(tcgen, cxx, work):
-    """The ordinary compressor of each spec, built as bench/run builds its."""
+    """The ordinary compressor of each spec, built as bench/run.py builds its."""
     binaries = {}
     for kind in KINDS:
         source = os.path.join(work, f"{kind}.cpp")
@@ -154,9 +146,9 @@ def build_compressors(tcgen, cxx, work):
 
 
 def split(program, prefix, work, nodes, edges):
-    """bench/wet-split into WORK/PROGRAM; [(file, kind, records)]."""
+    """bench/wet-split.py into WORK/PROGRAM; [(file, kind, records)]."""
     out = os.path.join(work, program)
-    run([os.path.join(HERE, "wet-split"), f"--nodes={nodes}", f"--edges={edges}", f"--out={out}", prefix])
+    run([os.path.join(BENCH, "wet-split.py"), f"--nodes={nodes}", f"--edges={edges}", f"--out={out}", prefix])
     with open(os.path.join(out, "index.tsv"), encoding="utf-8") as f:
         rows = [line.split("\t") for line in f.read().splitlines()[1:]]
     return [(os.path.join(out, row[0]), STREAM_KIND[row[1]], int(row[2])) for row in rows]
@@ -319,11 +311,11 @@ def machine_line(cxx, build_types):
 def report(rows, args, argv, cxx):
     out = []
     build_types = sorted({r["build_type"] for r in rows})
-    out.append(f"### Measured (`bench/wet-streams`, {datetime.date.today().isoformat()})\n")
+    out.append(f"### Measured (`bench/wet-streams.py`, {datetime.date.today().isoformat()})\n")
     out.append(f"    {markdown_doc.command_line(PROG, argv)}\n")
     out.append(machine_line(cxx, build_types) + "\n")
     out.append(f"Streams: the {args.nodes} hottest nodes (timestamps and values) and the {args.edges} hottest "
-               f"use-def edges of each program's WET set (`bench/wet-split`). Sizes: the library's saved form "
+               f"use-def edges of each program's WET set (`bench/wet-split.py`). Sizes: the library's saved form "
                f"(`save()`, tables and envelope included), tcgen's ordinary `.tcz` of the same spec, `xz -9 -T1`; "
                f"bits per value = 8 × bytes / values (an edge record is two values). Speeds: full walks, "
                f"medians of {args.runs} runs per stream, summed over a program's streams as total values over "
@@ -369,9 +361,7 @@ def main(argv):
     build = os.path.abspath(args.build)
     tcgen = os.path.join(build, "generator", "tcgen")
     wet_bench_binary = os.path.join(build, "bench", "wet-bench")
-    for path, target in ((tcgen, "tcgen"), (wet_bench_binary, "wet-bench")):
-        if not os.access(path, os.X_OK):
-            die(f"{path} not found; build it (cmake --build {args.build} --target {target}) or pass --build=DIR")
+    script.require_built([(tcgen, "tcgen"), (wet_bench_binary, "wet-bench")], args.build, die)
     work = os.path.abspath(args.work or os.path.join(build, "wet-bench"))
     os.makedirs(work, exist_ok=True)
 
@@ -394,8 +384,8 @@ def main(argv):
         f.write(text)
     print(text)
     if args.out:
-        markdown_doc.write_section(args.out, "bench/wet-streams", text)
-        print(f"{PROG}: wrote the bench/wet-streams section of {args.out}", file=sys.stderr)
+        markdown_doc.write_section(args.out, "bench/wet-streams.py", text)
+        print(f"{PROG}: wrote the bench/wet-streams.py section of {args.out}", file=sys.stderr)
     print(f"{PROG}: per-stream figures in {os.path.join(work, 'streams.tsv')}", file=sys.stderr)
 
 

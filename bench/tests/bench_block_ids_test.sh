@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench_block_ids_test.sh BUILD: bench/block-ids end to end on sort's quick
-# corpus trace (bench/corpus --quick): its section is written with a row for
+# bench_block_ids_test.sh BUILD: bench/block-ids.py end to end on sort's quick
+# corpus trace (bench/corpus.sh --quick): its section is written with a row for
 # sort whose split, join, grammar expansion and decompressions were checked,
 # every size column filled (.wpp and .wpp + table included), and a row of
 # query times whose tables wpp-bench found equal (hot L = 4, 8, 16, 64 and the
@@ -18,9 +18,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_block_ids_test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$repo/bench/block-ids" --quick --programs=sort --build="$build" --corpus="$tmp/corpus" --work="$tmp/work" \
-    --out="$tmp/doc.md" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids failed"; }
-grep -q '^<!-- begin bench/block-ids -->$' "$tmp/doc.md" || fail "no bench/block-ids section"
+"$repo/bench/block-ids.py" --quick --programs=sort --build="$build" --corpus="$tmp/corpus" --work="$tmp/work" \
+    --out="$tmp/doc.md" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids.py failed"; }
+grep -q '^<!-- begin bench/block-ids.py -->$' "$tmp/doc.md" || fail "no bench/block-ids.py section"
 sizes='^\| sort \| [0-9,]+ \| [0-9,]+ \|( [0-9,]+ \|){8} [-0-9.]+ % \| [0-9,]+ \| [0-9,]+ \|$'
 grep -Eq "$sizes" "$tmp/doc.md" || fail "no row of sizes for sort: $(cat "$tmp/doc.md")"
 grep -Eq '^\| total \|.* \| [0-9,]+ \| [0-9,]+ \|$' "$tmp/doc.md" || fail "no total row with the .wpp columns"
@@ -31,16 +31,16 @@ grep -Fq '| program | ids | grammar symbols | ratio | hot L = 4 | hot L = 8 | ho
     "$tmp/doc.md" || fail "no query table header"
 ! grep -qF "$repo" "$tmp/doc.md" || fail "the section names the checkout's path"
 
-"$repo/bench/block-ids" --manifest="$tmp/corpus/quick/manifest.tsv" --programs=sort --build="$build" \
-    --work="$tmp/work" > "$tmp/out2" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids --manifest failed"; }
+"$repo/bench/block-ids.py" --manifest="$tmp/corpus/quick/manifest.tsv" --programs=sort --build="$build" \
+    --work="$tmp/work" > "$tmp/out2" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids.py --manifest failed"; }
 cmp <(grep -E "$sizes" "$tmp/out") <(grep -E "$sizes" "$tmp/out2") || fail "--manifest gave other sizes"
 
 rc=0
-"$repo/bench/block-ids" --manifest="$tmp/nosuch.tsv" --build="$build" 2> "$tmp/err" || rc=$?
-[[ $rc == 1 && $(cat "$tmp/err") == "bench/block-ids: no manifest $tmp/nosuch.tsv" ]] \
+"$repo/bench/block-ids.py" --manifest="$tmp/nosuch.tsv" --build="$build" 2> "$tmp/err" || rc=$?
+[[ $rc == 1 && $(cat "$tmp/err") == "bench/block-ids.py: no manifest $tmp/nosuch.tsv" ]] \
     || fail "missing manifest: exit status $rc, $(cat "$tmp/err")"
 rc=0
-"$repo/bench/block-ids" --programs=nosuch --build="$build" --corpus="$tmp/corpus" 2> "$tmp/err" || rc=$?
-[[ $rc == 1 && $(cat "$tmp/err") == "bench/block-ids: unknown program 'nosuch' (known: bzip2, gzip, xz, sort, sqlite3, python3, perl, cc1)" ]] \
+"$repo/bench/block-ids.py" --programs=nosuch --build="$build" --corpus="$tmp/corpus" 2> "$tmp/err" || rc=$?
+[[ $rc == 1 && $(cat "$tmp/err") == "bench/block-ids.py: unknown program 'nosuch' (known: bzip2, gzip, xz, sort, sqlite3, python3, perl, cc1)" ]] \
     || fail "unknown program: exit status $rc, $(cat "$tmp/err")"
 echo "bench_block_ids_test: passed"

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""bench/run: measure tcgen's generated compressors against bzip2, xz and zstd.
+"""bench/run.py: measure tcgen's generated compressors against bzip2, xz and zstd.
 
-    bench/run [OPTIONS] MANIFEST.tsv
-    bench/run [OPTIONS] --traces=KIND:FILE[,KIND:FILE...]
-    bench/run --decode [OPTIONS] MANIFEST.tsv
+    bench/run.py [OPTIONS] MANIFEST.tsv
+    bench/run.py [OPTIONS] --traces=KIND:FILE[,KIND:FILE...]
+    bench/run.py --decode [OPTIONS] MANIFEST.tsv
 
 With --decode, decompression speed alone: ns/record of the kind's shipped
 tcgen spec (`-d -T1` and default threads) beside xz -d, zstd -d --long=27 and
@@ -27,7 +27,6 @@ See docs/benchmarks.md.
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import argparse
 import csv
 import os
 import shlex
@@ -36,9 +35,7 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "runner"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import compressors  # noqa: E402
@@ -48,26 +45,20 @@ import machine  # noqa: E402
 import markdown_doc  # noqa: E402
 import measure  # noqa: E402
 import report  # noqa: E402
+import script  # noqa: E402
+from script import REPO  # noqa: E402
 
-PROG = "bench/run"
-# bench/corpus's manifests: the heading says which set a section measures.
+PROG = "bench/run.py"
+die, note = script.messages(PROG)
+# bench/corpus.sh's manifests: the heading says which set a section measures.
 DEFAULT_TITLES = {"manifest.tsv": "the regular set", "hard-manifest.tsv": "the hard set"}
-
-
-def die(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def note(message):
-    print(f"{PROG}: {message}", file=sys.stderr, flush=True)
+# --decode's section; like bench/run-hard, a section's name, whose last part
+# also names its chart, not the script's.
+DECODE_SECTION = "bench/run-decode"
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=__doc__.split("\n\n")[2])
-    p.error = die  # a one-line error and exit status 1, as tcgen's tools do
+    p = script.argument_parser(PROG, script.usage_description(__doc__), die)
     p.add_argument("manifest", nargs="?", help="corpus manifest (TSV: kind, program, file, "
                    "bytes, sha256; see bench/README.md)")
     p.add_argument("--traces", help="KIND:FILE,... instead of a manifest "
@@ -87,8 +78,7 @@ def parse_args(argv):
     p.add_argument("--out", help="results directory (default build/bench-results/DATE-TIME)")
     p.add_argument("--tmp", help="directory for compressed and decompressed files "
                    "(default OUT/tmp; the same for every compressor)")
-    p.add_argument("--tcgen", default=os.path.relpath(
-                       os.path.join(REPO, "build", "generator", "tcgen")),
+    p.add_argument("--tcgen", default=os.path.relpath(script.TCGEN),
                    help="the tcgen under test (default build/generator/tcgen)")
     p.add_argument("--branch-ids", help="tcgen-branch-ids, for the block-id compressors of "
                    "branch traces (default: the one built beside --tcgen, tracer/tcgen-branch-ids "
@@ -100,14 +90,14 @@ def parse_args(argv):
                    "always with -O3)")
     p.add_argument("--markdown", help="also write the report into FILE (one document per "
                    "corpus: docs/benchmarks/run-regular.md, docs/benchmarks/run-hard.md), "
-                   "replacing the section bench/run wrote there before; its chart is copied "
+                   "replacing the section bench/run.py wrote there before; its chart is copied "
                    "next to it as FILE's name with .png (with --section=NAME, NAME's last part "
                    "with .png)")
     p.add_argument("--section", default=PROG, type=markdown_doc.section_name,
                    help=f"the name of the Markdown section written (default {PROG}; another, "
                    "e.g. bench/run-hard, for a second corpus beside the first)")
     p.add_argument("--title", help="what the section's heading says the traces are (default: "
-                   "'the regular set' or 'the hard set' for bench/corpus's manifest.tsv and "
+                   "'the regular set' or 'the hard set' for bench/corpus.sh's manifest.tsv and "
                    "hard-manifest.tsv, else nothing)")
     p.add_argument("--about", default="", help="a sentence on where the traces come from, "
                    "printed under Traces in the Markdown")
@@ -128,7 +118,7 @@ def parse_args(argv):
     if (args.cache or args.no_profile) and not args.decode:
         p.error("--cache and --no-profile go with --decode")
     if args.decode and args.section == PROG:
-        args.section = PROG + "-decode"
+        args.section = DECODE_SECTION
     if args.title is None:
         args.title = DEFAULT_TITLES.get(os.path.basename(args.manifest or ""), "")
     return args
@@ -350,14 +340,14 @@ def write_reports(args, argv, out, traces, rows, built, wanted, zpaq, bindir):
 
 
 def decode_main(args, argv, traces):
-    """bench/run --decode (decode_speed.py)."""
+    """bench/run.py --decode (decode_speed.py)."""
     for tool in ["xz", "zstd", "bzip2"]:
         if not shutil.which(tool):
             die(f"{tool} not found (run scripts/setup.sh)")
     if not os.access(measure.GNU_TIME, os.X_OK):
         die(f"{measure.GNU_TIME} not found (apt-get install time)")
     out = os.path.abspath(args.out or os.path.join(
-        REPO, "build", "bench-results", "decode-" + time.strftime("%Y%m%d-%H%M%S")))
+        script.BUILD, "bench-results", "decode-" + time.strftime("%Y%m%d-%H%M%S")))
     bindir, logdir = os.path.join(out, "bin"), os.path.join(out, "logs")
     tmpdir = os.path.abspath(args.tmp or os.path.join(out, "tmp"))
     for d in (out, bindir, logdir, tmpdir) + ((args.cache,) if args.cache else ()):
@@ -402,7 +392,7 @@ def decode_main(args, argv, traces):
         if os.path.exists(packed[name]) and packed[name].startswith(tmpdir):
             os.remove(packed[name])
     load_after = os.getloadavg()
-    # the kinds in bench/corpus's order, the traces of each by name, whatever
+    # the kinds in bench/corpus.sh's order, the traces of each by name, whatever
     # order the manifest lists them in
     order = ["store-addresses", "cache-miss-addresses", "load-values", "champsim", "branches"]
     by_kind = {kind: sorted(by_kind[kind], key=lambda r: r.trace.label)
@@ -459,7 +449,7 @@ def main(argv):
     check_tools(wanted, zpaq)
 
     out = os.path.abspath(args.out or os.path.join(
-        REPO, "build", "bench-results", time.strftime("%Y%m%d-%H%M%S")))
+        script.BUILD, "bench-results", time.strftime("%Y%m%d-%H%M%S")))
     bindir, logdir = os.path.join(out, "bin"), os.path.join(out, "logs")
     tmpdir = os.path.abspath(args.tmp or os.path.join(out, "tmp"))
     for d in (out, bindir, logdir, tmpdir):

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# make-trace: make a real memory trace by running a Debian program under
+# make-trace.sh: make a real memory trace by running a Debian program under
 # valgrind's lackey tool and converting its output with tcgen-lackey-to-trace
 # (tracer/).
 #
-#   bench/make-trace [--kind=store-addresses|cache-miss-addresses]
-#                    [--program=NAME] [--input-bytes=N] [--max-records=N]
-#                    [--tool=PATH] OUT_FILE
+#   bench/make-trace.sh [--kind=store-addresses|cache-miss-addresses]
+#                       [--program=NAME] [--input-bytes=N] [--max-records=N]
+#                       [--tool=PATH] OUT_FILE
 #
 # The program's input is a fixed pseudo-random text made by this script (no
 # network, no files from the system), and the program runs with an empty,
@@ -13,12 +13,9 @@
 # run on the same system (same Debian package versions). See bench/README.md.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-prog=$(basename "$0")
-
-die() { echo "$prog: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/runner/common.sh"
 usage() {
-    sed -n '5,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,3\}//'
+    usage_lines 5,8
     echo "programs: ${!programs[*]}"
 }
 
@@ -82,36 +79,7 @@ command -v valgrind >/dev/null || die "valgrind not found (apt-get install valgr
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/make-trace.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# Deterministic text: words from a fixed vocabulary with a skewed
-# distribution, Park-Miller LCG (exact in awk's doubles), lines of 4-15 words.
-awk -v n="$nbytes" 'BEGIN {
-    nv = split("the of and to in is that for it as was with be by on not he this are " \
-               "or his from at which but have an they you were her she there one all " \
-               "would their we him been has when who will more no if out so said what " \
-               "up its about into than them can only other new some could time these " \
-               "two may then do first any my now such like our over man me even most " \
-               "made after also did many before must through back years where much your " \
-               "way well down should because each just those people how too little state " \
-               "good very make world still own see men work long get here between both " \
-               "life being under never day same another know while last might us great " \
-               "old year off come since against go came right used take three trace " \
-               "compressor predictor value stride table field record header memory " \
-               "address cache miss store load instruction program benchmark", v, " ")
-    x = 20050101; len = 0; nw = 0; line = ""
-    while (len < n) {
-        x = (x * 16807) % 2147483647; r = x / 2147483647
-        w = v[1 + int(nv * r * r * r)]                 # skewed towards early words
-        x = (x * 16807) % 2147483647
-        if (x % 97 == 0) w = w (x % 10000)             # occasional numbers
-        line = (nw == 0) ? w : line " " w; nw++
-        x = (x * 16807) % 2147483647
-        if (nw >= 4 + x % 12) {
-            line = line "\n"
-            if (len + length(line) > n) line = substr(line, 1, n - len)  # exactly n bytes
-            printf "%s", line; len += length(line); nw = 0; line = ""
-        }
-    }
-}' > "$tmp/input.txt"
+gen_text "$nbytes" > "$tmp/input.txt"  # runner/common.sh
 
 norand=()
 if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then

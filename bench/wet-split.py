@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""bench/wet-split: cut the WET files of tcgen-tracer --wet=PREFIX into raw streams.
+"""bench/wet-split.py: cut the WET files of tcgen-tracer --wet=PREFIX into raw streams.
 
-    bench/wet-split [--nodes=K] [--edges=K] [--out=DIR] PREFIX
+    bench/wet-split.py [--nodes=K] [--edges=K] [--out=DIR] PREFIX
 
 Reads PREFIX.blocks (WTB1), PREFIX.flow (WTF1), PREFIX.nodes (WTN2),
 PREFIX.events (WTE2) and PREFIX.edges (WTD2), checks that they agree, and
@@ -24,7 +24,7 @@ import os
 import sys
 from array import array
 
-PROG = "wet-split"
+PROG = "bench/wet-split.py"
 
 # (suffix, magic, record bytes) of the five input files.
 BLOCKS = (".blocks", b"WTB1", 24)

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
-"""bench/block-ids: branch traces as block-id streams, against the raw traces.
+"""bench/block-ids.py: branch traces as block-id streams, against the raw traces.
 
-    bench/block-ids [--corpus=DIR | --manifest=FILE] [--programs=P1,P2] [--jobs=N]
+    bench/block-ids.py [--corpus=DIR | --manifest=FILE] [--programs=P1,P2] [--jobs=N]
               [--quick] [--tool-dir=DIR] [--build=DIR] [--work=DIR] [--cxx=CXX]
               [--out=FILE] [--section=NAME]
 
-Makes sure the corpus's branch traces exist (bench/corpus --kinds=branches,
+Makes sure the corpus's branch traces exist (bench/corpus.sh --kinds=branches,
 given --corpus as its --dir and --programs, --jobs, --quick, --tool-dir as
-they are; or, with --manifest, the branch traces a bench/corpus manifest
+they are; or, with --manifest, the branch traces a bench/corpus.sh manifest
 lists, such as the hard set's hard-manifest.tsv, taken as they are), then
 per program: splits the trace with tcgen-branch-ids into its id stream and
 side table, joins them back and compares with the trace (cmp), and
@@ -25,7 +25,7 @@ and 64 (the two tables compared) and a backward walk over every id.
 
 Every compressed file is decompressed and compared with its input. Prints
 two Markdown tables (sizes, query times); --out=FILE replaces the
-bench/block-ids section of FILE (docs/benchmarks/block-ids.md; see
+bench/block-ids.py section of FILE (docs/benchmarks/block-ids.md; see
 bench/runner/markdown_doc.py). Exit status 1 if a tool fails, a round trip
 differs or the grammar's hot subpaths differ from the expanded ids'.
 
@@ -35,7 +35,6 @@ build/ beside this script's folder), and so is the valgrind tool when
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import argparse
 import filecmp
 import os
 import re
@@ -43,17 +42,18 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "runner"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import compressors  # noqa: E402
 import corpus  # noqa: E402
 import machine  # noqa: E402
 import markdown_doc  # noqa: E402
+import script  # noqa: E402
+from script import BENCH, REPO  # noqa: E402
 
-PROG = "bench/block-ids"
+PROG = "bench/block-ids.py"
+die, _ = script.messages(PROG, error="")
 PROGRAMS = ["bzip2", "gzip", "xz", "sort", "sqlite3", "python3", "perl", "cc1"]
 DEFAULT_PROGRAMS = ["sort", "bzip2", "gzip"]
 HOT_LENGTHS = [4, 8, 16, 64]
@@ -62,29 +62,22 @@ XZ = ["xz", "-9", "-T1", "-c"], ["xz", "-d", "-T1", "-c"]
 ZSTD = ["zstd", "-19", "--long=27", "-q", "-c"], ["zstd", "-d", "--long=27", "-q", "-c"]
 
 
-def die(message):
-    print(f"{PROG}: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description="Branch traces as block-id streams, "
-                                "against the raw traces.")
-    p.error = die
-    p.add_argument("--corpus", metavar="DIR", help="bench/corpus's --dir (default: its default)")
-    p.add_argument("--manifest", metavar="FILE", help="take the branch traces this bench/corpus manifest lists "
-                   "(e.g. the hard set's DIR/hard-manifest.tsv) instead of running bench/corpus")
+    p = script.argument_parser(PROG, "Branch traces as block-id streams, against the raw traces.", die)
+    p.add_argument("--corpus", metavar="DIR", help="bench/corpus.sh's --dir (default: its default)")
+    p.add_argument("--manifest", metavar="FILE", help="take the branch traces this bench/corpus.sh manifest lists "
+                   "(e.g. the hard set's DIR/hard-manifest.tsv) instead of running bench/corpus.sh")
     p.add_argument("--programs", help="comma-separated corpus programs (default: sort,bzip2,gzip)")
-    p.add_argument("--jobs", default="1", help="bench/corpus's --jobs (default 1)")
-    p.add_argument("--quick", action="store_true", help="bench/corpus's --quick (tiny traces, for tests)")
-    p.add_argument("--tool-dir", help="bench/corpus's --tool-dir (default: BUILD/tracer/lib)")
-    p.add_argument("--build", default=os.path.join(REPO, "build"), help="the build directory (default build/)")
+    p.add_argument("--jobs", default="1", help="bench/corpus.sh's --jobs (default 1)")
+    p.add_argument("--quick", action="store_true", help="bench/corpus.sh's --quick (tiny traces, for tests)")
+    p.add_argument("--tool-dir", help="bench/corpus.sh's --tool-dir (default: BUILD/tracer/lib)")
+    script.add_build_option(p)
     p.add_argument("--work", help="directory for the split and compressed files (default BUILD/block-ids)")
     p.add_argument("--cxx", default="c++", help="the compiler of tcgen's output (default c++)")
-    p.add_argument("--out", metavar="FILE", help="replace the bench/block-ids section of this Markdown file "
+    p.add_argument("--out", metavar="FILE", help="replace the bench/block-ids.py section of this Markdown file "
                    "(docs/benchmarks/block-ids.md)")
     p.add_argument("--section", default=PROG, type=markdown_doc.section_name,
-                   help="the section --out replaces (default bench/block-ids)")
+                   help="the section --out replaces (default bench/block-ids.py)")
     args = p.parse_args(argv)
     args.programs = args.programs.split(",") if args.programs else DEFAULT_PROGRAMS
     for program in args.programs:
@@ -99,15 +92,15 @@ def parse_args(argv):
 def make_corpus(args):
     if args.manifest:
         return traces_of(args.manifest, args)
-    argv = [os.path.join(HERE, "corpus"), "--kinds=branches", f"--dir={args.corpus}",
+    argv = [os.path.join(BENCH, "corpus.sh"), "--kinds=branches", f"--dir={args.corpus}",
             f"--programs={','.join(args.programs)}", f"--jobs={args.jobs}"]
     if args.quick:
         argv.append("--quick")
     if args.tool_dir:
         argv.append(f"--tool-dir={args.tool_dir}")
     if subprocess.run(argv, stdout=subprocess.DEVNULL).returncode != 0:
-        die("bench/corpus failed (see its message above)")
-    manifest = os.path.join(args.corpus, "quick" if args.quick else "", "manifest.tsv")  # as bench/corpus puts it
+        die("bench/corpus.sh failed (see its message above)")
+    manifest = os.path.join(args.corpus, "quick" if args.quick else "", "manifest.tsv")  # as bench/corpus.sh puts it
     return traces_of(manifest, args)
 
 
@@ -225,7 +218,7 @@ def report(rows, args, argv):
     out.append("Machine: " + "; ".join(f"{label} {value}" for label, value in items) + ".\n")
     which = f"the branch traces {os.path.basename(args.manifest)} lists" if args.manifest else \
         "the regular corpus's branch traces"
-    out.append(f"Traces: {which} (bench/corpus: `tcgen-tracer --branches`, start-up "
+    out.append(f"Traces: {which} (bench/corpus.sh: `tcgen-tracer --branches`, start-up "
                "skipped). Ids = `tcgen-branch-ids split`'s id stream compressed by examples/branch_ids.tcg; "
                "table = its side table by `xz -9`; the gain is the raw trace's tcgen size against ids + table; "
                ".wpp = the ids' SEQUITUR grammar (`wpp build --raw`), + table the same side table. "
@@ -286,9 +279,8 @@ def main(argv):
     tool = os.path.join(args.build, "tracer", "tcgen-branch-ids")
     wpp = os.path.join(args.build, "wpp", "wpp")
     wpp_bench = os.path.join(args.build, "wpp", "wpp-bench")
-    for binary in (tcgen, tool, wpp, wpp_bench):
-        if not os.access(binary, os.X_OK):
-            die(f"no {binary} (cmake --build {args.build} --target tcgen tcgen-branch-ids wpp wpp-bench)")
+    script.require_built([(tcgen, "tcgen"), (tool, "tcgen-branch-ids"), (wpp, "wpp"), (wpp_bench, "wpp-bench")],
+                         args.build, die)
     if args.tool_dir is None:
         args.tool_dir = os.path.join(args.build, "tracer", "lib")
     traces = make_corpus(args)

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""bench/threads: multi-threaded traces coded per thread, against interleaved.
+"""bench/threads.py: multi-threaded traces coded per thread, against interleaved.
 
-    bench/threads [--programs=P1,P2] [--sched=fair,default] [--kinds=K1,K2|wet-flow]
-                  [--quick] [--tool-dir=DIR] [--build=DIR] [--work=DIR]
-                  [--cxx=CXX] [--out=FILE] [--section=NAME]
+    bench/threads.py [--programs=P1,P2] [--sched=fair,default] [--kinds=K1,K2|wet-flow]
+                     [--quick] [--tool-dir=DIR] [--build=DIR] [--work=DIR]
+                     [--cxx=CXX] [--out=FILE] [--section=NAME]
 
 Traces multi-threaded runs of real programs with tcgen-tracer (every kind
 asked for at once, with --threads=LOG, under valgrind's fair scheduling and
@@ -23,7 +23,7 @@ grammar of the interleaved flow against one per thread (docs/wpp.md,
 "Threads"); its cap counts WET events, the flow is what they reach.
 
 Every compressed file is decompressed and compared with its input. Prints a
-Markdown table; --out=FILE replaces the bench/threads section of FILE
+Markdown table; --out=FILE replaces the bench/threads.py section of FILE
 (docs/benchmarks/threads.md; see bench/runner/markdown_doc.py). Exit status 1
 if a tool fails or a round trip differs.
 
@@ -34,7 +34,6 @@ script's folder), and so is the valgrind tool when --tool-dir is not given.
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import argparse
 import filecmp
 import os
 import random
@@ -43,16 +42,17 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(HERE, "runner"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import compressors  # noqa: E402
 import machine  # noqa: E402
 import markdown_doc  # noqa: E402
+import script  # noqa: E402
+from script import REPO  # noqa: E402
 
-PROG = "bench/threads"
+PROG = "bench/threads.py"
+die, _ = script.messages(PROG, error="")
 # Program -> (command, with INPUT for the input file; input generator, size).
 # Each runs two worker threads or more on its input: xz and zstd in blocks
 # small enough that both workers get some, sort on enough lines that it
@@ -80,11 +80,6 @@ RECORD = {"branches": 17, "champsim": 64, "stores": 12, "loads": 12, "misses": 1
 XZ = ["xz", "-9", "-T1", "-c"], ["xz", "-d", "-T1", "-c"]
 
 
-def die(message):
-    print(f"{PROG}: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 def names(text, known, what):
     chosen = text.split(",")
     for name in chosen:
@@ -94,22 +89,20 @@ def names(text, known, what):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description="Multi-threaded traces coded per thread, "
-                                "against interleaved.")
-    p.error = die
+    p = script.argument_parser(PROG, "Multi-threaded traces coded per thread, against interleaved.", die)
     p.add_argument("--programs", default=",".join(PROGRAMS), help="comma-separated (default: xz,zstd,sort)")
     p.add_argument("--sched", default=",".join(SCHEDULES), help="comma-separated: fair, default (both)")
     p.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
                    help="comma-separated (default: all five but wet-flow, the grammar of the --wet flow)")
     p.add_argument("--quick", action="store_true", help=f"tiny inputs, {QUICK_CAP} records a kind (for tests)")
     p.add_argument("--tool-dir", help="the tcgen-tracer tool directory (default: BUILD/tracer/lib)")
-    p.add_argument("--build", default=os.path.join(REPO, "build"), help="the build directory (default build/)")
+    script.add_build_option(p)
     p.add_argument("--work", help="directory for traces and compressed files (default BUILD/threads)")
     p.add_argument("--cxx", default="c++", help="the compiler of tcgen's output (default c++)")
-    p.add_argument("--out", metavar="FILE", help="replace the bench/threads section of this Markdown file "
+    p.add_argument("--out", metavar="FILE", help="replace the bench/threads.py section of this Markdown file "
                    "(docs/benchmarks/threads.md)")
     p.add_argument("--section", default=PROG, type=markdown_doc.section_name,
-                   help="the section --out replaces (default bench/threads)")
+                   help="the section --out replaces (default bench/threads.py)")
     args = p.parse_args(argv)
     args.programs = names(args.programs, PROGRAMS, "program")
     args.sched = names(args.sched, SCHEDULES, "scheduling")
@@ -308,9 +301,8 @@ def main(argv):
     args = parse_args(argv)
     tcgen = os.path.join(args.build, "generator", "tcgen")
     tool = os.path.join(args.build, "tracer", "tcgen-threads")
-    for binary in (tcgen, tool, os.path.join(args.tool_dir, "tcgen-tracer-amd64-linux")):
-        if not os.access(binary, os.X_OK):
-            die(f"no {binary} (cmake --build {args.build} --target tcgen tcgen-threads tcgen-tracer)")
+    script.require_built([(tcgen, "tcgen"), (tool, "tcgen-threads"),
+                          (os.path.join(args.tool_dir, "tcgen-tracer-amd64-linux"), "tcgen-tracer")], args.build, die)
     bindir = os.path.join(args.work, "bin")
     os.makedirs(bindir, exist_ok=True)
     built = {}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_threads_test.sh BUILD: bench/threads end to end on zstd's quick run
+# bench_threads_test.sh BUILD: bench/threads.py end to end on zstd's quick run
 # (tiny input, 20,000 records a kind; two kinds, and the --wet flow's
 # grammar): its section is written with a row per kind whose split, join,
 # decompressions and grammar expansions were checked, the
@@ -16,9 +16,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_threads_test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$repo/bench/threads" --quick --programs=zstd --sched=fair --kinds=branches,stores,wet-flow --build="$build" \
-    --work="$tmp/work" --out="$tmp/doc.md" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/threads failed"; }
-grep -q '^<!-- begin bench/threads -->$' "$tmp/doc.md" || fail "no bench/threads section"
+"$repo/bench/threads.py" --quick --programs=zstd --sched=fair --kinds=branches,stores,wet-flow --build="$build" \
+    --work="$tmp/work" --out="$tmp/doc.md" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/threads.py failed"; }
+grep -q '^<!-- begin bench/threads.py -->$' "$tmp/doc.md" || fail "no bench/threads.py section"
 for kind in branches stores; do
     grep -Eq "^\| zstd \| fair \| $kind \| 20,000 \| [0-9,]+ \| [0-9]+ \| [0-9,]+ \|" "$tmp/doc.md" \
         || fail "no row for zstd's $kind: $(cat "$tmp/doc.md")"
@@ -29,7 +29,7 @@ grep -Eq '^\| total \|' "$tmp/doc.md" || fail "no total row"
 ! grep -qF "$repo" "$tmp/doc.md" || fail "the section names the checkout's path"
 
 rc=0
-"$repo/bench/threads" --programs=nosuch --build="$build" --work="$tmp/work" 2> "$tmp/err" || rc=$?
-[[ $rc == 1 && $(cat "$tmp/err") == "bench/threads: unknown program 'nosuch' (known: xz, zstd, sort)" ]] \
+"$repo/bench/threads.py" --programs=nosuch --build="$build" --work="$tmp/work" 2> "$tmp/err" || rc=$?
+[[ $rc == 1 && $(cat "$tmp/err") == "bench/threads.py: unknown program 'nosuch' (known: xz, zstd, sort)" ]] \
     || fail "unknown program: exit status $rc, $(cat "$tmp/err")"
 echo "bench_threads_test: passed"

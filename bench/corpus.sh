@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# corpus: make (or reuse) the deterministic benchmark corpus of real traces:
+# corpus.sh: make (or reuse) the deterministic benchmark corpus of real traces:
 # Debian programs run under the tcgen-tracer valgrind tool (tracer/) on
 # inputs generated here, one valgrind run per program writing every kind.
 #
-#   bench/corpus [--set=regular|hard] [--dir=DIR] [--kinds=K1,K2] [--programs=P1,P2]
-#                [--jobs=N] [--quick] [--tool-dir=DIR] [--force] [--list] [--wet]
-#                [--wet-only] [--wet-max=N]
+#   bench/corpus.sh [--set=regular|hard] [--dir=DIR] [--kinds=K1,K2] [--programs=P1,P2]
+#                   [--jobs=N] [--quick] [--tool-dir=DIR] [--force] [--list] [--wet]
+#                   [--wet-only] [--wet-max=N]
 #
 # DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/tcgen-corpus; the manifest
 # is DIR/manifest.tsv (format in bench/README.md). Traces already in DIR are
@@ -19,10 +19,8 @@
 # skipped in every kind; files DIR/hard-PROGRAM.*, manifest DIR/hard-manifest.tsv.
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-prog=$(basename "$0")
-die() { echo "$prog: $*" >&2; exit 1; }
-usage() { sed -n '5,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,3\}//'; }
+source "$(dirname "${BASH_SOURCE[0]}")/runner/common.sh"
+usage() { usage_lines 5,8; }
 
 all_kinds=(store-addresses cache-miss-addresses load-values champsim branches)
 declare -A kind_opt=([store-addresses]=stores [cache-miss-addresses]=misses
@@ -233,36 +231,7 @@ fi
 tool_sum=$(sha256sum "$tool_dir/tcgen-tracer-amd64-linux" | cut -c1-64)
 vg_version=$(valgrind --version)
 
-# --- input generators (deterministic; Park-Miller LCG in awk) -------------
-gen_text() {  # bytes
-    awk -v n="$1" 'BEGIN {
-    nv = split("the of and to in is that for it as was with be by on not he this are " \
-               "or his from at which but have an they you were her she there one all " \
-               "would their we him been has when who will more no if out so said what " \
-               "up its about into than them can only other new some could time these " \
-               "two may then do first any my now such like our over man me even most " \
-               "made after also did many before must through back years where much your " \
-               "way well down should because each just those people how too little state " \
-               "good very make world still own see men work long get here between both " \
-               "life being under never day same another know while last might us great " \
-               "old year off come since against go came right used take three trace " \
-               "compressor predictor value stride table field record header memory " \
-               "address cache miss store load instruction program benchmark", v, " ")
-    x = 20050101; len = 0; nw = 0; line = ""
-    while (len < n) {
-        x = (x * 16807) % 2147483647; r = x / 2147483647
-        w = v[1 + int(nv * r * r * r)]
-        x = (x * 16807) % 2147483647
-        if (x % 97 == 0) w = w (x % 10000)
-        line = (nw == 0) ? w : line " " w; nw++
-        x = (x * 16807) % 2147483647
-        if (nw >= 4 + x % 12) {
-            line = line "\n"
-            if (len + length(line) > n) line = substr(line, 1, n - len)
-            printf "%s", line; len += length(line); nw = 0; line = ""
-        }
-    }}'
-}
+# --- input generators (deterministic; gen_text in runner/common.sh) --------
 gen_sql() {  # rows
     cat <<EOF
 CREATE TABLE t(id INTEGER PRIMARY KEY, a INTEGER, b TEXT, c REAL);
