@@ -30,6 +30,7 @@
 #include "common/output.hpp"
 #include "common/text_output.hpp"
 #include "wet/tools/report.hpp"
+#include "wet/tools/traced_run.hpp"
 
 namespace {
 
@@ -123,7 +124,9 @@ void print_progress(std::string_view step, std::uint64_t done, std::uint64_t tot
     std::fflush(stderr);
 }
 
-int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
+// `wet build` and `wet run`: the raw trace that `read` gives, built and saved.
+template <typename Read>
+int build_wet(const Read& read, const std::string& output, const std::string& checkpoint_text) {
     std::uint64_t checkpoint = WholeExecutionTrace::default_checkpoint_records;
     if (!checkpoint_text.empty()) {
         checkpoint = parse_number(checkpoint_text, "--checkpoint-every");
@@ -132,11 +135,8 @@ int run_build(const std::string& prefix, const std::string& output, const std::s
         }
     }
     const auto started = std::chrono::steady_clock::now();
+    const tcgen::wet::RawTrace raw = read();
     const bool terminal = isatty(STDERR_FILENO) != 0;
-    if (terminal) {
-        print_progress("reading and checking", 0, 1);
-    }
-    const tcgen::wet::RawTrace raw = tcgen::wet::read_raw_trace(prefix);
     WholeExecutionTrace wet = WholeExecutionTrace::build(raw, terminal ? print_progress : nullptr, checkpoint);
     if (terminal) {
         std::fprintf(stderr, "\r%40s\r", "");
@@ -152,6 +152,22 @@ int run_build(const std::string& prefix, const std::string& output, const std::s
                  static_cast<unsigned long long>(total.raw_bytes), static_cast<unsigned long long>(total.compressed_bytes),
                  total.compressed_bytes == 0 ? 0.0 : double(total.raw_bytes) / double(total.compressed_bytes), seconds);
     return 0;
+}
+
+int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
+    return build_wet(
+        [&] {
+            if (isatty(STDERR_FILENO) != 0) {
+                print_progress("reading and checking", 0, 1);
+            }
+            return tcgen::wet::read_raw_trace(prefix);
+        },
+        output, checkpoint_text);
+}
+
+int run_traced(const std::string& output, const std::vector<std::string>& command,
+               const std::string& checkpoint_text) {
+    return build_wet([&] { return tcgen::wet::tools::traced_run(output, command); }, output, checkpoint_text);
 }
 
 int run_stats(const std::string& file) {
@@ -363,9 +379,16 @@ int main(int argc, char** argv) {
         app.add_subcommand("build", "Reads PREFIX.blocks/.flow/.nodes/.events/.edges (and .regs), writes OUT.wet");
     build->add_option("PREFIX", prefix, "The prefix given to tcgen-tracer --wet=")->required();
     build->add_option("OUT", file, "The WET file to write")->required();
-    build->add_option("--checkpoint-every", checkpoint,
-                      "Records between two checkpoints of a stream (default 4096): a seek walks fewer")
-        ->type_name("N");
+    std::vector<std::string> command;
+    CLI::App* run = app.add_subcommand(
+        "run", "Runs PROGRAM under tcgen-tracer --wet and builds OUT.wet from what it writes, no raw file on disk");
+    run->add_option("OUT", file, "The WET file to write")->required();
+    run->add_option("COMMAND", command, "[TRACER OPTIONS] PROGRAM [ARGS...], after --")->required();
+    for (CLI::App* command_line : {build, run}) {
+        command_line->add_option("--checkpoint-every", checkpoint,
+                                 "Records between two checkpoints of a stream (default 4096): a seek walks fewer")
+            ->type_name("N");
+    }
     CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");
     stats->add_option("WET", file, "A file written by wet build")->required();
     CLI::App* cf = app.add_subcommand("cf", "The executed blocks, 'T 0xPC' per line");
@@ -422,8 +445,9 @@ int main(int argc, char** argv) {
     return tcgen::cli::run_subcommands(
         app, argc, argv, "wet",
         [&] {
-            queried = build->parsed() ? "" : file;
+            queried = build->parsed() || run->parsed() ? "" : file;
             return build->parsed()       ? run_build(prefix, file, checkpoint)
+                   : run->parsed()       ? run_traced(file, command, checkpoint)
                    : stats->parsed()     ? run_stats(file)
                    : cf->parsed()        ? run_cf(file, from, backward, count, ids, symbols)
                    : top->parsed()       ? run_top(file, count, symbols)

@@ -1,0 +1,271 @@
+// `wet run`: the tracer's raw WET files read through named pipes while it
+// runs (traced_run.hpp).
+//
+// The pipes are opened for reading, without blocking, before the tracer
+// starts, so that its opens for writing never wait; then one thread polls
+// them all and reads whatever comes, whichever file the tracer writes at
+// the moment (reading the files one after another would stall it as soon
+// as one pipe filled). On Linux a pipe that no writer has opened yet polls
+// as quiet, and one whose writer closed polls as hung up: a pipe is done
+// when it hangs up or when the tracer has exited and it is drained. The
+// symbols, which the tracer opens anew for each write, go to a plain file.
+
+#include "wet/tools/traced_run.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/command_line.hpp"
+#include "common/files.hpp"
+#include "runtime/files.hpp"
+#include "wet/format/raw_files.hpp"
+
+extern char** environ;
+
+namespace tcgen::wet::tools {
+namespace {
+
+constexpr const char* tracer_name = "tcgen-tracer";
+
+// The raw files the tracer keeps open while it runs: read through pipes.
+constexpr std::array<const char*, 6> piped_files = {".blocks", ".flow", ".nodes", ".events", ".edges", ".regs"};
+
+std::string tracer_path() {
+    if (const char* named = std::getenv("TCGEN_TRACER"); named != nullptr && *named != '\0') {
+        return named;
+    }
+    std::error_code error;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        for (const std::filesystem::path& candidate :
+             {self.parent_path() / tracer_name, self.parent_path().parent_path() / "tracer" / tracer_name}) {
+            if (::access(candidate.c_str(), X_OK) == 0) {
+                return candidate.string();
+            }
+        }
+    }
+    return tracer_name;  // looked up on PATH
+}
+
+// One raw file of the run: its name beside OUT, removed when the run ends
+// or a signal ends this program.
+class RunFile {
+public:
+    explicit RunFile(std::string path) { pending_.path = std::move(path); }
+    RunFile(const RunFile&) = delete;
+    RunFile& operator=(const RunFile&) = delete;
+    ~RunFile() {
+        if (descriptor_ >= 0) {
+            ::close(descriptor_);
+        }
+        if (made_) {
+            ::unlink(pending_.path.c_str());
+            tcgen_runtime::remove_pending_temporary(pending_);
+        }
+    }
+
+    const std::string& path() const { return pending_.path; }
+
+    // The named pipe, made and opened for reading without waiting for a writer.
+    void make_pipe() {
+        tcgen_runtime::add_pending_temporary(pending_);
+        if (::mkfifo(path().c_str(), 0600) != 0) {
+            const int error = errno;
+            tcgen_runtime::remove_pending_temporary(pending_);
+            throw WetError(path(), std::string("cannot make a named pipe: ") + std::strerror(error));
+        }
+        made_ = true;
+        descriptor_ = ::open(path().c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (descriptor_ < 0) {
+            throw WetError(path(), std::string("cannot open the named pipe: ") + std::strerror(errno));
+        }
+    }
+    // A plain file the tracer makes: only removed afterwards.
+    void expect_file() {
+        tcgen_runtime::add_pending_temporary(pending_);
+        made_ = true;
+    }
+
+    int descriptor() const { return descriptor_; }
+    bool done() const { return descriptor_ < 0; }
+    std::vector<std::uint8_t>& bytes() { return bytes_; }
+
+    // Reads what the pipe holds now; closes it at its end. `ended`: the
+    // tracer has exited, so an empty pipe is at its end too.
+    void read_available(bool ended) {
+        std::uint8_t buffer[1 << 16];
+        for (;;) {
+            const ssize_t got = ::read(descriptor_, buffer, sizeof buffer);
+            if (got > 0) {
+                bytes_.insert(bytes_.end(), buffer, buffer + got);
+                continue;
+            }
+            if (got < 0 && errno == EINTR) {
+                continue;
+            }
+            if (got < 0 && errno != EAGAIN) {
+                throw WetError(path(), std::string("read error: ") + std::strerror(errno));
+            }
+            // 0 with a writer gone (or never there once the tracer ended):
+            // the end; EAGAIN: a writer that has not written more yet.
+            if ((got == 0 && (connected_ || ended)) || (got < 0 && ended)) {
+                ::close(descriptor_);
+                descriptor_ = -1;
+            }
+            return;
+        }
+    }
+    // The pipe polled as hung up: its writer came and went.
+    void saw_writer() { connected_ = true; }
+
+private:
+    tcgen_runtime::PendingTemporary pending_;
+    bool made_ = false;
+    bool connected_ = false;
+    int descriptor_ = -1;
+    std::vector<std::uint8_t> bytes_;
+};
+
+// The tracer as a child process; its exit status once it has ended.
+class Tracer {
+public:
+    explicit Tracer(std::vector<std::string> argv) : argv_(std::move(argv)) {
+        std::vector<char*> pointers;
+        for (std::string& argument : argv_) {
+            pointers.push_back(argument.data());
+        }
+        pointers.push_back(nullptr);
+        const int error = ::posix_spawnp(&pid_, pointers[0], nullptr, nullptr, pointers.data(), environ);
+        if (error != 0) {
+            throw WetError(argv_[0], std::string("cannot run it: ") + std::strerror(error));
+        }
+    }
+    Tracer(const Tracer&) = delete;
+    Tracer& operator=(const Tracer&) = delete;
+    ~Tracer() {
+        if (!status_) {  // an error before it ended: it has no reader any more
+            ::kill(pid_, SIGTERM);
+            int status = 0;
+            while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+            }
+        }
+    }
+
+    // Whether it has ended (waiting for it if `block`).
+    bool wait(bool block) {
+        while (!status_) {
+            int status = 0;
+            const pid_t got = ::waitpid(pid_, &status, block ? 0 : WNOHANG);
+            if (got == pid_) {
+                status_ = status;
+            } else if (got == 0) {
+                return false;
+            } else if (errno != EINTR) {
+                throw WetError(argv_[0], std::string("cannot wait for it: ") + std::strerror(errno));
+            }
+        }
+        return true;
+    }
+    // Throws unless it exited with status 0.
+    void check() const {
+        if (WIFEXITED(*status_) && WEXITSTATUS(*status_) == 0) {
+            return;
+        }
+        throw WetError(argv_[0], WIFSIGNALED(*status_)
+                                     ? "killed by signal " + std::to_string(WTERMSIG(*status_))
+                                     : "exited with status " + std::to_string(WEXITSTATUS(*status_)));
+    }
+
+private:
+    std::vector<std::string> argv_;
+    pid_t pid_ = -1;
+    std::optional<int> status_;
+};
+
+}  // namespace
+
+RawTrace traced_run(const std::string& out, const std::vector<std::string>& command) {
+    for (const std::string& argument : command) {
+        if (argument.rfind("--wet=", 0) == 0 || argument == "--wet") {
+            throw cli::UsageError("wet run gives tcgen-tracer its --wet=PREFIX itself: leave " + argument + " out");
+        }
+        if (argument.empty() || argument[0] != '-') {
+            break;  // the program: its own arguments follow
+        }
+    }
+    const std::string prefix = out + ".run-" + std::to_string(::getpid());
+    std::array<std::optional<RunFile>, piped_files.size()> pipes;
+    for (std::size_t at = 0; at < piped_files.size(); ++at) {
+        pipes[at].emplace(prefix + piped_files[at]);
+        pipes[at]->make_pipe();
+    }
+    RunFile symbols(prefix + ".syms");
+    symbols.expect_file();
+
+    std::vector<std::string> argv = {tracer_path(), "--wet=" + prefix};
+    argv.insert(argv.end(), command.begin(), command.end());
+    Tracer tracer(argv);
+    for (bool ended = false;;) {
+        std::vector<pollfd> polled;
+        std::vector<RunFile*> polled_files;
+        for (std::optional<RunFile>& pipe : pipes) {
+            if (!pipe->done()) {
+                polled.push_back(pollfd{pipe->descriptor(), POLLIN, 0});
+                polled_files.push_back(&*pipe);
+            }
+        }
+        if (polled.empty()) {
+            tracer.wait(true);
+            break;
+        }
+        if (::poll(polled.data(), polled.size(), ended ? 0 : 100) < 0 && errno != EINTR) {
+            throw WetError(prefix, std::string("cannot wait for the tracer's output: ") + std::strerror(errno));
+        }
+        for (std::size_t at = 0; at < polled.size(); ++at) {
+            if ((polled[at].revents & POLLHUP) != 0) {
+                polled_files[at]->saw_writer();
+            }
+            if (ended || polled[at].revents != 0) {
+                polled_files[at]->read_available(ended);
+            }
+        }
+        // Once the tracer has ended, one more pass drains every pipe.
+        ended = ended || tracer.wait(false);
+    }
+    tracer.check();
+
+    return read_raw_files(prefix, [&](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
+        for (std::optional<RunFile>& pipe : pipes) {
+            if (pipe->path() == name) {
+                std::vector<std::uint8_t> bytes = std::move(pipe->bytes());
+                if (bytes.empty() && !required) {
+                    return std::nullopt;  // a tracer that does not write it
+                }
+                if (bytes.empty()) {
+                    throw WetError(name, "the tracer wrote nothing to it");
+                }
+                return bytes;
+            }
+        }
+        if (name == symbols.path() && !required && !std::filesystem::exists(name)) {
+            return std::nullopt;
+        }
+        return read_whole_file(name);
+    });
+}
+
+}  // namespace tcgen::wet::tools
