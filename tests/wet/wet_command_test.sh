@@ -217,7 +217,7 @@ open(path, "wb").write(data)' "$work/corrupt.wet" "$at"
     head -c $((size / 2)) "$file" > "$work/corrupt.wet"
     one_line_error "a .wet cut in half" "$wet" values "$work/corrupt.wet" 0
     one_line_error "an unknown subcommand" "$wet" frobnicate "$file"
-    grep -qx "wet: error: unknown command 'frobnicate' (build, stats, cf, top, values, addresses, def, slice, report; try wet --help)" \
+    grep -qx "wet: error: unknown command 'frobnicate' (build, run, stats, cf, top, values, addresses, def, slice, report; try wet --help)" \
         "$work/err" || fail "the unknown command is not named: $(cat "$work/err")"
     if [[ -w /dev/full ]]; then
         local rc=0
