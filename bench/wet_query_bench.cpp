@@ -191,9 +191,14 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
         const std::size_t instances = static_cast<std::size_t>(wet.instance_count(pc));
         const std::uint64_t instance = 1 + random() % instances;
         const double begin = cpu_seconds();
-        const auto items = wet.backward_slice(pc, instance);
+        // Walked as `wet slice` walks it: the items handed out a timestamp
+        // at a time, never all held.
+        auto walk = wet.slice_walk(pc, instance);
+        std::vector<tcgen::wet::SliceItem> items;
+        while (walk.next(items)) {
+        }
         slice_times.push_back(cpu_seconds() - begin);
-        slice_items.push_back(static_cast<double>(items.size()));
+        slice_items.push_back(static_cast<double>(walk.items_found()));
     }
     std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times)
               << "\tslice_max_s=" << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
