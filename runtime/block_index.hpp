@@ -20,6 +20,7 @@
 #include "error.hpp"
 #include "io.hpp"
 #include "trace_reader.hpp"
+#include "zeroed_memory.hpp"
 
 namespace tcgen_runtime {
 
@@ -194,6 +195,8 @@ public:
             this->prefetcher_->discard();
         }
         this->container_.resume_at_block(start, offset);
+        const TablesClearedInPlace in_place(
+            restart_group_fills_tables<Codec>(this->preamble_.restart_blocks, this->preamble_.records_per_block));
         this->codec_->restart();
         this->records_.clear();
         this->at_trailer_ = false;

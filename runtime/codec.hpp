@@ -21,7 +21,8 @@
 //     void write_report(std::FILE* out) const;
 //     bool mostly_missed() const;   // every field's predictions missed more than half the time
 //     void restart();               // tables back to zeros, as constructed (usage counts kept)
-//     void restart_touched_pages_only(bool);  // restart() zeroes only the pages touched (empties the tables)
+//     void restart_touched_pages_only(bool);  // restart() zeroes only the pages touched (empties the tables):
+//                                             // restarts_touched_pages_only() says when
 //     void learn_every_record(bool);  // the writer's ratio-over-speed choice for runs of records
 //   };
 //
@@ -97,6 +98,31 @@ std::unique_ptr<Codec> make_codec() {
     } catch (const std::bad_alloc&) {
         fail("cannot allocate " + size_text(Codec::table_bytes) + " bytes of predictor tables");
     }
+}
+
+// Whether a restart group of `restart_blocks` blocks of `records_per_block`
+// records (one block where the file has no restart points) fills a codec's
+// tables: it holds at least a sixteenth of their bytes in records, so that
+// it touches most of their pages and emptying the whole tables costs little
+// beside decoding it.
+template <class Codec>
+constexpr bool restart_group_fills_tables(std::uint32_t restart_blocks, std::uint64_t records_per_block) {
+    const std::uint64_t group_blocks = restart_blocks == 0 ? 1 : restart_blocks;
+    return records_per_block * Codec::record_bytes * group_blocks >= Codec::table_bytes / 16;
+}
+
+// Whether the codec of a file restarting every `restart_blocks` blocks of
+// `records_per_block` records marks the pages its lines touch and zeroes
+// only those at a restart (Codec::restart_touched_pages_only): where the
+// file has restart points and its groups do not fill the tables. A group
+// that does touches most pages anyway, and marking every line costs more
+// than emptying the tables whole, as a file without restart points would
+// (TCgen(A), 16 MiB groups, docs/design/log.md, "Restarts that clear only
+// what the group touched"). The writer and both readers ask this; either
+// way a restart empties the tables, so the choice changes speed alone.
+template <class Codec>
+constexpr bool restarts_touched_pages_only(std::uint32_t restart_blocks, std::uint64_t records_per_block) {
+    return restart_blocks != 0 && !restart_group_fills_tables<Codec>(restart_blocks, records_per_block);
 }
 
 // How often the predictors restart, in blocks, unless a writer is told

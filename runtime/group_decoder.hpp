@@ -199,7 +199,7 @@ private:
         bool streams_decompressed = false;  // by the reader (a file without restart points)
         std::size_t decoded_capacity = 2;   // decoded_queue_blocks
         bool clears_in_place = false;       // clears_tables_in_place
-        bool touched_pages_only = false;    // its file has restart points: Codec::restart_touched_pages_only
+        bool touched_pages_only = false;    // restarts_touched_pages_only: Codec::restart_touched_pages_only
         std::deque<std::unique_ptr<Piece>> read;     // for its worker
         std::deque<std::unique_ptr<Piece>> decoded;  // for the writer
         bool assigned = false;   // a worker took it
@@ -273,7 +273,9 @@ private:
                     if (current == nullptr || tcz_restarts_at(piece->block.number, preamble.restart_blocks)) {
                         close(current);
                         current = open_group(has_groups, decoded_queue_blocks(preamble),
-                                             clears_tables_in_place(preamble));
+                                             clears_tables_in_place(preamble),
+                                             restarts_touched_pages_only<Codec>(preamble.restart_blocks,
+                                                                                preamble.records_per_block));
                         if (current == nullptr) {
                             return;
                         }
@@ -329,21 +331,22 @@ private:
 
     // Whether a worker restarts its tables for a group of this file with
     // memset rather than madvise (clear_tables_in_place): where the group
-    // has at least a sixteenth of the tables' size in records, so that
-    // zeroing the whole tables costs little beside decoding the group.
+    // fills the tables (restart_group_fills_tables), so that zeroing them
+    // whole costs little beside decoding the group. Smaller groups of a file
+    // with restart points zero only the pages they touched instead
+    // (restarts_touched_pages_only).
     static bool clears_tables_in_place(const Preamble& preamble) {
-        const std::uint64_t group_blocks = preamble.restart_blocks == 0 ? 1 : preamble.restart_blocks;
-        const std::uint64_t block_bytes = preamble.records_per_block * Codec::record_bytes;
-        return block_bytes * group_blocks >= Codec::table_bytes / 16;
+        return restart_group_fills_tables<Codec>(preamble.restart_blocks, preamble.records_per_block);
     }
 
     // A new restart group of a file with restart points or not
     // (`has_groups`), once fewer than worker_count_ are in flight (a worker
     // is then free for it); nullptr if stopping or a block failed.
-    std::shared_ptr<Group> open_group(bool has_groups, std::size_t decoded_capacity, bool clears_in_place) {
+    std::shared_ptr<Group> open_group(bool has_groups, std::size_t decoded_capacity, bool clears_in_place,
+                                      bool touched_pages_only) {
         auto group = std::make_shared<Group>();
         group->clears_in_place = clears_in_place;
-        group->touched_pages_only = has_groups;
+        group->touched_pages_only = touched_pages_only;
         group->kind = Group::Kind::blocks;
         group->streams_decompressed = !has_groups;
         group->decoded_capacity = decoded_capacity;

@@ -23,8 +23,8 @@ public:
     // The line at `index`. With `marks` its pages are marked as touched
     // (ZeroedMemory::mark), for a restart that clears only those: the
     // generated code takes every line it writes with marks where the file has
-    // restart points (clear_touched_pages_only), and without them, in
-    // another instantiation of the same code, where it has none.
+    // small restart groups (clear_touched_pages_only), and without them, in
+    // another instantiation of the same code, elsewhere.
     template <bool marks = false>
     T* line(std::size_t index, std::size_t entries_per_line) {
         const std::size_t first = index * entries_per_line;

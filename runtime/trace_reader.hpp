@@ -23,6 +23,7 @@
 #include "error.hpp"
 #include "io.hpp"
 #include "streams.hpp"
+#include "zeroed_memory.hpp"
 
 namespace tcgen_runtime {
 
@@ -66,6 +67,8 @@ public:
             return false;
         }
         if (block_.number > 1 && tcz_restarts_at(block_.number, preamble_.restart_blocks)) {
+            const TablesClearedInPlace in_place(
+                restart_group_fills_tables<Codec>(preamble_.restart_blocks, preamble_.records_per_block));
             codec_->restart();
         }
         const std::size_t record_count = static_cast<std::size_t>(block_.record_count);
@@ -140,7 +143,8 @@ private:
         check_preamble_matches(preamble_, codec_preamble<Codec>());
         container_.read_header(header_);
         codec_ = make_codec<Codec>();
-        codec_->restart_touched_pages_only(preamble_.restart_blocks != 0);
+        codec_->restart_touched_pages_only(
+            restarts_touched_pages_only<Codec>(preamble_.restart_blocks, preamble_.records_per_block));
         at_trailer_ = false;
         member_number_ += 1;
     }

@@ -22,6 +22,7 @@
 #include "io.hpp"
 #include "levels.hpp"
 #include "streams.hpp"
+#include "zeroed_memory.hpp"
 
 namespace tcgen_runtime {
 
@@ -75,7 +76,8 @@ public:
           container_(sink, options.backend, options.level, options.threads), sink_(sink), streams_(Codec::stream_count),
           restart_blocks_(options.restart_blocks) {
         codec_->learn_every_record(level_row(options.level).learns_every_record);
-        codec_->restart_touched_pages_only(options.restart_blocks != 0);
+        codec_->restart_touched_pages_only(
+            restarts_touched_pages_only<Codec>(options.restart_blocks, records_per_block_));
         Preamble preamble = codec_preamble<Codec>();
         preamble.restart_blocks = options.restart_blocks;
         preamble.records_per_block = records_per_block_;
@@ -175,6 +177,7 @@ private:
             stream.clear();
         }
         if (totals_.blocks > 0 && tcz_restarts_at(totals_.blocks + 1, restart_blocks_)) {
+            const TablesClearedInPlace in_place(restart_group_fills_tables<Codec>(restart_blocks_, records_per_block_));
             codec_->restart();
         }
         codec_->encode(block_.data(), record_count, streams_.data());

@@ -25,9 +25,10 @@
 // table marks the 4 KiB pages its lines touch (mark(), a bit each) and
 // clear() zeroes only those, in place (docs/design/log.md, "Restarts that
 // clear only what the group touched"). The marks are off unless asked for
-// (clear_touched_pages_only), and the code that takes lines marks them only
-// in the instantiation a file with restart points runs (ZeroedTable::line),
-// so that a file without them runs no code of theirs.
+// (clear_touched_pages_only: a file with restart points whose groups are
+// small against the tables, restarts_touched_pages_only), and the code that
+// takes lines marks them only in the instantiation such a file runs
+// (ZeroedTable::line), so that other files run no code of theirs.
 
 #include <algorithm>
 #include <cstddef>
@@ -54,16 +55,35 @@ inline bool under_address_sanitizer() {
 
 // Whether clear() on this thread empties a mapped table in place (memset)
 // rather than handing its pages back (madvise, the default: a restart then
-// costs what the group before it touched, not the table's size). Threads
-// that restart tables side by side in one process set it (GroupDecoder's
-// workers, for groups large enough to fill the tables): there every
-// madvise interrupts the other threads to flush their address translations,
-// and the page faults after it queue in the kernel (docs/design/log.md,
-// "Restart groups decoded on several threads").
+// costs what the group before it touched, not the table's size). It is set
+// for restart groups large enough to fill the tables, which mark no pages
+// (restarts_touched_pages_only): by GroupDecoder's workers, which restart
+// tables side by side in one process, where every madvise interrupts the
+// other threads to flush their address translations and the page faults
+// after it queue in the kernel (docs/design/log.md, "Restart groups decoded
+// on several threads"), and on one thread by TablesClearedInPlace.
 inline bool& clear_tables_in_place() {
     thread_local bool in_place = false;
     return in_place;
 }
+
+// clear_tables_in_place() set on this thread while it lives, and put back
+// as it was after: the one-thread reader and the writer restart this way
+// for groups large enough to fill the tables. There the pages a group
+// touched, which are most of them, fault back in zeroed after madvise, at
+// a cost in system time that zeroing them in place avoids (TCgen(A),
+// 2-16 MiB groups, docs/design/log.md, "Restarts that clear only what the
+// group touched").
+class TablesClearedInPlace {
+public:
+    explicit TablesClearedInPlace(bool in_place) : before_(std::exchange(clear_tables_in_place(), in_place)) {}
+    ~TablesClearedInPlace() { clear_tables_in_place() = before_; }
+    TablesClearedInPlace(const TablesClearedInPlace&) = delete;
+    TablesClearedInPlace& operator=(const TablesClearedInPlace&) = delete;
+
+private:
+    bool before_;
+};
 
 class ZeroedMemory {
 public:

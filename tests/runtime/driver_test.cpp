@@ -129,16 +129,35 @@ TEST(Driver, TheFileIsTheSameWhateverTheThreads) {
     }
 }
 
-// The writer of a file with restart points has its codec clear only the
-// pages a group touched (the readers do the same from the preamble); a
-// file without them pays nothing for marking pages.
-TEST(Driver, OnlyAFileWithRestartPointsMarksTheTablesPages) {
-    for (const std::uint32_t restart_blocks : {0u, 1u, 16u}) {
+// DeltaCodec as if it had 3840 bytes of tables: restart groups of 40
+// records (240 bytes, a sixteenth of that) or more fill them.
+struct TabledDeltaCodec : DeltaCodec {
+    static constexpr std::uint64_t table_bytes = 3840;
+};
+
+TEST(Driver, OnlyGroupsSmallAgainstTheTablesMarkTheirPages) {
+    using tcgen_runtime::restarts_touched_pages_only;
+    EXPECT_FALSE(restarts_touched_pages_only<TabledDeltaCodec>(0, 1));  // no restart points
+    EXPECT_TRUE(restarts_touched_pages_only<TabledDeltaCodec>(1, 39));
+    EXPECT_FALSE(restarts_touched_pages_only<TabledDeltaCodec>(1, 40));
+    EXPECT_TRUE(restarts_touched_pages_only<TabledDeltaCodec>(7, 5));
+    EXPECT_FALSE(restarts_touched_pages_only<TabledDeltaCodec>(8, 5));
+    // No tables: every group fills them.
+    EXPECT_FALSE(restarts_touched_pages_only<DeltaCodec>(1, 1));
+}
+
+// The writer of a file with small restart groups has its codec clear only
+// the pages a group touched (the readers do the same from the preamble); a
+// file without restart points, or with groups that fill the tables, pays
+// nothing for marking pages.
+TEST(Driver, OnlyAFileWithSmallRestartGroupsMarksTheTablesPages) {
+    for (const std::uint32_t restart_blocks : {0u, 1u, 7u, 8u, 16u}) {
         MemorySink sink;
         WriteOptions options;
         options.restart_blocks = restart_blocks;
-        TraceWriter<DeltaCodec> writer(sink, options);
-        EXPECT_EQ(writer.codec().touched_pages_only(), restart_blocks != 0) << restart_blocks;
+        options.block_bytes = 5 * TabledDeltaCodec::record_bytes;
+        TraceWriter<TabledDeltaCodec> writer(sink, options);
+        EXPECT_EQ(writer.codec().touched_pages_only(), restart_blocks == 1 || restart_blocks == 7) << restart_blocks;
     }
 }
 

@@ -74,6 +74,40 @@ TEST(ZeroedMemory, ClearingALargeTableDropsItsPagesInsteadOfWritingThem) {
     }
 }
 
+// The one-thread reader and the writer clear the tables of a group that
+// fills them in place, for the restart alone: the pages stay resident, and
+// the thread's choice is what it was after.
+TEST(ZeroedMemory, TablesClearedInPlaceKeepTheirPagesForItsLifetime) {
+    if (under_address_sanitizer()) {
+        GTEST_SKIP() << "under AddressSanitizer tables come from calloc, to have their bounds checked";
+    }
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t bytes = 64 * page;
+    ZeroedMemory memory(bytes);
+    auto* data = static_cast<unsigned char*>(memory.data());
+    for (std::size_t at = 0; at < bytes; at += page) {
+        data[at] = 0xAB;
+    }
+    ASSERT_FALSE(clear_tables_in_place());
+    {
+        const TablesClearedInPlace in_place(true);
+        EXPECT_TRUE(clear_tables_in_place());
+        memory.clear();
+        {
+            const TablesClearedInPlace dropped(false);
+            EXPECT_FALSE(clear_tables_in_place());
+        }
+        EXPECT_TRUE(clear_tables_in_place());
+    }
+    EXPECT_FALSE(clear_tables_in_place());
+    std::vector<unsigned char> resident(bytes / page);
+    ASSERT_EQ(::mincore(data, bytes, resident.data()), 0);
+    for (std::size_t index = 0; index < resident.size(); ++index) {
+        EXPECT_EQ(resident[index] & 1u, 1u) << "page " << index;
+        EXPECT_EQ(data[index * page], 0) << "page " << index;
+    }
+}
+
 TEST(ZeroedMemory, MovingHandsOverTheTable) {
     ZeroedMemory small(64);
     ZeroedMemory large(std::size_t{4} << 20);

@@ -238,10 +238,10 @@ public:
     static constexpr unsigned miss_code = 7;
     static constexpr std::uint64_t table_bytes = 25165848;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>();
@@ -449,10 +449,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -567,10 +567,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 786432;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -726,10 +726,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -844,10 +844,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -962,10 +962,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -1080,10 +1080,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -1198,10 +1198,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -1316,10 +1316,10 @@ public:
     static constexpr unsigned miss_code = 2;
     static constexpr std::uint64_t table_bytes = 131072;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -1434,10 +1434,10 @@ public:
     static constexpr unsigned miss_code = 6;
     static constexpr std::uint64_t table_bytes = 10616832;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -1635,10 +1635,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -1815,10 +1815,10 @@ public:
     static constexpr unsigned miss_code = 6;
     static constexpr std::uint64_t table_bytes = 10616832;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -2016,10 +2016,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -2196,10 +2196,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -2376,10 +2376,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 7471104;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint64_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -2691,10 +2691,12 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on.
-    // A block is then coded by the fields' code instantiated with marks, and
-    // otherwise by the one without, so that a file without restart points
-    // pays nothing for them. Switching it on empties the tables.
+    // the reader and the writer of a file with restart points switch it on
+    // where its groups are small against the tables
+    // (restarts_touched_pages_only). A block is then coded by the fields'
+    // code instantiated with marks, and otherwise by the one without, so
+    // that a file without restart points, or with large groups, pays nothing
+    // for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);

@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1177, a class per field and the
-// TraceCodec that ties them together; main() at line 1837; then the rest of
+// of this spec is written in); from line 1197, a class per field and the
+// TraceCodec that ties them together; main() at line 1859; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -101,10 +101,10 @@ public:
     static constexpr unsigned miss_code = 4;
     static constexpr std::uint64_t table_bytes = 606208;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -264,10 +264,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 134144;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -422,10 +422,10 @@ public:
     static constexpr unsigned miss_code = 3;
     static constexpr std::uint64_t table_bytes = 589830;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>();
@@ -652,10 +652,12 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on.
-    // A block is then coded by the fields' code instantiated with marks, and
-    // otherwise by the one without, so that a file without restart points
-    // pays nothing for them. Switching it on empties the tables.
+    // the reader and the writer of a file with restart points switch it on
+    // where its groups are small against the tables
+    // (restarts_touched_pages_only). A block is then coded by the fields'
+    // code instantiated with marks, and otherwise by the one without, so
+    // that a file without restart points, or with large groups, pays nothing
+    // for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);

@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1175, a class per field and the
-// TraceCodec that ties them together; main() at line 1716; then the rest of
+// of this spec is written in); from line 1195, a class per field and the
+// TraceCodec that ties them together; main() at line 1738; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -99,10 +99,10 @@ public:
     static constexpr unsigned miss_code = 8;
     static constexpr std::uint64_t table_bytes = 10485772;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>();
@@ -271,10 +271,10 @@ public:
     static constexpr unsigned miss_code = 14;
     static constexpr std::uint64_t table_bytes = 26214400;
 
-    // encode(), learn() and decode() with `marks` where the file has restart
-    // points: select() then marks the pages of the lines it takes, which a
-    // restart zeroes alone (TraceCodec::restart_touched_pages_only). Without
-    // them the other instantiation runs, which marks nothing.
+    // encode(), learn() and decode() with `marks` where the file has small
+    // restart groups: select() then marks the pages of the lines it takes,
+    // which a restart zeroes alone (TraceCodec::restart_touched_pages_only).
+    // Otherwise the other instantiation runs, which marks nothing.
     template <bool marks>
     void encode(std::uint32_t pc, Value value, StreamWriter& codes, StreamWriter& misses) {
         Lines lines = select<marks>(pc);
@@ -539,10 +539,12 @@ public:
 
     // Whether restart() zeroes only the pages of the tables touched since the
     // last restart, each line taken marking its page (zeroed_memory.hpp):
-    // the reader and the writer of a file with restart points switch it on.
-    // A block is then coded by the fields' code instantiated with marks, and
-    // otherwise by the one without, so that a file without restart points
-    // pays nothing for them. Switching it on empties the tables.
+    // the reader and the writer of a file with restart points switch it on
+    // where its groups are small against the tables
+    // (restarts_touched_pages_only). A block is then coded by the fields'
+    // code instantiated with marks, and otherwise by the one without, so
+    // that a file without restart points, or with large groups, pays nothing
+    // for them. Switching it on empties the tables.
     void restart_touched_pages_only(bool on) {
         field_1_.restart_touched_pages_only(on);
         field_2_.restart_touched_pages_only(on);
