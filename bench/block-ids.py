@@ -35,7 +35,6 @@ build/ beside this script's folder), and so is the valgrind tool when
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import filecmp
 import os
 import re
 import subprocess
@@ -54,6 +53,8 @@ from script import BENCH, REPO  # noqa: E402
 
 PROG = "bench/block-ids.py"
 die, _ = script.messages(PROG, error="")
+steps = script.Steps(die)
+run, same_files, packed_size = steps.run, steps.same_files, steps.packed_size
 PROGRAMS = ["bzip2", "gzip", "xz", "sort", "sqlite3", "python3", "perl", "cc1"]
 DEFAULT_PROGRAMS = ["sort", "bzip2", "gzip"]
 HOT_LENGTHS = [4, 8, 16, 64]
@@ -118,31 +119,7 @@ def traces_of(manifest, args):
     return sorted(traces, key=lambda trace: args.programs.index(trace.program))
 
 
-def run(argv, stdin=None, stdout=subprocess.PIPE):
-    result = subprocess.run(argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
-    if result.returncode != 0:
-        die(f"{' '.join(argv)} failed: {result.stderr.decode(errors='replace').strip()}")
-    return result
 
-
-def same_files(a, b, what):
-    if not filecmp.cmp(a, b, shallow=False):
-        die(f"{what}: {a} and {b} differ")
-
-
-def packed_size(compress, decompress, path, work):
-    """The size of PATH compressed by COMPRESS, checked by DECOMPRESS."""
-    packed = os.path.join(work, "packed")
-    unpacked = os.path.join(work, "unpacked")
-    with open(path, "rb") as source, open(packed, "wb") as sink:
-        run(compress, stdin=source, stdout=sink)
-    with open(packed, "rb") as source, open(unpacked, "wb") as sink:
-        run(decompress, stdin=source, stdout=sink)
-    same_files(path, unpacked, f"{' '.join(compress)} round trip")
-    size = os.path.getsize(packed)
-    os.remove(packed)
-    os.remove(unpacked)
-    return size
 
 
 def grammar_size(wpp, ids, work):

@@ -34,7 +34,6 @@ script's folder), and so is the valgrind tool when --tool-dir is not given.
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
-import filecmp
 import os
 import random
 import shutil
@@ -53,6 +52,8 @@ from script import REPO  # noqa: E402
 
 PROG = "bench/threads.py"
 die, _ = script.messages(PROG, error="")
+steps = script.Steps(die)
+run, same_files, packed_size = steps.run, steps.same_files, steps.packed_size
 # Program -> (command, with INPUT for the input file; input generator, size).
 # Each runs two worker threads or more on its input: xz and zstd in blocks
 # small enough that both workers get some, sort on enough lines that it
@@ -132,12 +133,6 @@ def make_input(kind, size, quick, path):
             written += len(line)
 
 
-def run(argv, stdin=None, stdout=subprocess.PIPE, cwd=None):
-    result = subprocess.run(argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd)
-    if result.returncode != 0:
-        die(f"{' '.join(argv)} failed: {result.stderr.decode(errors='replace').strip()}")
-    return result
-
 
 def trace(program, schedule, args, directory):
     """Traces PROGRAM under SCHEDULE into DIRECTORY: {kind: path}, the log."""
@@ -169,24 +164,6 @@ def trace(program, schedule, args, directory):
     return traces, log
 
 
-def same_files(a, b, what):
-    if not filecmp.cmp(a, b, shallow=False):
-        die(f"{what}: {a} and {b} differ")
-
-
-def packed_size(compress, decompress, path, work):
-    """The size of PATH compressed by COMPRESS, checked by DECOMPRESS."""
-    packed = os.path.join(work, "packed")
-    unpacked = os.path.join(work, "unpacked")
-    with open(path, "rb") as source, open(packed, "wb") as sink:
-        run(compress, stdin=source, stdout=sink)
-    with open(packed, "rb") as source, open(unpacked, "wb") as sink:
-        run(decompress, stdin=source, stdout=sink)
-    same_files(path, unpacked, f"{' '.join(compress)} round trip")
-    size = os.path.getsize(packed)
-    os.remove(packed)
-    os.remove(unpacked)
-    return size
 
 
 def runs_within(log, kind_column, records):

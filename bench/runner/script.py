@@ -1,6 +1,8 @@
 """What every bench script starts with: where the repository, the bench
 folder and the build are, the script's one-line messages, its argument
-parser and the check that the programs it drives are built.
+parser and the check that the programs it drives are built; and the
+checked steps (a command, a comparison, a round trip's size) of those that
+run tools in turn.
 
 A script in bench/ puts this folder on sys.path and turns bytecode off
 (two lines, before any import from here), then
@@ -13,7 +15,9 @@ REPO and BENCH are absolute; the build directory defaults to REPO/build.
 """
 
 import argparse
+import filecmp
 import os
+import subprocess
 import sys
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,3 +65,37 @@ def require_built(binaries, build, die):
     for path, target in binaries:
         if not os.access(path, os.X_OK):
             die(f"no {path} (cmake --build {build} --target {target})")
+
+
+class Steps:
+    """A script's checked steps, each failure one line through its DIE: a
+    command run (its stdout captured unless given), two files compared,
+    and a file's size through a compressor, checked by a round trip."""
+
+    def __init__(self, die):
+        self.die = die
+
+    def run(self, argv, stdin=None, stdout=subprocess.PIPE, cwd=None):
+        result = subprocess.run(argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd)
+        if result.returncode != 0:
+            self.die(f"{' '.join(argv)} failed: {result.stderr.decode(errors='replace').strip()}")
+        return result
+
+    def same_files(self, a, b, what):
+        if not filecmp.cmp(a, b, shallow=False):
+            self.die(f"{what}: {a} and {b} differ")
+
+    def packed_size(self, compress, decompress, path, work):
+        """The size of PATH compressed by COMPRESS, checked by DECOMPRESS."""
+        packed = os.path.join(work, "packed")
+        unpacked = os.path.join(work, "unpacked")
+        with open(path, "rb") as source, open(packed, "wb") as sink:
+            self.run(compress, stdin=source, stdout=sink)
+        with open(packed, "rb") as source, open(unpacked, "wb") as sink:
+            self.run(decompress, stdin=source, stdout=sink)
+        self.same_files(path, unpacked, f"{' '.join(compress)} round trip")
+        size = os.path.getsize(packed)
+        os.remove(packed)
+        os.remove(unpacked)
+        return size
+
