@@ -215,13 +215,15 @@ class Wet(Handle):
         through time finds it: dicts of arrays of at most `rows` rows, so
         that a slice of any size takes the memory of one part. Errors in
         the arguments are raised at the first next(). Other queries may run
-        between two parts."""
+        between two parts; closing the trace ends the walk (an Error)."""
         walk = ctypes.c_void_p()
         self._check(self._c.tcgen_wet_slice_walk_open(
             self._handle, int(pc), _optional(instance), _optional(at), _optional(from_), _optional(until),
             ALL if count is None else int(count), ctypes.byref(walk)))
         try:
             while True:
+                if not self._handle:  # the walk reads the trace: it ends with it
+                    raise Error("%s: error: the WET was closed during its slice's walk" % self.path)
                 result = _Slice()
                 self._check(self._c.tcgen_wet_slice_walk_next(walk, int(rows), ctypes.byref(result)))
                 if result.rows == 0:

@@ -122,6 +122,15 @@ def test_slices_and_their_windows(toy, trace):
         window = trace.slice(pc, at=at, until=until)
         assert_same({name: window[name] for name, _ in columns}, expected)
 
+    # A walk outlives no close of its trace: the next part is an Error.
+    with tcgen.wet.open(toy[0]) as other:
+        pc = pcs_of(other, "L")[0]
+        parts = other.slice_parts(pc, at=int(numpy.unique(other.values(pc)["t"])[-1]), rows=1)
+        next(parts)
+        other.close()
+        with pytest.raises(tcgen.Error, match="closed during its slice's walk"):
+            next(parts)
+
 
 def test_errors_are_the_commands(toy, trace):
     path = toy[0]
