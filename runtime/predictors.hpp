@@ -18,7 +18,9 @@ namespace tcgen_runtime {
 template <class T>
 class ZeroedTable {
 public:
-    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)), size_(size) {}
+    // `size` entries; T may be a struct of lines (a field's context), whose
+    // alignment the memory keeps.
+    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size), alignof(T)), size_(size) {}
 
     // The line at `index`. With `marks` its pages are marked as touched
     // (ZeroedMemory::mark), for a restart that clears only those: the

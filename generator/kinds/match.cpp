@@ -27,6 +27,8 @@ public:
                 "a window of " + with_thousands_separators(table.lines) + " values"};
     }
     std::string_view runtime_class() const override { return "MatchTable"; }
+    // A window and its keys, not plain lines: never in a field's contexts.
+    bool plain_lines() const override { return false; }
 
     // At the PC's L1 line, which the window hashes into the key; never
     // prefetched.

@@ -26,6 +26,29 @@ TEST(ZeroedTable, StartsZeroedAndAddressesLines) {
     EXPECT_EQ(table.line(0, 3)[7], 7u);  // line 2, entry 1 is element 7
 }
 
+// A table of structs (a field's contexts of first-level lines) keeps their
+// alignment, small (calloc's memory) or large (a mapping), and its lines
+// are whole structs.
+TEST(ZeroedTable, KeepsTheAlignmentOfItsEntries) {
+    struct alignas(64) Context {
+        std::uint64_t lines[4];
+        std::uint32_t history[3];
+    };
+    for (std::size_t contexts : {std::size_t{1}, std::size_t{3}, std::size_t{100}, std::size_t{4096}}) {
+        ZeroedTable<Context> table(contexts);
+        for (std::size_t index = 0; index < contexts; ++index) {
+            Context* context = table.line(index, 1);
+            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(context) % 64, 0u) << contexts << " contexts";
+            EXPECT_EQ(context->lines[3], 0u);
+            EXPECT_EQ(context->history[2], 0u);
+            context->history[2] = static_cast<std::uint32_t>(index + 1);
+        }
+        EXPECT_EQ(table.line(contexts - 1, 1)->history[2], contexts);
+        table.clear();
+        EXPECT_EQ(table.line(contexts - 1, 1)->history[2], 0u);
+    }
+}
+
 TEST(ZeroedMemory, LargeTablesStartZeroedAndClearToZero) {
     const std::size_t bytes = (std::size_t{5} << 20) + 3;  // beyond malloc's mapping threshold
     ZeroedMemory memory(bytes);
