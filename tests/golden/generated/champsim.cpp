@@ -322,7 +322,7 @@ private:
         lines.stride_history[0] = static_cast<std::uint32_t>(stride_history_folded);
     }
 
-    MatchTable<std::uint64_t> match4_table_{1048576, 4};  // a window of 1,048,576 values
+    MatchTable<std::uint64_t, 4> match4_table_{1048576};  // a window of 1,048,576 values
     ZeroedTable<std::uint64_t> fcm3_table_{1048576};  // 524,288 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> dfcm1_table_{262144};  // 131,072 lines of 2
@@ -1520,7 +1520,7 @@ private:
     ZeroedTable<std::uint64_t> dfcm2_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{65536};  // 65,536 lines of 1
     ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 32 bytes
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1705,7 +1705,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
     ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1909,7 +1909,7 @@ private:
     ZeroedTable<std::uint64_t> dfcm2_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{65536};  // 65,536 lines of 1
     ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 32 bytes
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2094,7 +2094,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
     ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2279,7 +2279,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
     ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2464,7 +2464,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
     ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

@@ -271,7 +271,7 @@ private:
         lines.value_history[0] = static_cast<std::uint16_t>(value_history_folded);
     }
 
-    MatchTable<std::uint32_t> match3_table_{16384, 3};  // a window of 16,384 values
+    MatchTable<std::uint32_t, 3> match3_table_{16384};  // a window of 16,384 values
     ZeroedTable<std::uint32_t> fcm3_table_{32768};  // 16,384 lines of 2
     ZeroedTable<std::uint32_t> fcm1_table_{4096};  // 4,096 lines of 1
     ZeroedTable<std::uint16_t> value_history_table_{3};  // 1 line of 3
@@ -463,7 +463,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm3_table_{8192};  // 4,096 lines of 2
     ZeroedTable<Context> contexts_{256};  // 256 contexts of 16 bytes
-    MatchTable<std::uint64_t> match8_table_{131072, 8};  // a window of 131,072 values
+    MatchTable<std::uint64_t, 8> match8_table_{131072};  // a window of 131,072 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -593,7 +593,7 @@ private:
         match1_table_.update(value);
     }
 
-    MatchTable<std::uint8_t> match1_table_{256, 1};  // a window of 256 values
+    MatchTable<std::uint8_t, 1> match1_table_{256};  // a window of 256 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -774,7 +774,7 @@ private:
         lines.stride_history[0] = static_cast<std::uint16_t>(stride_history_folded);
     }
 
-    MatchTable<std::uint16_t> match3_table_{2048, 3};  // a window of 2,048 values
+    MatchTable<std::uint16_t, 3> match3_table_{2048};  // a window of 2,048 values
     ZeroedTable<std::uint16_t> dfcm1_table_{512};  // 512 lines of 1
     ZeroedTable<Context> contexts_{1};  // 1 context of 4 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
