@@ -4,6 +4,7 @@
 // into every call site.
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -18,7 +19,9 @@ namespace tcgen_runtime {
 template <class T>
 class ZeroedTable {
 public:
-    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size)), size_(size) {}
+    // `size` entries; T may be a struct of lines (a field's context), whose
+    // alignment the memory keeps.
+    explicit ZeroedTable(std::size_t size) : memory_(bytes_of(size), alignof(T)), size_(size) {}
 
     // The line at `index`. With `marks` its pages are marked as touched
     // (ZeroedMemory::mark), for a restart that clears only those: the
@@ -84,12 +87,19 @@ private:
 // zeroed tables do. Positions wrap at 2^32 and the window at `size`: an
 // entry that old merely predicts a stale value, the same one in the
 // compressor and decompressor.
-template <class T>
+//
+// The order is a template argument, so that the key's hash and the shift of
+// its values are unrolled and inlined into the generated fields' code: with
+// a run-time order they were loops that g++ called out of line, a fifth of
+// decoding a MATCH spec's load values (docs/design/log.md, "Contexts in one
+// cache line").
+template <class T, unsigned order>
 class MatchTable {
 public:
+    static_assert(order >= 1, "a MATCH key holds at least one value");
+
     // `size`: a power of two, the window's values and the key table's lines.
-    MatchTable(std::size_t size, unsigned order)
-        : window_(size), starts_(size), recent_(order), order_(order), mask_(size - 1) {
+    explicit MatchTable(std::size_t size) : window_(size), starts_(size), mask_(size - 1) {
         while ((std::size_t{1} << key_bits_) < size) {
             ++key_bits_;
         }
@@ -107,9 +117,8 @@ public:
     template <bool marks = false>
     T* find(std::size_t line) {
         std::uint64_t key = (line + 1) * golden;
-        const T* recent = recent_.data();
-        for (unsigned i = 0; i < order_; ++i) {
-            key = (key ^ recent[i]) * golden;
+        for (unsigned i = 0; i < order; ++i) {
+            key = (key ^ recent_[i]) * golden;
         }
         key_ = key_bits_ == 0 ? 0 : static_cast<std::size_t>(key >> (64 - key_bits_));
         if constexpr (marks) {
@@ -153,11 +162,10 @@ public:
         starts_.line(key_, 1)[0] = static_cast<std::uint32_t>(position_);
         *window_.line(position_ & mask_, 1) = value;  // clear() knows where values went
         position_ += 1;
-        T* recent = recent_.data();
-        for (unsigned i = order_ - 1; i > 0; --i) {
-            recent[i] = recent[i - 1];
+        for (unsigned i = order - 1; i > 0; --i) {
+            recent_[i] = recent_[i - 1];
         }
-        recent[0] = value;
+        recent_[0] = value;
     }
 
     // Whether clear() zeroes only what was written since the last clear:
@@ -201,8 +209,7 @@ private:
 
     ZeroedTable<T> window_;
     ZeroedTable<std::uint32_t> starts_;
-    std::vector<T> recent_;  // the key's values, newest first
-    unsigned order_;
+    std::array<T, order> recent_{};  // the key's values, newest first
     std::size_t mask_;
     unsigned key_bits_ = 0;
     bool searching_ = false;

@@ -89,7 +89,10 @@ class ZeroedMemory {
 public:
     ZeroedMemory() = default;
 
-    explicit ZeroedMemory(std::size_t bytes) : bytes_(bytes), touched_pages_((page_count() + 63) / 64) {
+    // `alignment`: a power of two, what the memory's start is aligned to (a
+    // mapping's start is a page's; calloc's, max_align_t's).
+    explicit ZeroedMemory(std::size_t bytes, std::size_t alignment = alignof(std::max_align_t))
+        : bytes_(bytes), touched_pages_((page_count() + 63) / 64) {
         if (bytes == 0) {
             return;
         }
@@ -100,6 +103,18 @@ public:
                 throw std::bad_alloc();
             }
             data_ = mapped;
+            return;
+        }
+        if (alignment > alignof(std::max_align_t)) {
+            // aligned_alloc wants a multiple of the alignment.
+            if (bytes > ~std::size_t{0} - alignment) {
+                throw std::bad_alloc();
+            }
+            data_ = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+            if (data_ == nullptr) {
+                throw std::bad_alloc();
+            }
+            std::memset(data_, 0, bytes);
             return;
         }
         data_ = std::calloc(bytes, 1);

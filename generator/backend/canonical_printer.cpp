@@ -1,5 +1,6 @@
 #include "generator/backend/canonical_printer.hpp"
 
+#include "generator/backend/context_layout.hpp"
 #include "generator/backend/encoding.hpp"
 #include "generator/plan/number_text.hpp"
 #include "generator/plan/sizes.hpp"
@@ -35,7 +36,7 @@ std::string field_comment(const Field& field, const PlanField& plan) {
     std::string label = field.label();
     return "# Field " + std::to_string(field.number) + (label.empty() ? "" : " " + label) + ": " +
            std::to_string(predictions) + (predictions == 1 ? " prediction, " : " predictions, ") +
-           with_thousands_separators(plan.table_bytes()) + " bytes of tables";
+           with_thousands_separators(allocated_table_bytes(plan)) + " bytes of tables";
 }
 
 // The statements of the spec: with `named`, the names and the PC by name
@@ -67,6 +68,10 @@ std::string spec_text(const Spec& spec) {
 // does not count.
 std::string canonical_text(const CodePlan& plan) {
     MemoryEstimate memory = estimate_memory(plan);
+    memory.tables = 0;  // as allocated, the contexts padded
+    for (const PlanField& field : plan.fields) {
+        memory.tables += allocated_table_bytes(field);
+    }
     return statements(plan.spec, &plan, true) + encoding_line(plan) + "# Memory estimate: " + with_thousands_separators(memory.total()) +
            " bytes (" + human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) +
            " bytes of tables + " + with_thousands_separators(memory.buffers) + " bytes of buffers\n" +

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "generator/backend/canonical_printer.hpp"
+#include "generator/backend/context_layout.hpp"
 #include "generator/backend/encoding.hpp"
 #include "generator/text/field_names.hpp"
 #include "generator/text/code_text.hpp"
@@ -81,7 +82,8 @@ std::string code_summary(const PlanField& field, const FieldNames& names) {
 // What differs between predictor kinds comes from the kinds themselves.
 class FieldCode {
 public:
-    FieldCode(const CodePlan& plan, const PlanField& field) : plan_(plan), field_(field), names_(field) {}
+    FieldCode(const CodePlan& plan, const PlanField& field)
+        : plan_(plan), field_(field), names_(field), context_(context_layout(field)) {}
 
     TemplateData build() const {
         TemplateData data;
@@ -102,7 +104,7 @@ public:
         data.set("miss_type", unsigned_type(plan_.streams[field_.misses_stream].element_bits));
         data.set("code_summary", code_summary(field_, names_));
         data.set("miss_code", std::to_string(predictions));
-        data.set("table_bytes", std::to_string(field_.table_bytes()));
+        data.set("table_bytes", std::to_string(allocated_table_bytes(field_)));
         const Field& spec_field = plan_.spec.fields[field_.number - 1];
         std::string label = spec_field.label();
         data.set("label", label.empty() ? "" : " " + label);
@@ -114,6 +116,7 @@ public:
         data.set("slot_names", slot_names());
         data.set("tables", tables());
         data.set("lines", lines());
+        set_context(data);
         data.set("select", select());
         TemplateData prefetch_lines = prefetches();
         data.set("has_prefetches", !prefetch_lines.is_empty_list());
@@ -200,10 +203,42 @@ private:
         return list;
     }
 
+    // The struct of one context (context_layout.hpp), if the field has one.
+    void set_context(TemplateData& data) const {
+        data.set("has_context", !context_.empty());
+        data.set("context_alignment", std::to_string(context_.alignment));
+        data.set("context_bytes", std::to_string(context_.context_bytes));
+        data.set("context_line_bytes", std::to_string(context_.line_bytes));
+        TemplateData members = template_list();
+        for (std::size_t table : context_.tables) {
+            TemplateData member;
+            member.set("name", names_.name(table));
+            member.set("element_type", unsigned_type(field_.tables[table].element_bits));
+            member.set("entries", std::to_string(field_.tables[table].entries));
+            members.push_back(member);
+        }
+        data.set("context_members", members);
+    }
+
+    // The tables' members, the contexts' in place of the first of the
+    // tables they hold.
     TemplateData tables() const {
         TemplateData list = template_list();
         for (std::size_t i = 0; i < field_.tables.size(); ++i) {
             const PlanTable& table = field_.tables[i];
+            if (context_.holds(i)) {
+                if (i == *std::min_element(context_.tables.begin(), context_.tables.end())) {
+                    TemplateData item;
+                    item.set("member", std::string(context_member));
+                    item.set("type", "ZeroedTable<Context>");
+                    item.set("initializer", "{" + std::to_string(context_.contexts) + "}");
+                    item.set("comment", with_thousands_separators(context_.contexts) +
+                                            (context_.contexts == 1 ? " context" : " contexts") + " of " +
+                                            std::to_string(context_.context_bytes) + " bytes");
+                    list.push_back(item);
+                }
+                continue;
+            }
             const KindCode* code = code_of(i);
             TableMember member = code == nullptr ? zeroed_table_member(table) : code->table_member(field_, table);
             TemplateData item;
@@ -254,7 +289,12 @@ private:
     TemplateData select() const {
         TemplateData list = template_list();
         for (std::size_t i = 0; i < field_.tables.size(); ++i) {
-            if (field_.tables[i].first_level) {
+            if (context_.holds(i)) {
+                TemplateData item;
+                item.set("name", names_.name(i));
+                item.set("line", "context->" + names_.name(i));
+                list.push_back(item);
+            } else if (field_.tables[i].first_level) {
                 list.push_back(line_at(i, "line", LineUse::selected));
             }
         }
@@ -373,9 +413,12 @@ private:
         return list;
     }
 
+    static constexpr std::string_view context_member = "contexts_";
+
     const CodePlan& plan_;
     const PlanField& field_;
     FieldNames names_;
+    ContextLayout context_;
 };
 
 // A runtime cut in two: the primitives the code of the spec is written in,
@@ -569,7 +612,7 @@ std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_n
     data.set("first_type", unsigned_type(plan.spec.fields.front().bits));
     std::uint64_t table_bytes = 0;
     for (const PlanField& field : plan.fields) {
-        table_bytes += field.table_bytes();
+        table_bytes += allocated_table_bytes(field);
     }
     data.set("table_bytes", with_thousands_separators(table_bytes));
     return render_template("codec.hpp", data);

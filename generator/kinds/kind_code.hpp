@@ -44,6 +44,10 @@ public:
     // The runtime class (tcgen_runtime::NAME) that member's type names,
     // beyond those every generated program uses; empty for none.
     virtual std::string_view runtime_class() const { return {}; }
+    // Whether its own table is plain lines (zeroed_table_member) taken with
+    // zeroed_table_line: a first-level one then goes into the field's
+    // contexts beside the histories (codegen.cpp, ContextLayout).
+    virtual bool plain_lines() const { return false; }
 
     // In select(), where `line` is the PC's L1 line and `lines` the
     // first-level lines: the index of the predictor's line in its table
@@ -96,6 +100,7 @@ std::string line_update_statement(const PlanField& field, const PlanTable& table
 class LinesCode : public KindCode {
 public:
     TableMember table_member(const PlanField& field, const PlanTable& table) const override;
+    bool plain_lines() const override { return true; }
     std::string line_at(const PlanField& field, const PlanPredictor& predictor, const FieldNames& names,
                         const std::string& index, LineUse use) const override;
     // Entry `entry` of its line: a value, or a stride added to the last value.

@@ -21,12 +21,14 @@ namespace {
 class MatchCode : public PcLineCode {
 public:
     TableMember table_member(const PlanField& field, const PlanTable& table) const override {
-        return {"MatchTable<" + unsigned_type(table.element_bits) + ">",
-                "{" + std::to_string(table.lines) + ", " + std::to_string(field.predictors[table.owner].spec.order) +
-                    "}",
+        return {"MatchTable<" + unsigned_type(table.element_bits) + ", " +
+                    std::to_string(field.predictors[table.owner].spec.order) + ">",
+                "{" + std::to_string(table.lines) + "}",
                 "a window of " + with_thousands_separators(table.lines) + " values"};
     }
     std::string_view runtime_class() const override { return "MatchTable"; }
+    // A window and its keys, not plain lines: never in a field's contexts.
+    bool plain_lines() const override { return false; }
 
     // At the PC's L1 line, which the window hashes into the key; never
     // prefetched.

@@ -11,6 +11,7 @@
 
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/codegen.hpp"
+#include "generator/backend/context_layout.hpp"
 #include "generator/backend/encoding.hpp"
 #include "generator/plan/number_text.hpp"
 #include "generator/plan/passes/pass.hpp"
@@ -62,12 +63,63 @@ TEST(Codegen, HeaderDescribesTheTablesOfThisBuild) {
     CodePlan unoptimised = plan_code(*naive.spec, {"dead-code", "table-sharing", "fast-hash", "type-minimisation",
                                                    "smart-update"});
     std::string code = generate_compressor(unoptimised);
-    EXPECT_NE(code.find("// # Field 2: 10 predictions, " + with_thousands_separators(unoptimised.fields[1].table_bytes()) +
-                        " bytes of tables"),
+    EXPECT_NE(code.find("// # Field 2: 10 predictions, " +
+                        with_thousands_separators(allocated_table_bytes(unoptimised.fields[1])) + " bytes of tables"),
               std::string::npos);
-    EXPECT_NE(unoptimised.fields[1].table_bytes(), plan.fields[1].table_bytes());
-    EXPECT_EQ(code.find(with_thousands_separators(plan.fields[1].table_bytes())), std::string::npos);
+    EXPECT_NE(allocated_table_bytes(unoptimised.fields[1]), allocated_table_bytes(plan.fields[1]));
+    EXPECT_EQ(code.find(with_thousands_separators(allocated_table_bytes(plan.fields[1]))), std::string::npos);
     EXPECT_NE(code.find("// # Encoding: tcgen --disable=type-minimisation,smart-update"), std::string::npos);
+}
+
+// A field's first-level lines lie side by side per L1 line, the widest
+// first, in a struct aligned to the power of two that holds them (at most a
+// cache line): TCgen(A)'s load values read one cache line a record for their
+// LV[4] (32 bytes) and histories (4 + 12 bytes), padded to 64 bytes.
+TEST(Codegen, FirstLevelLinesShareAContextPerL1Line) {
+    CodePlan plan = load_plan("examples/vpc3.tcg");
+    const ContextLayout layout = context_layout(plan.fields[1]);
+    ASSERT_EQ(layout.tables.size(), 3u);
+    EXPECT_EQ(plan.fields[1].tables[layout.tables[0]].element_bits, 64u);
+    EXPECT_EQ(layout.contexts, 65536u);
+    EXPECT_EQ(layout.line_bytes, 48u);
+    EXPECT_EQ(layout.alignment, 64u);
+    EXPECT_EQ(layout.context_bytes, 64u);
+    EXPECT_EQ(allocated_table_bytes(plan.fields[1]), plan.fields[1].table_bytes() + 65536 * 16);
+    EXPECT_TRUE(context_layout(plan.fields[0]).empty());  // the PC's one history has nothing beside it
+    EXPECT_EQ(allocated_table_bytes(plan.fields[0]), plan.fields[0].table_bytes());
+
+    std::string code = spec_code(generate_compressor(plan));
+    EXPECT_NE(code.find("    struct alignas(64) Context {\n"
+                        "        std::uint64_t lv[4];\n"
+                        "        std::uint32_t value_history[1];\n"
+                        "        std::uint32_t stride_history[3];\n"
+                        "    };\n"),
+              std::string::npos);
+    EXPECT_NE(code.find("ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 64 bytes"), std::string::npos);
+    EXPECT_NE(code.find("Context* context = contexts_.line<marks>(line, 1);"), std::string::npos);
+    EXPECT_NE(code.find("lines.lv = context->lv;"), std::string::npos);
+    EXPECT_EQ(code.find("lv_table_"), std::string::npos);
+    EXPECT_NE(code.find("static constexpr std::uint64_t table_bytes = " +
+                        std::to_string(allocated_table_bytes(plan.fields[1])) + ";"),
+              std::string::npos);
+}
+
+// Smaller contexts are aligned to the power of two that holds them, so that
+// none straddles two cache lines and none is padded past that power.
+TEST(Codegen, ContextsAreAlignedToThePowerOfTwoThatHoldsThem) {
+    CodePlan plan = plan_of("TCgen Trace Specification; 32-Bit Field 1 = {: FCM1[1]}; "
+                            "64-Bit Field 2 = {L1 = 256, L2 = 1024: DFCM1[1], LV[1]}; PC = Field 1;");
+    const ContextLayout layout = context_layout(plan.fields[1]);
+    ASSERT_FALSE(layout.empty());
+    EXPECT_EQ(layout.contexts, 256u);
+    EXPECT_EQ(layout.alignment * 2 > layout.line_bytes || layout.alignment == 64, true);
+    EXPECT_GE(layout.alignment, layout.line_bytes > 64 ? 64u : layout.line_bytes);
+    EXPECT_EQ(layout.context_bytes % layout.alignment, 0u);
+    EXPECT_LT(layout.context_bytes - layout.line_bytes, layout.alignment);
+    for (std::size_t i = 1; i < layout.tables.size(); ++i) {
+        EXPECT_GE(plan.fields[1].tables[layout.tables[i - 1]].element_bits,
+                  plan.fields[1].tables[layout.tables[i]].element_bits);
+    }
 }
 
 TEST(Codegen, UsesNoMacrosAndNoProjectIncludes) {

@@ -26,6 +26,29 @@ TEST(ZeroedTable, StartsZeroedAndAddressesLines) {
     EXPECT_EQ(table.line(0, 3)[7], 7u);  // line 2, entry 1 is element 7
 }
 
+// A table of structs (a field's contexts of first-level lines) keeps their
+// alignment, small (calloc's memory) or large (a mapping), and its lines
+// are whole structs.
+TEST(ZeroedTable, KeepsTheAlignmentOfItsEntries) {
+    struct alignas(64) Context {
+        std::uint64_t lines[4];
+        std::uint32_t history[3];
+    };
+    for (std::size_t contexts : {std::size_t{1}, std::size_t{3}, std::size_t{100}, std::size_t{4096}}) {
+        ZeroedTable<Context> table(contexts);
+        for (std::size_t index = 0; index < contexts; ++index) {
+            Context* context = table.line(index, 1);
+            ASSERT_EQ(reinterpret_cast<std::uintptr_t>(context) % 64, 0u) << contexts << " contexts";
+            EXPECT_EQ(context->lines[3], 0u);
+            EXPECT_EQ(context->history[2], 0u);
+            context->history[2] = static_cast<std::uint32_t>(index + 1);
+        }
+        EXPECT_EQ(table.line(contexts - 1, 1)->history[2], contexts);
+        table.clear();
+        EXPECT_EQ(table.line(contexts - 1, 1)->history[2], 0u);
+    }
+}
+
 TEST(ZeroedMemory, LargeTablesStartZeroedAndClearToZero) {
     const std::size_t bytes = (std::size_t{5} << 20) + 3;  // beyond malloc's mapping threshold
     ZeroedMemory memory(bytes);
@@ -300,13 +323,13 @@ struct EncodedMatches {
     std::vector<bool> hits;
 };
 
-template <bool marks = false>
-EncodedMatches encode_matches(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
+template <bool marks = false, unsigned order>
+EncodedMatches encode_matches(MatchTable<std::uint32_t, order>& table, const std::vector<std::uint32_t>& values,
                               std::size_t line = 0) {
     EncodedMatches encoded;
     table.search();
     for (std::uint32_t value : values) {
-        const std::uint32_t predicted = *table.find<marks>(line);
+        const std::uint32_t predicted = *table.template find<marks>(line);
         encoded.predictions.push_back(predicted);
         encoded.hits.push_back(predicted == value);
         if (predicted == value) {
@@ -317,16 +340,17 @@ EncodedMatches encode_matches(MatchTable<std::uint32_t>& table, const std::vecto
     return encoded;
 }
 
-template <bool marks = false>
-std::vector<std::uint32_t> match_predictions(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
-                                             std::size_t line = 0) {
+template <bool marks = false, unsigned order>
+std::vector<std::uint32_t> match_predictions(MatchTable<std::uint32_t, order>& table,
+                                             const std::vector<std::uint32_t>& values, std::size_t line = 0) {
     return encode_matches<marks>(table, values, line).predictions;
 }
 
 // The decoder's side: the values rebuilt from the hits (from start()) and
 // the other values (as if from misses).
-std::vector<std::uint32_t> decode_matches(MatchTable<std::uint32_t>& table, const std::vector<std::uint32_t>& values,
-                                          const std::vector<bool>& hits) {
+template <unsigned order>
+std::vector<std::uint32_t> decode_matches(MatchTable<std::uint32_t, order>& table,
+                                          const std::vector<std::uint32_t>& values, const std::vector<bool>& hits) {
     std::vector<std::uint32_t> decoded;
     for (std::size_t i = 0; i < values.size(); ++i) {
         table.find(0);
@@ -338,7 +362,7 @@ std::vector<std::uint32_t> decode_matches(MatchTable<std::uint32_t>& table, cons
 }
 
 TEST(MatchTable, FollowsARepeatOnceItsKeyRecurs) {
-    MatchTable<std::uint32_t> table(1024, 2);
+    MatchTable<std::uint32_t, 2> table(1024);
     // A sequence, something else, then the sequence again: from its third
     // value on (its first two are the key) the repeat is predicted through to
     // its end, and the window follows it past where the key ever occurred.
@@ -351,7 +375,7 @@ TEST(MatchTable, FollowsARepeatOnceItsKeyRecurs) {
 }
 
 TEST(MatchTable, AWrongPredictionLooksTheKeyUpAgainAtItsLatestOccurrence) {
-    MatchTable<std::uint32_t> table(1024, 1);
+    MatchTable<std::uint32_t, 1> table(1024);
     // 5 was followed by 6, later by 7; after a miss, key 5 names the latter.
     match_predictions(table, {5, 6, 8, 5, 7, 8, 1, 5});
     EXPECT_EQ(*table.find(0), 7u);
@@ -363,7 +387,7 @@ TEST(MatchTable, AWrongPredictionLooksTheKeyUpAgainAtItsLatestOccurrence) {
 }
 
 TEST(MatchTable, AMatchStartsOnlyWhereItsCodeIsNamed) {
-    MatchTable<std::uint32_t> table(1024, 1);
+    MatchTable<std::uint32_t, 1> table(1024);
     match_predictions(table, {5, 6, 7, 9, 6, 8, 5});
     EXPECT_EQ(*table.find(0), 6u);
     table.update(6);                // right, but another code was written:
@@ -371,17 +395,17 @@ TEST(MatchTable, AMatchStartsOnlyWhereItsCodeIsNamed) {
 }
 
 TEST(MatchTable, TheKeyIncludesThePcLine) {
-    MatchTable<std::uint32_t> table(1024, 1);
+    MatchTable<std::uint32_t, 1> table(1024);
     match_predictions(table, {3, 4, 3}, 1);
     EXPECT_EQ(*table.find(1), 4u);  // in line 1, 4 followed 3
-    MatchTable<std::uint32_t> other(1024, 1);
+    MatchTable<std::uint32_t, 1> other(1024);
     match_predictions(other, {3, 4}, 1);
     match_predictions(other, {3}, 2);
     EXPECT_EQ(*other.find(2), 0u);  // in line 2 nothing has followed 3
 }
 
 TEST(MatchTable, ClearForgetsEverything) {
-    MatchTable<std::uint32_t> table(1024, 2);
+    MatchTable<std::uint32_t, 2> table(1024);
     match_predictions(table, {1, 2, 3, 1, 2});
     EXPECT_EQ(*table.find(0), 3u);
     table.clear();
@@ -406,14 +430,14 @@ std::vector<std::uint32_t> repetitive_values() {
 
 TEST(MatchTable, TheDecoderLookingUpOnlyWhereMatchesStartPredictsAsTheEncoder) {
     const std::vector<std::uint32_t> values = repetitive_values();
-    MatchTable<std::uint32_t> encoder(1024, 3);
+    MatchTable<std::uint32_t, 3> encoder(1024);
     const EncodedMatches encoded = encode_matches(encoder, values);
     std::size_t hits = 0;
     for (bool hit : encoded.hits) {
         hits += hit ? 1 : 0;
     }
     EXPECT_GT(hits, values.size() / 4);
-    MatchTable<std::uint32_t> decoder(1024, 3);
+    MatchTable<std::uint32_t, 3> decoder(1024);
     EXPECT_EQ(decode_matches(decoder, values, encoded.hits), values);
 }
 
@@ -423,9 +447,9 @@ TEST(MatchTable, TheDecoderLookingUpOnlyWhereMatchesStartPredictsAsTheEncoder) {
 TEST(MatchTable, ClearingOnlyWhatWasWrittenForgetsEverythingToo) {
     const std::vector<std::uint32_t> values = repetitive_values();
     for (const std::size_t size : {std::size_t{1} << 16, std::size_t{1024}}) {  // mapped; from calloc, wrapping
-        MatchTable<std::uint32_t> fresh(size, 2);
+        MatchTable<std::uint32_t, 2> fresh(size);
         const std::vector<std::uint32_t> expected = match_predictions(fresh, values);
-        MatchTable<std::uint32_t> table(size, 2);
+        MatchTable<std::uint32_t, 2> table(size);
         match_predictions(table, values);
         table.clear_touched_pages_only(true);  // empties it
         for (int round = 0; round < 3; ++round) {

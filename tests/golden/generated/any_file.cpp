@@ -6,9 +6,9 @@
 // TCgen Trace Specification;
 // 0-Bit Header;
 // 8-Bit Field 1 = {L1 = 1, L2 = 65536: FCM3[2], FCM1[1], LV[1]};
-// # Field 1: 4 predictions, 589,837 bytes of tables
+// # Field 1: 4 predictions, 589,840 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 269,025,293 bytes (256.6 MiB): 589,837 bytes of tables + 268,435,456 bytes of buffers
+// # Memory estimate: 269,025,296 bytes (256.6 MiB): 589,840 bytes of tables + 268,435,456 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1193, a class per field and the
-// TraceCodec that ties them together; main() at line 1515; then the rest of
+// of this spec is written in); from line 1214, a class per field and the
+// TraceCodec that ties them together; main() at line 1541; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -95,7 +95,7 @@ public:
     using Value = std::uint8_t;
     using Work = std::uint8_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 4;
-    static constexpr std::uint64_t table_bytes = 589837;
+    static constexpr std::uint64_t table_bytes = 589840;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -152,8 +152,7 @@ public:
     void restart() {
         fcm3_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
-        value_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -162,8 +161,7 @@ public:
     void restart_touched_pages_only(bool on) {
         fcm3_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -209,6 +207,13 @@ private:
         std::uint32_t* value_history;
     };
 
+    // The first-level lines of one L1 line side by side (13 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint32_t value_history[3];
+        std::uint8_t lv[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -217,8 +222,9 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.value_history = value_history_table_.line<marks>(line, 3);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
         lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         return lines;
@@ -251,8 +257,7 @@ private:
 
     ZeroedTable<std::uint8_t> fcm3_table_{524288};  // 262,144 lines of 2
     ZeroedTable<std::uint8_t> fcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint8_t> lv_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint32_t> value_history_table_{3};  // 1 line of 3
+    ZeroedTable<Context> contexts_{1};  // 1 context of 16 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

@@ -6,11 +6,11 @@
 // TCgen Trace Specification;
 // 0-Bit Header;
 // 64-Bit Field 1 ip = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[2], FCM1[2], DFCM1[2]};
-// # Field 1 ip: 7 predictions, 25,165,848 bytes of tables
+// # Field 1 ip: 7 predictions, 25,165,856 bytes of tables
 // 8-Bit Field 2 is_branch = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 2 is_branch: 2 predictions, 131,072 bytes of tables
 // 8-Bit Field 3 branch_taken = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
-// # Field 3 branch_taken: 3 predictions, 786,432 bytes of tables
+// # Field 3 branch_taken: 3 predictions, 1,179,648 bytes of tables
 // 8-Bit Field 4 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 4 destination_registers[0]: 2 predictions, 131,072 bytes of tables
 // 8-Bit Field 5 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
@@ -24,19 +24,19 @@
 // 8-Bit Field 9 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 9 source_registers[3]: 2 predictions, 131,072 bytes of tables
 // 64-Bit Field 10 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 10 destination_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// # Field 10 destination_memory[0]: 6 predictions, 11,010,048 bytes of tables
 // 64-Bit Field 11 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 11 destination_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// # Field 11 destination_memory[1]: 3 predictions, 7,864,320 bytes of tables
 // 64-Bit Field 12 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 12 source_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// # Field 12 source_memory[0]: 6 predictions, 11,010,048 bytes of tables
 // 64-Bit Field 13 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 13 source_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// # Field 13 source_memory[1]: 3 predictions, 7,864,320 bytes of tables
 // 64-Bit Field 14 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 14 source_memory[2]: 3 predictions, 7,471,104 bytes of tables
+// # Field 14 source_memory[2]: 3 predictions, 7,864,320 bytes of tables
 // 64-Bit Field 15 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
+// # Field 15 source_memory[3]: 3 predictions, 7,864,320 bytes of tables
 // PC = Field ip;
-// # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
+// # Memory estimate: 336,330,784 bytes (320.8 MiB): 80,740,384 bytes of tables + 255,590,400 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -45,8 +45,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1221, a class per field and the
-// TraceCodec that ties them together; main() at line 3882; then the rest of
+// of this spec is written in); from line 1242, a class per field and the
+// TraceCodec that ties them together; main() at line 3937; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -124,7 +124,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 7;
-    static constexpr std::uint64_t table_bytes = 25165848;
+    static constexpr std::uint64_t table_bytes = 25165856;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -196,9 +196,7 @@ public:
         fcm3_table_.clear();
         fcm1_table_.clear();
         dfcm1_table_.clear();
-        last_value_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -209,9 +207,7 @@ public:
         fcm3_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
-        last_value_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -264,6 +260,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (24 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t last_value[1];
+        std::uint32_t value_history[3];
+        std::uint32_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -272,9 +276,10 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.last_value = last_value_table_.line<marks>(line, 1);
-        lines.value_history = value_history_table_.line<marks>(line, 3);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.last_value = context->last_value;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.match4 = match4_table_.find<marks>(line);
         lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 2);
@@ -317,13 +322,11 @@ private:
         lines.stride_history[0] = static_cast<std::uint32_t>(stride_history_folded);
     }
 
-    MatchTable<std::uint64_t> match4_table_{1048576, 4};  // a window of 1,048,576 values
+    MatchTable<std::uint64_t, 4> match4_table_{1048576};  // a window of 1,048,576 values
     ZeroedTable<std::uint64_t> fcm3_table_{1048576};  // 524,288 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> dfcm1_table_{262144};  // 131,072 lines of 2
-    ZeroedTable<std::uint64_t> last_value_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint32_t> value_history_table_{3};  // 1 line of 3
-    ZeroedTable<std::uint32_t> stride_history_table_{1};  // 1 line of 1
+    ZeroedTable<Context> contexts_{1};  // 1 context of 32 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -453,7 +456,7 @@ public:
     using Value = std::uint8_t;
     using Work = std::uint8_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 786432;
+    static constexpr std::uint64_t table_bytes = 1179648;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -509,8 +512,7 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         fcm2_table_.clear();
-        lv_table_.clear();
-        value_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -518,8 +520,7 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         fcm2_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -563,6 +564,13 @@ private:
         std::uint32_t* value_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint32_t value_history[2];
+        std::uint8_t lv[2];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -571,8 +579,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
         lines.fcm2 = fcm2_table_.line<marks>(lines.value_history[1], 1);
         return lines;
     }
@@ -599,8 +608,7 @@ private:
     }
 
     ZeroedTable<std::uint8_t> fcm2_table_{131072};  // 131,072 lines of 1
-    ZeroedTable<std::uint8_t> lv_table_{131072};  // 65,536 lines of 2
-    ZeroedTable<std::uint32_t> value_history_table_{131072};  // 65,536 lines of 2
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1320,7 +1328,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 6;
-    static constexpr std::uint64_t table_bytes = 10616832;
+    static constexpr std::uint64_t table_bytes = 11010048;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1390,10 +1398,8 @@ public:
     void restart() {
         dfcm2_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1402,10 +1408,8 @@ public:
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1456,6 +1460,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (26 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t lv[2];
+        std::uint32_t stride_history[2];
+        std::uint16_t value_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -1464,9 +1476,10 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
@@ -1506,10 +1519,8 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm2_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{131072};  // 65,536 lines of 2
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> value_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint32_t> stride_history_table_{131072};  // 65,536 lines of 2
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 32 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1521,7 +1532,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1590,9 +1601,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1600,9 +1610,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1648,6 +1657,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -1656,8 +1672,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -1687,9 +1704,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1701,7 +1717,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 6;
-    static constexpr std::uint64_t table_bytes = 10616832;
+    static constexpr std::uint64_t table_bytes = 11010048;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1771,10 +1787,8 @@ public:
     void restart() {
         dfcm2_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1783,10 +1797,8 @@ public:
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1837,6 +1849,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (26 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t lv[2];
+        std::uint32_t stride_history[2];
+        std::uint16_t value_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -1845,9 +1865,10 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
@@ -1887,10 +1908,8 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm2_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{131072};  // 65,536 lines of 2
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> value_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint32_t> stride_history_table_{131072};  // 65,536 lines of 2
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 32 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1902,7 +1921,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1971,9 +1990,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1981,9 +1999,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2029,6 +2046,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -2037,8 +2061,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -2068,9 +2093,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2082,7 +2106,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -2151,9 +2175,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -2161,9 +2184,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2209,6 +2231,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -2217,8 +2246,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -2248,9 +2278,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2262,7 +2291,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -2331,9 +2360,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -2341,9 +2369,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2389,6 +2416,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -2397,8 +2431,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -2428,9 +2463,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

@@ -6,11 +6,11 @@
 // TCgen Trace Specification;
 // 0-Bit Header;
 // 64-Bit Field 1 ip = {L1 = 1, L2 = 131072: MATCH4[1], FCM3[2], FCM1[2], DFCM1[2]};
-// # Field 1 ip: 7 predictions, 25,165,848 bytes of tables
+// # Field 1 ip: 7 predictions, 25,165,856 bytes of tables
 // 8-Bit Field 2 is_branch = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 2 is_branch: 2 predictions, 131,072 bytes of tables
 // 8-Bit Field 3 branch_taken = {L1 = 65536, L2 = 65536: FCM2[1], LV[2]};
-// # Field 3 branch_taken: 3 predictions, 786,432 bytes of tables
+// # Field 3 branch_taken: 3 predictions, 1,179,648 bytes of tables
 // 8-Bit Field 4 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 4 destination_registers[0]: 2 predictions, 131,072 bytes of tables
 // 8-Bit Field 5 destination_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
@@ -24,19 +24,19 @@
 // 8-Bit Field 9 source_registers[1] = {L1 = 65536, L2 = 65536: LV[2]};
 // # Field 9 source_registers[3]: 2 predictions, 131,072 bytes of tables
 // 64-Bit Field 10 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 10 destination_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// # Field 10 destination_memory[0]: 6 predictions, 11,010,048 bytes of tables
 // 64-Bit Field 11 destination_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 11 destination_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// # Field 11 destination_memory[1]: 3 predictions, 7,864,320 bytes of tables
 // 64-Bit Field 12 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM2[2], FCM1[1], LV[2], MATCH4[1]};
-// # Field 12 source_memory[0]: 6 predictions, 10,616,832 bytes of tables
+// # Field 12 source_memory[0]: 6 predictions, 11,010,048 bytes of tables
 // 64-Bit Field 13 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 13 source_memory[1]: 3 predictions, 7,471,104 bytes of tables
+// # Field 13 source_memory[1]: 3 predictions, 7,864,320 bytes of tables
 // 64-Bit Field 14 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 14 source_memory[2]: 3 predictions, 7,471,104 bytes of tables
+// # Field 14 source_memory[2]: 3 predictions, 7,864,320 bytes of tables
 // 64-Bit Field 15 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
-// # Field 15 source_memory[3]: 3 predictions, 7,471,104 bytes of tables
+// # Field 15 source_memory[3]: 3 predictions, 7,864,320 bytes of tables
 // PC = Field ip;
-// # Memory estimate: 333,578,264 bytes (318.1 MiB): 77,987,864 bytes of tables + 255,590,400 bytes of buffers
+// # Memory estimate: 336,330,784 bytes (320.8 MiB): 80,740,384 bytes of tables + 255,590,400 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -71,7 +71,7 @@
 // Writer: append(record), append_bytes(bytes), append_columns(columns),
 // close(), records(). Errors (a damaged file, a file of another spec, I/O)
 // throw tcgen_runtime::Error with a one-line message. Memory: the predictor
-// tables (77,987,864 bytes), one block of records and the streams of
+// tables (80,740,384 bytes), one block of records and the streams of
 // two, and the columns the caller gives. The Reader reads and
 // decompresses the next block on a second thread while next() works through
 // this one; Reader("trace.tcz", tcgen_runtime::ReadAhead::off) keeps to one.
@@ -236,7 +236,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 7;
-    static constexpr std::uint64_t table_bytes = 25165848;
+    static constexpr std::uint64_t table_bytes = 25165856;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -308,9 +308,7 @@ public:
         fcm3_table_.clear();
         fcm1_table_.clear();
         dfcm1_table_.clear();
-        last_value_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -321,9 +319,7 @@ public:
         fcm3_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
-        last_value_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -376,6 +372,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (24 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t last_value[1];
+        std::uint32_t value_history[3];
+        std::uint32_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -384,9 +388,10 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.last_value = last_value_table_.line<marks>(line, 1);
-        lines.value_history = value_history_table_.line<marks>(line, 3);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.last_value = context->last_value;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.match4 = match4_table_.find<marks>(line);
         lines.fcm3 = fcm3_table_.line<marks>(lines.value_history[2], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 2);
@@ -429,13 +434,11 @@ private:
         lines.stride_history[0] = static_cast<std::uint32_t>(stride_history_folded);
     }
 
-    MatchTable<std::uint64_t> match4_table_{1048576, 4};  // a window of 1,048,576 values
+    MatchTable<std::uint64_t, 4> match4_table_{1048576};  // a window of 1,048,576 values
     ZeroedTable<std::uint64_t> fcm3_table_{1048576};  // 524,288 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> dfcm1_table_{262144};  // 131,072 lines of 2
-    ZeroedTable<std::uint64_t> last_value_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint32_t> value_history_table_{3};  // 1 line of 3
-    ZeroedTable<std::uint32_t> stride_history_table_{1};  // 1 line of 1
+    ZeroedTable<Context> contexts_{1};  // 1 context of 32 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -565,7 +568,7 @@ public:
     using Value = std::uint8_t;
     using Work = std::uint8_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 786432;
+    static constexpr std::uint64_t table_bytes = 1179648;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -621,8 +624,7 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         fcm2_table_.clear();
-        lv_table_.clear();
-        value_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -630,8 +632,7 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         fcm2_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -675,6 +676,13 @@ private:
         std::uint32_t* value_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint32_t value_history[2];
+        std::uint8_t lv[2];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -683,8 +691,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
         lines.fcm2 = fcm2_table_.line<marks>(lines.value_history[1], 1);
         return lines;
     }
@@ -711,8 +720,7 @@ private:
     }
 
     ZeroedTable<std::uint8_t> fcm2_table_{131072};  // 131,072 lines of 1
-    ZeroedTable<std::uint8_t> lv_table_{131072};  // 65,536 lines of 2
-    ZeroedTable<std::uint32_t> value_history_table_{131072};  // 65,536 lines of 2
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1432,7 +1440,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 6;
-    static constexpr std::uint64_t table_bytes = 10616832;
+    static constexpr std::uint64_t table_bytes = 11010048;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1502,10 +1510,8 @@ public:
     void restart() {
         dfcm2_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1514,10 +1520,8 @@ public:
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1568,6 +1572,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (26 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t lv[2];
+        std::uint32_t stride_history[2];
+        std::uint16_t value_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -1576,9 +1588,10 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
@@ -1618,10 +1631,8 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm2_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{131072};  // 65,536 lines of 2
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> value_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint32_t> stride_history_table_{131072};  // 65,536 lines of 2
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 32 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1633,7 +1644,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1702,9 +1713,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1712,9 +1722,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1760,6 +1769,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -1768,8 +1784,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -1799,9 +1816,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -1813,7 +1829,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 6;
-    static constexpr std::uint64_t table_bytes = 10616832;
+    static constexpr std::uint64_t table_bytes = 11010048;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -1883,10 +1899,8 @@ public:
     void restart() {
         dfcm2_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -1895,10 +1909,8 @@ public:
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -1949,6 +1961,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (26 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t lv[2];
+        std::uint32_t stride_history[2];
+        std::uint16_t value_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -1957,9 +1977,10 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
@@ -1999,10 +2020,8 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm2_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{131072};  // 65,536 lines of 2
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> value_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint32_t> stride_history_table_{131072};  // 65,536 lines of 2
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 32 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2014,7 +2033,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -2083,9 +2102,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -2093,9 +2111,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2141,6 +2158,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -2149,8 +2173,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -2180,9 +2205,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2194,7 +2218,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -2263,9 +2287,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -2273,9 +2296,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2321,6 +2343,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -2329,8 +2358,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -2360,9 +2390,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -2374,7 +2403,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 7471104;
+    static constexpr std::uint64_t table_bytes = 7864320;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -2443,9 +2472,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match4_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -2453,9 +2481,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match4_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -2501,6 +2528,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -2509,8 +2543,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint64_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.match4 = match4_table_.find<marks>(line);
         return lines;
@@ -2540,9 +2575,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{65536};  // 65,536 lines of 1
-    MatchTable<std::uint64_t> match4_table_{524288, 4};  // a window of 524,288 values
-    ZeroedTable<std::uint16_t> stride_history_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 16 bytes
+    MatchTable<std::uint64_t, 4> match4_table_{524288};  // a window of 524,288 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

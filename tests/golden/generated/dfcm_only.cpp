@@ -6,11 +6,11 @@
 // TCgen Trace Specification;
 // 0-Bit Header;
 // 32-Bit Field 1 = {L1 = 1, L2 = 8192: DFCM1[2]};
-// # Field 1: 2 predictions, 65,542 bytes of tables
+// # Field 1: 2 predictions, 65,544 bytes of tables
 // 64-Bit Field 2 = {L1 = 2048, L2 = 8192: DFCM3[1], DFCM1[2]};
-// # Field 2: 3 predictions, 421,888 bytes of tables
+// # Field 2: 3 predictions, 425,984 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 254,941,860 bytes (243.1 MiB): 487,430 bytes of tables + 254,454,430 bytes of buffers
+// # Memory estimate: 254,945,958 bytes (243.1 MiB): 491,528 bytes of tables + 254,454,430 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1195, a class per field and the
-// TraceCodec that ties them together; main() at line 1688; then the rest of
+// of this spec is written in); from line 1216, a class per field and the
+// TraceCodec that ties them together; main() at line 1719; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -97,7 +97,7 @@ public:
     using Value = std::uint32_t;
     using Work = std::uint32_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 2;
-    static constexpr std::uint64_t table_bytes = 65542;
+    static constexpr std::uint64_t table_bytes = 65544;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -153,8 +153,7 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm1_table_.clear();
-        last_value_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -162,8 +161,7 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
-        last_value_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -207,6 +205,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (6 bytes, aligned
+    // to 8): a record reads one cache line for them, not one per table.
+    struct alignas(8) Context {
+        std::uint32_t last_value[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -215,8 +220,9 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.last_value = last_value_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.last_value = context->last_value;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 2);
         return lines;
     }
@@ -242,8 +248,7 @@ private:
     }
 
     ZeroedTable<std::uint32_t> dfcm1_table_{16384};  // 8,192 lines of 2
-    ZeroedTable<std::uint32_t> last_value_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint16_t> stride_history_table_{1};  // 1 line of 1
+    ZeroedTable<Context> contexts_{1};  // 1 context of 8 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -255,7 +260,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 421888;
+    static constexpr std::uint64_t table_bytes = 425984;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -312,8 +317,7 @@ public:
     void restart() {
         dfcm3_table_.clear();
         dfcm1_table_.clear();
-        last_value_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -322,8 +326,7 @@ public:
     void restart_touched_pages_only(bool on) {
         dfcm3_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
-        last_value_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -369,6 +372,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (14 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t last_value[1];
+        std::uint16_t stride_history[3];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -377,8 +387,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0x7ff;
         Lines lines;
-        lines.last_value = last_value_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 3);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.last_value = context->last_value;
+        lines.stride_history = context->stride_history;
         lines.dfcm3 = dfcm3_table_.line<marks>(lines.stride_history[2], 1);
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 2);
         return lines;
@@ -411,8 +422,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm3_table_{32768};  // 32,768 lines of 1
     ZeroedTable<std::uint64_t> dfcm1_table_{16384};  // 8,192 lines of 2
-    ZeroedTable<std::uint64_t> last_value_table_{2048};  // 2,048 lines of 1
-    ZeroedTable<std::uint16_t> stride_history_table_{6144};  // 2,048 lines of 3
+    ZeroedTable<Context> contexts_{2048};  // 2,048 contexts of 16 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

@@ -8,13 +8,13 @@
 // 32-Bit Field 1 = {L1 = 1, L2 = 4096: MATCH3[1], FCM3[2], FCM1[1]};
 // # Field 1: 4 predictions, 278,534 bytes of tables
 // 64-Bit Field 2 = {L1 = 256, L2 = 1024: DFCM3[2], LV[1], MATCH8[1]};
-// # Field 2: 4 predictions, 1,641,984 bytes of tables
+// # Field 2: 4 predictions, 1,642,496 bytes of tables
 // 8-Bit Field 3 = {L1 = 256, L2 = 256: MATCH1[1]};
 // # Field 3: 1 prediction, 1,280 bytes of tables
 // 16-Bit Field 4 = {L1 = 1, L2 = 512: MATCH3[1], DFCM1[1]};
 // # Field 4: 2 predictions, 13,316 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 258,067,275 bytes (246.1 MiB): 1,935,114 bytes of tables + 256,132,161 bytes of buffers
+// # Memory estimate: 258,067,787 bytes (246.1 MiB): 1,935,626 bytes of tables + 256,132,161 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -23,8 +23,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1199, a class per field and the
-// TraceCodec that ties them together; main() at line 2072; then the rest of
+// of this spec is written in); from line 1220, a class per field and the
+// TraceCodec that ties them together; main() at line 2103; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -271,7 +271,7 @@ private:
         lines.value_history[0] = static_cast<std::uint16_t>(value_history_folded);
     }
 
-    MatchTable<std::uint32_t> match3_table_{16384, 3};  // a window of 16,384 values
+    MatchTable<std::uint32_t, 3> match3_table_{16384};  // a window of 16,384 values
     ZeroedTable<std::uint32_t> fcm3_table_{32768};  // 16,384 lines of 2
     ZeroedTable<std::uint32_t> fcm1_table_{4096};  // 4,096 lines of 1
     ZeroedTable<std::uint16_t> value_history_table_{3};  // 1 line of 3
@@ -286,7 +286,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 4;
-    static constexpr std::uint64_t table_bytes = 1641984;
+    static constexpr std::uint64_t table_bytes = 1642496;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -355,9 +355,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm3_table_.clear();
-        lv_table_.clear();
+        contexts_.clear();
         match8_table_.clear();
-        stride_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -365,9 +364,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm3_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         match8_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -414,6 +412,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (14 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[3];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -422,8 +427,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 3);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm3 = dfcm3_table_.line<marks>(lines.stride_history[2], 2);
         lines.match8 = match8_table_.find<marks>(line);
         return lines;
@@ -456,9 +462,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm3_table_{8192};  // 4,096 lines of 2
-    ZeroedTable<std::uint64_t> lv_table_{256};  // 256 lines of 1
-    MatchTable<std::uint64_t> match8_table_{131072, 8};  // a window of 131,072 values
-    ZeroedTable<std::uint16_t> stride_history_table_{768};  // 256 lines of 3
+    ZeroedTable<Context> contexts_{256};  // 256 contexts of 16 bytes
+    MatchTable<std::uint64_t, 8> match8_table_{131072};  // a window of 131,072 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -588,7 +593,7 @@ private:
         match1_table_.update(value);
     }
 
-    MatchTable<std::uint8_t> match1_table_{256, 1};  // a window of 256 values
+    MatchTable<std::uint8_t, 1> match1_table_{256};  // a window of 256 values
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -670,8 +675,7 @@ public:
     void restart() {
         match3_table_.clear();
         dfcm1_table_.clear();
-        last_value_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -680,8 +684,7 @@ public:
     void restart_touched_pages_only(bool on) {
         match3_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
-        last_value_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -726,6 +729,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (4 bytes, aligned
+    // to 4): a record reads one cache line for them, not one per table.
+    struct alignas(4) Context {
+        std::uint16_t last_value[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -734,8 +744,9 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.last_value = last_value_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.last_value = context->last_value;
+        lines.stride_history = context->stride_history;
         lines.match3 = match3_table_.find<marks>(line);
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         return lines;
@@ -763,10 +774,9 @@ private:
         lines.stride_history[0] = static_cast<std::uint16_t>(stride_history_folded);
     }
 
-    MatchTable<std::uint16_t> match3_table_{2048, 3};  // a window of 2,048 values
+    MatchTable<std::uint16_t, 3> match3_table_{2048};  // a window of 2,048 values
     ZeroedTable<std::uint16_t> dfcm1_table_{512};  // 512 lines of 1
-    ZeroedTable<std::uint16_t> last_value_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint16_t> stride_history_table_{1};  // 1 line of 1
+    ZeroedTable<Context> contexts_{1};  // 1 context of 4 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

@@ -6,13 +6,13 @@
 // TCgen Trace Specification;
 // 24-Bit Header;
 // 64-Bit Field 1 = {L1 = 4096, L2 = 16384: DFCM2[2], LV[2]};
-// # Field 1: 4 predictions, 606,208 bytes of tables
+// # Field 1: 4 predictions, 655,360 bytes of tables
 // 16-Bit Field 2 = {L1 = 512, L2 = 65536: LV[2], FCM1[1]};
-// # Field 2: 3 predictions, 134,144 bytes of tables
+// # Field 2: 3 predictions, 135,168 bytes of tables
 // 32-Bit Field 3 = {L1 = 1, L2 = 16384: FCM3[2], FCM1[1]};
 // # Field 3: 3 predictions, 589,830 bytes of tables
 // PC = Field 3;
-// # Memory estimate: 256,583,517 bytes (244.7 MiB): 1,330,182 bytes of tables + 255,253,335 bytes of buffers
+// # Memory estimate: 256,633,693 bytes (244.7 MiB): 1,380,358 bytes of tables + 255,253,335 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1197, a class per field and the
-// TraceCodec that ties them together; main() at line 1859; then the rest of
+// of this spec is written in); from line 1218, a class per field and the
+// TraceCodec that ties them together; main() at line 1890; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -99,7 +99,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 4;
-    static constexpr std::uint64_t table_bytes = 606208;
+    static constexpr std::uint64_t table_bytes = 655360;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -155,8 +155,7 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm2_table_.clear();
-        lv_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -164,8 +163,7 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm2_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -211,6 +209,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (20 bytes, aligned
+    // to 32): a record reads one cache line for them, not one per table.
+    struct alignas(32) Context {
+        std::uint64_t lv[2];
+        std::uint16_t stride_history[2];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -219,8 +224,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xfff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.stride_history = stride_history_table_.line<marks>(line, 2);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm2 = dfcm2_table_.line<marks>(lines.stride_history[1], 2);
         return lines;
     }
@@ -249,8 +255,7 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm2_table_{65536};  // 32,768 lines of 2
-    ZeroedTable<std::uint64_t> lv_table_{8192};  // 4,096 lines of 2
-    ZeroedTable<std::uint16_t> stride_history_table_{8192};  // 4,096 lines of 2
+    ZeroedTable<Context> contexts_{4096};  // 4,096 contexts of 32 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -262,7 +267,7 @@ public:
     using Value = std::uint16_t;
     using Work = std::uint16_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 134144;
+    static constexpr std::uint64_t table_bytes = 135168;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -317,18 +322,16 @@ public:
 
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
-        lv_table_.clear();
+        contexts_.clear();
         fcm1_table_.clear();
-        value_history_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
     // select<true>() took since the last restart; switching it on empties
     // the tables.
     void restart_touched_pages_only(bool on) {
-        lv_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -372,6 +375,13 @@ private:
         std::uint16_t* value_history;
     };
 
+    // The first-level lines of one L1 line side by side (6 bytes, aligned
+    // to 8): a record reads one cache line for them, not one per table.
+    struct alignas(8) Context {
+        std::uint16_t lv[2];
+        std::uint16_t value_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -380,8 +390,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0x1ff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         return lines;
     }
@@ -406,9 +417,8 @@ private:
         lines.value_history[0] = static_cast<std::uint16_t>(value_history_folded);
     }
 
-    ZeroedTable<std::uint16_t> lv_table_{1024};  // 512 lines of 2
+    ZeroedTable<Context> contexts_{512};  // 512 contexts of 8 bytes
     ZeroedTable<std::uint16_t> fcm1_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint16_t> value_history_table_{512};  // 512 lines of 1
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

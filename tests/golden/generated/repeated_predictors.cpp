@@ -6,11 +6,11 @@
 // TCgen Trace Specification;
 // 0-Bit Header;
 // 32-Bit Field 1 = {L1 = 1, L2 = 4096: FCM1[1], FCM1[2], LV[1], LV[2]};
-// # Field 1: 6 predictions, 49,166 bytes of tables
+// # Field 1: 6 predictions, 49,168 bytes of tables
 // 64-Bit Field 2 = {L1 = 256, L2 = 4096: DFCM1[1], DFCM1[1], LV[1]};
-// # Field 2: 3 predictions, 68,096 bytes of tables
+// # Field 2: 3 predictions, 69,632 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 254,571,692 bytes (242.8 MiB): 117,262 bytes of tables + 254,454,430 bytes of buffers
+// # Memory estimate: 254,573,230 bytes (242.8 MiB): 118,800 bytes of tables + 254,454,430 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1195, a class per field and the
-// TraceCodec that ties them together; main() at line 1706; then the rest of
+// of this spec is written in); from line 1216, a class per field and the
+// TraceCodec that ties them together; main() at line 1735; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -97,7 +97,7 @@ public:
     using Value = std::uint32_t;
     using Work = std::uint32_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 6;
-    static constexpr std::uint64_t table_bytes = 49166;
+    static constexpr std::uint64_t table_bytes = 49168;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -154,9 +154,7 @@ public:
     void restart() {
         fcm1_table_.clear();
         fcm1_2_table_.clear();
-        lv_table_.clear();
-        lv_2_table_.clear();
-        value_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -165,9 +163,7 @@ public:
     void restart_touched_pages_only(bool on) {
         fcm1_table_.clear_touched_pages_only(on);
         fcm1_2_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        lv_2_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -217,6 +213,14 @@ private:
         std::uint16_t* value_history;
     };
 
+    // The first-level lines of one L1 line side by side (14 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint32_t lv[1];
+        std::uint32_t lv_2[2];
+        std::uint16_t value_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -225,9 +229,10 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.lv_2 = lv_2_table_.line<marks>(line, 2);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.lv_2 = context->lv_2;
+        lines.value_history = context->value_history;
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 1);
         lines.fcm1_2 = fcm1_2_table_.line<marks>(lines.value_history[0], 2);
         return lines;
@@ -261,9 +266,7 @@ private:
 
     ZeroedTable<std::uint32_t> fcm1_table_{4096};  // 4,096 lines of 1
     ZeroedTable<std::uint32_t> fcm1_2_table_{8192};  // 4,096 lines of 2
-    ZeroedTable<std::uint32_t> lv_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint32_t> lv_2_table_{2};  // 1 line of 2
-    ZeroedTable<std::uint16_t> value_history_table_{1};  // 1 line of 1
+    ZeroedTable<Context> contexts_{1};  // 1 context of 16 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -275,7 +278,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 3;
-    static constexpr std::uint64_t table_bytes = 68096;
+    static constexpr std::uint64_t table_bytes = 69632;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -332,8 +335,7 @@ public:
     void restart() {
         dfcm1_table_.clear();
         dfcm1_2_table_.clear();
-        lv_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -342,8 +344,7 @@ public:
     void restart_touched_pages_only(bool on) {
         dfcm1_table_.clear_touched_pages_only(on);
         dfcm1_2_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -389,6 +390,13 @@ private:
         std::uint16_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (10 bytes, aligned
+    // to 16): a record reads one cache line for them, not one per table.
+    struct alignas(16) Context {
+        std::uint64_t lv[1];
+        std::uint16_t stride_history[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -397,8 +405,9 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.stride_history = context->stride_history;
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 1);
         lines.dfcm1_2 = dfcm1_2_table_.line<marks>(lines.stride_history[0], 1);
         return lines;
@@ -429,8 +438,7 @@ private:
 
     ZeroedTable<std::uint64_t> dfcm1_table_{4096};  // 4,096 lines of 1
     ZeroedTable<std::uint64_t> dfcm1_2_table_{4096};  // 4,096 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{256};  // 256 lines of 1
-    ZeroedTable<std::uint16_t> stride_history_table_{256};  // 256 lines of 1
+    ZeroedTable<Context> contexts_{256};  // 256 contexts of 16 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

@@ -8,9 +8,9 @@
 // 32-Bit Field 1 = {L1 = 1, L2 = 131072: FCM3[4], FCM1[4]};
 // # Field 1: 8 predictions, 10,485,772 bytes of tables
 // 64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[4], DFCM1[2], FCM1[4], LV[4]};
-// # Field 2: 14 predictions, 26,214,400 bytes of tables
+// # Field 2: 14 predictions, 27,262,976 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 291,154,606 bytes (277.7 MiB): 36,700,172 bytes of tables + 254,454,434 bytes of buffers
+// # Memory estimate: 292,203,182 bytes (278.7 MiB): 37,748,748 bytes of tables + 254,454,434 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1195, a class per field and the
-// TraceCodec that ties them together; main() at line 1738; then the rest of
+// of this spec is written in); from line 1216, a class per field and the
+// TraceCodec that ties them together; main() at line 1762; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -269,7 +269,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 14;
-    static constexpr std::uint64_t table_bytes = 26214400;
+    static constexpr std::uint64_t table_bytes = 27262976;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -327,9 +327,7 @@ public:
         dfcm3_table_.clear();
         dfcm1_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -339,9 +337,7 @@ public:
         dfcm3_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -400,6 +396,14 @@ private:
         std::uint32_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (48 bytes, aligned
+    // to 64): a record reads one cache line for them, not one per table.
+    struct alignas(64) Context {
+        std::uint64_t lv[4];
+        std::uint32_t value_history[1];
+        std::uint32_t stride_history[3];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -408,9 +412,10 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 4);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 3);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.dfcm3 = dfcm3_table_.line<marks>(lines.stride_history[2], 4);
         lines.dfcm1 = dfcm1_table_.line<marks>(lines.stride_history[0], 2);
         lines.fcm1 = fcm1_table_.line<marks>(lines.value_history[0], 4);
@@ -460,9 +465,7 @@ private:
     ZeroedTable<std::uint64_t> dfcm3_table_{2097152};  // 524,288 lines of 4
     ZeroedTable<std::uint64_t> dfcm1_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{524288};  // 131,072 lines of 4
-    ZeroedTable<std::uint64_t> lv_table_{262144};  // 65,536 lines of 4
-    ZeroedTable<std::uint32_t> value_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint32_t> stride_history_table_{196608};  // 65,536 lines of 3
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 64 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

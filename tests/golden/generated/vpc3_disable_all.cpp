@@ -6,12 +6,12 @@
 // TCgen Trace Specification;
 // 32-Bit Header;
 // 32-Bit Field 1 = {L1 = 1, L2 = 131072: FCM3[2], FCM1[2]};
-// # Field 1: 4 predictions, 10,485,800 bytes of tables
+// # Field 1: 4 predictions, 10,485,824 bytes of tables
 // 64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[2], DFCM1[2], FCM1[2], LV[4]};
-// # Field 2: 10 predictions, 18,350,080 bytes of tables
+// # Field 2: 10 predictions, 20,971,520 bytes of tables
 // PC = Field 1;
 // # Encoding: tcgen --disable=type-minimisation,smart-update
-// # Memory estimate: 283,290,314 bytes (270.2 MiB): 28,835,880 bytes of tables + 254,454,434 bytes of buffers
+// # Memory estimate: 285,911,778 bytes (272.7 MiB): 31,457,344 bytes of tables + 254,454,434 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
@@ -22,8 +22,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1198, a class per field and the
-// TraceCodec that ties them together; main() at line 1750; then the rest of
+// of this spec is written in); from line 1219, a class per field and the
+// TraceCodec that ties them together; main() at line 1771; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -100,7 +100,7 @@ public:
     using Value = std::uint32_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 4;
-    static constexpr std::uint64_t table_bytes = 10485800;
+    static constexpr std::uint64_t table_bytes = 10485824;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -153,10 +153,8 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         fcm3_table_.clear();
-        fcm3_history_table_.clear();
+        contexts_.clear();
         fcm1_table_.clear();
-        fcm1_history_table_.clear();
-        last_value_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -164,10 +162,8 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         fcm3_table_.clear_touched_pages_only(on);
-        fcm3_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        fcm1_history_table_.clear_touched_pages_only(on);
-        last_value_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -226,6 +222,14 @@ private:
         std::uint64_t* last_value;
     };
 
+    // The first-level lines of one L1 line side by side (40 bytes, aligned
+    // to 64): a record reads one cache line for them, not one per table.
+    struct alignas(64) Context {
+        std::uint64_t fcm3_history[3];
+        std::uint64_t fcm1_history[1];
+        std::uint64_t last_value[1];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -234,9 +238,10 @@ private:
     [[gnu::always_inline]] Lines select() {
         std::size_t line = 0;
         Lines lines;
-        lines.fcm3_history = fcm3_history_table_.line<marks>(line, 3);
-        lines.fcm1_history = fcm1_history_table_.line<marks>(line, 1);
-        lines.last_value = last_value_table_.line<marks>(line, 1);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.fcm3_history = context->fcm3_history;
+        lines.fcm1_history = context->fcm1_history;
+        lines.last_value = context->last_value;
         lines.fcm3 = fcm3_table_.line<marks>(hash_context<3>(lines.fcm3_history, value_shift), 2);
         lines.fcm1 = fcm1_table_.line<marks>(hash_context<1>(lines.fcm1_history, value_shift), 2);
         return lines;
@@ -258,10 +263,8 @@ private:
     }
 
     ZeroedTable<std::uint64_t> fcm3_table_{1048576};  // 524,288 lines of 2
-    ZeroedTable<std::uint64_t> fcm3_history_table_{3};  // 1 line of 3
+    ZeroedTable<Context> contexts_{1};  // 1 context of 64 bytes
     ZeroedTable<std::uint64_t> fcm1_table_{262144};  // 131,072 lines of 2
-    ZeroedTable<std::uint64_t> fcm1_history_table_{1};  // 1 line of 1
-    ZeroedTable<std::uint64_t> last_value_table_{1};  // 1 line of 1
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
@@ -273,7 +276,7 @@ public:
     using Value = std::uint64_t;
     using Work = std::uint64_t;  // predictions, strides and misses
     static constexpr unsigned miss_code = 10;
-    static constexpr std::uint64_t table_bytes = 18350080;
+    static constexpr std::uint64_t table_bytes = 20971520;
 
     // encode(), learn() and decode() with `marks` where the file has small
     // restart groups: select() then marks the pages of the lines it takes,
@@ -326,14 +329,9 @@ public:
     // Empties the tables, as at the start (the usage counts stay).
     void restart() {
         dfcm3_table_.clear();
-        dfcm3_history_table_.clear();
-        dfcm3_last_value_table_.clear();
+        contexts_.clear();
         dfcm1_table_.clear();
-        dfcm1_history_table_.clear();
-        dfcm1_last_value_table_.clear();
         fcm1_table_.clear();
-        fcm1_history_table_.clear();
-        lv_table_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -341,14 +339,9 @@ public:
     // the tables.
     void restart_touched_pages_only(bool on) {
         dfcm3_table_.clear_touched_pages_only(on);
-        dfcm3_history_table_.clear_touched_pages_only(on);
-        dfcm3_last_value_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
-        dfcm1_history_table_.clear_touched_pages_only(on);
-        dfcm1_last_value_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        fcm1_history_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -418,6 +411,17 @@ private:
         std::uint64_t* lv;
     };
 
+    // The first-level lines of one L1 line side by side (88 bytes, aligned
+    // to 64): a record reads one cache line for them, not one per table.
+    struct alignas(64) Context {
+        std::uint64_t dfcm3_history[3];
+        std::uint64_t dfcm3_last_value[1];
+        std::uint64_t dfcm1_history[1];
+        std::uint64_t dfcm1_last_value[1];
+        std::uint64_t fcm1_history[1];
+        std::uint64_t lv[4];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -426,12 +430,13 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.dfcm3_history = dfcm3_history_table_.line<marks>(line, 3);
-        lines.dfcm3_last_value = dfcm3_last_value_table_.line<marks>(line, 1);
-        lines.dfcm1_history = dfcm1_history_table_.line<marks>(line, 1);
-        lines.dfcm1_last_value = dfcm1_last_value_table_.line<marks>(line, 1);
-        lines.fcm1_history = fcm1_history_table_.line<marks>(line, 1);
-        lines.lv = lv_table_.line<marks>(line, 4);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.dfcm3_history = context->dfcm3_history;
+        lines.dfcm3_last_value = context->dfcm3_last_value;
+        lines.dfcm1_history = context->dfcm1_history;
+        lines.dfcm1_last_value = context->dfcm1_last_value;
+        lines.fcm1_history = context->fcm1_history;
+        lines.lv = context->lv;
         lines.dfcm3 = dfcm3_table_.line<marks>(hash_context<3>(lines.dfcm3_history, stride_shift), 2);
         lines.dfcm1 = dfcm1_table_.line<marks>(hash_context<1>(lines.dfcm1_history, stride_shift), 2);
         lines.fcm1 = fcm1_table_.line<marks>(hash_context<1>(lines.fcm1_history, value_shift), 2);
@@ -466,14 +471,9 @@ private:
     }
 
     ZeroedTable<std::uint64_t> dfcm3_table_{1048576};  // 524,288 lines of 2
-    ZeroedTable<std::uint64_t> dfcm3_history_table_{196608};  // 65,536 lines of 3
-    ZeroedTable<std::uint64_t> dfcm3_last_value_table_{65536};  // 65,536 lines of 1
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 128 bytes
     ZeroedTable<std::uint64_t> dfcm1_table_{262144};  // 131,072 lines of 2
-    ZeroedTable<std::uint64_t> dfcm1_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> dfcm1_last_value_table_{65536};  // 65,536 lines of 1
     ZeroedTable<std::uint64_t> fcm1_table_{262144};  // 131,072 lines of 2
-    ZeroedTable<std::uint64_t> fcm1_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> lv_table_{262144};  // 65,536 lines of 4
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 

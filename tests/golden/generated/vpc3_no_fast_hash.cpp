@@ -21,8 +21,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1197, a class per field and the
-// TraceCodec that ties them together; main() at line 1717; then the rest of
+// of this spec is written in); from line 1218, a class per field and the
+// TraceCodec that ties them together; main() at line 1741; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -315,9 +315,7 @@ public:
         dfcm3_table_.clear();
         dfcm1_table_.clear();
         fcm1_table_.clear();
-        lv_table_.clear();
-        value_history_table_.clear();
-        stride_history_table_.clear();
+        contexts_.clear();
     }
 
     // Whether restart() zeroes only the pages of the tables whose lines
@@ -327,9 +325,7 @@ public:
         dfcm3_table_.clear_touched_pages_only(on);
         dfcm1_table_.clear_touched_pages_only(on);
         fcm1_table_.clear_touched_pages_only(on);
-        lv_table_.clear_touched_pages_only(on);
-        value_history_table_.clear_touched_pages_only(on);
-        stride_history_table_.clear_touched_pages_only(on);
+        contexts_.clear_touched_pages_only(on);
     }
 
     // Whether more than half of the values so far were misses, counting
@@ -396,6 +392,14 @@ private:
         std::uint64_t* stride_history;
     };
 
+    // The first-level lines of one L1 line side by side (64 bytes, aligned
+    // to 64): a record reads one cache line for them, not one per table.
+    struct alignas(64) Context {
+        std::uint64_t lv[4];
+        std::uint64_t value_history[1];
+        std::uint64_t stride_history[3];
+    };
+
     // select() and update() are inlined into every caller whatever the
     // program's size: with the code of the fields instantiated twice (with
     // marks or without), g++ otherwise runs out of the growth it allows a
@@ -404,9 +408,10 @@ private:
     [[gnu::always_inline]] Lines select(std::uint32_t pc) {
         std::size_t line = pc & 0xffff;
         Lines lines;
-        lines.lv = lv_table_.line<marks>(line, 4);
-        lines.value_history = value_history_table_.line<marks>(line, 1);
-        lines.stride_history = stride_history_table_.line<marks>(line, 3);
+        Context* context = contexts_.line<marks>(line, 1);
+        lines.lv = context->lv;
+        lines.value_history = context->value_history;
+        lines.stride_history = context->stride_history;
         lines.dfcm3 = dfcm3_table_.line<marks>(hash_context<3>(lines.stride_history, stride_shift), 2);
         lines.dfcm1 = dfcm1_table_.line<marks>(hash_context<1>(lines.stride_history, stride_shift), 2);
         lines.fcm1 = fcm1_table_.line<marks>(hash_context<1>(lines.value_history, value_shift), 2);
@@ -439,9 +444,7 @@ private:
     ZeroedTable<std::uint64_t> dfcm3_table_{1048576};  // 524,288 lines of 2
     ZeroedTable<std::uint64_t> dfcm1_table_{262144};  // 131,072 lines of 2
     ZeroedTable<std::uint64_t> fcm1_table_{262144};  // 131,072 lines of 2
-    ZeroedTable<std::uint64_t> lv_table_{262144};  // 65,536 lines of 4
-    ZeroedTable<std::uint64_t> value_history_table_{65536};  // 65,536 lines of 1
-    ZeroedTable<std::uint64_t> stride_history_table_{196608};  // 65,536 lines of 3
+    ZeroedTable<Context> contexts_{65536};  // 65,536 contexts of 64 bytes
     std::array<std::uint64_t, miss_code + 1> usage_ = {};
 };
 
