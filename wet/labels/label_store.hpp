@@ -245,7 +245,7 @@ private:
     // searches, so a query that asks for a few defs of a long-running load
     // makes no sweep, and one that asks for many pays at most about twice
     // what the better of the two would have cost.
-    static constexpr std::uint64_t steps_per_search = 32;
+    static constexpr std::uint64_t steps_per_search = 128;
     std::vector<std::uint32_t> def_requests_;  // per node: searches so far
     std::vector<std::uint32_t> sweep_after_;   // per node: then sweep (0: not yet estimated)
     bool sweep_due(std::uint32_t load, std::uint64_t index);
