@@ -34,8 +34,10 @@
 //
 // One file per job: label_store_build.cpp builds the labels from a raw
 // trace, label_store_file.cpp saves, loads and checks them,
-// label_store_queries.cpp walks them for queries, and label_store_defs.cpp
-// finds a load's def (def_encoding.hpp: how a def is kept).
+// label_store_queries.cpp walks them for queries, label_store_defs.cpp
+// finds a load's def by a search per execution (def_encoding.hpp: how a def
+// is kept), and label_store_sweep.cpp finds all of a load's defs in one
+// sweep (def_sweep.hpp) and keeps them for lookups.
 
 #include <cstdint>
 #include <memory>
@@ -48,6 +50,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "common/byte_io.hpp"
+#include "wet/dependences/def_sweep.hpp"
 #include "wet/dependences/store_address_index.hpp"
 #include "wet/flow/block_times.hpp"
 #include "wet/flow/flow_index.hpp"
@@ -117,11 +120,27 @@ public:
     std::uint32_t times_at(std::uint32_t node, std::uint64_t index);
     std::vector<std::uint32_t> node_times(std::uint32_t node);
     std::vector<std::uint64_t> node_values(std::uint32_t node);
+    // A node's whole access trace, each label decoded once (node_values
+    // alone decodes a load's timestamps and addresses for its defs too).
+    struct NodeAccesses {
+        std::vector<std::uint32_t> times;
+        std::vector<std::uint64_t> values;
+        std::vector<std::uint64_t> addresses;
+    };
+    NodeAccesses node_accesses(std::uint32_t node);
     std::vector<std::uint64_t> node_addresses(std::uint32_t node);
     // Node n's address at its execution number `index`.
     std::uint64_t address_at(std::uint32_t node, std::uint64_t index);
-    // The def of node n's execution number `index`, which ran at t.
+    // The def of node n's execution number `index`, which ran at t: a
+    // lookup in the load's swept defs when they are held, or once enough of
+    // the load's defs were asked for to pay for a sweep (def_requests_);
+    // else a search (searched_def).
     std::optional<Def> def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t);
+    // The same def found by a search of its own, whatever is held.
+    std::optional<Def> searched_def(std::uint32_t node, std::uint64_t index, std::uint32_t t);
+    // Every def of load n, found by one sweep and kept (null: n has no
+    // defs, or its sweep would not fit the budget of swept defs).
+    const SweptDefs* swept_defs(std::uint32_t node);
 
     // Rows of WholeExecutionTrace::stats() for the dynamic labels.
     std::vector<LabelStats> stats(std::uint64_t events, std::uint64_t edges) const;
@@ -182,6 +201,65 @@ private:
     // per store execution (measured on sqlite3's and bzip2's load traces).
     void index_def_stores(std::uint32_t load, std::uint64_t executions);
     static constexpr std::uint64_t indexed_store_ratio = 8;
+    // A load's defs by one sweep (label_store_sweep.cpp): the stores its
+    // records name, decoded whole, and what the sweep found.
+    // A store's timestamps and addresses decoded whole for sweeps, and its
+    // values once a load trace needs them; shared, so that a sweep keeps
+    // what it reads while the cache drops it.
+    struct StoreColumns {
+        std::vector<std::uint32_t> times;
+        std::vector<std::uint64_t> addresses;
+        DefSweep::AddressRange range;
+        std::vector<std::uint64_t> values;  // empty until asked for
+    };
+    struct LoadSweep {
+        std::vector<std::uint32_t> stores;  // nodes, the load's writers first
+        std::vector<DefSweep::Record> records;
+        std::vector<std::uint16_t> writers;
+        std::vector<std::shared_ptr<StoreColumns>> columns;  // per store
+        DefSweep::Result result;
+    };
+    // Most stores write for several loads (a python3 load's writers ran 16
+    // times as often as it, summed over its loads): their columns are
+    // decoded once and kept in a budget, least recently used out; each
+    // costs 20 bytes an execution, its values counted before they are
+    // decoded.
+    std::shared_ptr<StoreColumns> store_columns(std::uint32_t store);
+    static constexpr std::size_t store_columns_budget = std::size_t{64} << 20;
+    LruCache<std::shared_ptr<StoreColumns>> store_columns_{store_columns_budget};
+    const std::vector<std::uint64_t>& store_values(StoreColumns& columns, std::uint32_t store);
+    // The stores and records alone (nullopt: more stores than a sweep can
+    // name); then run_sweep() decodes the stores and sweeps.
+    std::optional<LoadSweep> plan_sweep(std::uint32_t load);
+    void run_sweep(std::uint32_t load, LoadSweep& sweep, const std::vector<std::uint32_t>& times,
+                   const std::vector<std::uint64_t>& addresses);
+    // The store executions a sweep of `load` walks through, and the load's.
+    std::uint64_t sweep_steps(std::uint32_t load, const LoadSweep& sweep) const;
+    // A load trace sweeps the load's defs when its stores run at most this
+    // many times as often as the load: a search costs about as much as a
+    // sweep's steps through that many store executions (measured on the
+    // python3 run's load traces), and an index made for searches more.
+    static constexpr std::uint64_t traced_sweep_ratio = 16;
+    // A slice (any caller of def_at) sweeps a load once its searches have
+    // cost about what the sweep would: after sweep_steps / steps_per_search
+    // searches, so a query that asks for a few defs of a long-running load
+    // makes no sweep, and one that asks for many pays at most about twice
+    // what the better of the two would have cost.
+    static constexpr std::uint64_t steps_per_search = 128;
+    std::vector<std::uint32_t> def_requests_;  // per node: searches so far
+    std::vector<std::uint32_t> sweep_after_;   // per node: then sweep (0: not yet estimated)
+    bool sweep_due(std::uint32_t load, std::uint64_t index);
+    // Swept defs, 6 bytes per load execution, least recently used out past
+    // the budget; a load whose defs would not fit it is never swept for
+    // lookups (its searches go on).
+    static constexpr std::size_t swept_defs_budget = std::size_t{128} << 20;
+    LruCache<SweptDefs> swept_{swept_defs_budget};  // costs: their bytes
+    const SweptDefs* keep_swept(std::uint32_t load, LoadSweep& sweep);
+    // A load's values (each XOR its def's, value_from_def) with its defs
+    // found by a sweep: false, the values untouched, when its stores run
+    // too often for a sweep to pay (traced_sweep_ratio).
+    bool values_by_sweep(std::uint32_t load, std::vector<std::uint64_t>& values,
+                         const std::vector<std::uint32_t>& times, const std::vector<std::uint64_t>& addresses);
     // Store node n's address index; null when it would not fit the budget.
     const StoreAddressIndex* store_index(std::uint32_t store);
     static constexpr std::size_t store_index_budget = std::size_t{256} << 20;

@@ -1,4 +1,5 @@
-// A load's def found from its LoadDefs label (label_store.hpp): kept as a
+// A load's def searched for from its LoadDefs label, one execution at a
+// time (label_store_sweep.cpp finds all of a load's at once): kept as a
 // rank or a distance among its store's executions, inferred as the latest
 // execution of its store that wrote the load's address, or as the latest
 // such write among the load's writers; and the store address indexes that
@@ -27,7 +28,7 @@ StoreAddressIndex::Access LabelStore::store_access(std::uint32_t store, std::uin
     return {address_at(store, execution), values_.open(store).at(execution).field1};
 }
 
-std::optional<Def> LabelStore::def_at(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
+std::optional<Def> LabelStore::searched_def(std::uint32_t node, std::uint64_t index, std::uint32_t t) {
     const std::optional<DefExecution> def = def_execution(node, index, t);
     return def ? std::optional<Def>(Def{def->store, def->t}) : std::nullopt;
 }

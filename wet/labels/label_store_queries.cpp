@@ -232,13 +232,26 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
 }
 
 std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
-    std::vector<std::uint64_t> values = first_fields<NodeValues, std::uint64_t>(values_.open(node));
+    return node_accesses(node).values;
+}
+
+LabelStore::NodeAccesses LabelStore::node_accesses(std::uint32_t node) {
+    NodeAccesses trace{node_times(node), first_fields<NodeValues, std::uint64_t>(values_.open(node)),
+                       node_addresses(node)};
     if (defs_.empty(node)) {
-        return values;
+        return trace;
     }
     // A load with defs keeps each value XOR its def's (value_from_def).
-    const std::vector<std::uint32_t> times = node_times(node);
-    const std::vector<std::uint64_t> addresses = node_addresses(node);
+    std::vector<std::uint64_t>& values = trace.values;
+    const std::vector<std::uint32_t>& times = trace.times;
+    const std::vector<std::uint64_t>& addresses = trace.addresses;
+    if (values.size() != times.size() || addresses.size() != times.size()) {
+        corrupt("node " + std::to_string(node) + " has " + std::to_string(times.size()) + " timestamps, " +
+                std::to_string(values.size()) + " values and " + std::to_string(addresses.size()) + " addresses");
+    }
+    if (values_by_sweep(node, values, times, addresses)) {
+        return trace;
+    }
     index_def_stores(node, values.size());
     for (std::uint64_t index = 0; index < values.size(); ++index) {
         if (const std::optional<DefExecution> def = def_execution(node, index, times[index], addresses[index])) {
@@ -247,7 +260,7 @@ std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
                                             shape_of(node).size);
         }
     }
-    return values;
+    return trace;
 }
 
 void LabelStore::index_def_stores(std::uint32_t load, std::uint64_t executions) {
@@ -352,7 +365,12 @@ std::size_t LabelStore::memory_bytes() const {
     bytes += (block_times_ ? block_times_->memory_bytes() : 0) + block_parents_.memory_bytes() +
              node_times_.memory_bytes() + values_.memory_bytes() + addresses_.memory_bytes() +
              address_siblings_bytes() + defs_.memory_bytes() + writers_bytes() +
-             store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); });
+             store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); }) +
+             swept_.memory_bytes([](const SweptDefs& swept) { return swept.memory_bytes(); }) +
+             store_columns_.memory_bytes([](const std::shared_ptr<StoreColumns>& columns) {
+                 return 4 * columns->times.capacity() + 8 * (columns->addresses.capacity() + columns->values.capacity());
+             }) +
+             4 * (def_requests_.capacity() + sweep_after_.capacity());
     for (const auto* frames : {values_.frames().get(), addresses_.frames().get()}) {
         bytes += frames ? frames->memory_bytes() : 0;
     }

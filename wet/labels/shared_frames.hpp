@@ -47,7 +47,7 @@ public:
     // two runs within 0.01 % in half the CPU of compressing both at 19.
     static constexpr int layout_trial_level = 9;
     static constexpr double layout_trial_margin = 1.05;
-    static constexpr std::size_t cached_frames = 4;
+    static constexpr std::size_t cached_frames = 64;
 
     enum class Layout : std::uint8_t { records = 0, planes = 1 };
     struct Place {

@@ -223,18 +223,18 @@ std::uint64_t WholeExecutionTrace::node_executions(std::uint32_t id) const {
 
 std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) {
     std::vector<Access> result;
+    // Each node's accesses are in time order: merged as they come.
+    const auto earlier = [](const Access& a, const Access& b) { return a.t != b.t ? a.t < b.t : a.slot < b.slot; };
     for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {
-        const std::vector<std::uint32_t> times = labels_->node_times(node);
-        const std::vector<std::uint64_t> values = labels_->node_values(node);
-        const std::vector<std::uint64_t> addresses = labels_->node_addresses(node);
-        for (std::size_t index = 0; index < times.size(); ++index) {
-            result.push_back(Access{times[index], node, nodes()[node].access, nodes()[node].slot, values.at(index),
-                                    addresses.at(index)});
+        const LabelStore::NodeAccesses trace = labels_->node_accesses(node);
+        const std::size_t before = result.size();
+        result.reserve(before + trace.times.size());
+        for (std::size_t index = 0; index < trace.times.size(); ++index) {
+            result.push_back(Access{trace.times[index], node, nodes()[node].access, nodes()[node].slot,
+                                    trace.values.at(index), trace.addresses.at(index)});
         }
+        std::inplace_merge(result.begin(), result.begin() + static_cast<std::ptrdiff_t>(before), result.end(), earlier);
     }
-    std::sort(result.begin(), result.end(), [](const Access& a, const Access& b) {
-        return a.t != b.t ? a.t < b.t : a.slot < b.slot;
-    });
     return result;
 }
 
