@@ -158,6 +158,17 @@ RawTrace random_run(unsigned steps, std::uint64_t seed, unsigned misses) {
     return raw;
 }
 
+// The timestamps of `node`'s executions in `raw`, in time order.
+std::vector<std::uint32_t> execution_times(const RawTrace& raw, std::uint32_t node) {
+    std::vector<std::uint32_t> times;
+    for (const RawEvent& event : raw.events) {
+        if (event.node == node) {
+            times.push_back(event.t);
+        }
+    }
+    return times;
+}
+
 // Every execution of every load of `raw`: the search's def is the
 // tracer's, the sweep's the search's.
 void expect_swept_defs(LabelStore& labels, const RawTrace& raw) {
@@ -169,12 +180,7 @@ void expect_swept_defs(LabelStore& labels, const RawTrace& raw) {
         if (raw.nodes[node].access != 'L') {
             continue;
         }
-        std::vector<std::uint32_t> times;
-        for (const RawEvent& event : raw.events) {
-            if (event.node == node) {
-                times.push_back(event.t);
-            }
-        }
+        const std::vector<std::uint32_t> times = execution_times(raw, node);
         const tcgen::wet::SweptDefs* swept = labels.swept_defs(node);
         const bool has_defs = std::any_of(raw.edges.begin(), raw.edges.end(),
                                           [&](const RawEdge& edge) { return edge.use == node; });
@@ -213,12 +219,7 @@ void expect_walks_back(const RawTrace& raw, std::uint64_t seed) {
         if (raw.nodes[node].access != 'L') {
             continue;
         }
-        std::vector<std::uint32_t> times;
-        for (const RawEvent& event : raw.events) {
-            if (event.node == node) {
-                times.push_back(event.t);
-            }
-        }
+        const std::vector<std::uint32_t> times = execution_times(raw, node);
         if (times.empty()) {
             continue;
         }
