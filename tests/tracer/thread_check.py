@@ -13,8 +13,10 @@ taken flag: the script counts those ("bogus") and fails if there are any.
 With --threads (the tool's thread log, THR1): the log is well formed, the
 branch and ChampSim traces split by it give, per thread, the checks of
 branch_check.py (the same branches, taken alike, a taken branch's target the
-thread's next instruction), each loop's records come from one thread, and
-the records per thread are printed.  With --wet as well: per thread, the WET
+thread's next instruction), each loop's records come from one thread, each
+thread's from one worker's loops at most (also when valgrind gave a later
+worker an ended worker's thread slot), the main thread and each worker are
+threads of their own, and the records per thread are printed.  With --wet as well: per thread, the WET
 flow moves to another block only at that thread's taken branches.  With
 --split=DIR (tcgen-threads split's output for the same traces): its
 per-thread files hold the records of this script's own split."""
@@ -172,6 +174,14 @@ def main():
         owners = {tid for tid, recs in per_branches.items() if any(r[0] in pcs for r in recs)}
         if len(owners) != 1:
             sys.exit(f"worker {k}: its loop branch records come from threads {sorted(owners)}")
+    # A thread whose slot valgrind gave to a later thread is still a thread
+    # of its own: no thread holds two workers' loops.
+    for tid, recs in per_branches.items():
+        workers = {known[r[0]][0] for r in recs if r[0] in known}
+        if len(workers) > 1:
+            sys.exit(f"thread {tid}: holds the loop branches of workers {sorted(workers)}")
+    if len(per_branches) != 1 + len({k for k, *_ in known.values()}):
+        sys.exit(f"{len(per_branches)} thread ids in the log, expected the main thread and one per worker")
     # A switch right after a loop branch (the thread's last instruction) is
     # where a thread-blind tracer completes the branch with another thread's
     # code: the test needs some.

@@ -9,10 +9,16 @@
    The program prints, per loop branch, its address, its target (the loop
    head), how often it runs and how often it is taken: a thread-correct
    branch trace has exactly that many records at the branch, all with the
-   loop head as target, and all from one thread. */
+   loop head as target, and all from one thread.
+
+   `threads_program staggered` starts workers 0 and 1 one after the other
+   (each joined before the next starts, so valgrind gives the second the
+   first one's thread slot), then 2 and 3 together: each worker is still a
+   thread of its own, whose records hold its loops only. */
 
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #define WORKERS 4
 
@@ -63,32 +69,50 @@ static const Loop loops[WORKERS] = {
    LOOP(0, 20, 1000), LOOP(1, 21, 1001), LOOP(2, 22, 1002), LOOP(3, 23, 1003)
 };
 
-/* The workers wait for each other, spinning (a futex wait would leave a
-   thread asleep in the kernel while the others run): once all have
-   arrived, all are runnable and take turns, and no two share a thread id
-   (one cannot end before all exist). */
+/* The workers of a group wait for each other, spinning (a futex wait would
+   leave a thread asleep in the kernel while the others run): once all have
+   arrived, all are runnable and take turns.  `arrived` counts every worker
+   so far; a group's workers wait until it reaches `group_end`, set before
+   the group starts. */
 static int arrived;
+static int group_end;
 
 static void* worker(void* arg)
 {
    long k = (long)arg;
    __atomic_fetch_add(&arrived, 1, __ATOMIC_SEQ_CST);
-   while (__atomic_load_n(&arrived, __ATOMIC_SEQ_CST) < WORKERS)
+   while (__atomic_load_n(&arrived, __ATOMIC_SEQ_CST) < group_end)
       __asm__ volatile("pause");
    loops[k].spin(loops[k].outer, loops[k].inner);
    return NULL;
 }
 
-int main(void)
+/* Runs workers first..end-1 together, and waits for them. */
+static int run_group(long first, long end)
 {
    pthread_t threads[WORKERS];
    long k;
-   for (k = 0; k < WORKERS; k++)
+   __atomic_store_n(&group_end, (int)end, __ATOMIC_SEQ_CST);
+   for (k = first; k < end; k++)
       if (pthread_create(&threads[k], NULL, worker, (void*)k) != 0) {
          fprintf(stderr, "threads_program: error: cannot create a thread\n");
          return 1;
       }
-   for (k = 0; k < WORKERS; k++) pthread_join(threads[k], NULL);
+   for (k = first; k < end; k++) pthread_join(threads[k], NULL);
+   return 0;
+}
+
+int main(int argc, char** argv)
+{
+   long k;
+   if (argc > 1 && strcmp(argv[1], "staggered") == 0) {
+      if (run_group(0, 1) || run_group(1, 2) || run_group(2, 4)) return 1;
+   } else if (argc > 1) {
+      fprintf(stderr, "usage: threads_program [staggered]\n");
+      return 2;
+   } else if (run_group(0, WORKERS)) {
+      return 1;
+   }
    /* per loop branch: its target, how often it runs, how often it is taken */
    for (k = 0; k < WORKERS; k++) {
       const Loop* l = &loops[k];

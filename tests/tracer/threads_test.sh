@@ -6,7 +6,8 @@
 # trace against those loops (no record completed by another thread), and,
 # split by the thread log (--threads), every thread's branch, ChampSim and
 # WET flow records against each other, and tcgen-threads split's files
-# against that split (and its errors on bad input). The log does not keep a capped
+# against that split (and its errors on bad input); again with workers started
+# one after the other, each still a thread of its own. The log does not keep a capped
 # run going; a single-threaded program's log is one run of the main thread;
 # asking for the log changes no other trace.
 set -euo pipefail
@@ -43,6 +44,17 @@ grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them
     || fail "tcgen-threads split failed"
 "$python" "$here/thread_check.py" "$tmp/mt.out" "$tmp/b" "$tmp/c" --threads="$tmp/t" --wet="$tmp/w" \
     --split="$tmp/split" || fail "thread check"
+# Workers one after the other, then two together: valgrind gives the second
+# worker the first one's thread slot, and the log still names four workers.
+trace staggered --fair-sched=yes --branches="$tmp/sb" --champsim="$tmp/sc" --wet="$tmp/sw" \
+    --threads="$tmp/st" "$program" staggered
+grep -q "tcgen-tracer: threads: 5 threads ran" "$tmp/staggered.log" \
+    || fail "staggered: $(grep tcgen-tracer: "$tmp/staggered.log")"
+"$threads" split "$tmp/st" "$tmp/ssplit" branches="$tmp/sb" champsim="$tmp/sc" wet-flow="$tmp/sw.flow" \
+    || fail "tcgen-threads split failed (staggered)"
+"$python" "$here/thread_check.py" "$tmp/staggered.out" "$tmp/sb" "$tmp/sc" --threads="$tmp/st" --wet="$tmp/sw" \
+    --split="$tmp/ssplit" || fail "thread check (staggered)"
+
 # tcgen-threads split on bad input: a one-line error, exit status 1, no output
 head -c -5 "$tmp/t" > "$tmp/t.bad"
 head -c $(( 4 + 17 * 10 )) "$tmp/b" > "$tmp/b.bad"   # shorter than the log counts

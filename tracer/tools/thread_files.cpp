@@ -15,7 +15,8 @@
 // beyond its records, and each thread's coder sees only its own history.
 //
 // Memory is one buffer per open file, never a trace: both directions stream
-// the log and the traces (a thread id is valgrind's, at most a few hundred).
+// the log and the traces; split holds one open file per thread and kind (a
+// thread number is the run's: one per thread it started).
 
 #include <CLI/CLI.hpp>
 
