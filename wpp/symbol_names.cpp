@@ -17,7 +17,6 @@ namespace {
 constexpr std::size_t block_record = 24;  // u32 id, u16, u8 end, u8, u32 bytes, u32, u64 pc
 constexpr std::size_t branch_record = 17;  // u64 pc, u64 target, u8 taken
 
-
 }  // namespace
 
 SymbolNames::SymbolNames(const std::string& path) : path_(path) {
@@ -46,10 +45,23 @@ SymbolNames::SymbolNames(const std::string& path) : path_(path) {
             pcs_.push_back(tcgen_runtime::load_le64(at + 16));
             names_.push_back(hex_text(pcs_.back()));
         } else {
-            pcs_.push_back(tcgen_runtime::load_le64(at));
-            names_.push_back(hex_text(pcs_.back()) + (at[16] != 0 ? "+" : "-"));
+            add_branch(at);
         }
     }
+}
+
+SymbolNames SymbolNames::of_branch_outcomes(const std::vector<std::uint8_t>& records, const std::string& source) {
+    SymbolNames names;
+    names.path_ = source;
+    for (std::size_t at = 0; at + branch_record <= records.size(); at += branch_record) {
+        names.add_branch(records.data() + at);
+    }
+    return names;
+}
+
+void SymbolNames::add_branch(const std::uint8_t* record) {
+    pcs_.push_back(tcgen_runtime::load_le64(record));
+    names_.push_back(hex_text(pcs_.back()) + (record[16] != 0 ? "+" : "-"));
 }
 
 std::size_t SymbolNames::checked(std::uint32_t symbol) const {

@@ -17,6 +17,10 @@ public:
     // Reads and checks FILE (its magic, whole records, ids in order); throws
     // FileError naming it.
     explicit SymbolNames(const std::string& path);
+    // The names of a branch trace's outcomes, as a grammar of the trace
+    // keeps them (Grammar::outcomes(): 17-byte records of ids 0, 1, ...);
+    // errors name `source`.
+    static SymbolNames of_branch_outcomes(const std::vector<std::uint8_t>& records, const std::string& source);
 
     // The name of `symbol`; FileError when FILE has no entry for it.
     const std::string& operator()(std::uint32_t symbol) const;
@@ -24,7 +28,9 @@ public:
     std::uint64_t pc(std::uint32_t symbol) const;
 
 private:
+    SymbolNames() = default;
     std::size_t checked(std::uint32_t symbol) const;
+    void add_branch(const std::uint8_t* record);  // u64 pc, u64 target, u8 taken
 
     std::string path_;
     std::vector<std::string> names_;

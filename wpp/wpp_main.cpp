@@ -1,6 +1,6 @@
 // wpp: whole program paths (docs/wpp.md). Builds the SEQUITUR grammar of a
-// block-id stream (a PREFIX.flow of tcgen-tracer --wet, or bare u32
-// symbols) and answers from the grammar without expanding it: hot subpaths,
+// block-id stream (a PREFIX.flow of tcgen-tracer --wet, a branch trace of
+// its --branches as outcome ids, or bare u32 symbols) and answers from the grammar without expanding it: hot subpaths,
 // and walks forward or backward. Output is pinned (decimal, one item a line,
 // fields separated by one space) so that scripts compare it byte for byte.
 
@@ -20,10 +20,12 @@
 #include <tcgen/wet/symbols.hpp>
 #include <tcgen/wpp/grammar.hpp>
 
+#include "common/branch_outcomes.hpp"
 #include "common/command_line.hpp"
+#include "common/files.hpp"
+#include "common/record_reader.hpp"
 #include "common/text_output.hpp"
 #include "wpp/symbol_names.hpp"
-#include "common/files.hpp"
 
 namespace {
 
@@ -54,7 +56,7 @@ const char* known_file(const char* magic, std::size_t size) {
         const char* what;
     } files[] = {
         {"WTF1", "a PREFIX.flow of tcgen-tracer --wet (WTF1 magic): give it without --raw"},
-        {"BRA1", "a branch trace (BRA1 magic): tcgen-branch-ids split turns it into ids (docs/branch-ids.md)"},
+        {"BRA1", "a branch trace (BRA1 magic): give it without --raw"},
         {"BIT1", "a side table of tcgen-branch-ids split (BIT1 magic): give the ids it wrote"},
         {"STA1", "a store-address trace (STA1 magic)"},
         {"CMA1", "a cache-miss trace (CMA1 magic)"},
@@ -77,6 +79,45 @@ const char* known_file(const char* magic, std::size_t size) {
     return nullptr;
 }
 
+// Appends `symbols` to the builder; its error (a sequence too long for
+// 32-bit indices) names INPUT.
+void append(tcgen::wpp::GrammarBuilder& builder, const std::vector<std::uint32_t>& symbols, const std::string& input) {
+    try {
+        builder.append(symbols.data(), symbols.size());
+    } catch (const WppError& error) {
+        throw WppError(input, error.message());
+    }
+}
+
+// The grammar of a branch trace's outcome ids (numbered as tcgen-branch-ids
+// split numbers them), its outcomes kept in the file so that expanding
+// gives the trace back.
+int build_from_branches(const std::string& input, std::FILE* file, const std::string& output) {
+    tcgen::BranchOutcomes outcomes;
+    tcgen::wpp::GrammarBuilder builder;
+    tcgen::RecordReader reader(file, input, tcgen::branch_record_bytes, "branch record");
+    std::vector<std::uint32_t> ids;
+    constexpr std::size_t piece = std::size_t{1} << 16;
+    ids.reserve(piece);
+    while (const std::uint8_t* record = reader.next()) {
+        const std::optional<std::uint32_t> id = outcomes.id(record);
+        if (!id) {
+            throw WppError(input, "more than 2^32 distinct branch outcomes: ids are 32-bit");
+        }
+        ids.push_back(*id);
+        if (ids.size() == piece) {
+            append(builder, ids, input);
+            ids.clear();
+        }
+    }
+    append(builder, ids, input);
+    Grammar grammar = builder.finish();
+    grammar.set_origin(Grammar::Origin::branches);
+    grammar.set_outcomes(outcomes.table());
+    tcgen::write_whole_file(output, grammar.to_bytes());
+    return 0;
+}
+
 // Reads INPUT piece by piece into the builder: memory is the grammar's, not
 // the input's.
 int run_build(const std::string& input, const std::string& output, bool raw) {
@@ -84,8 +125,15 @@ int run_build(const std::string& input, const std::string& output, bool raw) {
     std::FILE* file = input_file.get();
     char magic[4];
     const std::size_t magic_size = std::fread(magic, 1, sizeof magic, file);
-    if (!raw && (magic_size != sizeof magic || std::memcmp(magic, flow_magic, sizeof magic) != 0)) {
-        throw WppError(input, "not a PREFIX.flow of tcgen-tracer --wet (no WTF1 magic; --raw reads bare u32 symbols)");
+    const auto has_magic = [&](const char (&expected)[4]) {
+        return magic_size == sizeof magic && std::memcmp(magic, expected, sizeof magic) == 0;
+    };
+    if (!raw && has_magic(tcgen::branch_trace_magic)) {
+        return build_from_branches(input, file, output);
+    }
+    if (!raw && !has_magic(flow_magic)) {
+        throw WppError(input, "not a PREFIX.flow of tcgen-tracer --wet or a branch trace of its --branches (no WTF1 "
+                              "or BRA1 magic; --raw reads bare u32 symbols)");
     }
     if (raw) {
         if (const char* known = known_file(magic, magic_size)) {
@@ -113,11 +161,7 @@ int run_build(const std::string& input, const std::string& output, bool raw) {
             symbols[i] = std::uint32_t{at[0]} | std::uint32_t{at[1]} << 8 | std::uint32_t{at[2]} << 16 |
                          std::uint32_t{at[3]} << 24;
         }
-        try {
-            builder.append(symbols.data(), whole);
-        } catch (const WppError& error) {
-            throw WppError(input, error.message());  // too long for 32-bit indices
-        }
+        append(builder, symbols, input);
         carried = have - 4 * whole;
         std::memmove(buffer.data(), buffer.data() + 4 * whole, carried);
     }
@@ -139,6 +183,16 @@ int run_expand(const std::string& file, bool force) {
     Output out;
     if (grammar.origin() == Grammar::Origin::flow) {
         out.bytes(flow_magic, sizeof flow_magic);
+    }
+    if (grammar.origin() == Grammar::Origin::branches) {  // each id's record
+        out.bytes(tcgen::branch_trace_magic, sizeof tcgen::branch_trace_magic);
+        const std::uint8_t* records = grammar.outcomes().data();
+        grammar.expand([&](const std::uint32_t* symbols, std::size_t count) {
+            for (std::size_t i = 0; i < count; ++i) {
+                out.bytes(records + std::size_t{symbols[i]} * Grammar::outcome_bytes, Grammar::outcome_bytes);
+            }
+        });
+        return 0;
     }
     grammar.expand([&](const std::uint32_t* symbols, std::size_t count) {
         for (std::size_t i = 0; i < count; ++i) {
@@ -175,6 +229,9 @@ int run_stats(const std::string& file) {
     out.bytes("start rule symbols ", 19).dec(grammar.body_size(grammar.start_rule())).ch('\n');
     out.bytes("depth ", 6).dec(depth).ch('\n');
     out.bytes("saved bytes ", 12).dec(saved).ch('\n');
+    if (grammar.origin() == Grammar::Origin::branches) {
+        out.bytes("branch outcomes ", 16).dec(grammar.outcome_count()).ch('\n');
+    }
     return 0;
 }
 
@@ -199,7 +256,8 @@ void check_rule_edges(const Grammar& grammar, std::uint64_t length, std::uint64_
     }
 }
 
-// A symbol as wpp prints it: its id, or its name in --pcs=FILE; and with
+// A symbol as wpp prints it: its id, or its name in --pcs=FILE (a grammar
+// of a branch trace names its outcomes itself); and with
 // --symbols=PREFIX.syms, what the debug information says of its pc.
 class SymbolText {
 public:
@@ -209,6 +267,16 @@ public:
         }
         if (!symbols_path.empty()) {
             symbols_ = tcgen::wet::SymbolTable::read(symbols_path);
+        }
+    }
+    // The names for `grammar`, read from `file`: its branch outcomes' unless
+    // --pcs named others.
+    void name_symbols_of(const Grammar& grammar, const std::string& file) {
+        if (!names_ && grammar.origin() == Grammar::Origin::branches) {
+            names_ = tcgen::wpp::SymbolNames::of_branch_outcomes(grammar.outcomes(), file);
+        }
+        if (symbols_ && !names_) {
+            throw UsageError("--symbols requires --pcs, or a grammar of a branch trace");
         }
     }
     bool has_symbols() const { return symbols_.has_value(); }
@@ -233,12 +301,13 @@ private:
 };
 
 int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bool by_expanding,
-            const SymbolText& symbols) {
+            SymbolText symbols) {
     if (length == 0) {
         throw UsageError("L must be 1 or more");
     }
     std::uint64_t file_bytes = 0;
     const Grammar grammar = load(file, &file_bytes);
+    symbols.name_symbols_of(grammar, file);
     std::vector<tcgen::wpp::Subpath> hot;
     try {
         if (by_expanding) {
@@ -279,8 +348,9 @@ int run_hot(const std::string& file, std::uint64_t length, std::uint64_t top, bo
 }
 
 int run_walk(const std::string& file, bool backward, const std::uint64_t* from, const std::uint64_t* count,
-             const SymbolText& symbols) {
+             SymbolText symbols) {
     const Grammar grammar = load(file);
+    symbols.name_symbols_of(grammar, file);
     const std::uint64_t start = from != nullptr ? *from : backward ? grammar.length() : 0;
     if (start > grammar.length()) {
         throw UsageError("--from=" + std::to_string(start) + " is past the end of the sequence (" +
@@ -317,8 +387,11 @@ int main(int argc, char** argv) {
     std::uint64_t from = 0;
     std::uint64_t count = 0;
 
-    CLI::App* build = app.add_subcommand("build", "Build the grammar of INPUT (a PREFIX.flow, or --raw u32 symbols)");
-    build->add_option("INPUT", input, "PREFIX.flow of tcgen-tracer --wet=PREFIX, or with --raw bare u32 LE symbols")
+    CLI::App* build = app.add_subcommand(
+        "build", "Build the grammar of INPUT (a PREFIX.flow, a branch trace, or --raw u32 symbols)");
+    build->add_option("INPUT", input,
+                      "PREFIX.flow of tcgen-tracer --wet=PREFIX, a branch trace of its --branches (its outcomes as "
+                      "ids, kept in the grammar), or with --raw bare u32 LE symbols")
         ->required();
     build->add_option("OUT", output, "The grammar file to write (replaced if it exists)")->required();
     build->add_flag("--raw", raw, "INPUT is bare little-endian u32 symbols, no magic");
@@ -338,16 +411,17 @@ int main(int argc, char** argv) {
     std::string names;
     std::string symbol_file;
     for (CLI::App* command : {hot, walk}) {
-        CLI::Option* pcs =
-            command->add_option("--pcs", names,
-                                "Print symbols as PCs: FILE is the run's PREFIX.blocks (a block's first pc) or the side "
-                                "table of tcgen-branch-ids split (the branch's pc, + taken, - not)")
-                ->type_name("FILE");
+        command
+            ->add_option("--pcs", names,
+                         "Print symbols as PCs: FILE is the run's PREFIX.blocks (a block's first pc) or the side table "
+                         "of tcgen-branch-ids split (the branch's pc, + taken, - not); a branch trace's grammar prints "
+                         "its own")
+            ->type_name("FILE");
         command
             ->add_option("--symbols", symbol_file,
-                         "With --pcs, each PC's function+N (file:line) from the run's PREFIX.syms (tcgen-tracer --wet)")
-            ->type_name("FILE")
-            ->needs(pcs);
+                         "With --pcs (or a branch trace's grammar), each PC's function+N (file:line) from the run's "
+                         "PREFIX.syms (tcgen-tracer --wet)")
+            ->type_name("FILE");
     }
     walk->add_flag("--backward", backward, "Walk toward the start: the symbol before the position first");
     CLI::Option* from_option =

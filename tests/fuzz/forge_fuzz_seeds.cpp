@@ -162,6 +162,32 @@ void wpp_file_seeds() {
     seed("forged_chain_of_3000_rules", forge(deep, 3002, 2 * 3000 + 2), "");
     // Rules the start rule never uses: loaded, and counted by no query.
     seed("forged_unused_rules", forge({{7, 8}, {9, 9, 9}, {3, 4, 3}}, 3, 8), "");
+    // A branch trace's grammar, its outcomes LZMA-coded before the rules;
+    // and one whose rules name an outcome the table lacks.
+    const auto branch_grammar = [](const std::vector<std::uint32_t>& ids, std::uint32_t outcomes) {
+        tcgen::wpp::Grammar grammar = tcgen::wpp::build_grammar(ids.data(), ids.size());
+        grammar.set_origin(tcgen::wpp::Grammar::Origin::branches);
+        std::vector<std::uint8_t> records;
+        for (std::uint32_t id = 0; id < outcomes; ++id) {
+            const std::uint64_t pc = 0x401000 + 4 * std::uint64_t{id};
+            const std::uint64_t target = 0x500000 + 16 * std::uint64_t{id};
+            for (int i = 0; i < 8; ++i) {
+                records.push_back(static_cast<std::uint8_t>(pc >> (8 * i)));
+            }
+            for (int i = 0; i < 8; ++i) {
+                records.push_back(static_cast<std::uint8_t>(target >> (8 * i)));
+            }
+            records.push_back(static_cast<std::uint8_t>(id & 1));
+        }
+        grammar.set_outcomes(records);
+        return grammar.to_bytes();
+    };
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        ids.push_back(i % 40 < 30 ? i % 6 : 6 + i % 9);
+    }
+    seed("saved_branch_trace", branch_grammar(ids, 15), "");
+    seed("forged_branch_outcome_missing", branch_grammar(ids, 14), "is not one of the 14 branch outcomes");
 }
 
 // fuzz_wet_raw_files: the synthetic run's raw files, whole and with the

@@ -16,6 +16,7 @@
 
 #include <tcgen/wpp/grammar.hpp>
 
+#include "runtime/lzma_codec.hpp"
 #include "wpp/grammar_payload.hpp"
 #include "wpp_file_bytes.hpp"
 
@@ -284,8 +285,90 @@ TEST(WppFile, OtherFormatVersionsAreRefusedByName) {
     EXPECT_EQ(load_error(seal(payload, 1, 1, 1)), "");
     EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 1)),
               "t.wpp: error: made by an older wpp (format 1, varint payload); rebuild it with `wpp build`");
-    EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 3)),
-              "t.wpp: error: grammar format version 3, this library reads version 2");
+    EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 2)), "");  // the same but for branch traces' outcomes
+    EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 4)),
+              "t.wpp: error: grammar format version 4, this library reads versions 2 and 3");
+    EXPECT_EQ(load_error(seal(payload, 1, 1, 1, 2, 2)),
+              "t.wpp: error: unknown origin 2 or flags 0 in the header");
+}
+
+// `count` outcome records of 17 bytes (u64 pc, u64 target, u8 taken), all
+// different.
+std::vector<std::uint8_t> branch_outcomes(std::uint32_t count) {
+    std::vector<std::uint8_t> records;
+    for (std::uint32_t id = 0; id < count; ++id) {
+        const std::uint64_t pc = 0x401000 + 4 * std::uint64_t{id / 2};
+        const std::uint64_t target = 0x402000 + 16 * std::uint64_t{id};
+        for (int i = 0; i < 8; ++i) {
+            records.push_back(static_cast<std::uint8_t>(pc >> (8 * i)));
+        }
+        for (int i = 0; i < 8; ++i) {
+            records.push_back(static_cast<std::uint8_t>(target >> (8 * i)));
+        }
+        records.push_back(static_cast<std::uint8_t>(id % 2));
+    }
+    return records;
+}
+
+// The payload's outcome part as the library writes it: their count and
+// the LZMA bytes of `records`, then the rules.
+std::vector<std::uint8_t> outcomes_payload(std::uint64_t count, const std::vector<std::uint8_t>& lzma_bytes,
+                                           const std::vector<std::uint8_t>& rules_payload) {
+    std::vector<std::uint8_t> payload;
+    wpp_file_bytes::put_u64(payload, count);
+    wpp_file_bytes::put_u64(payload, lzma_bytes.size());
+    payload.insert(payload.end(), lzma_bytes.begin(), lzma_bytes.end());
+    payload.insert(payload.end(), rules_payload.begin(), rules_payload.end());
+    return payload;
+}
+
+// A grammar of a branch trace keeps the trace's outcomes: saved and loaded,
+// the same ids, records and bytes.
+TEST(WppFile, ABranchTracesOutcomesRoundTrip) {
+    std::mt19937_64 random(5);
+    std::vector<std::uint32_t> ids = looping_sequence(random, 5000);
+    const std::uint32_t count = *std::max_element(ids.begin(), ids.end()) + 1;
+    Grammar grammar = tcgen::wpp::build_grammar(ids.data(), ids.size());
+    grammar.set_origin(Grammar::Origin::branches);
+    grammar.set_outcomes(branch_outcomes(count));
+    const std::vector<std::uint8_t> saved = grammar.to_bytes();
+    const Grammar loaded = Grammar::from_bytes(saved.data(), saved.size(), "t.wpp");
+    EXPECT_EQ(loaded.origin(), Grammar::Origin::branches);
+    EXPECT_EQ(loaded.outcome_count(), count);
+    EXPECT_EQ(loaded.outcomes(), branch_outcomes(count));
+    EXPECT_EQ(loaded.expand(), ids);
+    EXPECT_EQ(loaded.to_bytes(), saved);
+}
+
+TEST(WppFile, ForgedBranchOutcomesAreRefused) {
+    const std::vector<std::uint8_t> rules = tcgen::wpp::encode_payload({0, 3}, {0, 1, 5});
+    const auto lzma_of = [](const std::vector<std::uint8_t>& records) {
+        std::vector<std::uint8_t> compressed;
+        tcgen_runtime::lzma_compress(records.data(), records.size(), compressed);
+        return compressed;
+    };
+    const std::vector<std::uint8_t> three = lzma_of(branch_outcomes(3));
+    const auto branches = [&](const std::vector<std::uint8_t>& payload) {
+        return load_error(seal(payload, 1, 3, 3, 3, 2));
+    };
+    EXPECT_EQ(branches(outcomes_payload(6, lzma_of(branch_outcomes(6)), rules)), "");
+    EXPECT_EQ(branches(outcomes_payload(3, three, rules)), "t.wpp: error: symbol 5 is not one of the 3 branch outcomes");
+    EXPECT_EQ(branches(outcomes_payload((std::uint64_t{1} << 32) + 1, three, rules)),
+              "t.wpp: error: claims 4294967297 branch outcomes, more than 2^32");
+    EXPECT_EQ(branches(outcomes_payload(4, three, rules)).rfind("t.wpp: error: corrupt input: the branch outcomes", 0),
+              0u);
+    const std::uint64_t too_many = (1024 * three.size() + 4096) / 17 + 1;
+    EXPECT_EQ(branches(outcomes_payload(too_many, three, rules)),
+              "t.wpp: error: claims " + std::to_string(too_many) + " branch outcomes in " +
+                  std::to_string(three.size()) + " compressed bytes, more than 1024 times their size");
+    std::vector<std::uint8_t> claims_more;
+    wpp_file_bytes::put_u64(claims_more, 3);
+    wpp_file_bytes::put_u64(claims_more, three.size() + 1);
+    claims_more.insert(claims_more.end(), three.begin(), three.end());
+    EXPECT_EQ(branches(claims_more), "t.wpp: error: the branch outcomes claim " + std::to_string(three.size() + 1) +
+                                         " bytes, the payload has " + std::to_string(three.size()) +
+                                         " after their sizes");
+    EXPECT_EQ(branches({1, 2, 3}), "t.wpp: error: the payload ends inside the branch outcomes' sizes");
 }
 
 // Any payload byte changed and the checksum made right again: the load

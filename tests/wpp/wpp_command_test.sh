@@ -168,12 +168,12 @@ bad "a missing file" "cannot open" stats "$work/missing.wpp"
 bad "a missing input" "cannot open" build "$work/missing.flow" "$work/out.wpp"
 printf 'WTF1\1\2\3' > "$work/odd.flow"
 bad "a flow cut inside a symbol" "truncated" build "$work/odd.flow" "$work/out.wpp"
-bad "a flow without its magic" "no WTF1 magic" build "$work/loops.u32" "$work/out.wpp"
+bad "a flow without its magic" "no WTF1 or BRA1 magic" build "$work/loops.u32" "$work/out.wpp"
 # --raw on the files tcgen and its tracer write: named, never read as symbols.
 bad "--raw on a flow" "--raw reads bare u32 symbols, but this is a PREFIX.flow of tcgen-tracer --wet (WTF1 magic)" \
     build --raw "$work/odd.flow" "$work/out.wpp"
 printf 'BRA1%017d%017d' 0 0 > "$work/run.bra"
-bad "--raw on a branch trace" "but this is a branch trace (BRA1 magic): tcgen-branch-ids split turns it into ids" \
+bad "--raw on a branch trace" "but this is a branch trace (BRA1 magic): give it without --raw" \
     build --raw "$work/run.bra" "$work/out.wpp"
 [[ ! -e $work/out.wpp ]] || fail "a failed build left its output behind"
 # --raw reads every byte as symbols, the first four too.
@@ -237,6 +237,50 @@ bad "--pcs without the symbol" "wpp: $work/few.blocks: error: has no entry for s
 bad "--pcs of another file" "not a PREFIX.blocks of tcgen-tracer --wet (WTB1) or a side table" \
     hot "$good" 2 --pcs="$work/loops.flow"
 echo "ok: --pcs"
+
+# A branch trace (BRA1): its distinct records numbered as outcome ids in
+# order of first appearance (as tcgen-branch-ids split numbers them), the
+# outcomes kept in the grammar: expand gives the trace's bytes, the grammar
+# is the one of the ids (built here with --raw), walk and hot print each
+# id's pc, + taken, - not.
+outcomes=$(python3 - "$work/loops.flow" "$work/loops.bra" "$work/loops.ids" "$work/loops.names" <<'PY'
+import struct, sys
+flow = open(sys.argv[1], "rb").read()[4:]
+blocks = [struct.unpack_from("<I", flow, i)[0] for i in range(0, len(flow), 4)]
+records, ids, names, seen = [], [], [], {}
+for b in blocks:  # a block's branch: taken when the next block is not the one after it
+    record = struct.pack("<QQB", 0x500000 + 4 * (b % 7), 0x600000 + 16 * b, b % 3 == 0)
+    if record not in seen:
+        seen[record] = len(seen)
+        names.append("0x%x%s" % (0x500000 + 4 * (b % 7), "+" if b % 3 == 0 else "-"))
+    records.append(record)
+    ids.append(seen[record])
+open(sys.argv[2], "wb").write(b"BRA1" + b"".join(records))
+open(sys.argv[3], "wb").write(struct.pack("<%dI" % len(ids), *ids))
+open(sys.argv[4], "w").write("".join(names[i] + "\n" for i in ids))
+print(len(seen))
+PY
+)
+"$wpp" build "$work/loops.bra" "$work/bra.wpp"
+"$wpp" expand "$work/bra.wpp" | cmp -s - "$work/loops.bra" || fail "branch trace: expand does not give its bytes"
+"$wpp" build --raw "$work/loops.ids" "$work/ids.wpp"
+diff <("$wpp" stats "$work/bra.wpp" | grep -v "^saved bytes\|^branch outcomes") \
+    <("$wpp" stats "$work/ids.wpp" | grep -v "^saved bytes") > /dev/null || fail "branch trace: not the ids' grammar"
+"$wpp" stats "$work/bra.wpp" | grep -qx "branch outcomes $outcomes" \
+    || fail "branch trace: stats: $("$wpp" stats "$work/bra.wpp" | tail -1)"
+"$wpp" walk "$work/bra.wpp" | cmp -s - "$work/loops.names" || fail "branch trace: walk does not name the outcomes"
+"$wpp" hot "$work/ids.wpp" 3 --top=4 | awk '{ print $1 }' > "$work/hot.counts"
+"$wpp" hot "$work/bra.wpp" 3 --top=4 | awk '{ print $1 }' | cmp -s - "$work/hot.counts" || fail "branch trace: hot counts"
+"$wpp" hot "$work/bra.wpp" 3 --top=4 | grep -qv "^[0-9]* 0x[0-9a-f]*[+-] 0x[0-9a-f]*[+-] 0x[0-9a-f]*[+-]$" \
+    && fail "branch trace: hot does not name the outcomes"
+printf 'BRA1' > "$work/empty.bra"
+"$wpp" build "$work/empty.bra" "$work/empty.wpp" && "$wpp" expand "$work/empty.wpp" | cmp -s - "$work/empty.bra" \
+    || fail "an empty branch trace"
+head -c 100 "$work/loops.bra" > "$work/cut.bra"
+bad "a branch trace cut inside a record" "wpp: $work/cut.bra: error: truncated: ends 11 bytes into a 17-byte branch record" \
+    build "$work/cut.bra" "$work/out.wpp"
+[[ ! -e $work/out.wpp ]] || fail "a failed build left its output behind"
+echo "ok: branch traces"
 
 # --symbols: each pc's function+N (file:line) from a PREFIX.syms, the blocks
 # of even id known to it (the others printed as bare pcs).

@@ -32,11 +32,12 @@ inline void put_u64(std::vector<std::uint8_t>& out, std::uint64_t value) {
 
 // A file of `payload` with a valid checksum and the header fields given.
 inline std::vector<std::uint8_t> seal(const std::vector<std::uint8_t>& payload, std::uint32_t rules,
-                                      std::uint64_t length, std::uint64_t symbols, std::uint32_t version = 2) {
+                                      std::uint64_t length, std::uint64_t symbols, std::uint32_t version = 3,
+                                      std::uint32_t origin = 0) {
     std::vector<std::uint8_t> file{'T', 'C', 'G', 'E', 'N', 'W', 'P', 'P'};
     put_u32(file, version);
     put_u32(file, rules);
-    put_u32(file, 0);
+    put_u32(file, origin);
     put_u32(file, 0);
     put_u64(file, length);
     put_u64(file, symbols);

@@ -29,78 +29,30 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "common/branch_outcomes.hpp"
 #include "common/command_line.hpp"
 #include "common/files.hpp"
 #include "common/output.hpp"
+#include "common/record_reader.hpp"
 
 namespace {
 
+using tcgen::BranchOutcomes;
 using tcgen::FileError;
 using tcgen::FilePtr;
 using tcgen::open_input;
 using tcgen::Output;
+using tcgen::RecordReader;
 
 constexpr char program[] = "tcgen-branch-ids";
-constexpr char branch_magic[4] = {'B', 'R', 'A', '1'};
+constexpr const char (&branch_magic)[4] = tcgen::branch_trace_magic;
 constexpr char table_magic[4] = {'B', 'I', 'T', '1'};
-constexpr std::size_t record_size = 17;  // u64 pc, u64 target, u8 taken
+constexpr std::size_t record_size = tcgen::branch_record_bytes;
 constexpr std::size_t id_size = 4;
 constexpr std::uint64_t max_outcomes = std::uint64_t{1} << 32;  // ids are u32
-
-// Reads whole records of `size` bytes, a buffer at a time; a file that ends
-// inside a record is an error naming how far in.
-class RecordReader {
-public:
-    RecordReader(std::FILE* file, std::string path, std::size_t size, const char* what)
-        : file_(file), path_(std::move(path)), size_(size), what_(what), buffer_(size * 65536) {}
-
-    // The next record, or nullptr at the end of the file.
-    const std::uint8_t* next() {
-        if (at_ + size_ > have_) {
-            refill();
-            if (have_ == 0) {
-                return nullptr;
-            }
-        }
-        const std::uint8_t* record = buffer_.data() + at_;
-        at_ += size_;
-        return record;
-    }
-
-private:
-    void refill() {
-        const std::size_t left = have_ - at_;
-        std::memmove(buffer_.data(), buffer_.data() + at_, left);
-        have_ = left;
-        at_ = 0;
-        while (have_ < buffer_.size()) {
-            const std::size_t got = std::fread(buffer_.data() + have_, 1, buffer_.size() - have_, file_);
-            if (got == 0) {
-                break;
-            }
-            have_ += got;
-        }
-        if (std::ferror(file_)) {
-            throw FileError(path_, std::string("cannot read: ") + std::strerror(errno));
-        }
-        if (have_ % size_ != 0 && std::feof(file_)) {
-            throw FileError(path_, "truncated: ends " + std::to_string(have_ % size_) + " bytes into a " +
-                                       std::to_string(size_) + "-byte " + what_);
-        }
-    }
-
-    std::FILE* file_;
-    std::string path_;
-    std::size_t size_;
-    const char* what_;
-    std::vector<std::uint8_t> buffer_;
-    std::size_t have_ = 0;
-    std::size_t at_ = 0;
-};
 
 void read_magic(std::FILE* file, const std::string& path, const char (&magic)[4], const char* what) {
     char got[4];
@@ -109,42 +61,21 @@ void read_magic(std::FILE* file, const std::string& path, const char (&magic)[4]
     }
 }
 
-struct OutcomeHash {
-    std::size_t operator()(const std::string& record) const noexcept {
-        // pc and target as read; the taken byte folded in.
-        std::uint64_t pc = 0;
-        std::uint64_t target = 0;
-        std::memcpy(&pc, record.data(), 8);
-        std::memcpy(&target, record.data() + 8, 8);
-        const std::uint64_t mixed = (pc * 0x9E3779B97F4A7C15ull) ^ (target + 0x632BE59BD9B4E019ull + (pc << 6)) ^
-                                    static_cast<std::uint8_t>(record[16]);
-        return static_cast<std::size_t>(mixed ^ (mixed >> 29));
-    }
-};
-
 int run_split(const std::string& branches, const std::string& ids_path, const std::string& table_path) {
     FilePtr input = open_input(branches);
     read_magic(input.get(), branches, branch_magic, "a branch trace of tcgen-tracer --branches");
     Output ids(ids_path);
-    std::unordered_map<std::string, std::uint32_t, OutcomeHash> id_of;
-    std::vector<std::uint8_t> table(table_magic, table_magic + sizeof table_magic);
+    BranchOutcomes outcomes(max_outcomes);
     std::vector<std::uint8_t> out;
     out.reserve(id_size * 65536);
     RecordReader reader(input.get(), branches, record_size, "branch record");
-    std::string key(record_size, '\0');
     while (const std::uint8_t* record = reader.next()) {
-        key.assign(reinterpret_cast<const char*>(record), record_size);
-        auto found = id_of.find(key);
-        if (found == id_of.end()) {
-            if (id_of.size() == max_outcomes) {
-                throw FileError(branches, "more than 2^32 distinct branch outcomes: ids are 32-bit");
-            }
-            found = id_of.emplace(key, static_cast<std::uint32_t>(id_of.size())).first;
-            table.insert(table.end(), record, record + record_size);
+        const std::optional<std::uint32_t> id = outcomes.id(record);
+        if (!id) {
+            throw FileError(branches, "more than 2^32 distinct branch outcomes: ids are 32-bit");
         }
-        const std::uint32_t id = found->second;
-        const std::uint8_t le[id_size] = {static_cast<std::uint8_t>(id), static_cast<std::uint8_t>(id >> 8),
-                                          static_cast<std::uint8_t>(id >> 16), static_cast<std::uint8_t>(id >> 24)};
+        const std::uint8_t le[id_size] = {static_cast<std::uint8_t>(*id), static_cast<std::uint8_t>(*id >> 8),
+                                          static_cast<std::uint8_t>(*id >> 16), static_cast<std::uint8_t>(*id >> 24)};
         out.insert(out.end(), le, le + id_size);
         if (out.size() >= id_size * 65536) {
             ids.write(out.data(), out.size());
@@ -153,7 +84,8 @@ int run_split(const std::string& branches, const std::string& ids_path, const st
     }
     ids.write(out.data(), out.size());
     Output table_file(table_path);
-    table_file.write(table.data(), table.size());
+    table_file.write(table_magic, sizeof table_magic);
+    table_file.write(outcomes.table().data(), outcomes.table().size());
     ids.close();
     table_file.close();
     ids.commit();

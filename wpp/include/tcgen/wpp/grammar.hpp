@@ -52,6 +52,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tcgen/file_error.hpp>
@@ -96,11 +97,22 @@ public:
     std::vector<std::uint32_t> expand() const;
 
     // What the sequence was read from, kept in the saved form so that
-    // `wpp expand` gives back the input's very bytes: bare symbols, or a
-    // PREFIX.flow of tcgen-tracer --wet (magic WTF1, then the symbols).
-    enum class Origin : std::uint32_t { symbols = 0, flow = 1 };
+    // `wpp expand` gives back the input's very bytes: bare symbols, a
+    // PREFIX.flow of tcgen-tracer --wet (magic WTF1, then the symbols), or a
+    // branch trace of tcgen-tracer --branches (magic BRA1, then 17-byte
+    // records), whose symbols are its outcome ids and whose outcomes() give
+    // each id's record.
+    enum class Origin : std::uint32_t { symbols = 0, flow = 1, branches = 2 };
     Origin origin() const { return origin_; }
     void set_origin(Origin origin) { origin_ = origin; }
+
+    // A branch trace's outcomes (Origin::branches): the 17-byte records of
+    // ids 0, 1, ... side by side (tcgen::BranchOutcomes' table). Every
+    // terminal of the grammar is an id of the table.
+    static constexpr std::size_t outcome_bytes = 17;
+    const std::vector<std::uint8_t>& outcomes() const { return outcomes_; }
+    std::uint64_t outcome_count() const { return outcomes_.size() / outcome_bytes; }
+    void set_outcomes(std::vector<std::uint8_t> records) { outcomes_ = std::move(records); }
 
     // The saved form (docs/wpp.md, "The .wpp file").
     std::vector<std::uint8_t> to_bytes() const;
@@ -124,6 +136,7 @@ private:
     std::vector<Symbol> symbols_;
     std::vector<std::uint64_t> lengths_;
     Origin origin_ = Origin::symbols;
+    std::vector<std::uint8_t> outcomes_;
 };
 
 // SEQUITUR, one symbol at a time: the grammar of everything appended so far
