@@ -34,31 +34,32 @@ trace() {  # name, options and command... (run under ${wrap[@]})
         || { cat "$tmp/$name.log" >&2; fail "valgrind run $name failed"; }
 }
 
+# checked NAME [ARG]: the program (with ARG) traced with the thread log,
+# five threads reported, split by tcgen-threads and checked by
+# thread_check.py; its files are $tmp/NAME.{b,c,w,t} and $tmp/NAME.split.
 # --wet turns valgrind's chasing off: every loop iteration is a block of its
 # own, and the time slices end inside the loops.
-trace mt --fair-sched=yes --branches="$tmp/b" --champsim="$tmp/c" --wet="$tmp/w" \
-    --threads="$tmp/t" "$program"
-grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them" "$tmp/mt.log" \
-    || fail "no thread report: $(grep tcgen-tracer: "$tmp/mt.log")"
-"$threads" split "$tmp/t" "$tmp/split" branches="$tmp/b" champsim="$tmp/c" wet-flow="$tmp/w.flow" \
-    || fail "tcgen-threads split failed"
-"$python" "$here/thread_check.py" "$tmp/mt.out" "$tmp/b" "$tmp/c" --threads="$tmp/t" --wet="$tmp/w" \
-    --split="$tmp/split" || fail "thread check"
+checked() {
+    local name=$1; shift
+    trace "$name" --fair-sched=yes --branches="$tmp/$name.b" --champsim="$tmp/$name.c" --wet="$tmp/$name.w" \
+        --threads="$tmp/$name.t" "$program" "$@"
+    grep -q "tcgen-tracer: threads: 5 threads ran, [1-9][0-9]* switches between them" "$tmp/$name.log" \
+        || fail "$name: no thread report: $(grep tcgen-tracer: "$tmp/$name.log")"
+    "$threads" split "$tmp/$name.t" "$tmp/$name.split" branches="$tmp/$name.b" champsim="$tmp/$name.c" \
+        wet-flow="$tmp/$name.w.flow" || fail "$name: tcgen-threads split failed"
+    "$python" "$here/thread_check.py" "$tmp/$name.out" "$tmp/$name.b" "$tmp/$name.c" --threads="$tmp/$name.t" \
+        --wet="$tmp/$name.w" --split="$tmp/$name.split" || fail "$name: thread check"
+}
+checked mt
 # Workers one after the other, then two together: valgrind gives the second
 # worker the first one's thread slot, and the log still names four workers.
-trace staggered --fair-sched=yes --branches="$tmp/sb" --champsim="$tmp/sc" --wet="$tmp/sw" \
-    --threads="$tmp/st" "$program" staggered
-grep -q "tcgen-tracer: threads: 5 threads ran" "$tmp/staggered.log" \
-    || fail "staggered: $(grep tcgen-tracer: "$tmp/staggered.log")"
-"$threads" split "$tmp/st" "$tmp/ssplit" branches="$tmp/sb" champsim="$tmp/sc" wet-flow="$tmp/sw.flow" \
-    || fail "tcgen-threads split failed (staggered)"
-"$python" "$here/thread_check.py" "$tmp/staggered.out" "$tmp/sb" "$tmp/sc" --threads="$tmp/st" --wet="$tmp/sw" \
-    --split="$tmp/ssplit" || fail "thread check (staggered)"
+checked staggered staggered
 
 # tcgen-threads split on bad input: a one-line error, exit status 1, no output
-head -c -5 "$tmp/t" > "$tmp/t.bad"
-head -c $(( 4 + 17 * 10 )) "$tmp/b" > "$tmp/b.bad"   # shorter than the log counts
-for bad in "$tmp/t.bad branches=$tmp/b" "$tmp/t branches=$tmp/b.bad" "$tmp/t stores=$tmp/b" "$tmp/t bogus=$tmp/b"; do
+head -c -5 "$tmp/mt.t" > "$tmp/t.bad"
+head -c $(( 4 + 17 * 10 )) "$tmp/mt.b" > "$tmp/b.bad"   # shorter than the log counts
+for bad in "$tmp/t.bad branches=$tmp/mt.b" "$tmp/mt.t branches=$tmp/b.bad" "$tmp/mt.t stores=$tmp/mt.b" \
+    "$tmp/mt.t bogus=$tmp/mt.b"; do
     set -- $bad
     rc=0; "$threads" split "$1" "$tmp/badsplit" "$2" 2> "$tmp/err" || rc=$?
     [[ $rc == 1 && $(wc -l < "$tmp/err") == 1 && ! -e "$tmp/badsplit" ]] \
