@@ -68,10 +68,7 @@ std::string spec_text(const Spec& spec) {
 // does not count.
 std::string canonical_text(const CodePlan& plan) {
     MemoryEstimate memory = estimate_memory(plan);
-    memory.tables = 0;  // as allocated, the contexts padded
-    for (const PlanField& field : plan.fields) {
-        memory.tables += allocated_table_bytes(field);
-    }
+    memory.tables = allocated_table_bytes(plan);  // the contexts padded
     return statements(plan.spec, &plan, true) + encoding_line(plan) + "# Memory estimate: " + with_thousands_separators(memory.total()) +
            " bytes (" + human_bytes(memory.total()) + "): " + with_thousands_separators(memory.tables) +
            " bytes of tables + " + with_thousands_separators(memory.buffers) + " bytes of buffers\n" +

@@ -610,11 +610,7 @@ std::string generate_codec_header(const CodePlan& plan, const std::string& cpp_n
     data.set("first_member", plan.spec.fields.front().member());
     data.set("first_column", column_name(plan.spec.fields.front()));
     data.set("first_type", unsigned_type(plan.spec.fields.front().bits));
-    std::uint64_t table_bytes = 0;
-    for (const PlanField& field : plan.fields) {
-        table_bytes += allocated_table_bytes(field);
-    }
-    data.set("table_bytes", with_thousands_separators(table_bytes));
+    data.set("table_bytes", with_thousands_separators(allocated_table_bytes(plan)));
     return render_template("codec.hpp", data);
 }
 

@@ -56,4 +56,12 @@ std::uint64_t allocated_table_bytes(const PlanField& field) {
     return bytes + layout.contexts * layout.context_bytes;
 }
 
+std::uint64_t allocated_table_bytes(const CodePlan& plan) {
+    std::uint64_t bytes = 0;
+    for (const PlanField& field : plan.fields) {
+        bytes += allocated_table_bytes(field);
+    }
+    return bytes;
+}
+
 }  // namespace tcgen

@@ -36,5 +36,9 @@ ContextLayout context_layout(const PlanField& field);
 // What the field's tables take allocated: the plan's bytes, with each
 // context padded to its alignment.
 std::uint64_t allocated_table_bytes(const PlanField& field);
+// The same for every field: what the generated program allocates, what its
+// header and memory estimate say, and what the tuner holds to
+// --max-table-mb.
+std::uint64_t allocated_table_bytes(const CodePlan& plan);
 
 }  // namespace tcgen

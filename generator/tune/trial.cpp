@@ -6,6 +6,7 @@
 
 #include "generator/backend/canonical_printer.hpp"
 #include "generator/backend/codegen.hpp"
+#include "generator/backend/context_layout.hpp"
 #include "generator/backend/encoding.hpp"
 #include "generator/backend/runtime_source.hpp"
 #include "generator/frontend/diagnostics.hpp"
@@ -73,7 +74,7 @@ Measurement planned_measurement(const CodePlan& code_plan) {
     Measurement measurement;
     measurement.spec = tcgen::spec_text(code_plan.spec);
     measurement.fingerprint = encoding_fingerprint(code_plan);
-    measurement.table_bytes = code_plan.table_bytes();
+    measurement.table_bytes = allocated_table_bytes(code_plan);  // as the program allocates them
     return measurement;
 }
 
