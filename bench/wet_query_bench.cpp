@@ -11,9 +11,14 @@
 // - seeks of the control flow to random timestamps, each followed by one
 //   step (the "seek anywhere" goal);
 // - backward dynamic slices from random load executions (Table VIII).
+// - with --threads=N, the same slices again, shared out among N threads
+//   querying the one WET at once (thread k walks slices k, k + N, ...),
+//   timed on the wall clock, and on one thread likewise: the throughput of
+//   concurrent queries (each thread's first queries make its own cursors
+//   and caches, as a user's threads would).
 // Prints tab-separated `key=value` pairs on one line (bench/wet.py reads them):
 //
-//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]
+//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]
 //
 // --no-traces skips the access traces, so the slices run on a WET whose
 // blocks' timestamps are not all derived (as right after a load).
@@ -22,12 +27,15 @@
 // same queries. Exit status 1 with one line on a bad argument or file.
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <time.h>
@@ -97,7 +105,47 @@ unsigned parse_count(const std::string& argument, const std::string& prefix) {
     throw std::runtime_error("bad count in " + argument);
 }
 
-void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) {
+using SliceStart = std::pair<std::uint64_t, std::uint64_t>;  // pc, instance
+
+// The slices from `starts` shared out among `threads` threads walking them
+// at once on `wet`: the wall-clock seconds, and the items found (checked
+// against one thread's by the caller).
+std::pair<double, std::uint64_t> slices_on_threads(const tcgen::wet::WholeExecutionTrace& wet,
+                                                   const std::vector<SliceStart>& starts, unsigned threads) {
+    std::vector<std::uint64_t> found(threads, 0);
+    std::vector<std::string> errors(threads);
+    const auto begin = std::chrono::steady_clock::now();
+    std::vector<std::thread> workers;
+    for (unsigned worker = 0; worker < threads; ++worker) {
+        workers.emplace_back([&, worker] {
+            try {
+                std::vector<tcgen::wet::SliceItem> items;
+                for (std::size_t index = worker; index < starts.size(); index += threads) {
+                    auto walk = wet.slice_walk(starts[index].first, starts[index].second);
+                    while (walk.next(items)) {
+                    }
+                    found[worker] += walk.items_found();
+                }
+            } catch (const std::exception& error) {
+                errors[worker] = error.what();
+            }
+        });
+    }
+    for (std::thread& worker : workers) {
+        worker.join();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    std::uint64_t items = 0;
+    for (unsigned worker = 0; worker < threads; ++worker) {
+        if (!errors[worker].empty()) {
+            throw std::runtime_error(errors[worker]);
+        }
+        items += found[worker];
+    }
+    return {seconds, items};
+}
+
+void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, unsigned threads) {
     using tcgen::wet::WholeExecutionTrace;
     const Resident before = resident();
     double start = cpu_seconds();
@@ -186,10 +234,12 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
     // Slices from random executions of random loads.
     std::vector<double> slice_times;
     std::vector<double> slice_items;
+    std::vector<SliceStart> slice_starts;
     for (unsigned slice = 0; slice < slices && !load_pcs.empty(); ++slice) {
         const std::uint64_t pc = load_pcs[random() % load_pcs.size()];
         const std::size_t instances = static_cast<std::size_t>(wet.instance_count(pc));
         const std::uint64_t instance = 1 + random() % instances;
+        slice_starts.emplace_back(pc, instance);
         const double begin = cpu_seconds();
         // Walked as `wet slice` walks it: the items handed out a timestamp
         // at a time, never all held.
@@ -200,13 +250,27 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
         slice_times.push_back(cpu_seconds() - begin);
         slice_items.push_back(static_cast<double>(walk.items_found()));
     }
-    std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times)
-              << "\tslice_max_s=" << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
+    std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times) << "\tslice_max_s="
+              << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
               << "\tslice_items_median=" << median(slice_items) << "\tslowest_slice_items="
-              << (slice_times.empty() ? 0
-                                      : slice_items[static_cast<std::size_t>(
-                                            std::max_element(slice_times.begin(), slice_times.end()) - slice_times.begin())])
-              << "\n";
+              << (slice_times.empty()
+                      ? 0
+                      : slice_items[static_cast<std::size_t>(std::max_element(slice_times.begin(), slice_times.end()) -
+                                                             slice_times.begin())]);
+
+    if (threads > 1) {
+        const auto [one_seconds, one_items] = slices_on_threads(wet, slice_starts, 1);
+        const auto [seconds, items] = slices_on_threads(wet, slice_starts, threads);
+        if (items != one_items) {
+            throw std::runtime_error(path + ": " + std::to_string(threads) + " threads found " + std::to_string(items) +
+                                     " slice items, one thread " + std::to_string(one_items));
+        }
+        std::cout << "\tthreads=" << threads << "\tslices_one_thread_wall_s=" << one_seconds
+                  << "\tslices_threads_wall_s=" << seconds
+                  << "\tslice_items_per_s_one_thread=" << static_cast<double>(one_items) / one_seconds
+                  << "\tslice_items_per_s_threads=" << static_cast<double>(items) / seconds;
+    }
+    std::cout << "\n";
 }
 
 }  // namespace
@@ -217,25 +281,30 @@ int main(int argc, char** argv) {
         unsigned slices = 25;
         unsigned seeks = 101;
         bool traces = true;
+        unsigned threads = 1;
         for (int index = 1; index < argc; ++index) {
             const std::string argument = argv[index];
             if (argument.rfind("--slices=", 0) == 0) {
                 slices = parse_count(argument, "--slices=");
             } else if (argument.rfind("--seeks=", 0) == 0) {
                 seeks = parse_count(argument, "--seeks=");
+            } else if (argument.rfind("--threads=", 0) == 0) {
+                threads = std::max(parse_count(argument, "--threads="), 1u);
             } else if (argument == "--no-traces") {
                 traces = false;
             } else if (path.empty() && argument.rfind("-", 0) != 0) {
                 path = argument;
             } else {
-                throw std::runtime_error("unknown argument " + argument +
-                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces])");
+                throw std::runtime_error(
+                    "unknown argument " + argument +
+                    " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N])");
             }
         }
         if (path.empty()) {
-            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]");
+            throw std::runtime_error(
+                "usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]");
         }
-        run(path, slices, seeks, traces);
+        run(path, slices, seeks, traces, threads);
     } catch (const std::exception& error) {
         std::cerr << "wet-query-bench: " << error.what() << "\n";
         return 1;
