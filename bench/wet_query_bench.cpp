@@ -11,11 +11,11 @@
 // - seeks of the control flow to random timestamps, each followed by one
 //   step (the "seek anywhere" goal);
 // - backward dynamic slices from random load executions (Table VIII).
-// - with --threads=N, the same slices again, shared out among N threads
-//   querying the one WET at once (thread k walks slices k, k + N, ...),
-//   timed on the wall clock, and on one thread likewise: the throughput of
-//   concurrent queries (each thread's first queries make its own cursors
-//   and caches, as a user's threads would).
+// - with --threads=N, the same slices again, on one new thread and then
+//   shared out among N threads querying the one WET at once (thread k
+//   walks slices k, k + N, ...), each twice: a first round in which each
+//   thread makes its own cursors and caches, a second that finds them; the
+//   wall-clock and CPU seconds of each round.
 // Prints tab-separated `key=value` pairs on one line (bench/wet.py reads them):
 //
 //   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]
@@ -28,9 +28,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -107,42 +109,85 @@ unsigned parse_count(const std::string& argument, const std::string& prefix) {
 
 using SliceStart = std::pair<std::uint64_t, std::uint64_t>;  // pc, instance
 
-// The slices from `starts` shared out among `threads` threads walking them
-// at once on `wet`: the wall-clock seconds, and the items found (checked
-// against one thread's by the caller).
-std::pair<double, std::uint64_t> slices_on_threads(const tcgen::wet::WholeExecutionTrace& wet,
-                                                   const std::vector<SliceStart>& starts, unsigned threads) {
-    std::vector<std::uint64_t> found(threads, 0);
+double process_cpu_seconds() {
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// One round of slices on several threads: its wall-clock and CPU seconds
+// (all the process's threads) and the items found.
+struct Round {
+    double wall_seconds = 0;
+    double cpu_seconds = 0;
+    std::uint64_t items = 0;
+};
+
+// The slices from `starts` shared out among `threads` threads querying
+// `wet` at once (thread k walks slices k, k + threads, ...), twice on the
+// same threads: the first round makes each thread's cursors and caches
+// (its sweeps of loads, stores' columns, decoded frames), the second finds
+// them made, as a pool of threads that keeps querying would.
+std::pair<Round, Round> slices_on_threads(const tcgen::wet::WholeExecutionTrace& wet,
+                                          const std::vector<SliceStart>& starts, unsigned threads) {
+    std::vector<std::uint64_t> found(2 * std::size_t{threads}, 0);
     std::vector<std::string> errors(threads);
-    const auto begin = std::chrono::steady_clock::now();
+    std::mutex mutex;
+    std::condition_variable changed;
+    unsigned round = 0;     // the round the threads may run (0 or 1); 2: done
+    unsigned finished = 0;  // threads done with the round
+    const auto run_round = [&](unsigned worker, unsigned number) {
+        std::vector<tcgen::wet::SliceItem> items;
+        for (std::size_t index = worker; index < starts.size(); index += threads) {
+            auto walk = wet.slice_walk(starts[index].first, starts[index].second);
+            while (walk.next(items)) {
+            }
+            found[number * threads + worker] += walk.items_found();
+        }
+    };
     std::vector<std::thread> workers;
     for (unsigned worker = 0; worker < threads; ++worker) {
         workers.emplace_back([&, worker] {
-            try {
-                std::vector<tcgen::wet::SliceItem> items;
-                for (std::size_t index = worker; index < starts.size(); index += threads) {
-                    auto walk = wet.slice_walk(starts[index].first, starts[index].second);
-                    while (walk.next(items)) {
-                    }
-                    found[worker] += walk.items_found();
+            for (unsigned number = 0; number < 2; ++number) {
+                {
+                    std::unique_lock<std::mutex> lock(mutex);
+                    changed.wait(lock, [&] { return round >= number; });
                 }
-            } catch (const std::exception& error) {
-                errors[worker] = error.what();
+                try {
+                    run_round(worker, number);
+                } catch (const std::exception& error) {
+                    errors[worker] = error.what();
+                }
+                const std::lock_guard<std::mutex> lock(mutex);
+                ++finished;
+                changed.notify_all();
             }
         });
+    }
+    std::pair<Round, Round> rounds;
+    for (unsigned number = 0; number < 2; ++number) {
+        Round& timed = number == 0 ? rounds.first : rounds.second;
+        const auto begin = std::chrono::steady_clock::now();
+        const double cpu_begin = process_cpu_seconds();
+        std::unique_lock<std::mutex> lock(mutex);
+        round = number;
+        changed.notify_all();
+        changed.wait(lock, [&] { return finished == (number + 1) * threads; });
+        timed.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        timed.cpu_seconds = process_cpu_seconds() - cpu_begin;
+        for (unsigned worker = 0; worker < threads; ++worker) {
+            timed.items += found[number * threads + worker];
+        }
     }
     for (std::thread& worker : workers) {
         worker.join();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    std::uint64_t items = 0;
-    for (unsigned worker = 0; worker < threads; ++worker) {
-        if (!errors[worker].empty()) {
-            throw std::runtime_error(errors[worker]);
+    for (const std::string& error : errors) {
+        if (!error.empty()) {
+            throw std::runtime_error(error);
         }
-        items += found[worker];
     }
-    return {seconds, items};
+    return rounds;
 }
 
 void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, unsigned threads) {
@@ -259,16 +304,24 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
                                                              slice_times.begin())]);
 
     if (threads > 1) {
-        const auto [one_seconds, one_items] = slices_on_threads(wet, slice_starts, 1);
-        const auto [seconds, items] = slices_on_threads(wet, slice_starts, threads);
-        if (items != one_items) {
-            throw std::runtime_error(path + ": " + std::to_string(threads) + " threads found " + std::to_string(items) +
-                                     " slice items, one thread " + std::to_string(one_items));
+        const auto [one_cold, one_warm] = slices_on_threads(wet, slice_starts, 1);
+        const auto [cold, warm] = slices_on_threads(wet, slice_starts, threads);
+        for (const Round* round : {&one_warm, &cold, &warm}) {
+            if (round->items != one_cold.items) {
+                throw std::runtime_error(path + ": a round of slices found " + std::to_string(round->items) +
+                                         " items, one thread " + std::to_string(one_cold.items));
+            }
         }
-        std::cout << "\tthreads=" << threads << "\tslices_one_thread_wall_s=" << one_seconds
-                  << "\tslices_threads_wall_s=" << seconds
-                  << "\tslice_items_per_s_one_thread=" << static_cast<double>(one_items) / one_seconds
-                  << "\tslice_items_per_s_threads=" << static_cast<double>(items) / seconds;
+        std::cout << "\tthreads=" << threads << "\tround_items=" << one_cold.items;
+        const auto print = [](const char* name, const Round& round) {
+            std::cout << "\t" << name << "_wall_s=" << round.wall_seconds << "\t" << name
+                      << "_cpu_s=" << round.cpu_seconds << "\t" << name
+                      << "_items_per_s=" << static_cast<double>(round.items) / round.wall_seconds;
+        };
+        print("one_thread_cold", one_cold);
+        print("one_thread_warm", one_warm);
+        print("threads_cold", cold);
+        print("threads_warm", warm);
     }
     std::cout << "\n";
 }
