@@ -11,9 +11,14 @@
 // - seeks of the control flow to random timestamps, each followed by one
 //   step (the "seek anywhere" goal);
 // - backward dynamic slices from random load executions (Table VIII).
+// - with --threads=N, the same slices again, on one new thread and then
+//   shared out among N threads querying the one WET at once (thread k
+//   walks slices k, k + N, ...), each twice: a first round in which each
+//   thread makes its own cursors and caches, a second that finds them; the
+//   wall-clock and CPU seconds of each round.
 // Prints tab-separated `key=value` pairs on one line (bench/wet.py reads them):
 //
-//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]
+//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]
 //
 // --no-traces skips the access traces, so the slices run on a WET whose
 // blocks' timestamps are not all derived (as right after a load).
@@ -22,12 +27,17 @@
 // same queries. Exit status 1 with one line on a bad argument or file.
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <time.h>
@@ -97,7 +107,90 @@ unsigned parse_count(const std::string& argument, const std::string& prefix) {
     throw std::runtime_error("bad count in " + argument);
 }
 
-void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) {
+using SliceStart = std::pair<std::uint64_t, std::uint64_t>;  // pc, instance
+
+double process_cpu_seconds() {
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// One round of slices on several threads: its wall-clock and CPU seconds
+// (all the process's threads) and the items found.
+struct Round {
+    double wall_seconds = 0;
+    double cpu_seconds = 0;
+    std::uint64_t items = 0;
+};
+
+// The slices from `starts` shared out among `threads` threads querying
+// `wet` at once (thread k walks slices k, k + threads, ...), twice on the
+// same threads: the first round makes each thread's cursors and caches
+// (its sweeps of loads, stores' columns, decoded frames), the second finds
+// them made, as a pool of threads that keeps querying would.
+std::pair<Round, Round> slices_on_threads(const tcgen::wet::WholeExecutionTrace& wet,
+                                          const std::vector<SliceStart>& starts, unsigned threads) {
+    std::vector<std::uint64_t> found(2 * std::size_t{threads}, 0);
+    std::vector<std::string> errors(threads);
+    std::mutex mutex;
+    std::condition_variable changed;
+    unsigned round = 0;     // the round the threads may run (0 or 1); 2: done
+    unsigned finished = 0;  // threads done with the round
+    const auto run_round = [&](unsigned worker, unsigned number) {
+        std::vector<tcgen::wet::SliceItem> items;
+        for (std::size_t index = worker; index < starts.size(); index += threads) {
+            auto walk = wet.slice_walk(starts[index].first, starts[index].second);
+            while (walk.next(items)) {
+            }
+            found[number * threads + worker] += walk.items_found();
+        }
+    };
+    std::vector<std::thread> workers;
+    for (unsigned worker = 0; worker < threads; ++worker) {
+        workers.emplace_back([&, worker] {
+            for (unsigned number = 0; number < 2; ++number) {
+                {
+                    std::unique_lock<std::mutex> lock(mutex);
+                    changed.wait(lock, [&] { return round >= number; });
+                }
+                try {
+                    run_round(worker, number);
+                } catch (const std::exception& error) {
+                    errors[worker] = error.what();
+                }
+                const std::lock_guard<std::mutex> lock(mutex);
+                ++finished;
+                changed.notify_all();
+            }
+        });
+    }
+    std::pair<Round, Round> rounds;
+    for (unsigned number = 0; number < 2; ++number) {
+        Round& timed = number == 0 ? rounds.first : rounds.second;
+        const auto begin = std::chrono::steady_clock::now();
+        const double cpu_begin = process_cpu_seconds();
+        std::unique_lock<std::mutex> lock(mutex);
+        round = number;
+        changed.notify_all();
+        changed.wait(lock, [&] { return finished == (number + 1) * threads; });
+        timed.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        timed.cpu_seconds = process_cpu_seconds() - cpu_begin;
+        for (unsigned worker = 0; worker < threads; ++worker) {
+            timed.items += found[number * threads + worker];
+        }
+    }
+    for (std::thread& worker : workers) {
+        worker.join();
+    }
+    for (const std::string& error : errors) {
+        if (!error.empty()) {
+            throw std::runtime_error(error);
+        }
+    }
+    return rounds;
+}
+
+void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, unsigned threads) {
     using tcgen::wet::WholeExecutionTrace;
     const Resident before = resident();
     double start = cpu_seconds();
@@ -186,10 +279,12 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
     // Slices from random executions of random loads.
     std::vector<double> slice_times;
     std::vector<double> slice_items;
+    std::vector<SliceStart> slice_starts;
     for (unsigned slice = 0; slice < slices && !load_pcs.empty(); ++slice) {
         const std::uint64_t pc = load_pcs[random() % load_pcs.size()];
         const std::size_t instances = static_cast<std::size_t>(wet.instance_count(pc));
         const std::uint64_t instance = 1 + random() % instances;
+        slice_starts.emplace_back(pc, instance);
         const double begin = cpu_seconds();
         // Walked as `wet slice` walks it: the items handed out a timestamp
         // at a time, never all held.
@@ -200,13 +295,35 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces) 
         slice_times.push_back(cpu_seconds() - begin);
         slice_items.push_back(static_cast<double>(walk.items_found()));
     }
-    std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times)
-              << "\tslice_max_s=" << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
+    std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times) << "\tslice_max_s="
+              << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
               << "\tslice_items_median=" << median(slice_items) << "\tslowest_slice_items="
-              << (slice_times.empty() ? 0
-                                      : slice_items[static_cast<std::size_t>(
-                                            std::max_element(slice_times.begin(), slice_times.end()) - slice_times.begin())])
-              << "\n";
+              << (slice_times.empty()
+                      ? 0
+                      : slice_items[static_cast<std::size_t>(std::max_element(slice_times.begin(), slice_times.end()) -
+                                                             slice_times.begin())]);
+
+    if (threads > 1) {
+        const auto [one_cold, one_warm] = slices_on_threads(wet, slice_starts, 1);
+        const auto [cold, warm] = slices_on_threads(wet, slice_starts, threads);
+        for (const Round* round : {&one_warm, &cold, &warm}) {
+            if (round->items != one_cold.items) {
+                throw std::runtime_error(path + ": a round of slices found " + std::to_string(round->items) +
+                                         " items, one thread " + std::to_string(one_cold.items));
+            }
+        }
+        std::cout << "\tthreads=" << threads << "\tround_items=" << one_cold.items;
+        const auto print = [](const char* name, const Round& round) {
+            std::cout << "\t" << name << "_wall_s=" << round.wall_seconds << "\t" << name
+                      << "_cpu_s=" << round.cpu_seconds << "\t" << name
+                      << "_items_per_s=" << static_cast<double>(round.items) / round.wall_seconds;
+        };
+        print("one_thread_cold", one_cold);
+        print("one_thread_warm", one_warm);
+        print("threads_cold", cold);
+        print("threads_warm", warm);
+    }
+    std::cout << "\n";
 }
 
 }  // namespace
@@ -217,25 +334,30 @@ int main(int argc, char** argv) {
         unsigned slices = 25;
         unsigned seeks = 101;
         bool traces = true;
+        unsigned threads = 1;
         for (int index = 1; index < argc; ++index) {
             const std::string argument = argv[index];
             if (argument.rfind("--slices=", 0) == 0) {
                 slices = parse_count(argument, "--slices=");
             } else if (argument.rfind("--seeks=", 0) == 0) {
                 seeks = parse_count(argument, "--seeks=");
+            } else if (argument.rfind("--threads=", 0) == 0) {
+                threads = std::max(parse_count(argument, "--threads="), 1u);
             } else if (argument == "--no-traces") {
                 traces = false;
             } else if (path.empty() && argument.rfind("-", 0) != 0) {
                 path = argument;
             } else {
-                throw std::runtime_error("unknown argument " + argument +
-                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces])");
+                throw std::runtime_error(
+                    "unknown argument " + argument +
+                    " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N])");
             }
         }
         if (path.empty()) {
-            throw std::runtime_error("usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces]");
+            throw std::runtime_error(
+                "usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]");
         }
-        run(path, slices, seeks, traces);
+        run(path, slices, seeks, traces, threads);
     } catch (const std::exception& error) {
         std::cerr << "wet-query-bench: " << error.what() << "\n";
         return 1;

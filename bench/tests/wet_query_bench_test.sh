@@ -29,6 +29,17 @@ events=$(awk '$1 == "values" {print $2}' <<< "$stats")
     || fail "$(value L_accesses) loads + $(value S_accesses) stores, wet stats says $events events"
 [[ $(value slices) == 7 ]] || fail "slices $(value slices), asked for 7"
 
+# --threads: both rounds on one thread and on 3 (the bench refuses a round
+# whose items differ from one thread's first).
+line=$("$bench" "$work/toy.wet" --slices=7 --seeks=1 --threads=3)
+[[ $(value threads) == 3 ]] || fail "threads $(value threads), asked for 3"
+for round in one_thread_cold one_thread_warm threads_cold threads_warm; do
+    for key in wall_s cpu_s items_per_s; do
+        [[ -n $(value "${round}_$key") ]] || fail "no ${round}_$key in: $line"
+    done
+done
+(( $(value round_items) > 0 )) || fail "round_items $(value round_items)"
+
 if "$bench" "$work/toy.wet" --slices=x 2> "$work/err"; then fail "--slices=x accepted"; fi
 [[ $(wc -l < "$work/err") == 1 && $(cat "$work/err") == "wet-query-bench: bad count in --slices=x" ]] \
     || fail "--slices=x: $(cat "$work/err")"

@@ -14,7 +14,9 @@
  * exits; the handle keeps the one-line message of its latest failure
  * (tcgen_wet_error), the line the `wet` command prints after "wet: " for
  * the same mistake, e.g. "run.wet: error: no memory access has pc 0x1".
- * A handle is used by one thread at a time (its queries move its cursors).
+ * A handle is used by one thread at a time (its results and message are
+ * its own). Threads query one WET at once through handles that share it
+ * (tcgen_wet_share): one handle per thread, one copy of the WET.
  *
  * Results: tcgen_wet_cf fills arrays of the caller's. The other queries
  * fill a structure of columns, arrays owned by the handle (one value per
@@ -28,7 +30,7 @@
 #include <stdint.h>
 
 /* The version of this interface; see tcgen_wet_abi_version(). */
-#define TCGEN_WET_ABI_VERSION 2
+#define TCGEN_WET_ABI_VERSION 3
 
 #if defined(__GNUC__)
 #define TCGEN_WET_API __attribute__((visibility("default")))
@@ -66,6 +68,14 @@ TCGEN_WET_API const char* tcgen_wet_status_name(int status); /* "TCGEN_WET_ERROR
  * memory for the handle itself runs out: NULL, whose message is "out of memory".
  */
 TCGEN_WET_API int tcgen_wet_open(const char* path, tcgen_wet** wet);
+/*
+ * Another handle on the WET `wet` holds, without a second copy of it: its
+ * own results, message and cursors. Handles that share a WET may be used
+ * from different threads at once (each by one thread at a time); the WET is
+ * freed with the last of them. Sets *shared as tcgen_wet_open sets *wet.
+ * Since ABI version 3.
+ */
+TCGEN_WET_API int tcgen_wet_share(tcgen_wet* wet, tcgen_wet** shared);
 /* The message of the latest failure ("" if none); valid until the next call on the handle. */
 TCGEN_WET_API const char* tcgen_wet_error(const tcgen_wet* wet);
 TCGEN_WET_API void tcgen_wet_free(tcgen_wet* wet); /* NULL is fine */

@@ -24,7 +24,7 @@ import numpy
 from ._errors import Error
 from ._library import Handle
 
-ABI_VERSION = 2  # TCGEN_WET_ABI_VERSION of the header this module speaks
+ABI_VERSION = 3  # TCGEN_WET_ABI_VERSION of the header this module speaks
 ALL = 2**64 - 1  # TCGEN_WET_ALL
 _NONE = 2**64 - 1  # TCGEN_WET_NONE: an INSTANCE, --at or --from not given
 
@@ -58,6 +58,7 @@ _Slice = _rows(("t", _u32), ("kind", ctypes.c_char), ("pc", _u64), ("slot", _u8)
 _SIGNATURES = {
     "tcgen_wet_abi_version": (ctypes.c_uint, []),
     "tcgen_wet_open": (ctypes.c_int, [ctypes.c_char_p, _p(ctypes.c_void_p)]),
+    "tcgen_wet_share": (ctypes.c_int, [ctypes.c_void_p, _p(ctypes.c_void_p)]),
     "tcgen_wet_error": (ctypes.c_char_p, [ctypes.c_void_p]),
     "tcgen_wet_free": (None, [ctypes.c_void_p]),
     "tcgen_wet_get_stats": (ctypes.c_int, [ctypes.c_void_p, _p(_Stats)]),
@@ -128,19 +129,29 @@ def _optional(number):
 
 
 class Wet(Handle):
-    """One opened .wet. Queries move its cursors: one thread at a time."""
+    """One opened .wet, used by one thread at a time; share() gives another
+    thread its own Wet on the same loaded trace."""
 
-    def __init__(self, path):
+    def __init__(self, path, _shared_from=None):
         self._handle = ctypes.c_void_p()
         self._c = _c()
         handle = ctypes.c_void_p()
-        status = self._c.tcgen_wet_open(os.fsencode(path), ctypes.byref(handle))
+        if _shared_from is None:
+            status = self._c.tcgen_wet_open(os.fsencode(path), ctypes.byref(handle))
+        else:
+            status = self._c.tcgen_wet_share(_shared_from._handle, ctypes.byref(handle))
         self._handle = handle
         if status != _OK:
             message = self._message()
             self.close()
             raise Error(message)
         self.path = str(path)
+
+    def share(self):
+        """Another Wet on this one's trace, without a second copy of it: one
+        per thread, and the threads query at once (the library runs without
+        the GIL). The trace stays until every Wet sharing it is closed."""
+        return Wet(self.path, _shared_from=self)
 
     def _message(self):
         if not self._handle:

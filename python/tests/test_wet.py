@@ -4,6 +4,7 @@ equal what the command prints for the same query (its text parsed), for
 several pcs, and every refusal is tcgen.Error with the command's message."""
 
 import re
+import threading
 
 import numpy
 import pytest
@@ -130,6 +131,37 @@ def test_slices_and_their_windows(toy, trace):
         other.close()
         with pytest.raises(tcgen.Error, match="closed during its slice's walk"):
             next(parts)
+
+
+def test_shared_wets_query_from_several_threads(toy, trace):
+    """Threads each with a share() of one trace answer as the trace alone does."""
+    pcs = pcs_of(trace, "L", 8) + pcs_of(trace, "S", 8)
+
+    def answers(wet):
+        return [(wet.slice(pc, instance=1), wet.values(pc)) for pc in pcs]
+
+    expected = answers(trace)
+    shares = [trace.share() for _ in range(4)]
+    results = [None] * len(shares)
+
+    def work(index):
+        results[index] = answers(shares[index])
+
+    threads = [threading.Thread(target=work, args=(index,)) for index in range(len(shares))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for result in results:
+        assert result is not None
+        for (slice_, values), (expected_slice, expected_values) in zip(result, expected):
+            assert_same(slice_, expected_slice)
+            assert_same(values, expected_values)
+    # The trace stays while a share is open.
+    trace.close()
+    assert_same(shares[0].values(pcs[0]), expected[0][1])
+    for share in shares:
+        share.close()
 
 
 def test_errors_are_the_commands(toy, trace):

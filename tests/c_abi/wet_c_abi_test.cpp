@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -199,6 +200,72 @@ TEST_F(WetCAbi, DefAndSliceByInstanceEqualThemAtItsTimestamp) {
     EXPECT_EQ(std::vector<std::uint32_t>(rows.t, rows.t + rows.rows), expected);
     tcgen_wet_slice_walk_free(walk);
     tcgen_wet_slice_walk_free(nullptr);
+}
+
+// Every load's slice from its 2nd instance and its accesses, as text.
+std::vector<std::string> slices_of_loads(tcgen_wet* wet, const std::vector<std::uint64_t>& loads) {
+    std::vector<std::string> answers;
+    for (const std::uint64_t pc : loads) {
+        std::string answer;
+        tcgen_wet_slice_rows slice{};
+        if (tcgen_wet_slice(wet, pc, 2, TCGEN_WET_NONE, TCGEN_WET_NONE, TCGEN_WET_ALL, &slice) != TCGEN_WET_OK) {
+            answer = tcgen_wet_error(wet);
+        }
+        for (std::size_t row = 0; row < slice.rows; ++row) {
+            answer += std::to_string(slice.t[row]) + slice.kind[row] + std::to_string(slice.pc[row]) + " ";
+        }
+        tcgen_wet_access_rows accesses{};
+        if (tcgen_wet_accesses(wet, pc, &accesses) == TCGEN_WET_OK) {
+            for (std::size_t row = 0; row < accesses.rows; ++row) {
+                answer += std::to_string(accesses.t[row]) + ":" + std::to_string(accesses.value[row]) + " ";
+            }
+        }
+        answers.push_back(answer);
+    }
+    return answers;
+}
+
+TEST_F(WetCAbi, SharedHandlesQueryFromSeveralThreadsAtOnce) {
+    tcgen_wet_top_rows top{};
+    ASSERT_EQ(tcgen_wet_top(wet_, 100, &top), TCGEN_WET_OK) << tcgen_wet_error(wet_);
+    std::vector<std::uint64_t> loads;
+    for (std::size_t row = 0; row < top.rows; ++row) {
+        if (top.kind[row] == 'L') {
+            loads.push_back(top.pc[row]);
+        }
+    }
+    ASSERT_FALSE(loads.empty());
+    const std::vector<std::string> expected = slices_of_loads(wet_, loads);
+
+    // One handle per thread, all on the WET wet_ opened; the last one freed frees it.
+    constexpr int threads = 4;
+    std::vector<tcgen_wet*> handles(threads, nullptr);
+    for (tcgen_wet*& handle : handles) {
+        ASSERT_EQ(tcgen_wet_share(wet_, &handle), TCGEN_WET_OK) << tcgen_wet_error(handle);
+    }
+    tcgen_wet_free(wet_);
+    wet_ = nullptr;
+    std::vector<std::vector<std::string>> answers(threads);
+    std::vector<std::thread> workers;
+    for (int thread = 0; thread < threads; ++thread) {
+        workers.emplace_back([&, thread] { answers[thread] = slices_of_loads(handles[thread], loads); });
+    }
+    for (std::thread& worker : workers) {
+        worker.join();
+    }
+    for (int thread = 0; thread < threads; ++thread) {
+        EXPECT_EQ(answers[thread], expected) << "thread " << thread;
+        tcgen_wet_free(handles[thread]);
+    }
+
+    // A handle whose open failed shares nothing.
+    tcgen_wet* failed = nullptr;
+    ASSERT_EQ(tcgen_wet_open((work_ + "/missing.wet").c_str(), &failed), TCGEN_WET_ERROR_INPUT);
+    tcgen_wet* shared = nullptr;
+    EXPECT_EQ(tcgen_wet_share(failed, &shared), TCGEN_WET_ERROR_ARGUMENT);
+    EXPECT_STREQ(tcgen_wet_error(shared), "error: the WET handle holds no trace: its open failed");
+    tcgen_wet_free(shared);
+    tcgen_wet_free(failed);
 }
 
 TEST_F(WetCAbi, FailuresAreTheCommandsMessages) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -32,7 +33,10 @@ struct QueryColumns {
 
 struct tcgen_wet {
     std::string path;
-    std::optional<WholeExecutionTrace> trace;
+    // Shared by the handles tcgen_wet_share made from one open: its queries
+    // are const and safe from several threads; what each handle moves
+    // (columns, error) is its own.
+    std::shared_ptr<const WholeExecutionTrace> trace;
     std::string error;
     QueryColumns columns;
 };
@@ -76,7 +80,7 @@ int guarded(tcgen_wet* wet, int file_status, Query query) {
     }
 }
 
-WholeExecutionTrace& trace_of(tcgen_wet& wet) {
+const WholeExecutionTrace& trace_of(tcgen_wet& wet) {
     if (!wet.trace) {
         throw ArgumentError("the WET handle holds no trace: its open failed");
     }
@@ -182,7 +186,23 @@ int tcgen_wet_open(const char* path, tcgen_wet** wet) {
     return guarded(*wet, TCGEN_WET_ERROR_INPUT, [&](tcgen_wet& handle) {
         need(path, "path");
         handle.path = path;
-        handle.trace.emplace(WholeExecutionTrace::load(path));
+        handle.trace = std::make_shared<const WholeExecutionTrace>(WholeExecutionTrace::load(path));
+    });
+}
+
+int tcgen_wet_share(tcgen_wet* wet, tcgen_wet** shared) {
+    if (shared == nullptr) {
+        return TCGEN_WET_ERROR_ARGUMENT;
+    }
+    *shared = new (std::nothrow) tcgen_wet();
+    if (*shared == nullptr) {
+        return TCGEN_WET_ERROR_OUT_OF_MEMORY;
+    }
+    return guarded(*shared, TCGEN_WET_ERROR_ARGUMENT, [&](tcgen_wet& handle) {
+        need(wet, "wet");
+        trace_of(*wet);  // refuses a handle whose open failed
+        handle.path = wet->path;
+        handle.trace = wet->trace;
     });
 }
 
@@ -210,7 +230,7 @@ int tcgen_wet_cf(tcgen_wet* wet, uint64_t start, size_t count, uint32_t* blocks,
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
         need(written, "written");
         *written = 0;
-        WholeExecutionTrace& trace = trace_of(handle);
+        const WholeExecutionTrace& trace = trace_of(handle);
         if (start == 0 || start > trace.executed()) {  // as `wet cf --from` refuses it
             throw tcgen::wet::WetError(
                 trace.name(), "--from=" + std::to_string(start) + " is outside 1.." + std::to_string(trace.executed()));
@@ -265,7 +285,7 @@ int tcgen_wet_accesses(tcgen_wet* wet, uint64_t pc, tcgen_wet_access_rows* acces
 int tcgen_wet_def(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at, tcgen_wet_def_rows* defs) {
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
         need(defs, "defs");
-        WholeExecutionTrace& trace = trace_of(handle);
+        const WholeExecutionTrace& trace = trace_of(handle);
         QueryColumns& columns = handle.columns;
         columns.clear();
         for (const tcgen::wet::LoadDef& load : tcgen::wet::load_defs(trace, start_of(trace, pc, instance, at))) {
@@ -284,7 +304,7 @@ int tcgen_wet_slice(tcgen_wet* wet, uint64_t pc, uint64_t instance, uint64_t at,
                     tcgen_wet_slice_rows* slice) {
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
         need(slice, "slice");
-        WholeExecutionTrace& trace = trace_of(handle);
+        const WholeExecutionTrace& trace = trace_of(handle);
         WholeExecutionTrace::SliceWalk walk = tcgen::wet::slice_walk(
             trace, start_of(trace, pc, instance, at), slice_window(from, TCGEN_WET_NONE, count));
         QueryColumns& columns = handle.columns;
@@ -304,7 +324,7 @@ int tcgen_wet_slice_walk_open(tcgen_wet* wet, uint64_t pc, uint64_t instance, ui
     }
     return guarded(wet, TCGEN_WET_ERROR_QUERY, [&](tcgen_wet& handle) {
         need(walk, "walk");
-        WholeExecutionTrace& trace = trace_of(handle);
+        const WholeExecutionTrace& trace = trace_of(handle);
         *walk = new tcgen_wet_slice_walk{
             &handle, tcgen::wet::slice_walk(trace, start_of(trace, pc, instance, at), slice_window(from, until, count)),
             {}, 0, {}};

@@ -4,54 +4,61 @@
 #include "wet/flow/flow_index.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace tcgen::wet {
 
-FlowIndex::FlowIndex(const FlowStream& flow, const std::vector<std::uint32_t>& counts,
-                     const Corrupt& corrupt, std::uint64_t segment_records)
-    : flow_(flow),
-      counts_(counts),
-      corrupt_(corrupt),
-      segment_records_(segment_records != 0 && segment_records % flow.frame_records() == 0 ? segment_records
-                                                                                          : flow.frame_records()) {
+std::shared_ptr<const FlowIndex::Table> FlowIndex::walk(const FlowStream& flow,
+                                                        const std::vector<std::uint32_t>& counts,
+                                                        const Corrupt& corrupt, std::uint64_t segment_records) {
+    auto table = std::make_shared<Table>();
+    table->counts = counts;
+    table->segment_records =
+        segment_records != 0 && segment_records % flow.frame_records() == 0 ? segment_records : flow.frame_records();
     // The walk: per segment, the blocks that ran in it (in order of first
     // run) and how often; then laid out per block.
-    std::vector<std::uint32_t> ran(counts_.size(), 0);       // executions so far
-    std::vector<std::uint32_t> last_segment(counts_.size(), UINT32_MAX);
-    std::vector<std::pair<std::uint32_t, Entry>> pairs;      // (block, entry), segment order
-    flow_.walk_all([&](std::uint32_t block, std::uint64_t position) {
-        if (block >= counts_.size()) {
-            corrupt_("block " + std::to_string(block) + " in the control flow");
+    std::vector<std::uint32_t> ran(counts.size(), 0);  // executions so far
+    std::vector<std::uint32_t> last_segment(counts.size(), UINT32_MAX);
+    std::vector<std::pair<std::uint32_t, Entry>> pairs;  // (block, entry), segment order
+    flow.walk_all([&](std::uint32_t block, std::uint64_t position) {
+        if (block >= counts.size()) {
+            corrupt("block " + std::to_string(block) + " in the control flow");
         }
-        const auto number = static_cast<std::uint32_t>(position / segment_records_);
+        const auto number = static_cast<std::uint32_t>(position / table->segment_records);
         if (last_segment[block] != number) {
             last_segment[block] = number;
             pairs.push_back({block, Entry{number, ran[block]}});
         }
-        if (++ran[block] > counts_[block]) {
-            corrupt_("block " + std::to_string(block) + " runs more than its count, " + std::to_string(counts_[block]) +
-                     ", in the control flow");
+        if (++ran[block] > counts[block]) {
+            corrupt("block " + std::to_string(block) + " runs more than its count, " + std::to_string(counts[block]) +
+                    ", in the control flow");
         }
     });
-    for (std::size_t block = 0; block < counts_.size(); ++block) {
-        if (ran[block] != counts_[block]) {
-            corrupt_("block " + std::to_string(block) + " runs " + std::to_string(ran[block]) +
-                     " times in the control flow, its count says " + std::to_string(counts_[block]));
+    for (std::size_t block = 0; block < counts.size(); ++block) {
+        if (ran[block] != counts[block]) {
+            corrupt("block " + std::to_string(block) + " runs " + std::to_string(ran[block]) +
+                    " times in the control flow, its count says " + std::to_string(counts[block]));
         }
     }
-    first_.assign(counts_.size() + 1, 0);
+    std::vector<std::size_t>& first = table->first;
+    first.assign(counts.size() + 1, 0);
     for (const auto& pair : pairs) {
-        ++first_[pair.first + 1];
+        ++first[pair.first + 1];
     }
-    for (std::size_t block = 0; block < counts_.size(); ++block) {
-        first_[block + 1] += first_[block];
+    for (std::size_t block = 0; block < counts.size(); ++block) {
+        first[block + 1] += first[block];
     }
-    entries_.resize(pairs.size());
-    std::vector<std::size_t> fill(first_.begin(), first_.end() - 1);
+    table->entries.resize(pairs.size());
+    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
     for (const auto& pair : pairs) {
-        entries_[fill[pair.first]++] = pair.second;
+        table->entries[fill[pair.first]++] = pair.second;
     }
+    return table;
 }
+
+FlowIndex::FlowIndex(const FlowStream& flow, std::shared_ptr<const Table> table, const Corrupt& corrupt)
+    : flow_(flow), table_(std::move(table)), corrupt_(corrupt) {}
 
 FlowIndex::Segment& FlowIndex::segment(std::uint32_t number) {
     for (auto place = cache_.begin(); place != cache_.end(); ++place) {

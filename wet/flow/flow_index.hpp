@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,12 +34,23 @@ class FlowIndex {
 public:
     using Corrupt = std::function<void(const std::string&)>;  // throws
 
+    // What one walk of the flow finds: per block, its count and the
+    // segments it runs in. It never changes, so one table serves every
+    // thread's index of one flow.
+    struct Table;
     // One walk of `flow`; `corrupt` is called (and throws) when a block
     // runs another number of times than `counts` says or is out of range.
-    // `flow` must outlive the index and stay in place. `segment_records`:
-    // a multiple of the flow's frame (otherwise one frame).
+    // `segment_records`: a multiple of the flow's frame (otherwise one frame).
+    static std::shared_ptr<const Table> walk(const FlowStream& flow, const std::vector<std::uint32_t>& counts,
+                                             const Corrupt& corrupt, std::uint64_t segment_records = 0);
+    // An index over `table` with a cache of decoded segments of its own (a
+    // thread's). `flow` (only read: its const walks) must outlive the
+    // index and stay in place.
+    FlowIndex(const FlowStream& flow, std::shared_ptr<const Table> table, const Corrupt& corrupt);
     FlowIndex(const FlowStream& flow, const std::vector<std::uint32_t>& counts, const Corrupt& corrupt,
-              std::uint64_t segment_records = 0);
+              std::uint64_t segment_records = 0)
+        : FlowIndex(flow, walk(flow, counts, corrupt, segment_records), corrupt) {}
+    const std::shared_ptr<const Table>& table() const { return table_; }
 
     std::uint64_t count(std::uint32_t block) const { return counts_[block]; }
     // Executions of `block` at timestamps below t (t in 1..executed + 1).
@@ -115,12 +127,23 @@ private:
     std::uint32_t at(std::uint32_t block, std::uint64_t index, const Entry& entry);
     bool holds(std::uint32_t number) const;
 
+public:
+    struct Table {
+        std::vector<std::uint32_t> counts;
+        std::uint64_t segment_records = 1;
+        std::vector<std::size_t> first;  // per block, its entries' start (CSR)
+        std::vector<Entry> entries;
+    };
+
+private:
     const FlowStream& flow_;
-    std::vector<std::uint32_t> counts_;
+    std::shared_ptr<const Table> table_;
+    // The table's parts, by the names the lookups use.
+    const std::vector<std::uint32_t>& counts_ = table_->counts;
     Corrupt corrupt_;
-    std::uint64_t segment_records_;
-    std::vector<std::size_t> first_;  // per block, its entries' start (CSR)
-    std::vector<Entry> entries_;
+    const std::uint64_t segment_records_ = table_->segment_records;
+    const std::vector<std::size_t>& first_ = table_->first;
+    const std::vector<Entry>& entries_ = table_->entries;
     std::list<Segment> cache_;  // most recently used first
     // A slice reads the segments it walks back through and, for a register
     // read, the segment of its latest write, which may lie far back.

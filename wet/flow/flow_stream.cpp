@@ -108,7 +108,7 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
         append_u32(bytes, exception_count);
         bytes.insert(bytes.end(), exceptions.begin(), exceptions.end());
         bytes.insert(bytes.end(), ranks.begin(), ranks.end());
-        stream.frames_.push_back(tcgen_runtime::zstd_frame(bytes, level));
+        stream.frames_->push_back(tcgen_runtime::zstd_frame(bytes, level));
     }
     return stream;
 }
@@ -118,14 +118,14 @@ void FlowStream::save(ByteWriter& writer) const {
     writer.u64(checkpoint_records_);
     writer.u64(frame_records_);
     writer.blob(saved_table_);
-    for (const auto& frame : frames_) {
+    for (const auto& frame : *frames_) {
         writer.blob(frame);
     }
 }
 
 std::uint64_t FlowStream::saved_bytes() const {
     std::uint64_t bytes = 32 + saved_table_.size();
-    for (const auto& frame : frames_) {
+    for (const auto& frame : *frames_) {
         bytes += 8 + frame.size();
     }
     return bytes;
@@ -188,12 +188,12 @@ FlowStream FlowStream::load(ByteReader& reader, std::size_t blocks) {
         reader.fail("control flow: " + std::to_string(frames) + " frames claimed, " +
                     std::to_string(reader.remaining()) + " bytes are left");
     }
-    stream.frames_.resize(static_cast<std::size_t>(frames));
+    stream.frames_->resize(static_cast<std::size_t>(frames));
     Decoded decoded;
-    for (std::size_t frame = 0; frame < stream.frames_.size(); ++frame) {
+    for (std::size_t frame = 0; frame < stream.frames_->size(); ++frame) {
         const std::uint64_t size = reader.u64();
         const std::uint8_t* bytes = reader.bytes(size);
-        stream.frames_[frame].assign(bytes, bytes + size);
+        (*stream.frames_)[frame].assign(bytes, bytes + size);
         try {
             stream.decode(frame, decoded);
         } catch (const std::runtime_error& error) {
@@ -201,6 +201,19 @@ FlowStream FlowStream::load(ByteReader& reader, std::size_t blocks) {
         }
     }
     return stream;
+}
+
+FlowStream FlowStream::fork() const {
+    FlowStream forked;
+    forked.count_ = count_;
+    forked.checkpoint_records_ = checkpoint_records_;
+    forked.frame_records_ = frame_records_;
+    forked.blocks_ = blocks_;
+    forked.first_ = first_;
+    forked.successors_ = successors_;
+    forked.saved_table_ = saved_table_;
+    forked.frames_ = frames_;
+    return forked;
 }
 
 std::uint64_t FlowStream::frame_length(std::size_t frame) const {
@@ -212,7 +225,7 @@ void FlowStream::decode(std::size_t frame, Decoded& decoded) const {
     const std::string where = "frame " + std::to_string(frame);
     const std::uint64_t records = frame_length(frame);
     const std::uint64_t checkpoints = checkpoints_in(records, checkpoint_records_);
-    const std::vector<std::uint8_t>& saved = frames_[frame];
+    const std::vector<std::uint8_t>& saved = (*frames_)[frame];
     const std::optional<std::uint64_t> stated_size = tcgen_runtime::zstd_frame_content_size(saved.data(), saved.size());
     const std::uint64_t fixed = 4 * checkpoints + 4 + records;
     if (!stated_size || *stated_size < fixed || *stated_size > fixed + 8 * records || (*stated_size - fixed) % 8 != 0) {
@@ -312,11 +325,11 @@ void FlowStream::seek(std::uint64_t position) {
         throw std::runtime_error("seek to record " + std::to_string(position) + " of a flow of " +
                                  std::to_string(count_));
     }
-    if (frames_.empty()) {
+    if (frames_->empty()) {
         return;
     }
     const std::size_t frame =
-        static_cast<std::size_t>(std::min<std::uint64_t>(position / frame_records_, frames_.size() - 1));
+        static_cast<std::size_t>(std::min<std::uint64_t>(position / frame_records_, frames_->size() - 1));
     const std::uint64_t local = position - frame * frame_records_;
     const std::uint64_t last = checkpoints_in(frame_length(frame), checkpoint_records_) - 1;
     const auto index = static_cast<std::size_t>(std::min(local / checkpoint_records_, last));
@@ -329,7 +342,7 @@ void FlowStream::seek(std::uint64_t position) {
 }
 
 bool FlowStream::next(std::uint32_t& block) {
-    if (frames_.empty()) {
+    if (frames_->empty()) {
         return false;
     }
     if (!cursor_.entered) {
@@ -338,7 +351,7 @@ bool FlowStream::next(std::uint32_t& block) {
     if (cursor_.at == cursor_.span.size()) {
         if (cursor_.index + 1 < checkpoints_in(frame_length(cursor_.frame), checkpoint_records_)) {
             enter(cursor_.frame, cursor_.index + 1);
-        } else if (cursor_.frame + 1 < frames_.size()) {
+        } else if (cursor_.frame + 1 < frames_->size()) {
             enter(cursor_.frame + 1, 0);
         } else {
             return false;
@@ -349,7 +362,7 @@ bool FlowStream::next(std::uint32_t& block) {
 }
 
 bool FlowStream::prev(std::uint32_t& block) {
-    if (frames_.empty()) {
+    if (frames_->empty()) {
         return false;
     }
     if (!cursor_.entered) {
@@ -371,10 +384,10 @@ bool FlowStream::prev(std::uint32_t& block) {
 }
 
 std::size_t FlowStream::memory_bytes() const {
-    std::size_t bytes = sizeof(*this) + first_.capacity() * 4 + successors_.capacity() * 4 +
-                        saved_table_.capacity() + frames_.capacity() * sizeof(frames_[0]) +
-                        cursor_.decoded.bytes.capacity() + cursor_.span.capacity() * 4;
-    for (const auto& frame : frames_) {
+    std::size_t bytes = sizeof(*this) + first_.capacity() * 4 + successors_.capacity() * 4 + saved_table_.capacity() +
+                        frames_->capacity() * sizeof(std::vector<std::uint8_t>) + cursor_.decoded.bytes.capacity() +
+                        cursor_.span.capacity() * 4;
+    for (const auto& frame : *frames_) {
         bytes += frame.capacity();
     }
     return bytes;

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,11 @@ public:
     std::uint64_t size() const { return count_; }
     std::uint64_t checkpoint_records() const { return checkpoint_records_; }
     std::uint64_t frame_records() const { return frame_records_; }
-    std::size_t frame_count() const { return frames_.size(); }
+    std::size_t frame_count() const { return frames_->size(); }
+
+    // The same flow with a cursor of its own, at 0: another thread's. It
+    // shares the frames and reads nothing the cursor here moves.
+    FlowStream fork() const;
 
     // The cursor: between records; next() reads the record after it.
     std::uint64_t position() const { return cursor_.span_start + cursor_.at; }
@@ -72,7 +77,7 @@ public:
     void walk_frames(std::size_t first, std::size_t end, const Visit& visit) const {
         Decoded decoded;
         std::vector<std::uint32_t> span;
-        for (std::size_t frame = first; frame < std::min(end, frames_.size()); ++frame) {
+        for (std::size_t frame = first; frame < std::min(end, frames_->size()); ++frame) {
             decode(frame, decoded);
             for (std::size_t index = 0; index < decoded.checkpoints; ++index) {
                 walk_span(decoded, index, span);
@@ -85,7 +90,7 @@ public:
     }
     template <class Visit>
     void walk_all(const Visit& visit) const {
-        walk_frames(0, frames_.size(), visit);
+        walk_frames(0, frames_->size(), visit);
     }
 
 private:
@@ -130,7 +135,9 @@ private:
     std::vector<std::uint32_t> first_;
     std::vector<std::uint32_t> successors_;
     std::vector<std::uint8_t> saved_table_;            // its zstd frame
-    std::vector<std::vector<std::uint8_t>> frames_;    // zstd frames
+    // zstd frames: written by build() and load() alone, then shared by every fork().
+    std::shared_ptr<std::vector<std::vector<std::uint8_t>>> frames_ =
+        std::make_shared<std::vector<std::vector<std::uint8_t>>>();
     Cursor cursor_;
 };
 

@@ -14,13 +14,14 @@
 #include <malloc.h>
 #endif
 
+#include <tcgen/wet/symbols.hpp>
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
 #include "runtime/checksum.hpp"
 #include "runtime/zstd_codec.hpp"
 #include "wet/dependences/dataflow.hpp"
-#include <tcgen/wet/symbols.hpp>
 #include "wet/labels/label_store.hpp"
+#include "wet/query/lazy_parts.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -104,7 +105,11 @@ std::vector<std::uint8_t> WholeExecutionTrace::symbols_section(const std::string
     return std::move(section.data());
 }
 
-const SymbolTable& WholeExecutionTrace::need_symbols() {
+const SymbolTable& WholeExecutionTrace::need_symbols() const {
+    if (lazy_->symbols_parsed.load(std::memory_order_acquire)) {
+        return *symbols_;
+    }
+    const std::lock_guard<std::mutex> lock(lazy_->mutex);
     if (!symbols_) {
         ByteReader section(symbols_saved_.data(), symbols_saved_.size(), name_, "section SYMS");
         const std::uint64_t size = symbols_saved_.empty() ? 0 : section.u64();
@@ -114,6 +119,7 @@ const SymbolTable& WholeExecutionTrace::need_symbols() {
             section.fail("its zstd frame is corrupt");
         }
         symbols_ = std::make_unique<SymbolTable>(SymbolTable::parse(lines, name_));
+        lazy_->symbols_parsed.store(true, std::memory_order_release);
     }
     return *symbols_;
 }
@@ -142,12 +148,12 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
     file.u32(section_total);
     {
         ByteWriter meta;
-        meta.u32(labels_->executed());
+        meta.u32(first_labels().executed());
         meta.u32(static_cast<std::uint32_t>(blocks_.size()));
         meta.u32(static_cast<std::uint32_t>(nodes().size()));
         meta.u64(events_);
         meta.u64(edges_);
-        meta.u64(labels_->control_dependences());
+        meta.u64(first_labels().control_dependences());
         write_section(file, static_tags[0], meta.data());
     }
     {
@@ -177,7 +183,7 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
     write_section(file, static_tags[3], dataflow_saved_);
     write_section(file, static_tags[4], symbols_saved_);
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
-        write_section(file, LabelStore::section_tags[section], labels_->save_section(section));
+        write_section(file, LabelStore::section_tags[section], first_labels().save_section(section));
     }
     return std::move(file.data());
 }
@@ -269,15 +275,16 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
     }
     wet.symbols_saved_.assign(symbols.here() - 8, symbols.here() + symbols.remaining());
 
-    wet.labels_ = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
-    wet.labels_->set_control_dependences(control_dependences);
-    wet.labels_->set_name(name);
+    auto store = std::make_unique<LabelStore>(executed, wet.nodes_, block_count);
+    store->set_control_dependences(control_dependences);
+    store->set_name(name);
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
         ByteReader labels = read_section(file, LabelStore::section_tags[section]);
-        wet.labels_->load_section(section, labels);
+        store->load_section(section, labels);
     }
     file.expect_end();
-    wet.labels_->check_loaded(name, wet.events_, wet.edges_);
+    store->check_loaded(name, wet.events_, wet.edges_);
+    wet.hold_labels(std::move(store));
     wet.index_static();
     return wet;
 }

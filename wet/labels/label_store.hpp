@@ -32,6 +32,14 @@
 // kind's saved labels are packed in one buffer (packed_labels.hpp) and made
 // into objects only while queries use them.
 //
+// Threads: a LabelStore is one thread's. fork() makes another thread's
+// store over the same labels: the saved labels, shared frames, flow frames
+// and what is derived from them once (the flow's index table, the blocks'
+// timestamps) are shared and never written once loaded; each store has its
+// own cursors, opened labels, decoded frames and caches of defs, store
+// columns and address indexes, so stores of one WET run queries at once
+// without a lock.
+//
 // One file per job: label_store_build.cpp builds the labels from a raw
 // trace, label_store_file.cpp saves, loads and checks them,
 // label_store_queries.cpp walks them for queries, label_store_defs.cpp
@@ -39,8 +47,10 @@
 // is kept), and label_store_sweep.cpp finds all of a load's defs in one
 // sweep (def_sweep.hpp) and keeps them for lookups.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +93,10 @@ public:
     // META's counts (`events`, `loads_with_a_def`, the control dependences)
     // with what the labels hold.
     void check_loaded(const std::string& file, std::uint64_t events, std::uint64_t loads_with_a_def) const;
+
+    // Another thread's store over the same labels (see Threads above). Reads
+    // only what no query moves, so it may run while this store is queried.
+    std::unique_ptr<LabelStore> fork() const;
 
     std::uint32_t executed() const { return executed_; }
     void set_name(const std::string& name) { name_ = name; }  // for messages
@@ -272,7 +286,19 @@ private:
     const RawNode& shape_of(std::uint32_t node) const { return (*nodes_)[node]; }
     std::optional<FlowStream> flow_;
     std::vector<std::uint32_t> block_counts_;       // executions per block
-    std::optional<BlockTimes> block_times_;         // derived on first need
+    // What every thread's store derives alike from the labels, made once by
+    // the first store to need it (std::call_once: the others wait for it,
+    // then share it) and never written again.
+    struct Derived {
+        std::once_flag index_once;
+        std::shared_ptr<const FlowIndex::Table> index_table;
+        std::once_flag times_once;
+        std::optional<BlockTimes> block_times;
+        std::atomic<bool> times_made{false};
+    };
+    std::shared_ptr<Derived> derived_ = std::make_shared<Derived>();
+    const BlockTimes* block_times_ = nullptr;       // derived_'s, once this store has seen them made
+    const BlockTimes* held_block_times();           // block_times_, or derived_'s if another store made them
     unsigned flow_walks_ = 0;                       // single blocks' timestamps read from the flow's index
     // Single lookups far from the segments the flow's index holds: the
     // first few decode their segment (about a millisecond each), the rest

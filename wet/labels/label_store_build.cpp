@@ -265,7 +265,10 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
     }
-    store.block_times_.emplace(executions);
+    store.derived_->block_times.emplace(executions);
+    store.derived_->times_made.store(true, std::memory_order_release);
+    std::call_once(store.derived_->times_once, [] {});  // made: no store derives them again
+    store.block_times_ = &*store.derived_->block_times;
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_.add(make_label<ControlParents>(
             executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },

@@ -63,21 +63,32 @@ void LabelStore::walk_flow(const Visit& visit) {
     }
 }
 
+const BlockTimes* LabelStore::held_block_times() {
+    if (block_times_ == nullptr && derived_->times_made.load(std::memory_order_acquire)) {
+        block_times_ = &*derived_->block_times;
+    }
+    return block_times_;
+}
+
 const BlockTimes& LabelStore::block_times() {
-    if (!block_times_) {
-        // The records the walk decodes, not what the file claims, bound what
-        // is allocated.
-        std::vector<std::uint32_t> flow;
-        flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
-        bool backward = false;
-        walk_flow([&](std::uint32_t executed, std::uint32_t t) {
-            backward = t != flow.size() + 1;
-            flow.push_back(executed);
+    if (held_block_times() == nullptr) {
+        std::call_once(derived_->times_once, [&] {
+            // The records the walk decodes, not what the file claims, bound
+            // what is allocated.
+            std::vector<std::uint32_t> flow;
+            flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
+            bool backward = false;
+            walk_flow([&](std::uint32_t executed, std::uint32_t t) {
+                backward = t != flow.size() + 1;
+                flow.push_back(executed);
+            });
+            if (backward) {
+                std::reverse(flow.begin(), flow.end());
+            }
+            derived_->block_times.emplace(group_by_block(flow.data(), flow.size(), block_counts_.size()));
+            derived_->times_made.store(true, std::memory_order_release);
         });
-        if (backward) {
-            std::reverse(flow.begin(), flow.end());
-        }
-        block_times_.emplace(group_by_block(flow.data(), flow.size(), block_counts_.size()));
+        block_times_ = &*derived_->block_times;
     }
     return *block_times_;
 }
@@ -87,11 +98,32 @@ std::vector<std::uint32_t> LabelStore::whole_block_times(std::uint32_t block) {
     // segments it runs in, at most a walk of the flow, a fraction of
     // deriving every block's; a query that needs more blocks whole pays for
     // all of them at once.
-    if (!block_times_ && flow_walks_ < walks_for_single_blocks) {
+    if (held_block_times() == nullptr && flow_walks_ < walks_for_single_blocks) {
         ++flow_walks_;
         return flow_index().times(block);
     }
     return block_times().times(block);
+}
+
+std::unique_ptr<LabelStore> LabelStore::fork() const {
+    auto forked = std::make_unique<LabelStore>(executed_, nodes_, 0);
+    forked->name_ = name_;
+    forked->control_dependences_ = control_dependences_;
+    forked->flow_ = flow_->fork();
+    forked->block_counts_ = block_counts_;
+    forked->derived_ = derived_;
+    forked->block_parents_ = block_parents_.fork();
+    forked->node_mode_ = node_mode_;
+    forked->node_times_ = node_times_.fork();
+    forked->values_ = values_.fork();
+    forked->addresses_ = addresses_.fork();
+    forked->address_siblings_ = address_siblings_;
+    forked->has_address_sibling_ = has_address_sibling_;
+    forked->defs_ = defs_.fork();
+    forked->writer_loads_ = writer_loads_;
+    forked->writer_first_ = writer_first_;
+    forked->writers_ = writers_;
+    return forked;
 }
 
 LabelStore::LabelStore(std::uint32_t executed, std::shared_ptr<const std::vector<RawNode>> nodes, std::size_t blocks)
@@ -138,8 +170,11 @@ std::uint32_t LabelStore::block_at(std::uint32_t t) {
 FlowIndex& LabelStore::flow_index() {
     if (!flow_index_) {
         try {
-            flow_index_ = std::make_unique<FlowIndex>(*flow_, block_counts_,
-                                                      [this](const std::string& what) { corrupt(what); });
+            const FlowIndex::Corrupt corrupt_labels = [this](const std::string& what) { corrupt(what); };
+            // One walk of the flow for every thread's index.
+            std::call_once(derived_->index_once,
+                           [&] { derived_->index_table = FlowIndex::walk(*flow_, block_counts_, corrupt_labels); });
+            flow_index_ = std::make_unique<FlowIndex>(*flow_, derived_->index_table, corrupt_labels);
         } catch (const WetError&) {
             throw;
         } catch (const std::runtime_error& error) {
@@ -153,7 +188,7 @@ FlowIndex& LabelStore::flow_index() {
 // (where a slice is) are read there; elsewhere, after a few decodes of a
 // segment, from block_times(), derived once.
 bool LabelStore::by_index(bool near) {
-    if (near || block_times_) {
+    if (near || held_block_times() != nullptr) {
         return near;
     }
     return ++far_lookups_ <= far_lookups_by_index;
@@ -327,9 +362,11 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
     std::vector<LabelStats> rows;
     rows.push_back({"control flow", executed_, 4ull * executed_, flow_->saved_bytes(), flow_->memory_bytes()});
     // Only the counts are saved; the timestamps are derived from the control flow.
-    rows.push_back({"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
-                    block_counts_.capacity() * 4 + (block_times_ ? block_times_->memory_bytes() : 0) +
-                        (flow_index_ ? flow_index_->memory_bytes() : 0)});
+    rows.push_back(
+        {"block timestamps", executed_, 4ull * executed_, 4 * block_counts_.size(),
+         block_counts_.capacity() * 4 +
+             (derived_->times_made.load(std::memory_order_acquire) ? derived_->block_times->memory_bytes() : 0) +
+             (flow_index_ ? flow_index_->memory_bytes() : 0)});
     std::uint64_t node_saved = node_mode_.size();
     for (std::size_t node = 0; node < node_mode_.size(); ++node) {
         if (node_mode_[node] == static_cast<std::uint8_t>(Times::own)) {
@@ -362,9 +399,9 @@ std::vector<LabelStats> LabelStore::stats(std::uint64_t events, std::uint64_t ed
 std::size_t LabelStore::memory_bytes() const {
     std::size_t bytes = sizeof(*this) + node_mode_.capacity() + flow_->memory_bytes() + block_counts_.capacity() * 4 +
                         (flow_index_ ? flow_index_->memory_bytes() : 0);
-    bytes += (block_times_ ? block_times_->memory_bytes() : 0) + block_parents_.memory_bytes() +
-             node_times_.memory_bytes() + values_.memory_bytes() + addresses_.memory_bytes() +
-             address_siblings_bytes() + defs_.memory_bytes() + writers_bytes() +
+    bytes += (derived_->times_made.load(std::memory_order_acquire) ? derived_->block_times->memory_bytes() : 0) +
+             block_parents_.memory_bytes() + node_times_.memory_bytes() + values_.memory_bytes() +
+             addresses_.memory_bytes() + address_siblings_bytes() + defs_.memory_bytes() + writers_bytes() +
              store_indexes_.memory_bytes([](const StoreAddressIndex& index) { return index.memory_bytes(); }) +
              swept_.memory_bytes([](const SweptDefs& swept) { return swept.memory_bytes(); }) +
              store_columns_.memory_bytes([](const std::shared_ptr<StoreColumns>& columns) {

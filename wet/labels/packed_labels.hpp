@@ -86,22 +86,32 @@ public:
     // known before a section is read): one allocation, not a series of
     // copies that leave the heap fragmented.
     void reserve(std::size_t owners, std::size_t bytes) {
-        offsets_.reserve(offsets_.size() + owners);
-        bytes_.reserve(bytes_.size() + bytes);
+        saved_->offsets.reserve(saved_->offsets.size() + owners);
+        saved_->bytes.reserve(saved_->bytes.size() + bytes);
     }
     // Once every owner is added: no spare capacity worth a copy.
     void shrink() {
-        if (bytes_.capacity() - bytes_.size() > bytes_.size() / 8) {
-            bytes_.shrink_to_fit();
+        if (saved_->bytes.capacity() - saved_->bytes.size() > saved_->bytes.size() / 8) {
+            saved_->bytes.shrink_to_fit();
         }
-        offsets_.shrink_to_fit();
+        saved_->offsets.shrink_to_fit();
     }
 
-    std::size_t size() const { return offsets_.size(); }
+    std::size_t size() const { return saved_->offsets.size(); }
+
+    // The same saved labels, opened through a cache of their own (and their
+    // shared frames through one of their own): another thread's, which
+    // walks its labels while this one walks its own. Once every owner is added.
+    PackedLabels fork() const {
+        PackedLabels forked(what_, increasing_, open_.budget());
+        forked.frames_ = frames_ ? frames_->fork() : nullptr;
+        forked.saved_ = saved_;
+        return forked;
+    }
 
     // Owner's records, read from its saved form's header.
     std::uint64_t records(std::size_t owner) const {
-        const std::uint8_t* saved = bytes_.data() + offsets_[owner];
+        const std::uint8_t* saved = saved_->bytes.data() + saved_->offsets[owner];
         // Every form but "absent" starts with its u64 count of records.
         return saved[0] == 0 ? 0 : tcgen_runtime::load_le64(saved + 1);
     }
@@ -113,40 +123,42 @@ public:
             return *label;
         }
         const std::string name = what_ + std::to_string(owner);
-        ByteReader reader(bytes_.data() + offsets_[owner], saved_bytes(owner), "WET", name);
+        ByteReader reader(saved_->bytes.data() + saved_->offsets[owner], saved_bytes(owner), "WET", name);
         return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
     }
 
     // Owner's saved form, as added.
     void save(ByteWriter& writer, std::size_t owner) const {
-        writer.bytes(bytes_.data() + offsets_[owner], saved_bytes(owner));
+        writer.bytes(saved_->bytes.data() + saved_->offsets[owner], saved_bytes(owner));
     }
-    void save(ByteWriter& writer) const { writer.bytes(bytes_.data(), bytes_.size()); }
+    void save(ByteWriter& writer) const { writer.bytes(saved_->bytes.data(), saved_->bytes.size()); }
     std::uint64_t saved_bytes(std::size_t owner) const {
-        return (owner + 1 < size() ? offsets_[owner + 1] : bytes_.size()) - offsets_[owner];
+        return (owner + 1 < size() ? saved_->offsets[owner + 1] : saved_->bytes.size()) - saved_->offsets[owner];
     }
-    std::uint64_t saved_bytes() const { return bytes_.size(); }
+    std::uint64_t saved_bytes() const { return saved_->bytes.size(); }
 
     std::size_t memory_bytes() const {
-        return sizeof(*this) + bytes_.capacity() + offsets_.memory_bytes() +
+        return sizeof(*this) + saved_->bytes.capacity() + saved_->offsets.memory_bytes() +
                open_.memory_bytes([](const Label<Stream>& label) { return label.memory_bytes(); });
     }
 
 private:
 
     void add_bytes(const std::uint8_t* data, std::size_t size) {
-        offsets_.push_back(bytes_.size());
-        bytes_.insert(bytes_.end(), data, data + size);
+        saved_->offsets.push_back(saved_->bytes.size());
+        saved_->bytes.insert(saved_->bytes.end(), data, data + size);
     }
 
     std::string what_;
     bool increasing_ = false;
     std::shared_ptr<SharedFrames> frames_;
-    std::vector<std::uint8_t> bytes_;  // every owner's saved label, in order
-    LabelOffsets offsets_;             // where each owner's starts in bytes_
-    LruCache<Label<Stream>> open_;     // at most open_limit labels, each costing 1
-    std::size_t last_owner_ = 0;
-    Label<Stream>* last_ = nullptr;  // in open_, at its front
+    struct Saved {
+        std::vector<std::uint8_t> bytes;  // every owner's saved label, in order
+        LabelOffsets offsets;             // where each owner's starts in bytes
+    };
+    // Written while owners are added, then shared by every fork().
+    std::shared_ptr<Saved> saved_ = std::make_shared<Saved>();
+    LruCache<Label<Stream>> open_;  // at most open_limit labels, each costing 1
 };
 
 }  // namespace tcgen::wet

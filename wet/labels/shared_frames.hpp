@@ -78,7 +78,7 @@ public:
             std::vector<std::uint8_t> planes;
             for (std::size_t index = first; index < end; ++index) {
                 const Piece& piece = pieces[index];
-                places[index] = Place{static_cast<std::uint32_t>(frames->frames_.size()),
+                places[index] = Place{static_cast<std::uint32_t>(frames->frames_->size()),
                                       static_cast<std::uint32_t>(records.size())};
                 records.insert(records.end(), piece.bytes, piece.bytes + piece.count * piece.width);
                 byte_planes::append_planes(piece.bytes, piece.count, piece.width, planes);
@@ -103,19 +103,27 @@ public:
             } else {
                 frame.compressed = std::move(as_records);
             }
-            frames->frames_.push_back(std::move(frame));
+            frames->frames_->push_back(std::move(frame));
             first = end;
         }
         return frames;
     }
 
-    std::size_t size() const { return frames_.size(); }
-    std::uint64_t decoded_bytes(std::uint32_t frame) const { return frames_[frame].decoded; }
+    // The same frames with a decoded-frame cache of its own, for another
+    // thread's labels (the frames themselves are never written again).
+    std::shared_ptr<SharedFrames> fork() const {
+        auto forked = std::make_shared<SharedFrames>();
+        forked->frames_ = frames_;
+        return forked;
+    }
+
+    std::size_t size() const { return frames_->size(); }
+    std::uint64_t decoded_bytes(std::uint32_t frame) const { return (*frames_)[frame].decoded; }
 
     // The `count` records at `place` (checked on load to lie in its frame).
     template <class Record>
     std::vector<Record> records(Place place, std::size_t count) const {
-        const Frame& frame = frames_[place.frame];
+        const Frame& frame = (*frames_)[place.frame];
         const std::uint8_t* bytes = decoded(place.frame).data() + place.offset;
         if (frame.layout == Layout::records) {
             std::vector<Record> records(count);
@@ -126,8 +134,8 @@ public:
     }
 
     void save(ByteWriter& writer) const {
-        writer.u64(frames_.size());
-        for (const Frame& frame : frames_) {
+        writer.u64(frames_->size());
+        for (const Frame& frame : *frames_) {
             writer.u8(static_cast<std::uint8_t>(frame.layout));
             writer.u32(frame.decoded);
             writer.blob(frame.compressed);
@@ -135,7 +143,7 @@ public:
     }
     std::uint64_t saved_bytes() const {
         std::uint64_t bytes = 8;
-        for (const Frame& frame : frames_) {
+        for (const Frame& frame : *frames_) {
             bytes += 13 + frame.compressed.size();
         }
         return bytes;
@@ -153,10 +161,10 @@ public:
             reader.fail(what + ": " + std::to_string(count) + " shared frames claimed, " +
                         std::to_string(reader.remaining()) + " bytes are left");
         }
-        frames->frames_.resize(static_cast<std::size_t>(count));
+        frames->frames_->resize(static_cast<std::size_t>(count));
         std::vector<std::uint8_t> scratch;
-        for (std::size_t index = 0; index < frames->frames_.size(); ++index) {
-            Frame& frame = frames->frames_[index];
+        for (std::size_t index = 0; index < frames->frames_->size(); ++index) {
+            Frame& frame = (*frames->frames_)[index];
             const std::uint8_t layout = reader.u8();
             if (layout > static_cast<std::uint8_t>(Layout::planes)) {
                 reader.fail(what + ": shared frame " + std::to_string(index) + " of unknown layout " +
@@ -172,7 +180,7 @@ public:
             const std::uint8_t* bytes = reader.bytes(size);
             frame.compressed.assign(bytes, bytes + size);
         }
-        frames->referenced_.assign(frames->frames_.size(), 0);
+        frames->referenced_.assign(frames->frames_->size(), 0);
         return frames;
     }
 
@@ -190,16 +198,16 @@ public:
     // exactly the bytes it claims.
     void check_referenced(ByteReader& reader, const std::string& what) {
         std::vector<std::uint8_t> scratch;
-        for (std::size_t index = 0; index < frames_.size(); ++index) {
+        for (std::size_t index = 0; index < frames_->size(); ++index) {
             const std::uint64_t referenced = index < referenced_.size() ? referenced_[index] : 0;
-            if (referenced != frames_[index].decoded) {
+            if (referenced != (*frames_)[index].decoded) {
                 reader.fail(what + ": shared frame " + std::to_string(index) + " holds " +
-                            std::to_string(frames_[index].decoded) + " bytes, its chunks refer to " +
+                            std::to_string((*frames_)[index].decoded) + " bytes, its chunks refer to " +
                             std::to_string(referenced));
             }
         }
-        for (std::size_t index = 0; index < frames_.size(); ++index) {
-            if (!decode(frames_[index], scratch)) {
+        for (std::size_t index = 0; index < frames_->size(); ++index) {
+            if (!decode((*frames_)[index], scratch)) {
                 reader.fail(what + ": shared frame " + std::to_string(index) + " is corrupt");
             }
         }
@@ -208,8 +216,8 @@ public:
     }
 
     std::size_t memory_bytes() const {
-        std::size_t bytes = sizeof(*this) + frames_.capacity() * sizeof(Frame);
-        for (const Frame& frame : frames_) {
+        std::size_t bytes = sizeof(*this) + frames_->capacity() * sizeof(Frame);
+        for (const Frame& frame : *frames_) {
             bytes += frame.compressed.capacity();
         }
         for (const Cached& cached : cache_) {
@@ -248,7 +256,7 @@ private:
         }
         Cached cached;
         cached.frame = index;
-        if (!decode(frames_[index], cached.bytes)) {  // checked on load: only a bug gets here
+        if (!decode((*frames_)[index], cached.bytes)) {  // checked on load: only a bug gets here
             throw std::runtime_error("shared frame " + std::to_string(index) + " is corrupt");
         }
         if (cache_.size() == cached_frames) {
@@ -258,9 +266,12 @@ private:
         return cache_.front().bytes;
     }
 
-    std::vector<Frame> frames_;
+    // Written by build() and load() alone, then shared by every fork().
+    std::shared_ptr<std::vector<Frame>> frames_ = std::make_shared<std::vector<Frame>>();
     std::vector<std::uint64_t> referenced_;  // while loading: bytes each frame's chunks refer to
-    mutable std::vector<Cached> cache_;  // the latest decoded first
+    // The latest decoded first; a fork's own, so that threads decoding
+    // frames never share one.
+    mutable std::vector<Cached> cache_;
 };
 
 }  // namespace tcgen::wet

@@ -45,12 +45,12 @@ bool is_node(const RawOp& op) {
 }  // namespace
 
 std::vector<SliceItem> WholeExecutionTrace::backward_slice(std::uint64_t pc, std::uint64_t instance,
-                                                           const SliceWindow& window) {
+                                                           const SliceWindow& window) const {
     return all_items(slice_walk(pc, instance, window));
 }
 
 std::vector<SliceItem> WholeExecutionTrace::backward_slice_at(std::uint64_t pc, std::uint32_t t,
-                                                              const SliceWindow& window) {
+                                                              const SliceWindow& window) const {
     return all_items(slice_walk_at(pc, t, window));
 }
 
@@ -64,23 +64,23 @@ std::vector<SliceItem> WholeExecutionTrace::all_items(SliceWalk walk) {
 }
 
 WholeExecutionTrace::SliceWalk WholeExecutionTrace::slice_walk(std::uint64_t pc, std::uint64_t instance,
-                                                               const SliceWindow& window) {
+                                                               const SliceWindow& window) const {
     need_dataflow();
     return slice_walk_from(slice_start(pc, slice_time(pc, instance)), window);
 }
 
 WholeExecutionTrace::SliceWalk WholeExecutionTrace::slice_walk_at(std::uint64_t pc, std::uint32_t t,
-                                                                  const SliceWindow& window) {
+                                                                  const SliceWindow& window) const {
     need_dataflow();
     return slice_walk_from(slice_start(pc, t), window);
 }
 
 // One slice's walk: where it is, what it waits for.
 struct WholeExecutionTrace::SliceWalk::State {
-    State(WholeExecutionTrace& wet, SliceStart start, const SliceWindow& window)
+    State(const WholeExecutionTrace& wet, SliceStart start, const SliceWindow& window)
         : wet(wet), start(std::move(start)), window(window), wanted(wet.register_reads_->nothing_wanted()) {}
 
-    WholeExecutionTrace& wet;
+    const WholeExecutionTrace& wet;
     const SliceStart start;
     const SliceWindow window;
     std::uint32_t t = 0;  // the block execution visited last; 0: none yet
@@ -115,7 +115,7 @@ struct WholeExecutionTrace::SliceWalk::State {
         std::uint32_t next = earlier.empty() ? 0 : static_cast<std::uint32_t>(earlier.top() >> 32);
         if (wanted.any() && t > 1) {
             next = std::max(next, wet.register_reads_->latest_write(wanted, t - 1, std::max<std::uint32_t>(next, 1),
-                                                                    wet.labels_->flow_index()));
+                                                                    wet.labels().flow_index()));
         }
         return next;
     }
@@ -127,7 +127,7 @@ struct WholeExecutionTrace::SliceWalk::State {
 void WholeExecutionTrace::SliceWalk::State::visit(std::uint32_t at, const std::vector<std::uint32_t>& seeds,
                                                   std::vector<SliceItem>& items) {
     const RawDataflow& dataflow = wet.dataflow_;
-    LabelStore& labels = *wet.labels_;
+    LabelStore& labels = wet.labels();
     const std::vector<RawNode>& nodes = wet.nodes();
     const FlowIndex::Execution execution = labels.flow_index().execution_at(at);
     const std::uint32_t block = execution.block;
@@ -206,7 +206,7 @@ void WholeExecutionTrace::SliceWalk::State::visit(std::uint32_t at, const std::v
     }
 }
 
-WholeExecutionTrace::SliceWalk WholeExecutionTrace::slice_walk_from(SliceStart start, const SliceWindow& window) {
+WholeExecutionTrace::SliceWalk WholeExecutionTrace::slice_walk_from(SliceStart start, const SliceWindow& window) const {
     return SliceWalk(std::make_unique<SliceWalk::State>(*this, std::move(start), window));
 }
 

@@ -23,7 +23,7 @@ void append_most_executed(std::vector<TopRow> rows, std::uint64_t count, std::ve
 
 }  // namespace
 
-std::vector<TopRow> top(WholeExecutionTrace& wet, std::uint64_t count) {
+std::vector<TopRow> top(const WholeExecutionTrace& wet, std::uint64_t count) {
     std::vector<TopRow> out;
     std::vector<TopRow> blocks;
     for (std::uint32_t id = 0; id < wet.block_count(); ++id) {
@@ -61,7 +61,7 @@ QueryStart start_at(const WholeExecutionTrace& wet, std::uint64_t pc, std::uint6
     return start;
 }
 
-std::vector<LoadDef> load_defs(WholeExecutionTrace& wet, const QueryStart& start) {
+std::vector<LoadDef> load_defs(const WholeExecutionTrace& wet, const QueryStart& start) {
     const std::vector<std::uint32_t> nodes = wet.nodes_at_pc(start.pc);
     if (nodes.empty()) {
         throw WetError(wet.name(), "no memory access has pc " + hex_text(start.pc));
@@ -90,7 +90,7 @@ std::vector<LoadDef> load_defs(WholeExecutionTrace& wet, const QueryStart& start
     return defs;
 }
 
-WholeExecutionTrace::SliceWalk slice_walk(WholeExecutionTrace& wet, const QueryStart& start,
+WholeExecutionTrace::SliceWalk slice_walk(const WholeExecutionTrace& wet, const QueryStart& start,
                                           const SliceWindow& window) {
     return start.by_instance ? wet.slice_walk(start.pc, start.instance, window)
                              : wet.slice_walk_at(start.pc, start.t, window);

@@ -9,13 +9,15 @@
 #include <stdexcept>
 #include <utility>
 
+#include <tcgen/wet/symbols.hpp>
 #include "runtime/byte_order.hpp"
 #include "wet/dependences/control_dependence.hpp"
 #include "wet/dependences/register_reads.hpp"
 #include "wet/flow/flow_index.hpp"
-#include <tcgen/wet/symbols.hpp>
 #include "wet/labels/grouping.hpp"
 #include "wet/labels/label_store.hpp"
+#include "wet/query/lazy_parts.hpp"
+#include "wet/query/per_thread.hpp"
 
 namespace tcgen::wet {
 
@@ -47,7 +49,7 @@ std::uint32_t time_of_instance(std::uint64_t instance, std::uint32_t executed, c
 
 }  // namespace
 
-WholeExecutionTrace::WholeExecutionTrace() = default;
+WholeExecutionTrace::WholeExecutionTrace() : lazy_(std::make_unique<Lazy>()) {}
 WholeExecutionTrace::WholeExecutionTrace(WholeExecutionTrace&&) noexcept = default;
 WholeExecutionTrace& WholeExecutionTrace::operator=(WholeExecutionTrace&&) noexcept = default;
 WholeExecutionTrace::~WholeExecutionTrace() = default;
@@ -72,7 +74,11 @@ void WholeExecutionTrace::index_static() {
                      [&](std::uint32_t a, std::uint32_t b) { return nodes()[a].pc < nodes()[b].pc; });
 }
 
-void WholeExecutionTrace::need_dataflow() {
+void WholeExecutionTrace::need_dataflow() const {
+    if (lazy_->dataflow_decoded.load(std::memory_order_acquire)) {
+        return;
+    }
+    const std::lock_guard<std::mutex> lock(lazy_->mutex);
     if (register_reads_) {
         return;
     }
@@ -88,7 +94,21 @@ void WholeExecutionTrace::need_dataflow() {
             }
         }
     }
-    register_reads_ = std::make_unique<RegisterReads>(dataflow_, labels_->flow_index());
+    register_reads_ = std::make_unique<RegisterReads>(dataflow_, labels().flow_index());
+    lazy_->dataflow_decoded.store(true, std::memory_order_release);
+}
+
+LabelStore& WholeExecutionTrace::labels() const {
+    return labels_->get();
+}
+
+const LabelStore& WholeExecutionTrace::first_labels() const {
+    return labels_->first();
+}
+
+void WholeExecutionTrace::hold_labels(std::unique_ptr<LabelStore> labels) {
+    const LabelStore* first = labels.get();
+    labels_ = std::make_unique<PerThread<LabelStore>>(std::move(labels), [first] { return first->fork(); });
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id) const {
@@ -142,13 +162,13 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
                                           " is not before it");
         }
     }
-    wet.labels_ =
-        std::make_unique<LabelStore>(LabelStore::build(raw, wet.nodes_, parents, progress, checkpoint_records));
+    wet.hold_labels(
+        std::make_unique<LabelStore>(LabelStore::build(raw, wet.nodes_, parents, progress, checkpoint_records)));
     return wet;
 }
 
 std::uint32_t WholeExecutionTrace::executed() const {
-    return labels_->executed();
+    return first_labels().executed();
 }
 
 std::vector<std::uint32_t> WholeExecutionTrace::nodes_at_pc(std::uint64_t pc) const {
@@ -180,12 +200,13 @@ std::uint32_t WholeExecutionTrace::FlowCursor::position() const {
     return labels_->flow_position();
 }
 
-WholeExecutionTrace::FlowCursor WholeExecutionTrace::control_flow(std::uint32_t position) {
+WholeExecutionTrace::FlowCursor WholeExecutionTrace::control_flow(std::uint32_t position) const {
     if (position > executed()) {
         throw WetError(name_, "timestamp " + std::to_string(position) + " is outside 0.." + std::to_string(executed()));
     }
-    labels_->flow_seek(position);
-    return FlowCursor(labels_.get());
+    LabelStore& labels = this->labels();
+    labels.flow_seek(position);
+    return FlowCursor(&labels);
 }
 
 std::uint32_t WholeExecutionTrace::checked_t(std::uint32_t t) const {
@@ -195,38 +216,38 @@ std::uint32_t WholeExecutionTrace::checked_t(std::uint32_t t) const {
     return t;
 }
 
-std::uint32_t WholeExecutionTrace::block_at(std::uint32_t t) {
-    return labels_->block_at(checked_t(t));
+std::uint32_t WholeExecutionTrace::block_at(std::uint32_t t) const {
+    return labels().block_at(checked_t(t));
 }
 
-std::optional<Symbol> WholeExecutionTrace::symbol(std::uint64_t pc) {
+std::optional<Symbol> WholeExecutionTrace::symbol(std::uint64_t pc) const {
     return has_symbols() ? need_symbols().at(pc) : std::nullopt;
 }
 
-std::vector<std::uint64_t> WholeExecutionTrace::pcs_named(std::string_view name) {
+std::vector<std::uint64_t> WholeExecutionTrace::pcs_named(std::string_view name) const {
     return has_symbols() ? need_symbols().pcs_named(name) : std::vector<std::uint64_t>();
 }
 
-std::uint64_t WholeExecutionTrace::block_executions(std::uint32_t id) {
+std::uint64_t WholeExecutionTrace::block_executions(std::uint32_t id) const {
     if (id >= blocks_.size()) {
         throw WetError(name_, "no block " + std::to_string(id) + " (" + std::to_string(blocks_.size()) + " blocks)");
     }
-    return labels_->flow_index().count(id);
+    return labels().flow_index().count(id);
 }
 
 std::uint64_t WholeExecutionTrace::node_executions(std::uint32_t id) const {
     if (id >= nodes_->size()) {
         throw WetError(name_, "no node " + std::to_string(id) + " (" + std::to_string(nodes_->size()) + " nodes)");
     }
-    return labels_->node_executions(id);
+    return first_labels().node_executions(id);
 }
 
-std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) {
+std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) const {
     std::vector<Access> result;
     // Each node's accesses are in time order: merged as they come.
     const auto earlier = [](const Access& a, const Access& b) { return a.t != b.t ? a.t < b.t : a.slot < b.slot; };
     for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {
-        const LabelStore::NodeAccesses trace = labels_->node_accesses(node);
+        const LabelStore::NodeAccesses trace = labels().node_accesses(node);
         const std::size_t before = result.size();
         result.reserve(before + trace.times.size());
         for (std::size_t index = 0; index < trace.times.size(); ++index) {
@@ -238,10 +259,10 @@ std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) {
     return result;
 }
 
-std::vector<std::uint32_t> WholeExecutionTrace::instances(std::uint64_t pc) {
+std::vector<std::uint32_t> WholeExecutionTrace::instances(std::uint64_t pc) const {
     std::vector<std::uint32_t> times;
     for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {
-        const std::vector<std::uint32_t> own = labels_->node_times(node);
+        const std::vector<std::uint32_t> own = labels().node_times(node);
         times.insert(times.end(), own.begin(), own.end());
     }
     std::sort(times.begin(), times.end());
@@ -249,7 +270,7 @@ std::vector<std::uint32_t> WholeExecutionTrace::instances(std::uint64_t pc) {
     return times;
 }
 
-std::optional<std::vector<std::uint32_t>> WholeExecutionTrace::instance_nodes(std::uint64_t pc) {
+std::optional<std::vector<std::uint32_t>> WholeExecutionTrace::instance_nodes(std::uint64_t pc) const {
     std::vector<std::uint32_t> nodes = nodes_of_pc_or_fail(pc);
     std::stable_sort(nodes.begin(), nodes.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return this->nodes()[a].block < this->nodes()[b].block; });
@@ -263,9 +284,9 @@ std::optional<std::vector<std::uint32_t>> WholeExecutionTrace::instance_nodes(st
         // stands for the block.
         std::vector<std::uint32_t> ran;
         std::copy_if(first, last, std::back_inserter(ran),
-                     [&](std::uint32_t node) { return labels_->times_of(node) != LabelStore::Times::never; });
+                     [&](std::uint32_t node) { return labels().times_of(node) != LabelStore::Times::never; });
         const auto with_block = std::find_if(ran.begin(), ran.end(), [&](std::uint32_t node) {
-            return labels_->times_of(node) == LabelStore::Times::block;
+            return labels().times_of(node) == LabelStore::Times::block;
         });
         if (with_block != ran.end()) {
             chosen.push_back(*with_block);
@@ -286,19 +307,19 @@ void WholeExecutionTrace::check_instance(std::uint64_t pc, std::uint64_t instanc
     }
 }
 
-std::uint64_t WholeExecutionTrace::instance_count(std::uint64_t pc) {
+std::uint64_t WholeExecutionTrace::instance_count(std::uint64_t pc) const {
     const std::optional<std::vector<std::uint32_t>> nodes = instance_nodes(pc);
     if (!nodes) {
         return instances(pc).size();
     }
     std::uint64_t count = 0;
     for (const std::uint32_t node : *nodes) {
-        count += labels_->node_executions(node);
+        count += labels().node_executions(node);
     }
     return count;
 }
 
-std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t instance) {
+std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t instance) const {
     const std::optional<std::vector<std::uint32_t>> nodes = instance_nodes(pc);
     if (!nodes) {
         // The union of several nodes' own timestamps: read whole.
@@ -308,13 +329,13 @@ std::uint32_t WholeExecutionTrace::instance_time(std::uint64_t pc, std::uint64_t
     }
     check_instance(pc, instance, instance_count(pc));
     if (nodes->size() == 1) {
-        return labels_->times_at(nodes->front(), instance - 1);
+        return labels().times_at(nodes->front(), instance - 1);
     }
     // The nodes run in different blocks, so at different timestamps.
     return time_of_instance(instance, executed(), [&](std::uint64_t t) {
         std::uint64_t below = 0;
         for (const std::uint32_t node : *nodes) {
-            below += labels_->times_count_below(node, t);
+            below += labels().times_count_below(node, t);
         }
         return below;
     });
@@ -340,7 +361,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> WholeExecutionTrace::regist
     return places;
 }
 
-std::uint32_t WholeExecutionTrace::slice_time(std::uint64_t pc, std::uint64_t instance) {
+std::uint32_t WholeExecutionTrace::slice_time(std::uint64_t pc, std::uint64_t instance) const {
     if (!nodes_at_pc(pc).empty()) {
         return instance_time(pc, instance);
     }
@@ -350,7 +371,7 @@ std::uint32_t WholeExecutionTrace::slice_time(std::uint64_t pc, std::uint64_t in
             blocks.push_back(place.first);
         }
     }
-    FlowIndex& flow = labels_->flow_index();
+    FlowIndex& flow = labels().flow_index();
     std::uint64_t count = 0;
     for (const std::uint32_t block : blocks) {
         count += flow.count(block);
@@ -366,18 +387,18 @@ std::uint32_t WholeExecutionTrace::slice_time(std::uint64_t pc, std::uint64_t in
                                 });
 }
 
-WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t pc, std::uint32_t t) {
+WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t pc, std::uint32_t t) const {
     SliceStart start;
     start.t = checked_t(t);
     const std::vector<std::uint32_t> nodes = nodes_at_pc(pc);
     if (!nodes.empty()) {
         for (const std::uint32_t node : nodes) {
-            if (labels_->node_execution(node, start.t)) {
+            if (labels().node_execution(node, start.t)) {
                 start.ops.push_back(node_op_[node]);
             }
         }
     } else {
-        const std::uint32_t block = labels_->flow_index().block_at(start.t);
+        const std::uint32_t block = labels().flow_index().block_at(start.t);
         for (const auto& place : register_places(pc)) {
             if (place.first == block) {
                 start.ops.push_back(place.second);
@@ -390,33 +411,33 @@ WholeExecutionTrace::SliceStart WholeExecutionTrace::slice_start(std::uint64_t p
     return start;
 }
 
-bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) {
-    return node < nodes().size() && labels_->node_execution(node, checked_t(t)).has_value();
+bool WholeExecutionTrace::executed_at(std::uint32_t node, std::uint32_t t) const {
+    return node < nodes().size() && labels().node_execution(node, checked_t(t)).has_value();
 }
 
-std::optional<Def> WholeExecutionTrace::def_of(std::uint32_t node, std::uint32_t t) {
+std::optional<Def> WholeExecutionTrace::def_of(std::uint32_t node, std::uint32_t t) const {
     if (node >= nodes().size() || nodes()[node].access != 'L') {
         return std::nullopt;
     }
-    const std::optional<std::uint64_t> index = labels_->node_execution(node, checked_t(t));
+    const std::optional<std::uint64_t> index = labels().node_execution(node, checked_t(t));
     if (!index) {
         return std::nullopt;
     }
-    return labels_->def_at(node, *index, t);
+    return labels().def_at(node, *index, t);
 }
 
-std::uint32_t WholeExecutionTrace::control_parent(std::uint32_t t) {
+std::uint32_t WholeExecutionTrace::control_parent(std::uint32_t t) const {
     const std::uint32_t block = block_at(t);
-    const std::optional<std::uint64_t> index = labels_->block_execution(block, t);
+    const std::optional<std::uint64_t> index = labels().block_execution(block, t);
     if (!index) {
         throw WetError(name_, "corrupt labels: block " + std::to_string(block) + " has no execution at t " +
                                   std::to_string(t));
     }
-    return labels_->control_parent(block, *index, t);
+    return labels().control_parent(block, *index, t);
 }
 
 std::vector<LabelStats> WholeExecutionTrace::stats() const {
-    std::vector<LabelStats> rows = labels_->stats(events_, edges_);
+    std::vector<LabelStats> rows = labels().stats(events_, edges_);
     LabelStats program{"static program", blocks_.size() + nodes().size(), 24 * (blocks_.size() + nodes().size()),
                        static_bytes(), static_memory_bytes()};
     rows.push_back(program);
@@ -445,6 +466,8 @@ std::size_t WholeExecutionTrace::static_memory_bytes() const {
 }
 
 std::size_t WholeExecutionTrace::dataflow_memory_bytes() const {
+    // A decode may be under way on another thread: its lock, then its sizes.
+    const std::lock_guard<std::mutex> lock(lazy_->mutex);
     return dataflow_saved_.capacity() +
            (dataflow_.first_op.capacity() + dataflow_.first_source.capacity() + dataflow_.first_write.capacity() +
             node_op_.capacity()) *
@@ -454,7 +477,7 @@ std::size_t WholeExecutionTrace::dataflow_memory_bytes() const {
 }
 
 std::size_t WholeExecutionTrace::memory_bytes() const {
-    return static_memory_bytes() + dataflow_memory_bytes() + labels_->memory_bytes() + symbols_saved_.capacity();
+    return static_memory_bytes() + dataflow_memory_bytes() + labels().memory_bytes() + symbols_saved_.capacity();
 }
 
 }  // namespace tcgen::wet

@@ -24,7 +24,7 @@ struct TopRow {
 
 // The `count` most executed blocks, then loads, then stores; most executed
 // first, ties by pc.
-std::vector<TopRow> top(WholeExecutionTrace& wet, std::uint64_t count);
+std::vector<TopRow> top(const WholeExecutionTrace& wet, std::uint64_t count);
 
 // Where a def or a slice starts: pc's instance-th distinct timestamp
 // (1-based), or timestamp t.
@@ -49,9 +49,10 @@ struct LoadDef {
 // The defs of pc's loads executed at the start, by slot. Throws WetError
 // when no access has pc, pc is a store's, the instance is out of range or
 // no load of pc executed at t.
-std::vector<LoadDef> load_defs(WholeExecutionTrace& wet, const QueryStart& start);
+std::vector<LoadDef> load_defs(const WholeExecutionTrace& wet, const QueryStart& start);
 
 // slice_walk or slice_walk_at, as the start says.
-WholeExecutionTrace::SliceWalk slice_walk(WholeExecutionTrace& wet, const QueryStart& start, const SliceWindow& window);
+WholeExecutionTrace::SliceWalk slice_walk(const WholeExecutionTrace& wet, const QueryStart& start,
+                                          const SliceWindow& window);
 
 }  // namespace tcgen::wet

@@ -38,11 +38,24 @@
 //     for (const auto& access : again.accesses(0x401234)) { ... access.t, access.value ... }
 //     auto slice = again.backward_slice(0x401234, 3);  // from its 3rd instance
 //
-// Queries walk the streams' cursors, so they are not const and one object
-// must not be queried from two threads at once. Their cost is the distance
-// the cursors walk: queries that move forward or backward in time from the
-// previous one are cheap; a jump costs a walk from the nearest checkpoint
-// (every 4096 records of a stream, build()'s checkpoint_records).
+// Threads: the queries are const, and any number of threads may run them at
+// once on one WET (docs/wet.md, "Queries from several threads"). What they
+// share is only read: the loaded streams, the static program, and what is
+// decoded or derived once from them on first need (the register dataflow,
+// the flow's index, the blocks' timestamps, the symbols), made by the
+// first thread that needs it while the others wait. What a query moves
+// (the streams' cursors, decoded frames and segments, caches of defs and
+// indexes) is the calling thread's own, made on its first query and kept
+// until the WET is destroyed; there is no lock around queries. A FlowCursor
+// or a SliceWalk is used by one thread at a time; a FlowCursor walks the
+// cursor of the thread that made it, so it stays on that thread. save(),
+// to_bytes(), stats() and the static program's accessors may run alongside
+// queries; moving from or destroying the WET may not.
+//
+// A query's cost is the distance the calling thread's cursors walk:
+// queries that move forward or backward in time from its previous one are
+// cheap; a jump costs a walk from the nearest checkpoint (every 4096
+// records of a stream, build()'s checkpoint_records).
 //
 // Errors are thrown as WetError (<tcgen/wet/raw_trace.hpp>), one line,
 // "FILE: error: WHAT": a corrupt or truncated saved WET, a timestamp or PC
@@ -63,6 +76,8 @@
 namespace tcgen::wet {
 
 class LabelStore;  // the compressed labels; private, so their layout can change
+template <class State>
+class PerThread;  // one LabelStore per querying thread
 class RegisterReads;
 class SymbolTable;
 
@@ -185,7 +200,8 @@ public:
     // --- Control flow ---
     // A cursor between timestamps over the control-flow trace: after
     // control_flow(t) next() yields t, prev() yields t - 1. There is one
-    // control-flow stream: a second cursor moves the first one's place.
+    // control-flow stream per thread: a second cursor the same thread makes
+    // moves the first one's place; another thread's does not.
     class FlowCursor {
     public:
         bool next(FlowStep& step);
@@ -198,33 +214,33 @@ public:
         LabelStore* labels_;
     };
     // The cursor with `position` timestamps behind it (0..executed()).
-    FlowCursor control_flow(std::uint32_t position);
+    FlowCursor control_flow(std::uint32_t position) const;
     // The block executed at t (1..executed()).
-    std::uint32_t block_at(std::uint32_t t);
+    std::uint32_t block_at(std::uint32_t t) const;
     // How often block `id` ran, and node `id` (from the indexes' counts: no
     // stream is walked).
-    std::uint64_t block_executions(std::uint32_t id);
+    std::uint64_t block_executions(std::uint32_t id) const;
     std::uint64_t node_executions(std::uint32_t id) const;
 
     // --- Values, addresses, dependences ---
     // Every execution of every node of instruction `pc`, sorted by (t, slot).
     // Throws WetError when no node has that pc.
-    std::vector<Access> accesses(std::uint64_t pc);
+    std::vector<Access> accesses(std::uint64_t pc) const;
     // The distinct timestamps of pc's executions, increasing: the INSTANCEs
     // of `wet def` and `wet slice` count them from 1.
-    std::vector<std::uint32_t> instances(std::uint64_t pc);
+    std::vector<std::uint32_t> instances(std::uint64_t pc) const;
     // instances(pc).size() and instances(pc)[instance - 1] (throws WetError
     // when out of range), without reading every instance: from counts.
-    std::uint64_t instance_count(std::uint64_t pc);
-    std::uint32_t instance_time(std::uint64_t pc, std::uint64_t instance);
+    std::uint64_t instance_count(std::uint64_t pc) const;
+    std::uint32_t instance_time(std::uint64_t pc, std::uint64_t instance) const;
     // Whether node `node` executed at t.
-    bool executed_at(std::uint32_t node, std::uint32_t t);
+    bool executed_at(std::uint32_t node, std::uint32_t t) const;
     // The def of the execution of load node `node` at t; nullopt when it has
     // none (or the node did not execute at t).
-    std::optional<Def> def_of(std::uint32_t node, std::uint32_t t);
+    std::optional<Def> def_of(std::uint32_t node, std::uint32_t t) const;
     // The dynamic control parent of the block execution at t: the timestamp
     // of the branch it depends on, 0 for none.
-    std::uint32_t control_parent(std::uint32_t t);
+    std::uint32_t control_parent(std::uint32_t t) const;
 
     // The backward dynamic slice from every execution of `pc` at its
     // instance-th distinct timestamp (1-based), closed under: an item's
@@ -239,10 +255,11 @@ public:
     // with a traced dataflow), as often as its block ran. Throws WetError
     // when no such instruction has pc or it has fewer instances.
     // window: only the items it holds (SliceWindow).
-    std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance, const SliceWindow& window = {});
+    std::vector<SliceItem> backward_slice(std::uint64_t pc, std::uint64_t instance,
+                                          const SliceWindow& window = {}) const;
     // The same from pc's execution at timestamp t (throws WetError when pc
     // did not execute at t).
-    std::vector<SliceItem> backward_slice_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {});
+    std::vector<SliceItem> backward_slice_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {}) const;
 
     // A backward slice handed out as the walk back through time finds it,
     // one timestamp's items at a time (t descending; each timestamp's in
@@ -257,7 +274,8 @@ public:
     // The walk reads the WET's streams: the WET must outlive it and stay
     // where it is (not moved from). Other queries, other walks among them,
     // may run between two next(): they move the streams' cursors, which
-    // costs the walk time, never items.
+    // costs the walk time, never items. Each next() walks the calling
+    // thread's cursors; one walk is used by one thread at a time.
     class SliceWalk {
     public:
         // The next timestamp's items in place of `items`' contents; false,
@@ -277,18 +295,18 @@ public:
         std::unique_ptr<State> state_;
     };
     // Throw as backward_slice and backward_slice_at throw, before any item.
-    SliceWalk slice_walk(std::uint64_t pc, std::uint64_t instance, const SliceWindow& window = {});
-    SliceWalk slice_walk_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {});
+    SliceWalk slice_walk(std::uint64_t pc, std::uint64_t instance, const SliceWindow& window = {}) const;
+    SliceWalk slice_walk_at(std::uint64_t pc, std::uint32_t t, const SliceWindow& window = {}) const;
 
     // --- Symbols ---
     // Whether the WET knows what the debug information says of its
     // instructions (a trace with PREFIX.syms).
     bool has_symbols() const { return symbols_saved_.size() > 8; }
     // What it says of pc, if anything.
-    std::optional<Symbol> symbol(std::uint64_t pc);
+    std::optional<Symbol> symbol(std::uint64_t pc) const;
     // The pcs of a function ("tally") or a source line ("histogram.c:24"),
     // increasing; none without symbols.
-    std::vector<std::uint64_t> pcs_named(std::string_view name);
+    std::vector<std::uint64_t> pcs_named(std::string_view name) const;
 
     // --- Sizes ---
     std::vector<LabelStats> stats() const;  // one row per kind of label, then "total"
@@ -304,7 +322,7 @@ private:
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     // Per block of pc's nodes, one node whose executions are the pc's in
     // that block; nullopt when a block's are the union of several nodes'.
-    std::optional<std::vector<std::uint32_t>> instance_nodes(std::uint64_t pc);
+    std::optional<std::vector<std::uint32_t>> instance_nodes(std::uint64_t pc) const;
     // Throws WetError unless 1 <= instance <= count.
     void check_instance(std::uint64_t pc, std::uint64_t instance, std::uint64_t count) const;
     // Where a slice from pc's INSTANCE starts: the timestamp and the ops of
@@ -316,15 +334,15 @@ private:
         std::vector<std::uint32_t> ops;
     };
     std::vector<std::pair<std::uint32_t, std::uint32_t>> register_places(std::uint64_t pc) const;
-    std::uint32_t slice_time(std::uint64_t pc, std::uint64_t instance);
-    SliceStart slice_start(std::uint64_t pc, std::uint32_t t);
-    SliceWalk slice_walk_from(SliceStart start, const SliceWindow& window);
+    std::uint32_t slice_time(std::uint64_t pc, std::uint64_t instance) const;
+    SliceStart slice_start(std::uint64_t pc, std::uint32_t t) const;
+    SliceWalk slice_walk_from(SliceStart start, const SliceWindow& window) const;
     static std::vector<SliceItem> all_items(SliceWalk walk);
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
     std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
     RawDataflow decode_dataflow() const;                 // dataflow_saved_ decoded and checked
-    void need_dataflow();                                // dataflow_, node_op_ and register_reads_
+    void need_dataflow() const;                          // dataflow_, node_op_ and register_reads_
     std::size_t static_memory_bytes() const;
     std::size_t dataflow_memory_bytes() const;
 
@@ -347,16 +365,25 @@ private:
     std::vector<std::uint8_t> dataflow_saved_;  // DFLW's payload
     bool traced_dataflow_ = false;
     std::uint64_t dataflow_labels_ = 0;  // a traced one's ops, sources and writes
-    RawDataflow dataflow_;
-    std::vector<std::uint32_t> node_op_;      // per node, its op's index in its block's ops
-    std::unique_ptr<LabelStore> labels_;
-    std::unique_ptr<RegisterReads> register_reads_;
+    // Decoded by the first query that needs them (need_dataflow(), under
+    // lazy_'s lock), then only read; mutable so that queries stay const.
+    mutable RawDataflow dataflow_;
+    mutable std::vector<std::uint32_t> node_op_;  // per node, its op's index in its block's ops
+    mutable std::unique_ptr<RegisterReads> register_reads_;
+    // The labels: one store per querying thread over the same saved labels.
+    std::unique_ptr<PerThread<LabelStore>> labels_;
+    LabelStore& labels() const;              // the calling thread's
+    const LabelStore& first_labels() const;  // for what no query moves (counts, the saved sections)
+    void hold_labels(std::unique_ptr<LabelStore> labels);
+    // The one-time decodes' lock and whether each is done.
+    struct Lazy;
+    std::unique_ptr<Lazy> lazy_;
     // The symbols: kept saved (SYMS's payload: the text's size, then its
     // zstd frame) until a query asks for one.
     std::vector<std::uint8_t> symbols_saved_;
-    std::unique_ptr<SymbolTable> symbols_;
+    mutable std::unique_ptr<SymbolTable> symbols_;  // parsed by need_symbols(), as the dataflow
     static std::vector<std::uint8_t> symbols_section(const std::string& lines);  // SYMS's payload
-    const SymbolTable& need_symbols();
+    const SymbolTable& need_symbols() const;
 };
 
 }  // namespace tcgen::wet
