@@ -1,5 +1,6 @@
 #include "generator/tune/trial.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "generator/frontend/diagnostics.hpp"
 #include "generator/plan/planner.hpp"
 #include "generator/tune/process.hpp"
+#include "runtime/checksum.hpp"
 
 namespace tcgen::tune {
 
@@ -101,6 +103,71 @@ std::optional<Measurement> Trials::plan(const Candidate& candidate, TrialError& 
     return planned_measurement(*code_plan);
 }
 
+std::string Trials::cache_path(const std::string& source_text, const std::vector<std::string>& flags) const {
+    std::string key = settings_.compiler_identity;
+    for (const std::string& word : flags) {
+        key += '\0' + word;
+    }
+    key += '\0' + source_text;
+    return settings_.cache_dir + "/" + fingerprint_text(tcgen_runtime::fingerprint64(key)).substr(2);
+}
+
+bool Trials::build(const std::string& source_text, std::uint64_t fingerprint, TrialError& error) const {
+    const std::string source = path(fingerprint, ".cpp");
+    const std::string binary = path(fingerprint, "");
+    const std::string log = path(fingerprint, ".log");
+    std::vector<std::string> flags = settings_.compiler;
+    flags.insert(flags.end(), settings_.compiler_flags.begin(), settings_.compiler_flags.end());
+    flags.emplace_back("-pthread");
+    const std::vector<std::string> link_flags = backend_link_flags();
+    flags.insert(flags.end(), link_flags.begin(), link_flags.end());
+    const std::string cached = settings_.cache_dir.empty() ? "" : cache_path(source_text, flags);
+    std::error_code failed;
+    if (!cached.empty() && std::filesystem::copy_file(cached, binary, failed)) {
+        return true;
+    }
+    {
+        std::ofstream out(source, std::ios::binary);
+        out << source_text;
+        if (!out.flush()) {
+            error = {true, "cannot write '" + source + "'"};
+            return false;
+        }
+    }
+    std::vector<std::string> command = flags;
+    // The sources before the libraries that they need.
+    command.insert(command.begin() + static_cast<std::ptrdiff_t>(flags.size() - link_flags.size()),
+                   {"-o", binary, source});
+    ProcessResult compiled = run_process(command, "", log, log);
+    if (interrupted()) {
+        error = {true, "interrupted"};
+        return false;
+    }
+    if (!compiled.started) {
+        error = {true, "cannot run the C++ compiler '" + settings_.compiler.front() + "': " + compiled.error +
+                           " (set CXX or --cxx)"};
+        return false;
+    }
+    if (compiled.exit_status != 0) {
+        error = {true, "the C++ compiler '" + settings_.compiler.front() + "' failed on a generated compressor (" +
+                           failure_text(compiled) + "): " + first_line(log)};
+        return false;
+    }
+    if (!cached.empty()) {
+        // Under a name of its own first, then renamed: a tuner running
+        // beside this one never takes a half-written compressor. A cache
+        // that cannot be written only costs the next run a build.
+        const std::string partial = path(fingerprint, ".cached");
+        if (std::filesystem::copy_file(binary, partial, failed)) {
+            std::filesystem::rename(partial, cached, failed);
+            if (failed) {
+                std::filesystem::remove(partial, failed);
+            }
+        }
+    }
+    return true;
+}
+
 std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fresh, TrialError& error) {
     fresh = false;
     // The compressor is generated from this one plan, so that a candidate
@@ -116,37 +183,8 @@ std::optional<Measurement> Trials::measure(const Candidate& candidate, bool& fre
     }
     fresh = true;
     const std::uint64_t fingerprint = measurement->fingerprint;
-    const std::string source = path(fingerprint, ".cpp");
     const std::string binary = path(fingerprint, "");
-    const std::string log = path(fingerprint, ".log");
-    {
-        std::ofstream out(source, std::ios::binary);
-        out << generate_compressor(*code_plan);
-        if (!out.flush()) {
-            error = {true, "cannot write '" + source + "'"};
-            return std::nullopt;
-        }
-    }
-    std::vector<std::string> command = settings_.compiler;
-    command.insert(command.end(), settings_.compiler_flags.begin(), settings_.compiler_flags.end());
-    for (const char* argument : {"-o", binary.c_str(), source.c_str(), "-pthread"}) {
-        command.emplace_back(argument);
-    }
-    const std::vector<std::string> link_flags = backend_link_flags();
-    command.insert(command.end(), link_flags.begin(), link_flags.end());
-    ProcessResult compiled = run_process(command, "", log, log);
-    if (interrupted()) {
-        error = {true, "interrupted"};
-        return std::nullopt;
-    }
-    if (!compiled.started) {
-        error = {true, "cannot run the C++ compiler '" + settings_.compiler.front() + "': " + compiled.error +
-                           " (set CXX or --cxx)"};
-        return std::nullopt;
-    }
-    if (compiled.exit_status != 0) {
-        error = {true, "the C++ compiler '" + settings_.compiler.front() + "' failed on a generated compressor (" +
-                           failure_text(compiled) + "): " + first_line(log)};
+    if (!build(generate_compressor(*code_plan), fingerprint, error)) {
         return std::nullopt;
     }
     // --report: the usage report the moves are chosen from, on stderr.

@@ -9,7 +9,9 @@
 // ratios, the paper's average: a change must help on the samples together,
 // not on one program alone. Binaries, outputs and results are kept per
 // encoding fingerprint in the work directory, so a candidate reached twice
-// is measured once.
+// is measured once; with a build cache, a compressor built once (the same
+// generated code, compiler and flags) is never built again, in this run or
+// a later one.
 
 #include <cstdint>
 #include <map>
@@ -59,6 +61,11 @@ struct TrialSettings {
     std::string backend;                 // empty: the compressor's default
     std::vector<std::string> sample_paths;  // one or more
     std::vector<std::uint64_t> sample_records;  // records of each sample
+    // Where built compressors are kept for later runs (exists), or empty.
+    std::string cache_dir;
+    // What `compiler --version` printed: part of a cached build's key, so
+    // that another compiler behind the same name builds afresh.
+    std::string compiler_identity;
 };
 
 // Why a trial failed. `fatal` errors end the tuning (the compiler is missing
@@ -96,6 +103,12 @@ public:
     bool round_trips(const Measurement& measurement, TrialError& error) const;
 
 private:
+    // Builds the compressor of `source_text` as path(fingerprint, ""), or
+    // takes it from the build cache (and keeps a fresh build there).
+    bool build(const std::string& source_text, std::uint64_t fingerprint, TrialError& error) const;
+    // Where the cache keeps the build of `source_text` by the compiler
+    // command `flags` (the compiler, its options, the libraries).
+    std::string cache_path(const std::string& source_text, const std::vector<std::string>& flags) const;
     std::string path(std::uint64_t fingerprint, const std::string& suffix) const;
     // The file of one sample's run: "<fingerprint>.<sample>.<suffix>".
     std::string run_path(std::uint64_t fingerprint, std::size_t sample, const std::string& suffix) const;

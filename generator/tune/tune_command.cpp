@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ struct Options {
     std::uint64_t max_table_mb = 64;
     std::string backend;
     std::string cxx;
+    std::string cache_dir;
     std::string objective = "ratio";
     double max_decode_ns = 0;  // 0: not given
     bool max_decode_ns_given = false;
@@ -79,6 +82,17 @@ public:
 private:
     std::string path_;
 };
+
+// What the compiler says of its version (`--version`), or nothing when it
+// says nothing: a cached build is kept under it.
+std::string version_text(const std::vector<std::string>& compiler, const std::string& work_dir) {
+    std::vector<std::string> command = compiler;
+    command.emplace_back("--version");
+    const std::string log = work_dir + "/compiler-version";
+    run_process(command, "", log, log);
+    std::ifstream in(log, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 std::string fixed(double value, int decimals) {
     char text[64];
@@ -212,8 +226,17 @@ int run(const Options& options) {
               << ", budget " << options.budget_seconds << " s, compiler " << cxx
               << (speed_counts ? " -O2; objective " + goal_text(*objective, options.max_decode_ns) : "") << "\n";
 
+    std::string compiler_identity;
+    if (!options.cache_dir.empty()) {
+        std::error_code failed;
+        std::filesystem::create_directories(options.cache_dir, failed);
+        if (failed) {
+            return fail("cannot make the build cache '" + options.cache_dir + "': " + failed.message());
+        }
+        compiler_identity = version_text(compiler, work.path());
+    }
     Trials trials({work.path(), compiler, candidate_compiler_flags(speed_counts), options.backend, samples,
-                   sample_records});
+                   sample_records, options.cache_dir, compiler_identity});
     SearchSettings settings;
     settings.started = started;
     settings.budget_seconds = options.budget_seconds;
@@ -313,6 +336,11 @@ int tune_main(int argc, char** argv) {
                        " (default: theirs, what their level tries for each stream)")
         ->check(CLI::IsMember(backend_choices));
     app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");
+    app.add_option("--cache-dir", options.cache_dir,
+                   "Keep the candidates' compressors, once built, in DIR (made if missing) and take them from "
+                   "there when the same generated code, compiler and flags come again, in this run or a later one "
+                   "(default: every run builds its own)")
+        ->type_name("DIR");
     app.add_option("--objective", options.objective,
                    "What the best spec is best at: ratio (the smallest output, the default), speed (the fastest "
                    "decoding) or balanced (the smallest bytes x sqrt(decode ns/record): 10 % faster pays for "

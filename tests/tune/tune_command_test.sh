@@ -7,6 +7,9 @@
 # round-trips the sample byte for byte and is never larger than the start's
 # (whatever the tolerance); the start and best lines give the ratios the
 # specs' own programs reach;
+# every run shares one build cache (--cache-dir), so that a candidate is
+# built once in the whole test, and a run of candidates built before builds
+# nothing;
 # --spec starts from the given spec and names it; argument errors give the expected
 # one-line messages; --objective=ratio is the default's search exactly;
 # balanced and speed, and a decode target, give specs that round-trip, or
@@ -28,7 +31,7 @@ link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from
 # --- a tuning run and its spec ---------------------------------------------
 # tune_vpc3 ARGS...: tcgen tune from examples/vpc3.tcg alone (its layout,
 # h32,pc32,64), named as the --record start of earlier versions was.
-tune_vpc3() { (cd "$source_dir" && "$tcgen" tune "$@" --spec=examples/vpc3.tcg); }
+tune_vpc3() { (cd "$source_dir" && "$tcgen" tune "$@" --spec=examples/vpc3.tcg --cache-dir="$work/cache"); }
 # From vpc3.tcg: it is measured first, the wide start second, and the result
 # is never larger than it.
 tune_vpc3 "$sample" --max-candidates=3 --tolerance=0 -o "$work/tuned.tcg" 2>"$work/log"
@@ -110,7 +113,8 @@ grep -qxF 'tcgen tune: skipped examples/vpc3.tcg: its tables (22.0 MB) exceed --
     { echo "--max-table-mb=16: the start not left out:"; cat "$work/log"; fail=1; }
 # A layout no shipped spec has starts from the wide start.
 "$synth" --fields=32,32 --header=4 --records=3000 >"$work/narrow.trace"
-"$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 -o /dev/null 2>"$work/log"
+"$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 --cache-dir="$work/cache" -o /dev/null \
+    2>"$work/log"
 grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,pc32,32: not the wide start:"; cat "$work/log"; fail=1; }
 
 # --record starts from every shipped spec of the layout (vpc3.tcg first, the
@@ -119,7 +123,7 @@ grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,
 # x86_cache_misses.tcg's tables exceed the default 64).
 shipped=(vpc3 tcgen_b x86_cache_misses x86_load_values x86_store_addresses)
 "$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=7 --max-table-mb=128 --tolerance=0 \
-    -o "$work/all_starts.tcg" \
+    --cache-dir="$work/cache" -o "$work/all_starts.tcg" \
     2>"$work/log"
 number=1
 for name in "${shipped[@]}"; do
@@ -141,10 +145,14 @@ fi
 check_start_and_best "$work/log" "$sample" "examples/$smallest_name.tcg" "$smallest_size" "$all_starts_size"
 
 # The objectives. --objective=ratio is the default: the same candidates,
-# the same spec.
+# the same spec; and all three were built by the first run, so the cache
+# gains nothing.
+cached_builds=$(find "$work/cache" -type f | wc -l)
 tune_vpc3 "$sample" --max-candidates=3 --objective=ratio -o "$work/ratio.tcg" 2>"$work/log"
 diff <(grep -v '^#' "$work/tuned.tcg") <(grep -v '^#' "$work/ratio.tcg") ||
     { echo "--objective=ratio: not the default's spec"; fail=1; }
+[[ $(find "$work/cache" -type f | wc -l) -eq $cached_builds ]] ||
+    { echo "--objective=ratio: candidates built again, not taken from the cache"; ls -l "$work/cache"; fail=1; }
 # Every candidate line, and the best line, show the decode time.
 [[ $(grep -c '^tcgen tune:  *[0-9]*  ratio .*  decode  *[0-9]*\.[0-9] ns/rec  tables ' "$work/log") -eq 3 ]] &&
     grep -q '^tcgen tune: best: ratio .*, decode [0-9]*\.[0-9] ns/record' "$work/log" ||
@@ -176,7 +184,8 @@ grep -v '^tcgen tune: ' "$work/log" >"$work/err"
     { echo "an unmet target: not the expected error (status $status):"; cat "$work/log"; fail=1; }
 
 # --spec: the layout of a spec, and the start: its own predictors.
-"$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 >"$work/from_spec.tcg" 2>"$work/log"
+"$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 --cache-dir="$work/cache" \
+    >"$work/from_spec.tcg" 2>"$work/log"
 grep -q "^tcgen tune:   1  ratio .*  $source_dir/examples/vpc3.tcg\$" "$work/log" &&
     grep -q "^tcgen tune: start: $source_dir/examples/vpc3.tcg, ratio " "$work/log" ||
     { echo "--spec: not started from the given spec:"; cat "$work/log"; fail=1; }
@@ -233,6 +242,8 @@ check_error "tcgen: error: cannot run the C++ compiler '$work/no-c++': No such f
     "$sample" --record=h32,pc32,64 --cxx="$work/no-c++"
 check_error "tcgen: error: the C++ compiler 'false' failed on a generated compressor (exit status 1): no messages" \
     "$sample" --record=h32,pc32,64 --cxx=false
+check_error "tcgen: error: cannot make the build cache '$sample/cache': Not a directory" \
+    "$sample" --record=h32,pc32,64 --cache-dir="$sample/cache"
 check_error "tcgen: error: --budget must be a positive number of seconds" "$sample" --record=h32,pc32,64 --budget=0
 check_error "tcgen: error: --max-table-mb must be from 1 to 16384 (16 GiB, the most tcgen accepts)" \
     "$sample" --record=h32,pc32,64 --max-table-mb=0
