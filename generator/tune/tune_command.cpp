@@ -1,5 +1,6 @@
 #include "generator/tune/tune_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +51,7 @@ struct Options {
     std::string objective = "ratio";
     double max_decode_ns = 0;  // 0: not given
     bool max_decode_ns_given = false;
+    bool max_table_mb_given = false;
 };
 
 int fail(const std::string& message) {
@@ -243,6 +245,16 @@ int run(const Options& options) {
     settings.max_candidates = options.max_candidates;
     settings.tolerance = options.tolerance_percent / 100.0;
     settings.max_table_bytes = options.max_table_mb << 20;
+    if (!options.max_table_mb_given) {
+        // A start is never left out for the tables it was shipped (or given)
+        // with: the default limit grows to the largest of them.
+        for (const StartSpec& start : start_specs) {
+            TrialError refused;  // said when the search plans it
+            if (std::optional<Measurement> planned = trials.plan(start.candidate, refused)) {
+                settings.max_table_bytes = std::max(settings.max_table_bytes, planned->table_bytes);
+            }
+        }
+    }
     settings.sample_bytes = sample_bytes;
     settings.objective = *objective;
     settings.max_decode_ns = options.max_decode_ns;
@@ -326,7 +338,8 @@ int tune_main(int argc, char** argv) {
                    "Take a simpler spec (fewer predictions, no larger tables) whose output is at most this many "
                    "percent larger than the smallest, and a larger one only if it gains more (default 0.1)");
     app.add_option("--max-table-mb", options.max_table_mb,
-                   "Largest predictor tables of a candidate, in MiB (default 64: three times TCgen(A)'s; tables far beyond the last-level cache slow every record)");
+                   "Largest predictor tables of a candidate, in MiB (default 64, three times TCgen(A)'s, or the largest "
+                   "start's tables where a start needs more; tables far beyond the last-level cache slow every record)");
     std::vector<std::string> backend_choices;
     for (const tcgen_runtime::BackendRow& row : tcgen_runtime::backend_table) {
         backend_choices.emplace_back(row.name);
@@ -355,6 +368,7 @@ int tune_main(int argc, char** argv) {
         return *status;
     }
     options.max_decode_ns_given = app.count("--max-decode-ns") != 0;
+    options.max_table_mb_given = app.count("--max-table-mb") != 0;
     try {
         return run(options);
     } catch (const std::exception& bug) {
