@@ -254,7 +254,9 @@ private:
     };
 
     static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
-        return tcgen_runtime::zstd_frame(bytes, zstd_level);
+        std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(bytes, zstd_level);
+        frame.shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
+        return frame;
     }
     // Whether `frame` decodes to exactly its claimed bytes (into `out`).
     static bool decode(const Frame& frame, std::vector<std::uint8_t>& out) {
