@@ -76,16 +76,17 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint
     std::vector<Latest> latest_write(raw.edges.size());
     std::vector<bool> own_store(raw.edges.size(), false);
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
-    std::vector<std::pair<std::uint64_t, std::size_t>> asked;  // (horizon, edge), by horizon
+    std::vector<std::uint32_t> asked;  // edges, by (horizon, edge)
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
         if (size == 0 || size > widest_inferred_store) {
             continue;
         }
         asked.clear();
-        const auto ask = [&](std::size_t edge) {
-            asked.emplace_back(store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use), edge);
+        const auto horizon_of = [&](std::uint32_t edge) {
+            return store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use);
         };
+        const auto ask = [&](std::uint32_t edge) { asked.push_back(edge); };
         for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
             if (writers[raw.edges[by_store.order[at]].use].empty()) {
                 ask(by_store.order[at]);
@@ -100,12 +101,18 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint
             continue;
         }
         // The walk needs the horizons in order only (each edge is asked once).
-        std::sort(asked.begin(), asked.end());
+        // (The horizons are made again rather than kept: 4 bytes an edge asked, not 16.)
+        std::sort(asked.begin(), asked.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const auto horizon_a = horizon_of(a);
+            const auto horizon_b = horizon_of(b);
+            return horizon_a != horizon_b ? horizon_a < horizon_b : a < b;
+        });
         latest.clear();
         const std::uint32_t* executions = node_order.data() + node_first[store];
         const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
         std::uint64_t before = 0;
-        for (const auto& [horizon, edge] : asked) {
+        for (const std::uint32_t edge : asked) {
+            const auto horizon = horizon_of(edge);
             for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
                 latest[raw.events[executions[before]].address] = before;
             }
@@ -296,11 +303,11 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     };
     // Most defs need neither: the store's addresses give them (inferred_field2).
     // And most loads read what their def wrote: their values are kept XOR
-    // the def's (value_from_def). Both are kept per edge, not per event:
-    // most events are no load with a def.
-    // (Made once find_defs' own tables are freed: the build's peak is there.)
+    // the def's (value_from_def). A def's record and its store's event are
+    // kept per edge, not per event (most events are no load with a def), and
+    // made once find_defs' own tables are freed.
     std::vector<LoadDefs::Record> edge_defs;
-    std::vector<std::uint64_t> edge_predicted;
+    std::vector<std::uint32_t> edge_stored;  // the def's event, as an index of node_order
     {
         std::vector<std::uint32_t> edge_event(raw.edges.size());
         std::size_t edge = 0;
@@ -313,7 +320,7 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
         const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
         const std::vector<DefFound> found = find_defs(raw, edge_event, node_first, node_order, writers);
         edge_defs.assign(raw.edges.size(), LoadDefs::Record{0, 0});
-        edge_predicted.assign(raw.edges.size(), 0);
+        edge_stored.assign(raw.edges.size(), 0);
         for (std::uint32_t load = 0; load < writers.size(); ++load) {
             if (!writers[load].empty()) {
                 store.writer_loads_.push_back(load);
@@ -332,10 +339,7 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
                 record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
             }
             edge_defs[edge] = record;
-            const RawEvent& load = raw.events[edge_event[edge]];
-            const RawEvent& stored = raw.events[node_order[node_first[def.def] + def_index]];
-            edge_predicted[edge] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
-                                                         load.address, raw.nodes[load.node].size);
+            edge_stored[edge] = static_cast<std::uint32_t>(node_first[def.def] + def_index);
         }
     }
     // A node's edges in time order (edges come in event order), to meet
@@ -369,8 +373,14 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
         std::vector<NodeValues::Record> records;
         records.reserve(count);
         each_event(node, first, count, [&](std::uint32_t event, std::size_t edge) {
-            records.push_back(
-                NodeValues::Record{raw.events[event].value ^ (edge == no_edge ? 0 : edge_predicted[edge])});
+            const RawEvent& load = raw.events[event];
+            std::uint64_t predicted = 0;
+            if (edge != no_edge) {
+                const RawEvent& stored = raw.events[node_order[edge_stored[edge]]];
+                predicted = value_from_def(stored.value, stored.address, raw.nodes[raw.edges[edge].def].size,
+                                           load.address, raw.nodes[load.node].size);
+            }
+            records.push_back(NodeValues::Record{load.value ^ predicted});
         });
         return records;
     };
