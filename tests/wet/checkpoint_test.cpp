@@ -423,6 +423,31 @@ TEST(Checkpoints, ChunksInSharedFramesWalkAlike) {
     std::vector<SharedFrames::Place> places;
     const auto frames = SharedFrames::build(shuffled, places);
     ASSERT_GT(frames->size(), 1u);
+    {
+        // The same frames when the builder makes each piece's records only as
+        // its frame is packed (what `wet build` does, so as not to hold them all).
+        std::vector<SharedFrames::Piece> sizes_only;
+        for (const SharedFrames::Piece& piece : shuffled) {
+            sizes_only.push_back({nullptr, piece.count, piece.width});
+        }
+        std::vector<SharedFrames::Place> filled_places;
+        const auto filled = SharedFrames::build(sizes_only, filled_places, [&](std::size_t piece, std::vector<std::uint8_t>& out) {
+            out.insert(out.end(), shuffled[piece].bytes, shuffled[piece].bytes + shuffled[piece].count * 8);
+        });
+        ByteWriter as_given;
+        frames->save(as_given);
+        ByteWriter as_filled;
+        filled->save(as_filled);
+        EXPECT_EQ(as_filled.data(), as_given.data());
+        ASSERT_EQ(filled_places.size(), places.size());
+        for (std::size_t piece = 0; piece < places.size(); ++piece) {
+            EXPECT_EQ(filled_places[piece].frame, places[piece].frame);
+            EXPECT_EQ(filled_places[piece].offset, places[piece].offset);
+        }
+        EXPECT_THROW(SharedFrames::build(sizes_only, filled_places,
+                                         [](std::size_t, std::vector<std::uint8_t>& out) { out.push_back(0); }),
+                     std::logic_error);
+    }
     for (std::size_t piece = 0; piece < order.size(); ++piece) {
         const auto& owner = owners[order[piece]];
         built[owner.first].share(owner.second, frames, places[piece]);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -18,6 +19,7 @@
 #include <tcgen/wet.hpp>
 
 #include "raw_lookups.hpp"
+#include "wet/format/raw_files.hpp"
 #include "synthetic_wet.hpp"
 #include "wet_file_bytes.hpp"
 
@@ -478,6 +480,66 @@ TEST(WetRawTrace, BadFilesAreRefusedWithTheirName) {
     EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
     std::remove((prefix + ".edges").c_str());
     EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
+}
+
+// read_raw_trace() reads PREFIX.events a piece at a time; read_raw_files()
+// over the files' whole bytes (as `wet run` and the fuzzer give them) must
+// read the same events, build the same WET and refuse the same files.
+TEST(WetRawTrace, EventsReadInPiecesAreTheEventsReadWhole) {
+    const RawTrace raw = synthetic_wet::make_trace(20000, 11);
+    ASSERT_GT(raw.events.size(), std::size_t{3 * 65536}) << "fewer events than the reader's pieces";
+    const std::string prefix = testing::TempDir() + "wet_raw_pieces_test";
+    synthetic_wet::write_trace(raw, prefix);
+    const synthetic_wet::RawFileBytes files = synthetic_wet::raw_file_bytes(raw);
+    std::string events_bytes = files.events;
+    const auto whole = [&](const std::string& name, bool) -> std::optional<std::vector<std::uint8_t>> {
+        const std::string* bytes = name == prefix + ".blocks" ? &files.blocks
+                                   : name == prefix + ".flow"   ? &files.flow
+                                   : name == prefix + ".nodes"  ? &files.nodes
+                                   : name == prefix + ".events" ? &events_bytes
+                                   : name == prefix + ".edges"  ? &files.edges
+                                   : name == prefix + ".regs" && !files.regs.empty() ? &files.regs
+                                   : name == prefix + ".syms" && !files.syms.empty() ? &files.syms
+                                                                                      : nullptr;
+        if (bytes == nullptr) {
+            return std::nullopt;
+        }
+        return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
+    };
+    const RawTrace in_pieces = tcgen::wet::read_raw_trace(prefix);
+    const RawTrace read_whole = tcgen::wet::read_raw_files(prefix, whole);
+    ASSERT_EQ(in_pieces.events.size(), raw.events.size());
+    ASSERT_EQ(read_whole.events.size(), raw.events.size());
+    for (std::size_t index = 0; index < raw.events.size(); ++index) {
+        const auto fields = [](const tcgen::wet::RawEvent& event) {
+            return std::make_tuple(event.node, event.t, event.address, event.value);
+        };
+        ASSERT_EQ(fields(in_pieces.events[index]), fields(raw.events[index])) << "event " << index;
+        ASSERT_EQ(fields(read_whole.events[index]), fields(raw.events[index])) << "event " << index;
+    }
+    EXPECT_EQ(WholeExecutionTrace::build(in_pieces).to_bytes(), WholeExecutionTrace::build(read_whole).to_bytes());
+
+    // The same refusals, word for word: a wrong magic, a size that is no
+    // whole number of records, a file too short for its magic.
+    for (const std::string& bad : {std::string("WTE1") + files.events.substr(4), files.events.substr(0, files.events.size() - 5),
+                                   std::string("WT")}) {
+        events_bytes = bad;
+        synthetic_wet::write_file(prefix + ".events", bad);
+        std::string from_pieces;
+        std::string from_whole;
+        try {
+            tcgen::wet::read_raw_trace(prefix);
+        } catch (const WetError& error) {
+            from_pieces = error.what();
+        }
+        try {
+            tcgen::wet::read_raw_files(prefix, whole);
+        } catch (const WetError& error) {
+            from_whole = error.what();
+        }
+        EXPECT_FALSE(from_pieces.empty()) << "read a bad events file of " << bad.size() << " bytes";
+        EXPECT_EQ(from_pieces, from_whole);
+    }
 }
 
 }  // namespace

@@ -109,6 +109,7 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
         bytes.insert(bytes.end(), exceptions.begin(), exceptions.end());
         bytes.insert(bytes.end(), ranks.begin(), ranks.end());
         stream.frames_->push_back(tcgen_runtime::zstd_frame(bytes, level));
+        stream.frames_->back().shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
     }
     return stream;
 }

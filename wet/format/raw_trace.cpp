@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
+
+#include <sys/stat.h>
 
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
@@ -35,6 +38,25 @@ struct RecordFile {
     const std::uint8_t* record(std::size_t index) const { return bytes.data() + 4 + index * record_bytes; }
 };
 
+// The checks of a raw file of `size` bytes that start with `head` (its
+// first min(size, 4)); returns its number of records.
+std::size_t check_records(const std::string& name, const std::uint8_t* head, std::size_t size, const char* magic,
+                          std::size_t record_bytes) {
+    if (size < 4 || std::memcmp(head, magic, 4) != 0) {
+        throw WetError(name, std::string("not a WET ") + (name.substr(name.rfind('.') + 1)) +
+                                 " file of format v2 (magic " + magic + " expected)");
+    }
+    if ((size - 4) % record_bytes != 0) {
+        throw WetError(name, "truncated or corrupt: " + std::to_string(size) + " bytes is not 4 + a multiple of " +
+                                 std::to_string(record_bytes));
+    }
+    const std::size_t count = (size - 4) / record_bytes;
+    if (count >= std::numeric_limits<std::uint32_t>::max()) {
+        throw WetError(name, "more than 2^32 - 2 records");
+    }
+    return count;
+}
+
 RecordFile read_records(const RawFileSource& source, const std::string& name, const char* magic,
                         std::size_t record_bytes) {
     std::optional<std::vector<std::uint8_t>> bytes = source(name, true);
@@ -42,18 +64,54 @@ RecordFile read_records(const RawFileSource& source, const std::string& name, co
         throw WetError(name, "cannot read: no such file");
     }
     RecordFile records{name, std::move(*bytes), record_bytes};
-    if (records.bytes.size() < 4 || std::memcmp(records.bytes.data(), magic, 4) != 0) {
-        throw WetError(name, std::string("not a WET ") + (name.substr(name.rfind('.') + 1)) +
-                                 " file of format v2 (magic " + magic + " expected)");
-    }
-    if ((records.bytes.size() - 4) % record_bytes != 0) {
-        throw WetError(name, "truncated or corrupt: " + std::to_string(records.bytes.size()) +
-                                 " bytes is not 4 + a multiple of " + std::to_string(record_bytes));
-    }
-    if (records.count() >= std::numeric_limits<std::uint32_t>::max()) {
-        throw WetError(name, "more than 2^32 - 2 records");
-    }
+    check_records(name, records.bytes.data(), records.bytes.size(), magic, record_bytes);
     return records;
+}
+
+constexpr const char* events_magic = "WTE2";
+constexpr std::size_t event_bytes = 24;
+
+RawEvent parse_event(const std::uint8_t* record) {
+    RawEvent event;
+    event.node = load_le32(record);
+    event.t = load_le32(record + 4);
+    event.address = load_le64(record + 8);
+    event.value = load_le64(record + 16);
+    return event;
+}
+
+// PREFIX.events of a regular file on disk, read a piece at a time: whole, its
+// bytes beside the events made from them would double the raw trace's
+// largest part while it is read. Anything else (a pipe) is read whole.
+std::vector<RawEvent> read_events_file(const std::string& name) {
+    const FilePtr file = open_input(name);
+    struct stat status {};
+    if (::fstat(::fileno(file.get()), &status) != 0 || !S_ISREG(status.st_mode)) {
+        const std::vector<std::uint8_t> bytes = read_whole_file(name);
+        const std::size_t count = check_records(name, bytes.data(), bytes.size(), events_magic, event_bytes);
+        std::vector<RawEvent> events(count);
+        for (std::size_t index = 0; index < count; ++index) {
+            events[index] = parse_event(bytes.data() + 4 + index * event_bytes);
+        }
+        return events;
+    }
+    const std::size_t size = static_cast<std::size_t>(status.st_size);
+    std::uint8_t head[4] = {};
+    const std::size_t head_bytes = std::fread(head, 1, std::min<std::size_t>(size, 4), file.get());
+    const std::size_t count = check_records(name, head, head_bytes < 4 ? head_bytes : size, events_magic, event_bytes);
+    std::vector<RawEvent> events(count);
+    constexpr std::size_t piece_records = 65536;
+    std::vector<std::uint8_t> piece(piece_records * event_bytes);
+    for (std::size_t first = 0; first < count; first += piece_records) {
+        const std::size_t records = std::min(piece_records, count - first);
+        if (std::fread(piece.data(), event_bytes, records, file.get()) != records) {
+            throw WetError(name, "cannot read: the file shrank while it was read");
+        }
+        for (std::size_t index = 0; index < records; ++index) {
+            events[first + index] = parse_event(piece.data() + index * event_bytes);
+        }
+    }
+    return events;
 }
 
 std::string at(const char* what, std::size_t index) {
@@ -191,7 +249,9 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
     }
 }
 
-RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source) {
+// read_raw_files(), with PREFIX.events from read_events(name) when given.
+RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
+                  const std::function<std::vector<RawEvent>(const std::string&)>& read_events) {
     RawTrace raw;
     {
         const RecordFile file = read_records(source, prefix + ".blocks", "WTB1", 24);
@@ -231,16 +291,13 @@ RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source) 
             node.pc = load_le64(record + 16);
         }
     }
-    {
-        const RecordFile file = read_records(source, prefix + ".events", "WTE2", 24);
+    if (read_events) {
+        raw.events = read_events(prefix + ".events");
+    } else {
+        const RecordFile file = read_records(source, prefix + ".events", events_magic, event_bytes);
         raw.events.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
-            const std::uint8_t* record = file.record(index);
-            RawEvent& event = raw.events[index];
-            event.node = load_le32(record);
-            event.t = load_le32(record + 4);
-            event.address = load_le64(record + 8);
-            event.value = load_le64(record + 16);
+            raw.events[index] = parse_event(file.record(index));
         }
     }
     {
@@ -270,13 +327,20 @@ RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source) 
     return raw;
 }
 
+RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source) {
+    return read_raw(prefix, source, nullptr);
+}
+
 RawTrace read_raw_trace(const std::string& prefix) {
-    return read_raw_files(prefix, [](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
-        if (!required && !std::filesystem::exists(name)) {
-            return std::nullopt;
-        }
-        return read_whole_file(name);
-    });
+    return read_raw(
+        prefix,
+        [](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
+            if (!required && !std::filesystem::exists(name)) {
+                return std::nullopt;
+            }
+            return read_whole_file(name);
+        },
+        read_events_file);
 }
 
 }  // namespace tcgen::wet

@@ -68,7 +68,12 @@ std::vector<std::uint8_t> compress(const Record* records, std::size_t count, int
     static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
     std::vector<std::uint8_t> planes;
     append_planes(reinterpret_cast<const std::uint8_t*>(records), count, sizeof(Record), planes);
-    return tcgen_runtime::zstd_frame(planes, zstd_level);
+    // The frame is kept (a label's chunk): not in an allocation of its
+    // records' worst-case bound, which would hold a build's labels at their
+    // raw size until they are saved.
+    std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(planes, zstd_level);
+    frame.shrink_to_fit();
+    return frame;
 }
 
 // The `count` records of a frame that compress() made; throws

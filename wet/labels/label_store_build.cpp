@@ -56,12 +56,12 @@ std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw) {
 // walk reaches them: per edge, the latest answer (t, then the higher store
 // id: the later in a block execution) against the def.
 enum class DefFound : std::uint8_t { kept, by_store, by_writers };
-std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size_t>& edge_event,
-                                const std::vector<std::size_t>& node_first, const std::vector<std::size_t>& node_order,
+std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint32_t>& edge_event,
+                                const std::vector<std::size_t>& node_first, const std::vector<std::uint32_t>& node_order,
                                 const std::vector<std::vector<std::uint32_t>>& writers) {
-    const Grouping<std::size_t> by_store = group_items<std::size_t>(
+    const Grouping<std::uint32_t> by_store = group_items<std::uint32_t>(
         raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
-    const Grouping<std::size_t> by_load = group_items<std::size_t>(
+    const Grouping<std::uint32_t> by_load = group_items<std::uint32_t>(
         raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
     std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
     for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
@@ -76,16 +76,17 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size
     std::vector<Latest> latest_write(raw.edges.size());
     std::vector<bool> own_store(raw.edges.size(), false);
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
-    std::vector<std::pair<std::uint64_t, std::size_t>> asked;  // (horizon, edge), by horizon
+    std::vector<std::uint32_t> asked;  // edges, by (horizon, edge)
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
         if (size == 0 || size > widest_inferred_store) {
             continue;
         }
         asked.clear();
-        const auto ask = [&](std::size_t edge) {
-            asked.emplace_back(store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use), edge);
+        const auto horizon_of = [&](std::uint32_t edge) {
+            return store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use);
         };
+        const auto ask = [&](std::uint32_t edge) { asked.push_back(edge); };
         for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
             if (writers[raw.edges[by_store.order[at]].use].empty()) {
                 ask(by_store.order[at]);
@@ -100,12 +101,18 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::size
             continue;
         }
         // The walk needs the horizons in order only (each edge is asked once).
-        std::sort(asked.begin(), asked.end());
+        // (The horizons are made again rather than kept: 4 bytes an edge asked, not 16.)
+        std::sort(asked.begin(), asked.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const auto horizon_a = horizon_of(a);
+            const auto horizon_b = horizon_of(b);
+            return horizon_a != horizon_b ? horizon_a < horizon_b : a < b;
+        });
         latest.clear();
-        const std::size_t* executions = node_order.data() + node_first[store];
+        const std::uint32_t* executions = node_order.data() + node_first[store];
         const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
         std::uint64_t before = 0;
-        for (const auto& [horizon, edge] : asked) {
+        for (const std::uint32_t edge : asked) {
+            const auto horizon = horizon_of(edge);
             for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
                 latest[raw.events[executions[before]].address] = before;
             }
@@ -158,9 +165,11 @@ Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_
 // record * a 64-bit odd constant, top bits), so that chunks that hold the
 // same values, whatever node they belong to, share a frame. Kept only when
 // the frames and the chunks' places take fewer bytes than the chunks did;
-// returns the frames, or null. records_of(node): node n's records.
-template <class Stream, class RecordsOf>
-std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, const RecordsOf& records_of,
+// returns the frames, or null. records_in(node, first, count): node n's
+// records from its first-th, count of them, made again whenever asked, so
+// that the records of every chunk are never held at once.
+template <class Stream, class RecordsIn>
+std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, const RecordsIn& records_in,
                                            std::uint64_t chunk_records) {
     using Record = typename Stream::Record;
     struct Candidate {
@@ -199,25 +208,15 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
     if (candidates.empty()) {
         return keep_unshared();
     }
-    // The records of every candidate, laid end to end, node by node.
-    std::vector<Record> records;
-    std::vector<std::size_t> at(candidates.size());
-    for (std::size_t index = 0; index < candidates.size();) {
-        const std::vector<Record> node_records = records_of(candidates[index].node);
-        for (const std::size_t node = candidates[index].node; index < candidates.size() && candidates[index].node == node;
-             ++index) {
-            Candidate& candidate = candidates[index];
-            at[index] = records.size();
-            records.insert(records.end(), node_records.begin() + static_cast<std::ptrdiff_t>(candidate.first),
-                           node_records.begin() + static_cast<std::ptrdiff_t>(candidate.first + candidate.count));
-            std::uint64_t key = ~std::uint64_t{0};
-            for (std::size_t i = at[index]; i < records.size(); ++i) {
-                std::uint64_t value = 0;
-                std::memcpy(&value, &records[i], std::min(sizeof(value), sizeof(Record)));
-                key = std::min(key, (value * std::uint64_t{0x9E3779B97F4A7C15}) >> 11);
-            }
-            candidate.key = key;
+    for (Candidate& candidate : candidates) {
+        const std::vector<Record> records = records_in(candidate.node, candidate.first, candidate.count);
+        std::uint64_t key = ~std::uint64_t{0};
+        for (const Record& record : records) {
+            std::uint64_t value = 0;
+            std::memcpy(&value, &record, std::min(sizeof(value), sizeof(Record)));
+            key = std::min(key, (value * std::uint64_t{0x9E3779B97F4A7C15}) >> 11);
         }
+        candidate.key = key;
     }
     std::vector<std::size_t> order(candidates.size());
     for (std::size_t index = 0; index < order.size(); ++index) {
@@ -227,11 +226,16 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
                      [&](std::size_t a, std::size_t b) { return candidates[a].key < candidates[b].key; });
     std::vector<SharedFrames::Piece> pieces;
     for (const std::size_t index : order) {
-        pieces.push_back(SharedFrames::Piece{reinterpret_cast<const std::uint8_t*>(records.data() + at[index]),
-                                             candidates[index].count, sizeof(Record)});
+        pieces.push_back(SharedFrames::Piece{nullptr, candidates[index].count, sizeof(Record)});
     }
     std::vector<SharedFrames::Place> places;
-    std::shared_ptr<SharedFrames> frames = SharedFrames::build(pieces, places);
+    std::shared_ptr<SharedFrames> frames =
+        SharedFrames::build(pieces, places, [&](std::size_t piece, std::vector<std::uint8_t>& out) {
+            const Candidate& candidate = candidates[order[piece]];
+            const std::vector<Record> records = records_in(candidate.node, candidate.first, candidate.count);
+            const auto* bytes = reinterpret_cast<const std::uint8_t*>(records.data());
+            out.insert(out.end(), bytes, bytes + records.size() * sizeof(Record));
+        });
     if (frames->saved_bytes() + 8 * candidates.size() >= own_bytes) {
         return keep_unshared();
     }
@@ -278,10 +282,11 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node, each event with its def.
-    const Grouping<std::size_t> by_node = group_items<std::size_t>(
+    // (Indexes of 32 bits: the raw trace has fewer than 2^32 events and edges.)
+    const Grouping<std::uint32_t> by_node = group_items<std::uint32_t>(
         raw.events.size(), raw.nodes.size(), [&](std::size_t event) { return raw.events[event].node; });
     const std::vector<std::size_t>& node_first = by_node.first;
-    const std::vector<std::size_t>& node_order = by_node.order;
+    const std::vector<std::uint32_t>& node_order = by_node.order;
     // A def is kept as its store node and, for a recent def, its rank among
     // that node's executions before the load (0: the latest), not as
     // t_use - t_def: a load that reads what a loop stored a few iterations
@@ -291,27 +296,31 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
     const auto executions_before = [&](std::uint32_t node, std::uint64_t t) {
         const auto first = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]);
         const auto last = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]);
-        const auto found = std::lower_bound(first, last, t, [&](std::size_t event, std::uint64_t value) {
+        const auto found = std::lower_bound(first, last, t, [&](std::uint32_t event, std::uint64_t value) {
             return raw.events[event].t < value;
         });
         return static_cast<std::uint64_t>(found - first);
     };
     // Most defs need neither: the store's addresses give them (inferred_field2).
     // And most loads read what their def wrote: their values are kept XOR
-    // the def's (value_from_def).
-    std::vector<LoadDefs::Record> event_defs(raw.events.size(), LoadDefs::Record{0, 0});
-    std::vector<std::uint64_t> predicted(raw.events.size(), 0);
+    // the def's (value_from_def). A def's record and its store's event are
+    // kept per edge, not per event (most events are no load with a def), and
+    // made once find_defs' own tables are freed.
+    std::vector<LoadDefs::Record> edge_defs;
+    std::vector<std::uint32_t> edge_stored;  // the def's event, as an index of node_order
     {
-        std::vector<std::size_t> edge_event(raw.edges.size());
+        std::vector<std::uint32_t> edge_event(raw.edges.size());
         std::size_t edge = 0;
         for (std::size_t index = 0; index < raw.events.size() && edge < raw.edges.size(); ++index) {
             const RawEdge& def = raw.edges[edge];
             if (def.use == raw.events[index].node && def.t_use == raw.events[index].t) {
-                edge_event[edge++] = index;
+                edge_event[edge++] = static_cast<std::uint32_t>(index);
             }
         }
         const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
         const std::vector<DefFound> found = find_defs(raw, edge_event, node_first, node_order, writers);
+        edge_defs.assign(raw.edges.size(), LoadDefs::Record{0, 0});
+        edge_stored.assign(raw.edges.size(), 0);
         for (std::uint32_t load = 0; load < writers.size(); ++load) {
             if (!writers[load].empty()) {
                 store.writer_loads_.push_back(load);
@@ -329,25 +338,51 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
                 const std::uint64_t before = executions_before(def.def, store_horizon(def.def, def.use, def.t_use));
                 record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
             }
-            event_defs[edge_event[edge]] = record;
-            const RawEvent& load = raw.events[edge_event[edge]];
-            const RawEvent& stored = raw.events[node_order[node_first[def.def] + def_index]];
-            predicted[edge_event[edge]] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
-                                                         load.address, raw.nodes[load.node].size);
+            edge_defs[edge] = record;
+            edge_stored[edge] = static_cast<std::uint32_t>(node_first[def.def] + def_index);
         }
     }
+    // A node's edges in time order (edges come in event order), to meet
+    // them while walking its events.
+    const Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
+        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
+    constexpr std::size_t no_edge = ~std::size_t{0};
+    // visit(event, edge or no_edge) for node `node`'s events from its
+    // first-th, count of them.
+    const auto each_event = [&](std::size_t node, std::size_t first, std::size_t count, const auto& visit) {
+        if (count == 0) {
+            return;
+        }
+        const std::size_t begin = node_first[node] + first;
+        const std::uint32_t* edges = by_use.order.data() + by_use.first[node];
+        const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
+        edges = std::lower_bound(edges, edges_end, raw.events[node_order[begin]].t,
+                                 [&](std::uint32_t edge, std::uint32_t t) { return raw.edges[edge].t_use < t; });
+        for (std::size_t at = begin; at < begin + count; ++at) {
+            const std::uint32_t event = node_order[at];
+            std::size_t edge = no_edge;
+            if (edges != edges_end && raw.edges[*edges].t_use == raw.events[event].t) {
+                edge = *edges++;
+            }
+            visit(event, edge);
+        }
+    };
     // The values' and the addresses' chunks go into shared frames (below)
     // once every node's are made.
-    const auto node_records = [&](std::size_t node, auto field) {
-        using Record = decltype(field(std::size_t{0}));
-        std::vector<Record> records;
-        for (std::size_t index = node_first[node]; index < node_first[node + 1]; ++index) {
-            records.push_back(field(node_order[index]));
-        }
+    const auto value_records = [&](std::size_t node, std::size_t first, std::size_t count) {
+        std::vector<NodeValues::Record> records;
+        records.reserve(count);
+        each_event(node, first, count, [&](std::uint32_t event, std::size_t edge) {
+            const RawEvent& load = raw.events[event];
+            std::uint64_t predicted = 0;
+            if (edge != no_edge) {
+                const RawEvent& stored = raw.events[node_order[edge_stored[edge]]];
+                predicted = value_from_def(stored.value, stored.address, raw.nodes[raw.edges[edge].def].size,
+                                           load.address, raw.nodes[load.node].size);
+            }
+            records.push_back(NodeValues::Record{load.value ^ predicted});
+        });
         return records;
-    };
-    const auto value_of = [&](std::size_t event) {
-        return NodeValues::Record{raw.events[event].value ^ predicted[event]};
     };
     // Addresses: a node's own, or their differences from its sibling's
     // (address_siblings.hpp).
@@ -376,11 +411,12 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
                        checkpoint_records)
                 .saved_bytes();
         });
-    const auto address_records = [&](std::size_t node) {
+    const auto address_records = [&](std::size_t node, std::size_t from, std::size_t count) {
         std::vector<NodeAddresses::Record> records;
+        records.reserve(count);
         const std::size_t first = node_first[node];
         const std::size_t sibling_first = siblings[node] != 0 ? node_first[siblings[node] - 1] : 0;
-        for (std::size_t index = 0; index < node_first[node + 1] - first; ++index) {
+        for (std::size_t index = from; index < from + count; ++index) {
             std::uint64_t address = raw.events[node_order[first + index]].address;
             if (siblings[node] != 0) {
                 address -= raw.events[node_order[sibling_first + index]].address;
@@ -402,29 +438,33 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
         if (node % 256 == 0) {
             report("node labels", node, raw.nodes.size());
         }
-        const std::vector<std::size_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
-                                              node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
+        const std::vector<std::uint32_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
+                                                node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
         const Times times = events.empty() ? Times::never : every_execution[node] ? Times::block : Times::own;
         store.node_mode_[node] = static_cast<std::uint8_t>(times);
         store.node_times_.add(times == Times::own
                                   ? make_label<NodeTimestamps>(
                                         events,
-                                        [&](std::size_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
+                                        [&](std::uint32_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
                                         checkpoint_records)
                                   : Label<NodeTimestamps>{});
-        values[node] = make_label<NodeValues>(events, value_of, checkpoint_records);
-        addresses[node] = Label<NodeAddresses>::make(address_records(node), checkpoint_records);
-        const bool has_defs = raw.nodes[node].access == 'L' &&
-            std::any_of(events.begin(), events.end(), [&](std::size_t index) { return event_defs[index].field1 != 0; });
-        store.defs_.add(has_defs ? make_label<LoadDefs>(events, [&](std::size_t index) { return event_defs[index]; },
-                                                        checkpoint_records)
-                                 : Label<LoadDefs>{});
+        values[node] = Label<NodeValues>::make(value_records(node, 0, events.size()), checkpoint_records);
+        addresses[node] = Label<NodeAddresses>::make(address_records(node, 0, events.size()), checkpoint_records);
+        bool has_defs = false;
+        std::vector<LoadDefs::Record> defs;
+        if (raw.nodes[node].access == 'L' && by_use.first[node + 1] != by_use.first[node]) {
+            defs.reserve(events.size());
+            each_event(node, 0, events.size(), [&](std::uint32_t, std::size_t edge) {
+                defs.push_back(edge == no_edge ? LoadDefs::Record{0, 0} : edge_defs[edge]);
+                has_defs = has_defs || defs.back().field1 != 0;
+            });
+        }
+        store.defs_.add(has_defs ? Label<LoadDefs>::make(defs, checkpoint_records) : Label<LoadDefs>{});
     }
     store.node_times_.shrink();
     store.defs_.shrink();
     report("shared frames", 0, 1);
-    std::shared_ptr<SharedFrames> value_frames =
-        share_frames(values, [&](std::size_t node) { return node_records(node, value_of); }, checkpoint_records);
+    std::shared_ptr<SharedFrames> value_frames = share_frames(values, value_records, checkpoint_records);
     std::shared_ptr<SharedFrames> address_frames = share_frames(addresses, address_records, checkpoint_records);
     store.values_ = PackedLabels<NodeValues>::pack(std::move(values), "values of node ", false, value_frames);
     store.addresses_ =

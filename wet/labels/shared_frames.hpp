@@ -63,6 +63,18 @@ public:
 
     // Packs `pieces` (in the order given) into frames; places[i] is where piece i went.
     static std::shared_ptr<SharedFrames> build(const std::vector<Piece>& pieces, std::vector<Place>& places) {
+        return build(pieces, places, [&](std::size_t index, std::vector<std::uint8_t>& out) {
+            const Piece& piece = pieces[index];
+            out.insert(out.end(), piece.bytes, piece.bytes + piece.count * piece.width);
+        });
+    }
+
+    // The same, with piece i's bytes appended to `out` by fill(i, out) only
+    // when its frame is made (pieces[i].bytes unused): a builder need not
+    // hold every piece's records at once, only one frame's.
+    template <class Fill>
+    static std::shared_ptr<SharedFrames> build(const std::vector<Piece>& pieces, std::vector<Place>& places,
+                                               const Fill& fill) {
         auto frames = std::make_shared<SharedFrames>();
         places.assign(pieces.size(), Place{});
         std::size_t first = 0;
@@ -80,8 +92,12 @@ public:
                 const Piece& piece = pieces[index];
                 places[index] = Place{static_cast<std::uint32_t>(frames->frames_->size()),
                                       static_cast<std::uint32_t>(records.size())};
-                records.insert(records.end(), piece.bytes, piece.bytes + piece.count * piece.width);
-                byte_planes::append_planes(piece.bytes, piece.count, piece.width, planes);
+                const std::size_t at = records.size();
+                fill(index, records);
+                if (records.size() != at + piece.count * piece.width) {
+                    throw std::logic_error("SharedFrames::build: a piece filled with the wrong number of bytes");
+                }
+                byte_planes::append_planes(records.data() + at, piece.count, piece.width, planes);
             }
             Frame frame;
             frame.decoded = static_cast<std::uint32_t>(records.size());
@@ -238,7 +254,9 @@ private:
     };
 
     static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
-        return tcgen_runtime::zstd_frame(bytes, zstd_level);
+        std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(bytes, zstd_level);
+        frame.shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
+        return frame;
     }
     // Whether `frame` decodes to exactly its claimed bytes (into `out`).
     static bool decode(const Frame& frame, std::vector<std::uint8_t>& out) {
