@@ -162,7 +162,8 @@ TEST(CmCodec, RefusesDamagedData) {
     ASSERT_EQ(compressed[0], 1);
     // Truncations (every 37th length) end early, never a hang.
     for (std::size_t size = 1; size < compressed.size(); size += 37) {
-        const std::string error = decompress_error(Bytes(compressed.begin(), compressed.begin() + size), data.size());
+        const std::string error = decompress_error(
+            Bytes(compressed.begin(), compressed.begin() + static_cast<std::ptrdiff_t>(size)), data.size());
         EXPECT_EQ(error.rfind("corrupt input: stream 'x' ", 0), 0u) << size << ": " << error;
     }
     EXPECT_EQ(decompress_error(Bytes(compressed.begin(), compressed.end() - 1), data.size()),
