@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bzip2_codec.hpp"
+#include "cm_codec.hpp"
 #include "error.hpp"
 #include "levels.hpp"
 #include "lzma_codec.hpp"
@@ -56,6 +57,8 @@ inline constexpr BackendRow backend_table[] = {
      lzma_compress_at_level, lzma_decompress, lzma_compress_longest_matches},
     {Backend::zstd,  "zstd",  "fastest to decompress", zstd_compress_bound, zstd_encoder_bytes,
      zstd_compress_at_level, zstd_decompress, nullptr},
+    {Backend::cm,    "cm",    "context mixing: smallest, slowest", cm_compress_bound, cm_encoder_bytes,
+     cm_compress_at_level,   cm_decompress,   nullptr},
 };
 // clang-format on
 

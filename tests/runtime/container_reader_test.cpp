@@ -23,7 +23,7 @@ TEST(Container, ReadsBackWhatItWrote) {
 
 TEST(Container, ReadsBackEveryBackend) {
     const Contents contents = typical_contents();
-    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd}) {
+    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd, Backend::cm}) {
         const Bytes file = write_file(contents, backend);
         const Sections sections = find_sections(file);
         EXPECT_EQ(HeaderLayout::backend.load(file.data() + sections.header_section), static_cast<int>(backend));

@@ -513,7 +513,7 @@ TEST(Command, EveryBackendRoundTripsAndIsRecorded) {
     }
     const CommandResult unknown = run({"--backend=gzip"}, input);
     EXPECT_EQ(unknown.status, 1);
-    EXPECT_EQ(unknown.messages, "comp: error: unknown back-end 'gzip' (bzip2, lzma or zstd)\n");
+    EXPECT_EQ(unknown.messages, "comp: error: unknown back-end 'gzip' (bzip2, lzma, zstd or cm)\n");
     EXPECT_TRUE(unknown.output.empty());
 }
 

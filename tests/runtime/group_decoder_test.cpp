@@ -92,7 +92,7 @@ Outcome decompress_on(const Bytes& file, unsigned threads) {
 TEST(GroupDecoder, RoundTripsEveryBackendRestartIntervalAndThreadCount) {
     using SmallBlocks = DeltaCodecTemplate<4, 64>;
     const Bytes input = counting_trace(64 * 41 + 17, 3, 1);
-    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd}) {
+    for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd, Backend::cm}) {
         for (const std::uint32_t restart : {0u, 1u, 2u, 3u, 7u}) {
             const Bytes file = compress_bytes<SmallBlocks>(input, restart, backend);
             const Outcome one = decompress_on<SmallBlocks>(file, 1);
