@@ -9,7 +9,9 @@
 # ASan run RUNS/40, so that the whole run stays within a few minutes: the
 # round trips (each input compresses: block and stream buffers, bzip2's work
 # areas, the tables twice) and the decompressors of vpc3 and champsim (20
-# and 28 MB of predictor tables allocated, poisoned and freed per input);
+# and 28 MB of predictor tables allocated, poisoned and freed per input), and
+# the back-ends' (every input compressed at -9 and decompressed: about 6
+# inputs a second);
 # the other targets take a few milliseconds or less an input. Targets run
 # two at a time (one per core on CI).
 #
@@ -62,7 +64,8 @@ fi
 
 runs_for() {
     case $1 in
-        fuzz_roundtrip_* | fuzz_decompress_vpc3 | fuzz_decompress_champsim) echo $(( runs / 40 > 0 ? runs / 40 : 1 )) ;;
+        fuzz_roundtrip_* | fuzz_decompress_vpc3 | fuzz_decompress_champsim | fuzz_backends)
+            echo $(( runs / 40 > 0 ? runs / 40 : 1 )) ;;
         *) echo "$runs" ;;
     esac
 }
