@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/runtime/random_bytes.hpp"
+
 namespace tcgen_runtime {
 namespace {
 
@@ -31,14 +33,7 @@ std::vector<Backend> table_backends() {
 
 const std::vector<Backend> all_backends = table_backends();
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-    std::mt19937 random(seed);
-    Bytes bytes(size);
-    for (std::uint8_t& byte : bytes) {
-        byte = static_cast<std::uint8_t>(random());
-    }
-    return bytes;
-}
+using tcgen_test::random_bytes;
 
 // Compressible: a few values in runs.
 Bytes patterned_bytes(std::size_t size) {

@@ -15,20 +15,14 @@
 #include <gtest/gtest.h>
 
 #include "runtime/checksum.hpp"
+#include "tests/runtime/random_bytes.hpp"
 
 namespace tcgen_runtime {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-    std::mt19937 random(seed);
-    Bytes bytes(size);
-    for (std::uint8_t& byte : bytes) {
-        byte = static_cast<std::uint8_t>(random());
-    }
-    return bytes;
-}
+using tcgen_test::random_bytes;
 
 // Like a miss stream: 8-byte little-endian values, a few strides apart,
 // their high bytes mostly equal.

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/runtime/random_bytes.hpp"
 #include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
 #include "tests/runtime/test_command.hpp"
@@ -26,14 +27,7 @@ using tcgen_test::DeltaCodec;
 using tcgen_test::DeltaCodecTemplate;
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes random_bytes(std::size_t size, std::uint32_t seed) {
-    std::mt19937 random(seed);
-    Bytes bytes(size);
-    for (std::uint8_t& byte : bytes) {
-        byte = static_cast<std::uint8_t>(random());
-    }
-    return bytes;
-}
+using tcgen_test::random_bytes;
 
 // A trace the delta codec compresses well: a header, then records whose
 // short counts up and whose word repeats in runs.
