@@ -94,6 +94,9 @@ TEST(GroupDecoder, RoundTripsEveryBackendRestartIntervalAndThreadCount) {
     const Bytes input = counting_trace(64 * 41 + 17, 3, 1);
     for (const Backend backend : {Backend::bzip2, Backend::lzma, Backend::zstd, Backend::cm}) {
         for (const std::uint32_t restart : {0u, 1u, 2u, 3u, 7u}) {
+            if (backend == Backend::cm && restart != 2) {
+                continue;  // it sets up megabytes of tables per stream: one interval
+            }
             const Bytes file = compress_bytes<SmallBlocks>(input, restart, backend);
             const Outcome one = decompress_on<SmallBlocks>(file, 1);
             ASSERT_EQ(one.error, "");
