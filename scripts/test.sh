@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the test suite (installing the packages the tests need that are
 # missing, and building the tests first if needed): every test but those
-# labelled `slow` (minutes each: the bench scripts, the tuner, every pass
-# combination, regenerating from .tcz files, clang builds), which keeps it
+# labelled `slow` (minutes each: the bench scripts, the tuner, combinations
+# of passes, regenerating from .tcz files, clang builds), which keeps it
 # under ten minutes on two cores. CI runs the slow ones too.
 # Usage: scripts/test.sh [--slow | --all] [BUILD_DIR] [CMAKE_OPTIONS...]   (default: build)
 #   --slow   only the slow tests;  --all   every test
