@@ -8,10 +8,11 @@ the paper's Table 2.
 Generates the compressor of one spec (default examples/vpc3.tcg, TCgen(A), as
 in the paper) once per variant: every optimisation on; smart update, type
 minimisation, table sharing or fast hashing off; those four off together;
-and, beyond the paper, dead-code removal off. Builds each with c++ -O3 and
-measures every variant on every trace in the same run, the runs of the
-variants interleaved so that a noisy moment hits them alike. Reports per
-trace kind the harmonic means of compression rate, decompression speed and
+and, beyond the paper, dead-code removal off. Builds each with c++ -O3 (or
+--opt-level's; --build-cache keeps the builds) and measures every variant on
+every trace in the same run, the runs of the variants interleaved so that a
+noisy moment hits them alike. Reports per trace kind the harmonic means of
+compression rate, decompression speed and
 compression speed (MB/s of original data, CPU time as in the paper; medians
 of --runs runs), each speed also relative to "full optimisations"; checks
 every decompression byte for byte. Writes results.csv and report.md into
@@ -76,7 +77,9 @@ def parse_args(argv):
     p.add_argument("--tcgen", default=os.path.relpath(script.TCGEN),
                    help="the tcgen under test (default build/generator/tcgen)")
     p.add_argument("--cxx", default=os.environ.get("CXX", "c++"),
-                   help="C++ compiler for the generated compressors (default $CXX or c++; always -O3)")
+                   help="C++ compiler for the generated compressors (default $CXX or c++; -O3 unless "
+                   "--opt-level says otherwise)")
+    compressors.add_build_options(p)
     p.add_argument("--markdown", help="also write the table into FILE (docs/benchmarks/"
                    "ablation.md), replacing the section bench/ablation.py wrote there before")
     p.add_argument("--section", default=PROG, type=markdown_doc.section_name,
@@ -124,7 +127,8 @@ def build_variants(args, bindir, log_path):
             note(f"building '{label}' from {args.spec} {' '.join(options)}")
             try:
                 built[label] = compressors.build_tcgen(f"variant{index}", args.spec, REPO, args.tcgen,
-                                                       bindir, args.cxx, log, options)
+                                                       bindir, args.cxx, log, options,
+                                                       opt_level=args.opt_level, cache_dir=args.build_cache)
             except (OSError, subprocess.CalledProcessError) as e:
                 note(f"could not build '{label}': {e} (see {log_path})")
     return built
@@ -224,7 +228,7 @@ def markdown_report(kinds, summaries, traces, args, argv, machine_items):
         f"The compressor of `{args.spec}` generated with every optimisation (*{FULL}*), with one "
         "turned off (`tcgen --disable=NAME`), and with the paper's four off together (*all of the "
         "above*); the last row, dead-code removal off, is not in the paper. Each built with "
-        "`c++ -O3`, all measured in the same run with their runs interleaved. *rate* is the "
+        f"`c++ -O{args.opt_level}`, all measured in the same run with their runs interleaved. *rate* is the "
         "compression ratio, *d.spd* and *c.spd* decompression and compression speed in MB/s of "
         "original data (10^6 bytes) from CPU time (user + sys, as the paper's §6.2), medians of "
         f"{args.runs} run(s); every figure is the harmonic mean over the traces of a kind, speeds "
@@ -281,7 +285,7 @@ def main(argv):
     print(text_report(kinds, summaries, args))
 
     write_csv(rows, os.path.join(out, "results.csv"))
-    machine_items = machine.describe(REPO, args.tcgen, args.cxx, [])
+    machine_items = machine.describe(REPO, args.tcgen, args.cxx, [], args.opt_level)
     section = markdown_report(kinds, summaries, traces, args, argv, machine_items)
     report_md = os.path.join(out, "report.md")
     if os.path.exists(report_md):

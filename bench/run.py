@@ -87,7 +87,8 @@ def parse_args(argv):
                    "--branch-ids)")
     p.add_argument("--cxx", default=os.environ.get("CXX", "c++"),
                    help="C++ compiler for the generated compressors (default $CXX or c++; "
-                   "always with -O3)")
+                   "with -O3 unless --opt-level says otherwise)")
+    compressors.add_build_options(p)
     p.add_argument("--markdown", help="also write the report into FILE (one document per "
                    "corpus: docs/benchmarks/run-regular.md, docs/benchmarks/run-hard.md), "
                    "replacing the section bench/run.py wrote there before; its chart is copied "
@@ -205,7 +206,8 @@ def build_tcgen_compressors(args, traces, wanted, bindir, log_path):
             note(f"building {name} from {spec} with {args.tcgen}")
             try:
                 built[name] = compressors.build_tcgen(name, spec, REPO, args.tcgen, bindir,
-                                                      args.cxx, log)
+                                                      args.cxx, log, opt_level=args.opt_level,
+                                                      cache_dir=args.build_cache)
             except (subprocess.CalledProcessError, OSError) as e:
                 note(f"could not build {name}: {e} (see {log_path})")
                 continue
@@ -290,7 +292,7 @@ def write_reports(args, argv, out, traces, rows, built, wanted, zpaq, bindir):
         print(report.before_after_text(pairs))
         print()
 
-    machine_items = machine.describe(REPO, args.tcgen, args.cxx, [])
+    machine_items = machine.describe(REPO, args.tcgen, args.cxx, [], args.opt_level)
     tcgen_id = dict(machine_items)["tcgen"]
     for r in rows:
         r["tcgen"] = tcgen_id
@@ -405,7 +407,7 @@ def decode_main(args, argv, traces):
         writer = csv.DictWriter(f, fieldnames=decode_speed.CSV_FIELDS)
         writer.writeheader()
         writer.writerows(rows)
-    machine_items = machine.describe(REPO, args.tcgen, args.cxx, [])
+    machine_items = machine.describe(REPO, args.tcgen, args.cxx, [], args.opt_level)
     machine_items += [(c.name, compressors.tool_version(c.compress[0]))
                       for c in compressors.GENERAL if c.name in decode_speed.BASELINES]
     if not why_no_profile:

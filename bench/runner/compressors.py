@@ -4,8 +4,10 @@ Every compressor reads its input on stdin and writes stdout, so all of them
 are run and timed the same way (measure.py).
 """
 
+import hashlib
 import os
 import shlex
+import shutil
 import subprocess
 from dataclasses import dataclass
 
@@ -188,11 +190,32 @@ def tool_version(argv0):
     return text[0] if text else "unknown"
 
 
-def compile_generated(source, binary, cxx):
+# The optimisation level tcgen's compressors are built at: -O3, as the
+# README tells users to. The scripts' --opt-level can lower it where only
+# sizes and round trips count (a quick check, the scripts' tests): -O0 builds
+# in about half the time, and every speed it gives is meaningless.
+DEFAULT_OPT_LEVEL = "3"
+OPT_LEVELS = ["0", "1", "2", "3"]
+
+
+def add_build_options(p):
+    """--opt-level and --build-cache, for a script that builds tcgen's
+    compressors with build_tcgen."""
+    p.add_argument("--opt-level", default=DEFAULT_OPT_LEVEL, choices=OPT_LEVELS,
+                   help="build tcgen's compressors with -ON (default %(default)s; a lower one "
+                   "builds faster for a check of sizes and round trips, its speeds mean nothing)")
+    p.add_argument("--build-cache", metavar="DIR",
+                   help="keep tcgen's compressors, once built, in DIR (made if missing) and take "
+                   "them from there when the same generated code, compiler and flags come again, "
+                   "in this run or a later one (default: every run builds its own)")
+
+
+def compile_generated(source, binary, cxx, opt_level=DEFAULT_OPT_LEVEL):
     """The command that builds the program tcgen generated in SOURCE as the
-    README tells users to (`c++ -std=c++17 -O3 -pthread`), linking the
-    back-ends that the file's own "// Build:" line names (tcgen writes them
-    from the runtime's back-end table), so that no script lists them."""
+    README tells users to (`c++ -std=c++17 -O3 -pthread`; OPT_LEVEL replaces
+    the 3), linking the back-ends that the file's own "// Build:" line names
+    (tcgen writes them from the runtime's back-end table), so that no script
+    lists them."""
     with open(source, encoding="utf-8", errors="replace") as text:
         for line in text:
             if line.startswith("// Build:") and " comp.cpp" in line:
@@ -200,22 +223,59 @@ def compile_generated(source, binary, cxx):
                 break
         else:
             raise ValueError(f"{source}: no '// Build:' line naming its libraries")
-    return shlex.split(cxx) + ["-std=c++17", "-O3", "-o", binary, source, "-pthread", *link_flags]
+    return shlex.split(cxx) + ["-std=c++17", "-O" + opt_level, "-o", binary, source, "-pthread", *link_flags]
 
 
-def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=()):
+def _cache_key(source, compile_argv, cxx):
+    """What a cached build is kept under: the generated code, the compile
+    command (its paths left out) and what the compiler says it is, so that
+    another compiler behind the same name builds afresh."""
+    key = hashlib.sha256()
+    with open(source, "rb") as f:
+        key.update(f.read())
+    binary = compile_argv[compile_argv.index("-o") + 1]
+    key.update("\0".join("SOURCE" if a == source else "BINARY" if a == binary else a
+                          for a in compile_argv).encode())
+    version = subprocess.run(shlex.split(cxx) + ["--version"], capture_output=True)
+    key.update(version.stdout)
+    return key.hexdigest()
+
+
+def _compile(source, binary, cxx, opt_level, cache_dir, log):
+    """Compiles SOURCE into BINARY, or copies the build CACHE_DIR keeps of
+    the same code, command and compiler (and keeps this one there)."""
+    argv = compile_generated(source, binary, cxx, opt_level)
+    cached = os.path.join(cache_dir, _cache_key(source, argv, cxx)) if cache_dir else None
+    if cached and os.path.isfile(cached):
+        log.write(f"# {os.path.basename(binary)}: taken from the build cache, {cached}\n")
+        log.flush()
+        shutil.copy2(cached, binary)
+        return
+    log.write("$ " + shlex.join(argv) + "\n")
+    log.flush()
+    subprocess.run(argv, check=True, stdout=log, stderr=log)
+    if cached:
+        os.makedirs(cache_dir, exist_ok=True)
+        partial = f"{cached}.{os.getpid()}"
+        shutil.copy2(binary, partial)
+        os.replace(partial, cached)  # whole or not at all, beside another run
+
+
+def build_tcgen(name, spec, repo, tcgen, bindir, cxx, log, tcgen_options=(),
+                opt_level=DEFAULT_OPT_LEVEL, cache_dir=None):
     """Generates NAME.cpp from SPEC with the tcgen under test (given
     TCGEN_OPTIONS, such as --disable=...) and compiles it with
-    `c++ -std=c++17 -O3` (as the README tells users to), so that the figures are always those of the
-    current generator. The tools' messages go to the file object LOG. Raises
+    `c++ -std=c++17 -O3` (as the README tells users to; -O<OPT_LEVEL>), so
+    that the figures are always those of the current generator; the
+    compiler runs only if CACHE_DIR (--build-cache) has no build of the same
+    code yet. The tools' messages go to the file object LOG. Raises
     CalledProcessError."""
     spec_path = os.path.join(repo, spec)
     source = os.path.join(bindir, name + ".cpp")
     binary = os.path.join(bindir, name)
-    for make_argv in (lambda: [tcgen, *tcgen_options, spec_path, "-o", source],
-                      lambda: compile_generated(source, binary, cxx)):
-        argv = make_argv()
-        log.write("$ " + shlex.join(argv) + "\n")
-        log.flush()
-        subprocess.run(argv, check=True, stdout=log, stderr=log)
+    argv = [tcgen, *tcgen_options, spec_path, "-o", source]
+    log.write("$ " + shlex.join(argv) + "\n")
+    log.flush()
+    subprocess.run(argv, check=True, stdout=log, stderr=log)
+    _compile(source, binary, cxx, opt_level, cache_dir, log)
     return Compressor(name, [binary], [binary, "-d"], spec=spec, binary=binary)

@@ -45,8 +45,9 @@ def _memory():
     return "unknown"
 
 
-def describe(repo, tcgen, cxx, tool_versions):
-    """(label, value) pairs, in the order they are printed."""
+def describe(repo, tcgen, cxx, tool_versions, opt_level="3"):
+    """(label, value) pairs, in the order they are printed; OPT_LEVEL: the
+    -O tcgen's compressors were built with."""
     model, cores = _cpuinfo()
     threads = os.cpu_count()
     commit = _first_line(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo) or "unknown"
@@ -61,7 +62,7 @@ def describe(repo, tcgen, cxx, tool_versions):
         ("memory", _memory()),
         ("kernel", f"{platform.system()} {platform.release()} {platform.machine()}"),
         ("OS", _os_release()),
-        ("compiler", _first_line(cxx.split() + ["--version"]) + " (`" + cxx + " -O3`)"),
+        ("compiler", _first_line(cxx.split() + ["--version"]) + " (`" + cxx + " -O" + opt_level + "`)"),
         ("tcgen", (_first_line([tcgen, "--version"]) or "unknown") + ", commit " + commit
          + (" with uncommitted changes" if dirty else "")),
     ]

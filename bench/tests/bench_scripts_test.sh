@@ -10,7 +10,11 @@
 # document of its own (as docs/benchmarks/run-hard.md, its chart beside it),
 # and bench/ablation.py --section writes a second section without touching the
 # others. Last, bench/wet.py on one program's small WET. No figure is asserted: timings on a shared machine mean nothing in
-# a test.
+# a test. So tcgen's compressors are built with -O0 (--opt-level=0, half
+# the compiler's time; the sizes and round trips are the same) and once for
+# the whole test (--build-cache: the ablation's full optimisations is
+# bench/run.py's tcgen-a, the hard set's compressors and the second
+# ablation's are those built before).
 #
 #   bench/tests/bench_scripts_test.sh TCGEN TRACER_DIR
 set -euo pipefail
@@ -21,6 +25,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bench-scripts-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "bench_scripts_test: FAIL: $*" >&2; exit 1; }
 
+# What every run of bench/run.py and bench/ablation.py below is given.
+builds=(--opt-level=0 --build-cache="$work/builds")
 "$repo/bench/corpus.sh" --quick --dir="$work/corpus" --programs=gzip,sort --tool-dir="$tracer_dir" \
     >"$work/corpus.out" 2>&1 || { cat "$work/corpus.out"; fail "bench/corpus.sh failed"; }
 manifest=$work/corpus/quick/manifest.tsv
@@ -30,9 +36,9 @@ doc=$work/doc/benchmarks.md
 mkdir -p "$work/doc"
 printf '# Benchmarks\n\nHand-written analysis that the scripts must keep.\n' >"$doc"
 
-"$repo/bench/run.py" --quick --tcgen="$tcgen" --out="$work/run" --markdown="$doc" --zpaq=sort "$manifest" \
+"$repo/bench/run.py" --quick "${builds[@]}" --tcgen="$tcgen" --out="$work/run" --markdown="$doc" --zpaq=sort "$manifest" \
     >"$work/run.out" 2>"$work/run.err" || { cat "$work/run.err"; fail "bench/run.py failed"; }
-"$repo/bench/ablation.py" --quick --tcgen="$tcgen" --out="$work/ablation" --markdown="$doc" "$manifest" \
+"$repo/bench/ablation.py" --quick "${builds[@]}" --tcgen="$tcgen" --out="$work/ablation" --markdown="$doc" "$manifest" \
     >"$work/ablation.out" 2>"$work/ablation.err" || { cat "$work/ablation.err"; fail "bench/ablation.py failed"; }
 
 # Every expected row is there, verified, and nothing else.
@@ -129,7 +135,7 @@ awk -F'\t' 'NR > 1 && ($5 <= 0 || $3 !~ /\/hard-(sqlite3|xz-bin)\.[a-z]+$/) { ba
 [[ $(grep -c " reused$" "$work/hard2.out") -eq 10 ]] || fail "the hard set was not reused: $(cat "$work/hard2.out")"
 
 hard_doc=$work/doc/run-hard.md
-"$repo/bench/run.py" --quick --tcgen="$tcgen" --out="$work/run-hard" --markdown="$hard_doc" --zpaq=none \
+"$repo/bench/run.py" --quick "${builds[@]}" --tcgen="$tcgen" --out="$work/run-hard" --markdown="$hard_doc" --zpaq=none \
     --kinds=store-addresses,branches --section=bench/run-hard "$hard" \
     >"$work/run-hard.out" 2>"$work/run-hard.err" || { cat "$work/run-hard.err"; fail "bench/run.py --section failed"; }
 [[ $(grep -c "^<!-- begin bench/" "$doc") -eq 2 ]] || fail "bench/run.py --markdown=run-hard.md wrote into another document"
@@ -153,7 +159,7 @@ if command -v gnuplot >/dev/null; then
     # A second section of the same document draws a chart of its own and
     # leaves the first one's alone.
     chart_before=$(sha256sum <"$work/doc/run-hard.png")
-    "$repo/bench/run.py" --quick --tcgen="$tcgen" --out="$work/run-hard-two" --markdown="$hard_doc" --zpaq=none \
+    "$repo/bench/run.py" --quick "${builds[@]}" --tcgen="$tcgen" --out="$work/run-hard-two" --markdown="$hard_doc" --zpaq=none \
         --kinds=branches --section=bench/run-hard-two "$hard" >/dev/null 2>"$work/run-hard-two.err" \
         || { cat "$work/run-hard-two.err"; fail "bench/run.py --section=bench/run-hard-two failed"; }
     [[ -s "$work/doc/run-hard-two.png" ]] || fail "the second section's chart is not run-hard-two.png"
@@ -165,10 +171,14 @@ fi
 
 # bench/ablation.py --section writes a second ablation beside the first.
 ablation_before=$(section bench/ablation.py)
-"$repo/bench/ablation.py" --quick --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \
+"$repo/bench/ablation.py" --quick "${builds[@]}" --tcgen="$tcgen" --out="$work/ablation2" --markdown="$doc" \
     --section=bench/ablation-gzip --traces="store-addresses:$work/corpus/quick/gzip.sta" >/dev/null 2>&1 \
     || fail "bench/ablation.py --traces --section failed"
 [[ "$(section bench/ablation.py)" == "$ablation_before" ]] || fail "bench/ablation.py --section changed the bench/ablation.py section"
+# Its seven variants were built by the first ablation: none is compiled again.
+[[ $(grep -c "^# variant[0-9]: taken from the build cache, " "$work/ablation2/logs/build.log") -eq 7 ]] &&
+    ! grep -q "^\$ .* -O0 " "$work/ablation2/logs/build.log" || fail "--build-cache: the variants were built again"
+grep -qF -- ' -O0`)' "$doc" || fail "the document does not say the compressors were built with -O0"
 [[ $(grep -c "^<!-- begin bench/ablation-gzip -->" "$doc") -eq 1 ]] || fail "no bench/ablation-gzip section"
 grep -q "gzip.sta" <<<"$(section bench/ablation-gzip)" || fail "the bench/ablation-gzip section does not list its trace"
 
