@@ -41,7 +41,10 @@ round_trip() {
     cmp -s "$input" "$work/$name.out" || fail "$name" "decompressed output differs from the input"
     [ ! -s "$work/$name.err" ] || fail "$name" "decompression wrote to stderr: $(head -3 "$work/$name.err")"
     # Without --report: the same bytes, whether the report is printed or not.
-    "$comp" "$@" <"$input" 2>/dev/null | cmp -s - "$work/$name.tcz" || fail "$name" "compression is not deterministic"
+    # (Not again under the sanitizers: the same code ran the first time.)
+    if [ -z "${TCGEN_TEST_UNDER_SANITIZERS:-}" ]; then
+        "$comp" "$@" <"$input" 2>/dev/null | cmp -s - "$work/$name.tcz" || fail "$name" "compression is not deterministic"
+    fi
     check_report "$name" "$(stat -c %s "$input")"
     rm -f "$work/$name.tcz" "$work/$name.out"
 }
