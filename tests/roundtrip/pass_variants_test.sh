@@ -13,9 +13,10 @@
 #   MODE: "equivalence" checks the four sharing/fast-hash variants and the
 #         variant with everything off; "both-off" the same but of the
 #         sharing/fast-hash variants only the one with both off (what the
-#         variant specs run: the examples turn each off alone); "three-way" checks ten combinations in
-#         which every three passes are seen in all eight on/off states (a
-#         covering array of strength 3, in a third of the builds of all 32);
+#         variant specs run: the examples turn each off alone); "three-way"
+#         checks ten combinations in which every three passes are seen in
+#         all eight on/off states (a covering array of strength 3, in a
+#         third of the builds of all 32);
 #         "unoptimised" only round-trips the variant with everything off
 #         (what the sanitized suite runs).
 set -u
