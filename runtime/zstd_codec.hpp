@@ -38,25 +38,45 @@ inline std::string zstd_error_text(std::size_t code) {
     return ZSTD_getErrorName(code);
 }
 
+// Buffers up to this size are compressed with a context kept per thread:
+// making a context costs more than coding a small buffer (a restart group
+// of a few short blocks, a fuzzer's input), and zstd sizes the workspace to
+// the input, so a kept context stays well under a megabyte. Larger buffers
+// get a context of their own, freed after, so that no thread keeps a
+// level-19 workspace. The bytes are the same either way.
+inline constexpr std::size_t zstd_kept_context_limit = std::size_t{64} << 10;
+
+// A context with the format's parameters set (they stay set across frames).
+inline std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> zstd_format_context() {
+    std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    if (context == nullptr) {
+        throw std::bad_alloc();
+    }
+    std::size_t result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, zstd_level);
+    if (!ZSTD_isError(result)) {
+        result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_windowLog, zstd_window_log);
+    }
+    if (ZSTD_isError(result)) {
+        fail("internal error: zstd initialisation failed (" + zstd_error_text(result) + ")");
+    }
+    return context;
+}
+
 // Compresses data[0..size) into `compressed` (replacing its contents).
 inline void zstd_compress(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& compressed) {
     compressed.clear();
     if (size == 0) {
         return;
     }
-    ZSTD_CCtx* const context = ZSTD_createCCtx();
-    if (context == nullptr) {
-        throw std::bad_alloc();
+    compressed.resize(static_cast<std::size_t>(zstd_compress_bound(size)));
+    std::size_t result = 0;
+    if (size <= zstd_kept_context_limit) {
+        thread_local const auto kept = zstd_format_context();
+        result = ZSTD_compress2(kept.get(), compressed.data(), compressed.size(), data, size);
+    } else {
+        const auto own = zstd_format_context();
+        result = ZSTD_compress2(own.get(), compressed.data(), compressed.size(), data, size);
     }
-    std::size_t result = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, zstd_level);
-    if (!ZSTD_isError(result)) {
-        result = ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstd_window_log);
-    }
-    if (!ZSTD_isError(result)) {
-        compressed.resize(static_cast<std::size_t>(zstd_compress_bound(size)));
-        result = ZSTD_compress2(context, compressed.data(), compressed.size(), data, size);
-    }
-    ZSTD_freeCCtx(context);
     if (ZSTD_isError(result)) {
         fail("internal error: zstd compression failed (" + zstd_error_text(result) + ")");
     }

@@ -213,6 +213,28 @@ TEST(Backends, AReusedLzmaEncoderMakesTheBytesOfAFreshOne) {
     }
 }
 
+// Small buffers reuse one zstd context per thread; what comes out must be
+// what a fresh context makes, whatever the buffers before.
+TEST(Backends, AReusedZstdContextMakesTheBytesOfAFreshOne) {
+    std::mt19937 random(11);
+    for (const std::size_t size : {std::size_t{1}, std::size_t{12}, zstd_kept_context_limit, std::size_t{4096},
+                                   zstd_kept_context_limit + 1, std::size_t{100}, std::size_t{70000},
+                                   std::size_t{3}}) {
+        Bytes data(size);
+        for (std::uint8_t& byte : data) {
+            byte = static_cast<std::uint8_t>(random() % 7);  // compressible, with matches
+        }
+        Bytes reused;
+        zstd_compress(data.data(), data.size(), reused);
+        const auto fresh_context = zstd_format_context();
+        Bytes fresh(static_cast<std::size_t>(zstd_compress_bound(size)));
+        const std::size_t fresh_size = ZSTD_compress2(fresh_context.get(), fresh.data(), fresh.size(), data.data(), size);
+        ASSERT_FALSE(ZSTD_isError(fresh_size));
+        fresh.resize(fresh_size);
+        EXPECT_EQ(reused, fresh) << size << " bytes";
+    }
+}
+
 TEST(Backends, DamagedDataIsRefusedAlike) {
     const Bytes data = patterned_bytes(50000);
     for (const Backend backend : all_backends) {
