@@ -185,14 +185,14 @@ TEST(ZeroedMemory, ClearingWithMarksZeroesExactlyTheTouchedPagesInPlace) {
     memory.clear_touched_pages_only(true);
     EXPECT_EQ(data[7 * page], 0);
     // Pages 3-5 (a run: one memset), 64 (the second word of marks), 255 (the last).
-    for (const std::size_t index : {3, 4, 5, 64, 255}) {
+    for (const std::size_t index : {3u, 4u, 5u, 64u, 255u}) {
         memory.mark(index * page + 40, 8);
         data[index * page + 40] = 0xAB;
         data[index * page + page - 1] = 0xCD;  // the same page, beyond the line
     }
     data[100 * page] = 0x5A;  // written, never marked
     memory.clear();
-    for (const std::size_t index : {3, 4, 5, 64, 255}) {
+    for (const std::size_t index : {3u, 4u, 5u, 64u, 255u}) {
         EXPECT_EQ(data[index * page + 40], 0) << "page " << index;
         EXPECT_EQ(data[index * page + page - 1], 0) << "page " << index;
         EXPECT_FALSE(memory.touched(index));

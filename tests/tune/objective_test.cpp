@@ -364,10 +364,10 @@ TEST(ObjectiveSearch, StartsFromEveryShippedSpecOfTheLayoutAndKeepsTheBest) {
     ASSERT_TRUE(stores) << plan_error.message;
     // The store-address spec is the smallest of all the specs the search can
     // reach; any other costs more, the more predictions it makes the more.
-    const std::uint64_t best_bytes = 100000;
+    constexpr std::uint64_t best_bytes = 100000;
     const std::uint64_t fingerprint = stores->fingerprint;
-    ModelMeasurer::Model model = [fingerprint, best_bytes](const Candidate& candidate, const Measurement& planned,
-                                                           std::uint64_t& bytes, double& decode_ns) {
+    ModelMeasurer::Model model = [fingerprint](const Candidate& candidate, const Measurement& planned,
+                                               std::uint64_t& bytes, double& decode_ns) {
         bytes = planned.fingerprint == fingerprint ? best_bytes : best_bytes + 1000 + 10 * predictions(candidate);
         decode_ns = 50;
     };

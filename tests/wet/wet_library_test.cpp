@@ -109,7 +109,22 @@ template <class Stream>
 class WetStream : public ::testing::Test {};
 
 using StreamTypes = ::testing::Types<tcgen::wet::NodeTimestamps, tcgen::wet::NodeValues, tcgen::wet::EdgeTimestamps>;
-TYPED_TEST_SUITE(WetStream, StreamTypes);
+
+// The streams' names in the tests' names (and a third argument, without
+// which clang warns that the macro's variadic part is empty).
+struct StreamNames {
+    template <class Stream>
+    static std::string GetName(int) {
+        if (std::is_same_v<Stream, tcgen::wet::NodeTimestamps>) {
+            return "NodeTimestamps";
+        }
+        if (std::is_same_v<Stream, tcgen::wet::NodeValues>) {
+            return "NodeValues";
+        }
+        return "EdgeTimestamps";
+    }
+};
+TYPED_TEST_SUITE(WetStream, StreamTypes, StreamNames);
 
 TYPED_TEST(WetStream, RandomWalksAreExact) {
     using Record = typename TypeParam::Record;
