@@ -23,21 +23,28 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 compared=0 windowed=0
-# same PREFIX WET QUERY ARGS...: wet's output on WET equals the reference's on PREFIX.
+# same WET N QUERY ARGS...: wet's output on WET equals the reference's answer
+# to the N-th query of the batch that answer_all wrote into $work/ref.
 same() {
-    local prefix=$1 file=$2 query=$3; shift 3
-    local rc_wet=0 rc_ref=0
+    local file=$1 number=$2 query=$3; shift 3
+    local rc_wet=0 ref=$work/ref/$number
     "$wet" "$query" "$file" "$@" > "$work/out.wet" 2> "$work/err.wet" || rc_wet=$?
-    python3 "$reference" "$prefix" "$query" "$@" > "$work/out.ref" 2> "$work/err.ref" || rc_ref=$?
-    [[ $rc_ref == 0 ]] || fail "reference: $query $*: $(cat "$work/err.ref")"
+    [[ $(cat "$ref.status") == 0 ]] || fail "reference: $query $*: $(cat "$ref.err")"
     [[ $rc_wet == 0 ]] || fail "wet $query $*: exit status $rc_wet: $(cat "$work/err.wet")"
-    cmp -s "$work/out.wet" "$work/out.ref" \
-        || fail "wet $query $* differs from the reference: $(diff "$work/out.wet" "$work/out.ref" | head -5)"
+    cmp -s "$work/out.wet" "$ref.out" \
+        || fail "wet $query $* differs from the reference: $(diff "$work/out.wet" "$ref.out" | head -5)"
     if [[ $query == slice ]]; then
-        [[ $(tail -n 1 "$work/err.wet") == $(tail -n 1 "$work/err.ref") ]] \
-            || fail "wet slice $*: stderr '$(tail -n 1 "$work/err.wet")', reference '$(tail -n 1 "$work/err.ref")'"
+        [[ $(tail -n 1 "$work/err.wet") == $(tail -n 1 "$ref.err") ]] \
+            || fail "wet slice $*: stderr '$(tail -n 1 "$work/err.wet")', reference '$(tail -n 1 "$ref.err")'"
     fi
     compared=$((compared + 1))
+}
+
+# answer_all PREFIX: the reference's answers to every query of
+# $work/queries (one a line) in $work/ref, from one start of Python.
+answer_all() {
+    rm -rf "$work/ref" && mkdir "$work/ref"
+    python3 "$reference" "$1" --batch "$work/queries" "$work/ref" || fail "reference: --batch on $1"
 }
 
 # one_line_error WHAT COMMAND...: exit status 1 and exactly one line on stderr.
@@ -91,23 +98,24 @@ windows() {
 # query_set PREFIX WET: cf in every direction, then the queries PICKS lists,
 # one per line: "QUERY PC [INSTANCE]", with their windows.
 query_set() {
-    local prefix=$1 file=$2 executed
+    local prefix=$1 file=$2 executed middle number=0
     executed=$(( ($(stat -c %s "$prefix.flow") - 4) / 4 ))
-    same "$prefix" "$file" cf
-    same "$prefix" "$file" cf --backward
-    same "$prefix" "$file" cf --count=7
-    same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --count=25
-    same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --backward --count=25
-    same "$prefix" "$file" cf --from="$executed"
-    same "$prefix" "$file" cf --from=1 --backward
-    same "$prefix" "$file" cf --from=$(( (executed + 1) / 2 )) --count=25 --ids
-    same "$prefix" "$file" top
-    same "$prefix" "$file" top --count=3
-    while read -r query pc instance; do
-        # shellcheck disable=SC2086  # instance is absent for values/addresses
-        same "$prefix" "$file" "$query" "$pc" $instance
-        windows "$file" "$query" "$pc" $instance
-    done < "$work/picks"
+    middle=$(( (executed + 1) / 2 ))
+    {
+        printf '%s\n' cf "cf --backward" "cf --count=7" "cf --from=$middle --count=25" \
+            "cf --from=$middle --backward --count=25" "cf --from=$executed" "cf --from=1 --backward" \
+            "cf --from=$middle --count=25 --ids" top "top --count=3"
+        cat "$work/picks"
+    } > "$work/queries"
+    answer_all "$prefix"
+    while read -r query args; do
+        number=$((number + 1))
+        # shellcheck disable=SC2086  # the query's arguments, split as words
+        same "$file" "$number" "$query" $args
+        case $query in
+        values|addresses|def|slice) windows "$file" "$query" $args ;;
+        esac
+    done < "$work/queries"
 }
 
 # picks PREFIX [nm output]: PCs worth querying, written to $work/picks.

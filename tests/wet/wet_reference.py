@@ -8,6 +8,13 @@ print on the WET built from them, to check the library.
     wet_reference.py PREFIX values PC | addresses PC
     wet_reference.py PREFIX def PC INSTANCE | slice PC INSTANCE
     wet_reference.py PREFIX parents      # "T PARENT" per executed block
+    wet_reference.py PREFIX --batch QUERIES OUTDIR
+
+--batch answers every query of QUERIES (one a line, its words as above
+after PREFIX) from one reading of the files, as a run of its own would:
+OUTDIR/N.out, N.err and N.status for the N-th line (from 1). A test that
+asks dozens of queries of one trace starts Python, reads the files and
+finds the control parents once, not once a query.
 
 Control dependence is computed here the slow, obvious way, independently of
 the C++ (wet/dependences/control_dependence.cpp), from the same definition: shadow call
@@ -30,6 +37,7 @@ only. Bad input: one line on stderr, exit 1.
 
 import bisect
 import collections
+import contextlib
 import os
 import struct
 import sys
@@ -58,6 +66,7 @@ def read_records(prefix, suffix, magic, fmt):
 
 class Trace:
     def __init__(self, prefix, need_memory=True):
+        self.parents = None  # parents(self), once asked for: the queries never change a Trace
         blocks = read_records(prefix, ".blocks", b"WTB1", "<IHBBIIQ")
         self.block_pc, self.block_bytes, self.block_end = [], [], []
         for i, (bid, _instructions, end, _z, nbytes, _z2, pc) in enumerate(blocks):
@@ -286,6 +295,12 @@ def control_dependences(trace, nodes, edges):
 
 
 def parents(trace):
+    if trace.parents is None:
+        trace.parents = find_parents(trace)
+    return trace.parents
+
+
+def find_parents(trace):
     frame_at, cfgs = walk_frames(trace)
     cds = {entry: control_dependences(trace, nodes, edges) for entry, (nodes, edges) in cfgs.items()}
     result = []
@@ -475,25 +490,58 @@ def query_slice(trace, pc, instance):
     return [k[-1] for k in keyed]
 
 
+def answer(prefix, command, args, load):
+    """The lines of one query; load(need_memory) gives the Trace."""
+    if command == "cf":
+        return query_cf(load(False), args)
+    if command == "top":
+        return query_top(load(True), args)
+    if command == "parents" and not args:
+        return ["%d %d" % (t, p) for t, p in enumerate(parents(load(False)), 1)]
+    if command in ("values", "addresses") and len(args) == 1:
+        return query_events(load(True), parse_number(args[0], "PC"),
+                            "value" if command == "values" else "address")
+    if command in ("def", "slice") and len(args) == 2:
+        trace = load(True)
+        pc, instance = parse_number(args[0], "PC"), parse_number(args[1], "INSTANCE")
+        return (query_def if command == "def" else query_slice)(trace, pc, instance)
+    raise Bad("unknown command or wrong arguments: %s" % " ".join([command] + args))
+
+
+def batch(prefix, queries, outdir):
+    """Each query of the file QUERIES answered into OUTDIR from one Trace
+    of each kind (which keeps its parents once found)."""
+    traces = {}
+
+    def load(need_memory):
+        if need_memory not in traces:
+            traces[need_memory] = Trace(prefix, need_memory)
+        return traces[need_memory]
+
+    with open(queries) as lines:
+        for number, line in enumerate(lines, 1):
+            words = line.split()
+            status = 0
+            with open("%s/%d.out" % (outdir, number), "w") as out, open("%s/%d.err" % (outdir, number), "w") as err:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    try:
+                        for text in answer(prefix, words[0], words[1:], load):
+                            out.write(text + "\n")
+                    except Bad as e:
+                        err.write("wet_reference: error: %s\n" % e)
+                        status = 1
+            with open("%s/%d.status" % (outdir, number), "w") as f:
+                f.write("%d\n" % status)
+    return 0
+
+
 def main(argv):
     if len(argv) < 3:
         raise Bad("usage: wet_reference.py PREFIX cf|values|addresses|def|slice|parents ...")
     prefix, command, args = argv[1], argv[2], argv[3:]
-    if command == "cf":
-        lines = query_cf(Trace(prefix, need_memory=False), args)
-    elif command == "top":
-        lines = query_top(Trace(prefix), args)
-    elif command == "parents" and not args:
-        lines = ["%d %d" % (t, p) for t, p in enumerate(parents(Trace(prefix, need_memory=False)), 1)]
-    elif command in ("values", "addresses") and len(args) == 1:
-        lines = query_events(Trace(prefix), parse_number(args[0], "PC"),
-                             "value" if command == "values" else "address")
-    elif command in ("def", "slice") and len(args) == 2:
-        trace = Trace(prefix)
-        pc, instance = parse_number(args[0], "PC"), parse_number(args[1], "INSTANCE")
-        lines = (query_def if command == "def" else query_slice)(trace, pc, instance)
-    else:
-        raise Bad("unknown command or wrong arguments: %s" % " ".join(argv[2:]))
+    if command == "--batch" and len(args) == 2:
+        return batch(prefix, args[0], args[1])
+    lines = answer(prefix, command, args, lambda need_memory: Trace(prefix, need_memory))
     out = sys.stdout
     for line in lines:
         out.write(line + "\n")
