@@ -3,7 +3,7 @@
 
     bench/block-ids.py [--corpus=DIR | --manifest=FILE] [--programs=P1,P2] [--jobs=N]
               [--quick] [--tool-dir=DIR] [--build=DIR] [--work=DIR] [--cxx=CXX]
-              [--out=FILE] [--section=NAME]
+              [--opt-level=N] [--build-cache=DIR] [--out=FILE] [--section=NAME]
 
 Makes sure the corpus's branch traces exist (bench/corpus.sh --kinds=branches,
 given --corpus as its --dir and --programs, --jobs, --quick, --tool-dir as
@@ -31,7 +31,9 @@ differs or the grammar's hot subpaths differ from the expanded ids'.
 
 tcgen, tcgen-branch-ids, wpp and wpp-bench are taken from --build (default:
 build/ beside this script's folder), and so is the valgrind tool when
---tool-dir is not given.
+--tool-dir is not given. The two compressors are built with -O3 (--opt-level
+lowers it: their sizes stay, for a quick check), and --build-cache keeps
+them for later runs.
 Runs with Debian's /usr/bin/python3 and its standard library only.
 """
 
@@ -75,6 +77,7 @@ def parse_args(argv):
     script.add_build_option(p)
     p.add_argument("--work", help="directory for the split and compressed files (default BUILD/block-ids)")
     p.add_argument("--cxx", default="c++", help="the compiler of tcgen's output (default c++)")
+    compressors.add_build_options(p)
     p.add_argument("--out", metavar="FILE", help="replace the bench/block-ids.py section of this Markdown file "
                    "(docs/benchmarks/block-ids.md)")
     p.add_argument("--section", default=PROG, type=markdown_doc.section_name,
@@ -191,7 +194,7 @@ def measure(trace, tool, built, work):
 def report(rows, args, argv):
     out = [f"### Measured (`{PROG}`, {time.strftime('%Y-%m-%d')})\n",
            f"    {markdown_doc.command_line(PROG, argv)}\n"]
-    items = machine.describe(REPO, os.path.join(args.build, "generator", "tcgen"), args.cxx, [])
+    items = machine.describe(REPO, os.path.join(args.build, "generator", "tcgen"), args.cxx, [], args.opt_level)
     out.append("Machine: " + "; ".join(f"{label} {value}" for label, value in items) + ".\n")
     which = f"the branch traces {os.path.basename(args.manifest)} lists" if args.manifest else \
         "the regular corpus's branch traces"
@@ -267,7 +270,8 @@ def main(argv):
     with open(os.path.join(args.work, "build.log"), "w") as log:
         for name, spec in SPECS:
             try:
-                compressor = compressors.build_tcgen(name, spec, REPO, tcgen, bindir, args.cxx, log)
+                compressor = compressors.build_tcgen(name, spec, REPO, tcgen, bindir, args.cxx, log,
+                                                     opt_level=args.opt_level, cache_dir=args.build_cache)
             except subprocess.CalledProcessError:
                 die(f"building {spec}'s compressor failed; see {args.work}/build.log")
             built[name] = (compressor.compress, compressor.decompress)

@@ -7,7 +7,8 @@
 # backward walk); the command line in it names no path of the checkout.
 # --manifest takes the same trace from the corpus's manifest and gives the
 # same sizes. An unknown program or a missing manifest is refused with one
-# line and exit status 1.
+# line and exit status 1. The compressors are built at -O0 (sizes and round
+# trips are checked, no speed), once for both runs (--build-cache).
 set -euo pipefail
 
 build=$(readlink -f "${1:?usage: bench_block_ids_test.sh BUILD}")
@@ -18,8 +19,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_block_ids_test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+builds=(--opt-level=0 --build-cache="$tmp/builds")
 "$repo/bench/block-ids.py" --quick --programs=sort --build="$build" --corpus="$tmp/corpus" --work="$tmp/work" \
-    --out="$tmp/doc.md" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids.py failed"; }
+    "${builds[@]}" --out="$tmp/doc.md" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids.py failed"; }
 grep -q '^<!-- begin bench/block-ids.py -->$' "$tmp/doc.md" || fail "no bench/block-ids.py section"
 sizes='^\| sort \| [0-9,]+ \| [0-9,]+ \|( [0-9,]+ \|){8} [-0-9.]+ % \| [0-9,]+ \| [0-9,]+ \|$'
 grep -Eq "$sizes" "$tmp/doc.md" || fail "no row of sizes for sort: $(cat "$tmp/doc.md")"
@@ -32,7 +34,7 @@ grep -Fq '| program | ids | grammar symbols | ratio | hot L = 4 | hot L = 8 | ho
 ! grep -qF "$repo" "$tmp/doc.md" || fail "the section names the checkout's path"
 
 "$repo/bench/block-ids.py" --manifest="$tmp/corpus/quick/manifest.tsv" --programs=sort --build="$build" \
-    --work="$tmp/work" > "$tmp/out2" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids.py --manifest failed"; }
+    --work="$tmp/work" "${builds[@]}" > "$tmp/out2" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "bench/block-ids.py --manifest failed"; }
 cmp <(grep -E "$sizes" "$tmp/out") <(grep -E "$sizes" "$tmp/out2") || fail "--manifest gave other sizes"
 
 rc=0

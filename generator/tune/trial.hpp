@@ -50,8 +50,13 @@ Figures figures_of(const Measurement& measurement);
 // When decode speed counts (an objective other than ratio, or a target),
 // -O2: the speed measured is then that of an optimised build, which decodes
 // 10-15 % faster than -O1.
-inline std::vector<std::string> candidate_compiler_flags(bool speed_counts = false) {
-    return {"-std=c++17", speed_counts ? "-O2" : "-O1"};
+inline unsigned default_candidate_opt_level(bool speed_counts = false) {
+    return speed_counts ? 2 : 1;
+}
+
+// The flags a candidate is built with, at -O`opt_level` (0 to 3).
+inline std::vector<std::string> candidate_compiler_flags(unsigned opt_level = default_candidate_opt_level()) {
+    return {"-std=c++17", "-O" + std::to_string(opt_level)};
 }
 
 struct TrialSettings {

@@ -52,6 +52,8 @@ struct Options {
     double max_decode_ns = 0;  // 0: not given
     bool max_decode_ns_given = false;
     bool max_table_mb_given = false;
+    unsigned opt_level = 0;  // given: --opt-level
+    bool opt_level_given = false;
 };
 
 int fail(const std::string& message) {
@@ -224,9 +226,11 @@ int run(const Options& options) {
         sample_bytes += sample->sample_bytes;
     }
     const bool speed_counts = *objective != Objective::ratio || options.max_decode_ns_given;
+    const unsigned opt_level = options.opt_level_given ? options.opt_level : default_candidate_opt_level(speed_counts);
     std::cerr << "tcgen tune: record " << layout_text(*layout) << "; " << samples_text(samples.size(), sample_bytes)
               << ", budget " << options.budget_seconds << " s, compiler " << cxx
-              << (speed_counts ? " -O2; objective " + goal_text(*objective, options.max_decode_ns) : "") << "\n";
+              << (speed_counts || options.opt_level_given ? " -O" + std::to_string(opt_level) : "")
+              << (speed_counts ? "; objective " + goal_text(*objective, options.max_decode_ns) : "") << "\n";
 
     std::string compiler_identity;
     if (!options.cache_dir.empty()) {
@@ -237,7 +241,7 @@ int run(const Options& options) {
         }
         compiler_identity = version_text(compiler, work.path());
     }
-    Trials trials({work.path(), compiler, candidate_compiler_flags(speed_counts), options.backend, samples,
+    Trials trials({work.path(), compiler, candidate_compiler_flags(opt_level), options.backend, samples,
                    sample_records, options.cache_dir, compiler_identity});
     SearchSettings settings;
     settings.started = started;
@@ -349,6 +353,12 @@ int tune_main(int argc, char** argv) {
                        " (default: theirs, what their level tries for each stream)")
         ->check(CLI::IsMember(backend_choices));
     app.add_option("--cxx", options.cxx, "C++ compiler for the candidates (default $CXX, else c++)");
+    app.add_option("--opt-level", options.opt_level,
+                   "Build the candidates with -ON, N from 0 to 3 (default 1, or 2 with balanced, speed or "
+                   "--max-decode-ns). The bytes a compressor writes, and so the spec chosen for ratio, do not "
+                   "depend on it; the build time and the decode times measured do (0 builds fastest)")
+        ->check(CLI::Range(0u, 3u))
+        ->type_name("N");
     app.add_option("--cache-dir", options.cache_dir,
                    "Keep the candidates' compressors, once built, in DIR (made if missing) and take them from "
                    "there when the same generated code, compiler and flags come again, in this run or a later one "
@@ -358,17 +368,18 @@ int tune_main(int argc, char** argv) {
                    "What the best spec is best at: ratio (the smallest output, the default), speed (the fastest "
                    "decoding) or balanced (the smallest bytes x sqrt(decode ns/record): 10 % faster pays for "
                    "about 5 % larger). Each candidate's decode time is its decompressor's CPU time on its own "
-                   "output, the median of 5 runs; with balanced or speed the candidates are built with -O2");
+                   "output, the median of 5 runs; with balanced or speed the candidates are built with -O2 (unless --opt-level)");
     app.add_option("--max-decode-ns", options.max_decode_ns,
                    "Decode speed to keep to, in CPU nanoseconds per record (as the candidates report them): "
                    "only a spec that decodes within it is a result, the smallest by the objective; the search "
-                   "first walks towards it; fails if none measured does. Builds the candidates with -O2");
+                   "first walks towards it; fails if none measured does. Builds the candidates with -O2 (unless --opt-level)");
     if (const std::optional<int> status =
             cli::parse_command_line(app, argc, argv, "tcgen: error: tune: ", "tcgen tune --help")) {
         return *status;
     }
     options.max_decode_ns_given = app.count("--max-decode-ns") != 0;
     options.max_table_mb_given = app.count("--max-table-mb") != 0;
+    options.opt_level_given = app.count("--opt-level") != 0;
     try {
         return run(options);
     } catch (const std::exception& bug) {

@@ -9,7 +9,9 @@
 # specs' own programs reach;
 # every run shares one build cache (--cache-dir), so that a candidate is
 # built once in the whole test, and a run of candidates built before builds
-# nothing;
+# nothing; the candidates are built with --opt-level=0 (the bytes they write
+# are those of any level), and the levels tune would choose itself are
+# checked on its first line;
 # --spec starts from the given spec and names it; argument errors give the expected
 # one-line messages; --objective=ratio is the default's search exactly;
 # balanced and speed, and a decode target, give specs that round-trip, or
@@ -33,9 +35,11 @@ cxx=(${CXX:-c++} -std=c++17 -O0)
 link_flags=$(dirname "$0")/../tools/link-flags   # the back-ends' -l flags, from the generated file
 
 # --- a tuning run and its spec ---------------------------------------------
+# Every run's builds: one cache, -O0.
+tune_builds=(--cache-dir="$work/cache" --opt-level=0)
 # tune_vpc3 ARGS...: tcgen tune from examples/vpc3.tcg alone (its layout,
 # h32,pc32,64), named as the --record start of earlier versions was.
-tune_vpc3() { (cd "$source_dir" && "$tcgen" tune "$@" --spec=examples/vpc3.tcg --cache-dir="$work/cache"); }
+tune_vpc3() { (cd "$source_dir" && "$tcgen" tune "$@" --spec=examples/vpc3.tcg "${tune_builds[@]}"); }
 # From vpc3.tcg: it is measured first, the wide start second, and the result
 # is never larger than it.
 tune_vpc3 "$sample" --max-candidates=3 --tolerance=0 -o "$work/tuned.tcg" 2>"$work/log"
@@ -123,7 +127,7 @@ grep -qxF 'tcgen tune: skipped examples/vpc3.tcg: its tables (22.0 MB) exceed --
     { echo "--max-table-mb=16: the start not left out:"; cat "$work/log"; fail=1; }
 # A layout no shipped spec has starts from the wide start.
 "$synth" --fields=32,32 --header=4 --records=3000 >"$work/narrow.trace"
-"$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 --cache-dir="$work/cache" -o /dev/null \
+"$tcgen" tune "$work/narrow.trace" --record=h32,pc32,32 --max-candidates=1 "${tune_builds[@]}" -o /dev/null \
     2>"$work/log"
 grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,pc32,32: not the wide start:"; cat "$work/log"; fail=1; }
 
@@ -134,7 +138,7 @@ grep -q '^tcgen tune: start: the wide start, ratio ' "$work/log" || { echo "h32,
 # to the largest start's).
 shipped=(vpc3 tcgen_b x86_cache_misses x86_load_values x86_store_addresses)
 "$tcgen" tune "$sample" --record=h32,pc32,64 --max-candidates=7 --tolerance=0 \
-    --cache-dir="$work/cache" -o "$work/all_starts.tcg" \
+    "${tune_builds[@]}" -o "$work/all_starts.tcg" \
     2>"$work/log"
 number=1
 for name in "${shipped[@]}"; do
@@ -170,8 +174,9 @@ diff <(grep -v '^#' "$work/tuned.tcg") <(grep -v '^#' "$work/ratio.tcg") ||
     { echo "no decode times:"; cat "$work/log"; fail=1; }
 # balanced and speed, and a target every candidate meets: the spec is
 # accepted and its compressor round-trips the sample; the header says the
-# goal. Two candidates each (the start and the wide start), built with -O2
-# once for all three and for the unmet target below.
+# goal. Two candidates each (the start and the wide start), built once for
+# all three and for the unmet target below (at --opt-level=0, which the first
+# line says in place of the -O2 these goals build with by default).
 for goal in "balanced" "speed" "ratio --max-decode-ns=1e6"; do
     name=goal_$(tr -c 'a-z0-9\n' _ <<<"$goal")
     # shellcheck disable=SC2086  # the goal is words
@@ -180,7 +185,7 @@ for goal in "balanced" "speed" "ratio --max-decode-ns=1e6"; do
     compressed_size "$name" "$sample" >/dev/null || fail=1
     objective=${goal%% *}
     grep -q "^# tcgen tune (objective $objective[,)].* decode [0-9]*\.[0-9] ns/record" "$work/$name.tcg" &&
-        grep -q "^tcgen tune: record h32,pc32,64; .*, compiler .* -O2; objective $objective" "$work/log" ||
+        grep -q "^tcgen tune: record h32,pc32,64; .*, compiler .* -O0; objective $objective" "$work/log" ||
         { echo "--objective=$goal: the goal not said:"; head -2 "$work/$name.tcg"; cat "$work/log"; fail=1; }
 done
 grep -q '^# tcgen tune (objective ratio, decode within 1e+06 ns/record) on ' "$work/goal_ratio___max_decode_ns_1e6.tcg" ||
@@ -196,7 +201,7 @@ grep -v '^tcgen tune: ' "$work/log" >"$work/err"
     { echo "an unmet target: not the expected error (status $status):"; cat "$work/log"; fail=1; }
 
 # --spec: the layout of a spec, and the start: its own predictors.
-"$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 --cache-dir="$work/cache" \
+"$tcgen" tune "$sample" --spec="$source_dir/examples/vpc3.tcg" --max-candidates=2 "${tune_builds[@]}" \
     >"$work/from_spec.tcg" 2>"$work/log"
 grep -q "^tcgen tune:   1  ratio .*  $source_dir/examples/vpc3.tcg\$" "$work/log" &&
     grep -q "^tcgen tune: start: $source_dir/examples/vpc3.tcg, ratio " "$work/log" ||
@@ -267,12 +272,33 @@ check_error "tcgen: error: --max-decode-ns must be a positive number of nanoseco
     "$sample" --record=h32,pc32,64 --objective=speed --max-decode-ns=-40
 check_error "tcgen: error: tune: Could not convert: --max-decode-ns = fast (try tcgen tune --help)" \
     "$sample" --record=h32,pc32,64 --max-decode-ns=fast
+check_error "tcgen: error: tune: --opt-level: Value 4 not in range 0 to 3 (try tcgen tune --help)" \
+    "$sample" --record=h32,pc32,64 --opt-level=4
 check_error "tcgen: error: tune: The following argument was not expected: --bogus (try tcgen tune --help)" \
     "$sample" --record=h32,pc32,64 --bogus
 check_error "tcgen: error: cannot read '$work/none.tcg': No such file or directory" "$sample" --spec="$work/none.tcg"
 check_error "tcgen: error: refusing to overwrite the input '$work/second_half.trace' with the output" \
     "$sample" "$work/second_half.trace" --record=h32,pc32,64 --max-candidates=1 -o "$work/second_half.trace"
 "$tcgen" tune --help | grep -q -- '--record' || { echo "tune --help"; fail=1; }
+# The level the candidates are built at: -O1 for ratio, -O2 where decode
+# speed counts, else --opt-level's; the first line names it where it is not
+# the default -O1. The compiler here notes its arguments and fails.
+printf '#!/bin/sh\necho "$*" >"%s/compiler-arguments"\nexit 1\n' "$work" >"$work/noting-c++"
+chmod +x "$work/noting-c++"
+check_level() {  # LEVEL FIRST-LINE-TAIL ARGUMENTS...
+    local level=$1 tail=$2
+    shift 2
+    rm -f "$work/compiler-arguments"
+    "$tcgen" tune "$sample" --record=h32,pc32,64 --cxx="$work/noting-c++" "$@" >/dev/null 2>"$work/log" || true
+    grep -qw -- "-O$level" "$work/compiler-arguments" &&
+        grep -qxF "compiler $work/noting-c++$tail" <(sed -n 's/^tcgen tune: record [^;]*; [^,]*, budget [^,]*, \(compiler .*\)$/\1/p' "$work/log") ||
+        { echo "tune $*: not built at -O$level:"; cat "$work/compiler-arguments" "$work/log"; fail=1; }
+}
+check_level 1 ""
+check_level 2 " -O2; objective balanced" --objective=balanced
+check_level 2 " -O2; objective ratio, decode within 50 ns/record" --max-decode-ns=50
+check_level 0 " -O0" --opt-level=0
+check_level 3 " -O3; objective speed" --objective=speed --opt-level=3
 # The work directories are gone.
 if compgen -G "$work/tcgen-tune-*" >/dev/null; then echo "work directory left behind"; fail=1; fi
 
