@@ -12,7 +12,7 @@ limit=$((1024 * 1024))
 # A sanitizer build reserves terabytes of shadow memory, which the limit
 # would starve: there it is left out and only the refusals are checked.
 memory_limit="ulimit -v 400000"
-if ldd "$tcgen" 2>/dev/null | grep -q libasan; then
+if [ -n "${TCGEN_TEST_UNDER_SANITIZERS:-}" ]; then
     memory_limit=true
 fi
 

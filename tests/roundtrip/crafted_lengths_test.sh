@@ -95,7 +95,7 @@ open('%s/full_block_claimed_then_truncated.tcz' % out, 'wb').write(crafted)
 PY
 
 limit="ulimit -v 50000"
-if ldd "$comp" 2>/dev/null | grep -q libasan; then
+if [ -n "${TCGEN_TEST_UNDER_SANITIZERS:-}" ]; then
     limit=true
 fi
 
