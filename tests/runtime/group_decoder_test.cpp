@@ -15,7 +15,7 @@
 
 #include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
-#include "tests/runtime/test_scale.hpp"
+#include "tests/test_scale.hpp"
 
 namespace tcgen_runtime {
 namespace {

@@ -19,7 +19,7 @@
 #include "common/byte_io.hpp"
 #include "runtime/checksum.hpp"
 #include "synthetic_wet.hpp"
-#include "test_scale.hpp"
+#include "tests/test_scale.hpp"
 #include "wet/flow/flow_index.hpp"
 #include "wet/flow/flow_stream.hpp"
 #include "wet/labels/byte_planes.hpp"
@@ -660,7 +660,7 @@ TEST(Checkpoints, WetQueriesAcrossCheckpoints) {
         EXPECT_EQ(wet.to_bytes(), bytes);
         std::mt19937_64 random(chunk);
         tcgen::wet::FlowStep step;
-        for (int seek = 0; seek < wet_test::scaled(400); ++seek) {
+        for (int seek = 0; seek < tcgen_test::scaled(400); ++seek) {
             const auto t = static_cast<std::uint32_t>(random() % (raw.flow.size() + 1));
             auto cursor = wet.control_flow(t);
             for (std::uint32_t ahead = 1; ahead <= 4 && t + ahead <= raw.flow.size(); ++ahead) {
@@ -681,7 +681,7 @@ TEST(Checkpoints, WetQueriesAcrossCheckpoints) {
         // Defs first (on the loaded WET, before any block's timestamps are
         // derived whole: the flow's index answers), then values at random
         // events: timestamp -> position lookups in the node labels.
-        const std::size_t edge_step = wet_test::under_sanitizers ? 4 : 1;
+        const std::size_t edge_step = tcgen_test::under_sanitizers ? 4 : 1;
         for (std::size_t e = 0; e < raw.edges.size(); e += edge_step) {
             const auto& edge = raw.edges[e];
             const auto def = wet.def_of(edge.use, edge.t_use);
@@ -689,7 +689,7 @@ TEST(Checkpoints, WetQueriesAcrossCheckpoints) {
             ASSERT_EQ(def->node, edge.def);
             ASSERT_EQ(def->t, edge.t_def);
         }
-        for (int lookup = 0; lookup < wet_test::scaled(400); ++lookup) {
+        for (int lookup = 0; lookup < tcgen_test::scaled(400); ++lookup) {
             const auto& event = raw.events[random() % raw.events.size()];
             const auto accesses = wet.accesses(raw.nodes[event.node].pc);
             const auto found = std::find_if(accesses.begin(), accesses.end(), [&](const auto& access) {

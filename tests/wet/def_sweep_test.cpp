@@ -23,7 +23,7 @@
 
 #include "common/byte_io.hpp"
 #include "synthetic_wet.hpp"
-#include "test_scale.hpp"
+#include "tests/test_scale.hpp"
 #include "wet/dependences/control_dependence.hpp"
 #include "wet/dependences/def_sweep.hpp"
 #include "wet/labels/label_store.hpp"
@@ -260,7 +260,7 @@ void expect_load_values(const RawTrace& raw) {
 
 TEST(DefSweep, SyntheticRunsSweepTheDefsTheSearchFinds) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-        const RawTrace raw = synthetic_wet::make_trace(static_cast<unsigned>(wet_test::scaled(400)), seed);
+        const RawTrace raw = synthetic_wet::make_trace(static_cast<unsigned>(tcgen_test::scaled(400)), seed);
         LabelStore labels = loaded_labels(raw);
         expect_swept_defs(labels, raw);
         expect_walks_back(raw, seed);
@@ -268,7 +268,7 @@ TEST(DefSweep, SyntheticRunsSweepTheDefsTheSearchFinds) {
 }
 
 TEST(DefSweep, RandomRunsOfSeveralWritersAndSizes) {
-    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(wet_test::scaled(8)); ++seed) {
+    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(tcgen_test::scaled(8)); ++seed) {
         const RawTrace raw = random_run(3000, seed, seed % 2 == 0 ? 0 : 16);
         tcgen::wet::check_raw_trace(raw, "random");
         LabelStore labels = loaded_labels(raw);

@@ -20,7 +20,7 @@
 
 #include "raw_lookups.hpp"
 #include "synthetic_wet.hpp"
-#include "test_scale.hpp"
+#include "tests/test_scale.hpp"
 #include "wet/dependences/dataflow.hpp"
 #include "wet_file_bytes.hpp"
 
@@ -228,7 +228,7 @@ TEST(RegisterDataflow, SlicesFollowRegistersAsTheReferenceDoes) {
 TEST(RegisterDataflow, SlicesOverSeveralSegmentsOfTheFlow) {
     const RawTrace raw = trace_with_registers(10000, 9);
     ASSERT_GT(raw.flow.size(), 65536u);
-    check_slices(raw, 2, wet_test::under_sanitizers ? 3 : 1);
+    check_slices(raw, 2, tcgen_test::under_sanitizers ? 3 : 1);
 }
 
 // A slice walk hands out the slice a timestamp at a time, latest first, the
@@ -245,7 +245,7 @@ TEST(RegisterDataflow, SliceWalksHandOutTheSameSliceATimestampAtATime) {
     std::size_t checked = 0;
     // Every pair of pcs; under the sanitizers every fourth pair (the step is
     // what costs there, not the checks).
-    const std::size_t step = wet_test::under_sanitizers ? 8 : 2;
+    const std::size_t step = tcgen_test::under_sanitizers ? 8 : 2;
     for (std::size_t at = 0; at + 1 < pcs.size(); at += step) {
         const std::uint64_t pc = pcs[at];
         const std::uint64_t other_pc = pcs[at + 1];
@@ -306,7 +306,7 @@ TEST(RegisterDataflow, SliceWalksHandOutTheSameSliceATimestampAtATime) {
         }
         ++checked;
     }
-    EXPECT_GT(checked, wet_test::under_sanitizers ? 1u : 3u);
+    EXPECT_GT(checked, tcgen_test::under_sanitizers ? 1u : 3u);
 }
 
 TEST(RegisterDataflow, ARunWithoutRegsSlicesAsBefore) {
@@ -518,7 +518,7 @@ RawTrace alike_blocks(std::uint32_t count) {
 // as built.
 TEST(RegisterDataflow, ColumnsThatShrinkFurtherArePaddedAndLoad) {
     // Past the 1 MiB the bound starts from: 58 column bytes a block.
-    const std::uint32_t blocks = wet_test::under_sanitizers ? 24000 : 40000;
+    const std::uint32_t blocks = tcgen_test::under_sanitizers ? 24000 : 40000;
     const RawTrace raw = alike_blocks(blocks);
     WholeExecutionTrace built = WholeExecutionTrace::build(raw);
     const std::vector<std::uint8_t> bytes = built.to_bytes();

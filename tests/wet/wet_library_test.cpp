@@ -17,7 +17,7 @@
 
 #include <tcgen/wet.hpp>
 
-#include "test_scale.hpp"
+#include "tests/test_scale.hpp"
 
 namespace {
 
@@ -60,7 +60,7 @@ void random_walk(const std::vector<typename Stream::Record>& records, std::uint6
     ASSERT_TRUE(stream.at_begin());
     std::mt19937_64 random(seed);
     Record record{};
-    for (int step = 0; step < wet_test::scaled(4000); ++step) {
+    for (int step = 0; step < tcgen_test::scaled(4000); ++step) {
         const std::uint64_t p = stream.position();
         switch (random() % 8) {
         case 0: case 1: case 2:
