@@ -9,7 +9,9 @@
 # Built unoptimised: what is checked is bytes, which the compiler's
 # optimisation does not change, on inputs of a few hundred KB, and -O0
 # builds in two thirds of -O1's time (the builds are the test's time).
-# Usage: pass_variants_test.sh TCGEN SYNTH_TRACE SPEC MODE [CXXFLAGS...]
+# The variant with nothing turned off is COMP, the spec's compressor that
+# the build made (the same generated source), not built again.
+# Usage: pass_variants_test.sh TCGEN SYNTH_TRACE SPEC MODE COMP [CXXFLAGS...]
 #   MODE: "equivalence" checks the four sharing/fast-hash variants and the
 #         variant with everything off; "both-off" the same but of the
 #         sharing/fast-hash variants only the one with both off (what the
@@ -20,8 +22,8 @@
 #         "unoptimised" only round-trips the variant with everything off
 #         (what the sanitized suite runs).
 set -u
-tcgen=$1 synth=$2 spec=$3 mode=$4
-shift 4
+tcgen=$1 synth=$2 spec=$3 mode=$4 comp=$5
+shift 5
 cxxflags=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -47,6 +49,10 @@ else
 fi
 
 for mask in $masks; do
+    if [ "$mask" -eq 0 ]; then
+        ln -s "$comp" "$work/comp_0"
+        continue
+    fi
     list=$(disabled_list "$mask")
     "$tcgen" ${list:+--disable=$list} -o "$work/comp_$mask.cpp" "$spec" || { fail "tcgen --disable=$list"; continue; }
     # shellcheck disable=SC2046  # the flags are words
