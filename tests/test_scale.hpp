@@ -1,11 +1,12 @@
 // How much of their work the longest exhaustive and randomised C++ tests do.
-// Under AddressSanitizer and UndefinedBehaviorSanitizer (a Debug build
-// checking every access) they take a fraction of their cases, walks and
-// inputs: the sanitizers look for bad accesses, which the fewer cases still
-// make on every code path, while the unsanitized suite and ThreadSanitizer's
-// run check every case in full. The sanitized build defines
-// TCGEN_TEST_UNDER_SANITIZERS for every test program (tests/CMakeLists.txt),
-// as it sets the variable of that name for the test scripts.
+// Under the sanitizers (AddressSanitizer and UndefinedBehaviorSanitizer in a
+// Debug build checking every access; ThreadSanitizer, which tracks every
+// access of every thread) they take a fraction of their cases, walks and
+// inputs: the sanitizers look for bad accesses and races, which the fewer
+// cases still make on every code path, while the unsanitized suite checks
+// every case in full. The sanitized builds define TCGEN_TEST_UNDER_SANITIZERS
+// for every test program (tests/CMakeLists.txt), as the ASan build sets the
+// variable of that name for the test scripts.
 #pragma once
 
 namespace tcgen_test {

@@ -19,6 +19,7 @@
 #include "tests/runtime/tcz_sections.hpp"
 #include "tests/runtime/test_codec.hpp"
 #include "tests/runtime/test_command.hpp"
+#include "tests/test_scale.hpp"
 
 namespace tcgen_runtime {
 namespace {
@@ -80,13 +81,16 @@ TEST(Driver, RoundTripsEveryShortLength) {
 }
 
 TEST(Driver, RoundTripsManyBlocksAndCountsThem) {
-    const Bytes input = structured_trace(10007, 5);
+    // Blocks of 5 records, each through the back-ends: under the sanitizers
+    // 202 blocks, not 2002.
+    const std::size_t records = tcgen_test::under_sanitizers ? 1007 : 10007;
+    const Bytes input = structured_trace(records, 5);
     RunTotals totals;
     const Bytes compressed = compress_bytes(input, &totals);
     EXPECT_EQ(totals.input_bytes, input.size());
     EXPECT_EQ(totals.output_bytes, compressed.size());
-    EXPECT_EQ(totals.records, 10007u);
-    EXPECT_EQ(totals.blocks, 2002u);
+    EXPECT_EQ(totals.records, records);
+    EXPECT_EQ(totals.blocks, (records + 4) / 5);
     EXPECT_EQ(decompress_bytes(compressed), input);
     const Bytes random_input = random_bytes(60001, 3);
     EXPECT_EQ(decompress_bytes(compress_bytes(random_input)), random_input);
