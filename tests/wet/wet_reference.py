@@ -490,7 +490,7 @@ def query_slice(trace, pc, instance):
     return [k[-1] for k in keyed]
 
 
-def answer(prefix, command, args, load):
+def answer(command, args, load):
     """The lines of one query; load(need_memory) gives the Trace."""
     if command == "cf":
         return query_cf(load(False), args)
@@ -525,7 +525,7 @@ def batch(prefix, queries, outdir):
             with open("%s/%d.out" % (outdir, number), "w") as out, open("%s/%d.err" % (outdir, number), "w") as err:
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     try:
-                        for text in answer(prefix, words[0], words[1:], load):
+                        for text in answer(words[0], words[1:], load):
                             out.write(text + "\n")
                     except Bad as e:
                         err.write("wet_reference: error: %s\n" % e)
@@ -541,7 +541,7 @@ def main(argv):
     prefix, command, args = argv[1], argv[2], argv[3:]
     if command == "--batch" and len(args) == 2:
         return batch(prefix, args[0], args[1])
-    lines = answer(prefix, command, args, lambda need_memory: Trace(prefix, need_memory))
+    lines = answer(command, args, lambda need_memory: Trace(prefix, need_memory))
     out = sys.stdout
     for line in lines:
         out.write(line + "\n")
