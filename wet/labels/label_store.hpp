@@ -67,6 +67,7 @@
 #include "wet/flow/flow_stream.hpp"
 #include "wet/labels/chunked_stream.hpp"
 #include "wet/labels/label.hpp"
+#include "wet/labels/events_by_node.hpp"
 #include "wet/labels/lru_cache.hpp"
 #include "wet/labels/packed_labels.hpp"
 
@@ -79,6 +80,15 @@ public:
     // Every stream gets a checkpoint each `checkpoint_records` records.
     // `nodes`: raw's nodes, which the store keeps (shared with the WET).
     static LabelStore build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
+                            const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
+                            std::uint64_t checkpoint_records) {
+        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), std::move(nodes), parents, progress,
+                     checkpoint_records);
+    }
+    // The same with raw's events read from `events` (raw.events unread):
+    // the same labels, the same bytes.
+    static LabelStore build(const RawTrace& raw, const EventsByNode& events,
+                            std::shared_ptr<const std::vector<RawNode>> nodes,
                             const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
                             std::uint64_t checkpoint_records);
 
