@@ -137,7 +137,7 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     std::optional<EventsByNode::Scatter> scatter;
     StreamedEvents streamed;
     // Larger pieces than the reader's own: fewer, longer writes of each node's run.
-    streamed.piece_records = std::size_t{1} << 20;
+    streamed.piece_records = std::size_t{1} << 18;
     streamed.counted = [&](const std::vector<std::uint64_t>& counts) { scatter.emplace(temporary_beside, counts); };
     streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
     const RawTrace raw = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
