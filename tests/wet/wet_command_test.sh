@@ -15,8 +15,8 @@
 #    output: on the real run its .wet is the same bytes as the one built
 #    with the raw trace whole in memory (wet-build-in-memory, when given),
 #    and no temporary is left beside the output after a build, a refused
-#    input (refused before the temporary is made, and after) or a SIGTERM
-#    during a build.
+#    input (refused before the temporary is made, and after), a SIGTERM
+#    during a build or a write error on the temporary file.
 # Usage: wet_command_test.sh WET TRACER_LIB_DIR [CONTROL_DEPENDENCE_DRIVER [IN_MEMORY_BUILD]]
 set -euo pipefail
 wet=$(realpath "$1")
@@ -367,6 +367,14 @@ wait "$killed" || status=$?
 rm -f "$work/killed.wet"
 no_temporaries "wet build under SIGTERM (exit status $status)"
 echo "ok: wet build under SIGTERM: exit status $status, nothing left"
+# The temporary file refusing a write (as a full disk would; here a file
+# size limit, its signal ignored): one line, exit 1, nothing left.
+list_work
+one_line_error "a write error on the temporary file" \
+    bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' _ "$wet" build "$work/real" "$work/limited.wet"
+grep -q "error: cannot write the events grouped by node: File too large$" "$work/err" ||
+    fail "a write error on the temporary file: $(cat "$work/err")"
+no_temporaries "a write error on the temporary file" err
 if [[ -n $driver ]]; then
     "$driver" "$work/real" > "$work/parents.cpp"
     python3 "$reference" "$work/real" parents > "$work/parents.ref"
