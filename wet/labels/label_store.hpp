@@ -80,17 +80,17 @@ public:
     // Every stream gets a checkpoint each `checkpoint_records` records.
     // `nodes`: raw's nodes, which the store keeps (shared with the WET).
     static LabelStore build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
-                            const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
+                            std::vector<std::uint32_t> parents, const WholeExecutionTrace::Progress& progress,
                             std::uint64_t checkpoint_records) {
-        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), std::move(nodes), parents, progress,
-                     checkpoint_records);
+        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), std::move(nodes), std::move(parents),
+                     progress, checkpoint_records);
     }
     // The same with raw's events read from `events` (raw.events unread):
-    // the same labels, the same bytes.
+    // the same labels, the same bytes. (`parents` is freed once the blocks'
+    // parents are made, before the defs' tables.)
     static LabelStore build(const RawTrace& raw, const EventsByNode& events,
-                            std::shared_ptr<const std::vector<RawNode>> nodes,
-                            const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
-                            std::uint64_t checkpoint_records);
+                            std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
+                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};

@@ -247,9 +247,8 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 }  // namespace
 
 LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events,
-                             std::shared_ptr<const std::vector<RawNode>> nodes,
-                             const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
-                             std::uint64_t checkpoint_records) {
+                             std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
+                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
@@ -278,6 +277,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events,
             checkpoint_records));
     }
     store.block_parents_.shrink();
+    std::vector<std::uint32_t>().swap(parents);  // 4 bytes a timestamp, not needed again
     const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node (`events`, read a node's run at

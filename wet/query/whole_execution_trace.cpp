@@ -185,7 +185,8 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, cons
         }
     }
     wet.hold_labels(
-        std::make_unique<LabelStore>(LabelStore::build(raw, events, wet.nodes_, parents, progress, checkpoint_records)));
+        std::make_unique<LabelStore>(
+            LabelStore::build(raw, events, wet.nodes_, std::move(parents), progress, checkpoint_records)));
     return wet;
 }
 
