@@ -82,13 +82,14 @@ public:
     static LabelStore build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
                             std::vector<std::uint32_t> parents, const WholeExecutionTrace::Progress& progress,
                             std::uint64_t checkpoint_records) {
-        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), std::move(nodes), std::move(parents),
-                     progress, checkpoint_records);
+        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), raw.flow, std::move(nodes),
+                     std::move(parents), progress, checkpoint_records);
     }
-    // The same with raw's events read from `events` (raw.events unread):
-    // the same labels, the same bytes. (`parents` is freed once the blocks'
-    // parents are made, before the defs' tables.)
-    static LabelStore build(const RawTrace& raw, const EventsByNode& events,
+    // The same with raw's events read from `events` and its flow from `flow`
+    // (raw.events and raw.flow unread): the same labels, the same bytes.
+    // `flow` is freed once the control flow and the blocks' timestamps are
+    // made, `parents` once the blocks' parents are, before the defs' tables.
+    static LabelStore build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
                             std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 

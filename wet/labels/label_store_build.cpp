@@ -246,7 +246,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 
 }  // namespace
 
-LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events,
+LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
                              std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
@@ -254,16 +254,17 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events,
             progress(step, done, total);
         }
     };
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), std::move(nodes), raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(flow.size()), std::move(nodes), raw.blocks.size());
 
     for (const std::uint32_t parent : parents) {
         store.control_dependences_ += parent != 0 ? 1 : 0;
     }
     report("control flow", 0, 1);
-    store.flow_ = FlowStream::build(raw.flow.data(), raw.flow.size(), raw.blocks.size(), checkpoint_records);
+    store.flow_ = FlowStream::build(flow.data(), flow.size(), raw.blocks.size(), checkpoint_records);
 
     // Blocks: their executions grouped per block, the same way load() derives them.
-    const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), raw.blocks.size());
+    std::vector<std::uint32_t>().swap(flow);  // 4 bytes a timestamp, not needed again
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
     }

@@ -127,7 +127,8 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
-    return build_checked(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), progress, checkpoint_records);
+    return build_checked(raw, raw.flow, EventsByNode::in_memory(raw.events, raw.nodes.size()), progress,
+                         checkpoint_records);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& prefix,
@@ -140,13 +141,15 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     streamed.piece_records = std::size_t{1} << 18;
     streamed.counted = [&](const std::vector<std::uint64_t>& counts) { scatter.emplace(temporary_beside, counts); };
     streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
-    const RawTrace raw = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
+    RawTrace raw = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
-    return build_checked(raw, events, progress, checkpoint_records);
+    std::vector<std::uint32_t> flow = std::move(raw.flow);  // freed by the build once it is read
+    return build_checked(raw, std::move(flow), events, progress, checkpoint_records);
 }
 
-WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, const EventsByNode& events,
-                                                       const Progress& progress, std::uint64_t checkpoint_records) {
+WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+                                                       const EventsByNode& events, const Progress& progress,
+                                                       std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
@@ -171,11 +174,11 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, cons
     }
     std::vector<std::uint32_t> parents;
     try {
-        parents = dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
+        parents = dynamic_control_parents(shapes, flow.data(), flow.size());
     } catch (const std::invalid_argument& error) {
         throw WetError(wet.name_, std::string("control dependences: ") + error.what());
     }
-    if (parents.size() != raw.flow.size()) {
+    if (parents.size() != flow.size()) {
         throw WetError(wet.name_, "control dependences: not one parent per timestamp");
     }
     for (std::size_t index = 0; index < parents.size(); ++index) {
@@ -186,7 +189,8 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, cons
     }
     wet.hold_labels(
         std::make_unique<LabelStore>(
-            LabelStore::build(raw, events, wet.nodes_, std::move(parents), progress, checkpoint_records)));
+            LabelStore::build(raw, events, std::move(flow), wet.nodes_, std::move(parents), progress,
+                              checkpoint_records)));
     return wet;
 }
 

@@ -330,9 +330,11 @@ public:
 
 private:
     WholeExecutionTrace();
-    // build() of a checked raw trace whose events `events` gives.
-    static WholeExecutionTrace build_checked(const RawTrace& raw, const EventsByNode& events,
-                                             const Progress& progress, std::uint64_t checkpoint_records);
+    // build() of a checked raw trace whose flow is `flow` and whose events
+    // `events` gives (raw.flow and raw.events unread).
+    static WholeExecutionTrace build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+                                             const EventsByNode& events, const Progress& progress,
+                                             std::uint64_t checkpoint_records);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     // Per block of pc's nodes, one node whose executions are the pc's in
