@@ -11,11 +11,18 @@
 #    equal the reference's.
 # 3. Bad input: a truncated raw file, a corrupt or truncated .wet, an unknown
 #    subcommand, queries out of range: one line on stderr, exit status 1.
-# Usage: wet_command_test.sh WET TRACER_LIB_DIR [CONTROL_DEPENDENCE_DRIVER]
+# 4. `wet build` groups the events through a temporary file beside its
+#    output: on the real run its .wet is the same bytes as the one built
+#    with the raw trace whole in memory (wet-build-in-memory, when given),
+#    and no temporary is left beside the output after a build, a refused
+#    input (refused before the temporary is made, and after), a SIGTERM
+#    during a build or a write error on the temporary file.
+# Usage: wet_command_test.sh WET TRACER_LIB_DIR [CONTROL_DEPENDENCE_DRIVER [IN_MEMORY_BUILD]]
 set -euo pipefail
 wet=$(realpath "$1")
 tool_dir=$2
 driver=${3:+$(realpath "$3")}
+in_memory=${4:+$(realpath "$4")}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 reference=$here/wet_reference.py
 work=$(mktemp -d "${TMPDIR:-/tmp}/wet_command_test.XXXXXX")
@@ -55,9 +62,20 @@ one_line_error() {
     echo "ok: $what: $(cat "$work/err")"
 }
 
+# no_temporaries WHAT: nothing in $work but what was there before (the
+# listing in $work/listing) and the files named after WHAT.
+no_temporaries() {
+    local what=$1 left; shift
+    left=$(cd "$work" && ls -A | grep -vxF -f "$work/listing" | grep -vxF -e listing "${@/#/-e}" || true)
+    [[ -z $left ]] || fail "$what: left in the output's directory: $left"
+}
+list_work() { (cd "$work" && ls -A) > "$work/listing"; }
+
 build() {  # PREFIX OUT.wet
+    list_work
     "$wet" build "$1" "$2" 2> "$work/build.err" || fail "wet build $1: $(cat "$work/build.err")"
     [[ $(wc -l < "$work/build.err") == 1 ]] || fail "wet build $1: expected one summary line: $(cat "$work/build.err")"
+    no_temporaries "wet build $1" "$(basename "$2")" build.err
 }
 
 # windows WET QUERY PC [INSTANCE]: the query's --from/--count and --at forms
@@ -191,8 +209,24 @@ bad_input() {  # PREFIX WET: errors, each one line and exit 1
     local prefix=$1 file=$2 size f
     for f in blocks flow nodes events edges regs; do cp "$prefix.$f" "$work/bad.$f"; done
     head -c -3 "$prefix.events" > "$work/bad.events"
+    list_work
     one_line_error "a truncated raw file" "$wet" build "$work/bad" "$work/bad.wet"
+    no_temporaries "a truncated raw file" err
     cp "$prefix.events" "$work/bad.events"
+    # Refused after the events went to the temporary file: the first edge's
+    # def given at t 0, where its store has no event (checked once each
+    # node's times are known).
+    python3 -c 'import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+data[4 + 12:4 + 16] = (0).to_bytes(4, "little")
+open(path, "wb").write(data)' "$work/bad.edges"
+    list_work
+    one_line_error "an edge whose store has no event at its t" "$wet" build "$work/bad" "$work/bad.wet"
+    grep -q "bad.edges: error: edge 0: the store node [0-9]* has no event at t 0$" "$work/err" ||
+        fail "an edge without its store's event: $(cat "$work/err")"
+    no_temporaries "an edge without its store's event" err
+    cp "$prefix.edges" "$work/bad.edges"
     head -c 2 "$prefix.flow" > "$work/bad.flow"
     one_line_error "a flow file cut in its magic" "$wet" build "$work/bad" "$work/bad.wet"
     # An empty control flow (the magic alone): refused with the reason, no
@@ -314,6 +348,33 @@ for f in blocks flow nodes events edges regs; do [[ -s "$work/real.$f" ]] || fai
 nm -S "$work/program" > "$work/symbols" 2>/dev/null || : > "$work/symbols"
 build "$work/real" "$work/real.wet"
 echo "ok: real run: $(( ($(stat -c %s "$work/real.flow") - 4) / 4 )) executed blocks, $(cat "$work/build.err")"
+if [[ -n $in_memory ]]; then
+    "$in_memory" "$work/real" "$work/in-memory.wet" || fail "wet-build-in-memory failed"
+    cmp "$work/real.wet" "$work/in-memory.wet" ||
+        fail "real run: wet build's .wet differs from the one built with the raw trace in memory"
+    rm "$work/in-memory.wet"
+    echo "ok: real run: wet build's .wet is the same bytes as the one built in memory"
+fi
+# A SIGTERM during the build: the tool dies of it, leaving nothing behind.
+list_work
+"$wet" build "$work/real" "$work/killed.wet" 2> /dev/null &
+killed=$!
+sleep 0.3
+kill -TERM "$killed" 2> /dev/null || :
+status=0
+wait "$killed" || status=$?
+[[ $status == 143 || $status == 0 ]] || fail "wet build under SIGTERM: exit status $status"
+rm -f "$work/killed.wet"
+no_temporaries "wet build under SIGTERM (exit status $status)"
+echo "ok: wet build under SIGTERM: exit status $status, nothing left"
+# The temporary file refusing a write (as a full disk would; here a file
+# size limit, its signal ignored): one line, exit 1, nothing left.
+list_work
+one_line_error "a write error on the temporary file" \
+    bash -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' _ "$wet" build "$work/real" "$work/limited.wet"
+grep -q "error: cannot write the events grouped by node: File too large$" "$work/err" ||
+    fail "a write error on the temporary file: $(cat "$work/err")"
+no_temporaries "a write error on the temporary file" err
 if [[ -n $driver ]]; then
     "$driver" "$work/real" > "$work/parents.cpp"
     python3 "$reference" "$work/real" parents > "$work/parents.ref"

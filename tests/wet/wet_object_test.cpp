@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -480,6 +481,60 @@ TEST(WetRawTrace, BadFilesAreRefusedWithTheirName) {
     EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
     std::remove((prefix + ".edges").c_str());
     EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
+}
+
+// `wet build`'s way (build_from_files: PREFIX.events read twice, its events
+// grouped by node through a temporary file beside the output) against
+// build(read_raw_trace()): the same bytes, the same refusal for every
+// inconsistent trace, word for word, and nothing left beside the output.
+TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
+    const std::string directory = testing::TempDir() + "wet_from_files_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const std::string prefix = directory + "run";
+    const std::string output = directory + "out.wet";
+    const auto listing = [&] {
+        std::set<std::string> names;
+        for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+            names.insert(entry.path().filename().string());
+        }
+        return names;
+    };
+    const RawTrace good = synthetic_wet::make_trace(2000, 11);
+    synthetic_wet::write_trace(good, prefix);
+    const std::set<std::string> written = listing();
+    for (const std::uint64_t checkpoint : {std::uint64_t{4096}, std::uint64_t{64}}) {
+        EXPECT_EQ(WholeExecutionTrace::build_from_files(prefix, output, nullptr, checkpoint).to_bytes(),
+                  WholeExecutionTrace::build(tcgen::wet::read_raw_trace(prefix), nullptr, checkpoint).to_bytes())
+            << "checkpoints every " << checkpoint;
+        EXPECT_EQ(listing(), written);
+    }
+    const auto message = [&](const auto& read) -> std::string {
+        try {
+            read();
+        } catch (const WetError& error) {
+            return error.what();
+        }
+        return "";
+    };
+    std::vector<RawTrace> bad(7, good);
+    bad[0].events[5].t = static_cast<std::uint32_t>(good.flow.size() + 1);
+    bad[1].events[5].node = static_cast<std::uint32_t>(good.nodes.size());
+    bad[2].edges[2].t_def = bad[2].edges[2].t_use + 1;
+    bad[3].edges[2].def = bad[3].edges[2].use;
+    bad[4].edges[7].t_def = 1;  // its store has no event at t 1: found once every event is read
+    bad[5].edges[7].t_def = 1;  // ... and a later edge without its load event
+    bad[5].edges[9] = bad[5].edges[8];
+    bad[6].edges[9] = bad[6].edges[8];  // one edge per load event
+    for (std::size_t index = 0; index < bad.size(); ++index) {
+        synthetic_wet::write_trace(bad[index], prefix);
+        const std::string whole = message([&] { tcgen::wet::read_raw_trace(prefix); });
+        EXPECT_FALSE(whole.empty()) << "bad trace " << index;
+        EXPECT_EQ(message([&] { WholeExecutionTrace::build_from_files(prefix, output); }), whole)
+            << "bad trace " << index;
+        EXPECT_EQ(listing(), written) << "bad trace " << index;
+    }
+    std::filesystem::remove_all(directory);
 }
 
 // read_raw_trace() reads PREFIX.events a piece at a time; read_raw_files()

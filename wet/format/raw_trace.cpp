@@ -80,37 +80,70 @@ RawEvent parse_event(const std::uint8_t* record) {
     return event;
 }
 
-// PREFIX.events of a regular file on disk, read a piece at a time: whole, its
-// bytes beside the events made from them would double the raw trace's
-// largest part while it is read. Anything else (a pipe) is read whole.
+// PREFIX.events of a regular file on disk, read a piece at a time, as often
+// as asked: whole, its bytes beside the events made from them would double
+// the raw trace's largest part while it is read. Anything else (a pipe) is
+// read whole, once.
+class EventsFile {
+public:
+    explicit EventsFile(const std::string& name) : name_(name), file_(open_input(name)) {
+        struct stat status {};
+        if (::fstat(::fileno(file_.get()), &status) != 0 || !S_ISREG(status.st_mode)) {
+            bytes_ = read_whole_file(name);
+            count_ = check_records(name, bytes_.data(), bytes_.size(), events_magic, event_bytes);
+            file_.reset();
+            return;
+        }
+        const std::size_t size = static_cast<std::size_t>(status.st_size);
+        std::uint8_t head[4] = {};
+        const std::size_t head_bytes = std::fread(head, 1, std::min<std::size_t>(size, 4), file_.get());
+        count_ = check_records(name, head, head_bytes < 4 ? head_bytes : size, events_magic, event_bytes);
+    }
+
+    std::size_t count() const { return count_; }
+
+    // piece(events, count) for every event in order, `piece_records` at a time.
+    template <class Piece>
+    void each_piece(std::size_t piece_records, const Piece& piece) {
+        std::vector<RawEvent> events(std::min(piece_records, count_));
+        if (!file_) {
+            for (std::size_t first = 0; first < count_; first += piece_records) {
+                const std::size_t records = std::min(piece_records, count_ - first);
+                for (std::size_t index = 0; index < records; ++index) {
+                    events[index] = parse_event(bytes_.data() + 4 + (first + index) * event_bytes);
+                }
+                piece(events.data(), records);
+            }
+            return;
+        }
+        if (std::fseek(file_.get(), 4, SEEK_SET) != 0) {
+            throw WetError(name_, "cannot read: cannot seek back to its first record");
+        }
+        std::vector<std::uint8_t> bytes(events.size() * event_bytes);
+        for (std::size_t first = 0; first < count_; first += piece_records) {
+            const std::size_t records = std::min(piece_records, count_ - first);
+            if (std::fread(bytes.data(), event_bytes, records, file_.get()) != records) {
+                throw WetError(name_, "cannot read: the file shrank while it was read");
+            }
+            for (std::size_t index = 0; index < records; ++index) {
+                events[index] = parse_event(bytes.data() + index * event_bytes);
+            }
+            piece(events.data(), records);
+        }
+    }
+
+private:
+    std::string name_;
+    FilePtr file_;
+    std::vector<std::uint8_t> bytes_;
+    std::size_t count_ = 0;
+};
+
 std::vector<RawEvent> read_events_file(const std::string& name) {
-    const FilePtr file = open_input(name);
-    struct stat status {};
-    if (::fstat(::fileno(file.get()), &status) != 0 || !S_ISREG(status.st_mode)) {
-        const std::vector<std::uint8_t> bytes = read_whole_file(name);
-        const std::size_t count = check_records(name, bytes.data(), bytes.size(), events_magic, event_bytes);
-        std::vector<RawEvent> events(count);
-        for (std::size_t index = 0; index < count; ++index) {
-            events[index] = parse_event(bytes.data() + 4 + index * event_bytes);
-        }
-        return events;
-    }
-    const std::size_t size = static_cast<std::size_t>(status.st_size);
-    std::uint8_t head[4] = {};
-    const std::size_t head_bytes = std::fread(head, 1, std::min<std::size_t>(size, 4), file.get());
-    const std::size_t count = check_records(name, head, head_bytes < 4 ? head_bytes : size, events_magic, event_bytes);
-    std::vector<RawEvent> events(count);
-    constexpr std::size_t piece_records = 65536;
-    std::vector<std::uint8_t> piece(piece_records * event_bytes);
-    for (std::size_t first = 0; first < count; first += piece_records) {
-        const std::size_t records = std::min(piece_records, count - first);
-        if (std::fread(piece.data(), event_bytes, records, file.get()) != records) {
-            throw WetError(name, "cannot read: the file shrank while it was read");
-        }
-        for (std::size_t index = 0; index < records; ++index) {
-            events[first + index] = parse_event(piece.data() + index * event_bytes);
-        }
-    }
+    EventsFile file(name);
+    std::vector<RawEvent> events;
+    events.reserve(file.count());
+    file.each_piece(65536, [&](const RawEvent* piece, std::size_t count) { events.insert(events.end(), piece, piece + count); });
     return events;
 }
 
@@ -118,140 +151,204 @@ std::string at(const char* what, std::size_t index) {
     return std::string(what) + " " + std::to_string(index) + ": ";
 }
 
+// check_raw_trace()'s checks, the events' made as they stream past (once
+// to check them, once more for the times the edges are checked against),
+// so that a reader need not hold them whole. The first failed check throws,
+// the same one whether the events are held or streamed: the edges' checks
+// that need no more than the events' order (their nodes, t_def <= t_use, a
+// load event for each in turn) are made alongside the events, the rest
+// (their store's event, the order in a block) at the end, for the edges
+// before the first that failed alongside.
+class RawChecker {
+public:
+    // Checks the blocks, the flow and the nodes.
+    RawChecker(const RawTrace& raw, const std::string& prefix)
+        : raw_(raw),
+          flow_file_(prefix + ".flow"),
+          nodes_file_(prefix + ".nodes"),
+          events_file_(prefix + ".events"),
+          edges_file_(prefix + ".edges"),
+          regs_file_(prefix + ".regs") {
+        const std::string blocks_file = prefix + ".blocks";
+        constexpr std::size_t limit = std::numeric_limits<std::uint32_t>::max() - 1;
+        if (raw.blocks.size() > limit) {
+            throw WetError(blocks_file, "more than 2^32 - 2 blocks");
+        }
+        for (std::size_t index = 0; index < raw.blocks.size(); ++index) {
+            const char end = raw.blocks[index].end;
+            if (end != 'C' && end != 'R' && end != 'J') {
+                throw WetError(blocks_file, at("block", index) + "end is not C, R or J");
+            }
+        }
+        if (raw.flow.size() > limit) {
+            throw WetError(flow_file_, "more than 2^32 - 2 executed blocks");
+        }
+        // A saved WET's control flow holds one timestamp at least: refused here,
+        // with the reason, rather than written into a file no command can load.
+        if (raw.flow.empty()) {
+            throw WetError(flow_file_, "no executed blocks: a WET needs a control flow of one block at least");
+        }
+        for (std::size_t index = 0; index < raw.flow.size(); ++index) {
+            if (raw.flow[index] >= raw.blocks.size()) {
+                throw WetError(flow_file_, "t " + std::to_string(index + 1) + ": block " +
+                                               std::to_string(raw.flow[index]) + " is not in " + blocks_file);
+            }
+        }
+        if (raw.nodes.size() > limit) {
+            throw WetError(nodes_file_, "more than 2^32 - 2 nodes");
+        }
+        for (std::size_t index = 0; index < raw.nodes.size(); ++index) {
+            const RawNode& node = raw.nodes[index];
+            if (node.block >= raw.blocks.size()) {
+                throw WetError(nodes_file_, at("node", index) + "block " + std::to_string(node.block) + " is not in " +
+                                                blocks_file);
+            }
+            if (node.access != 'L' && node.access != 'S') {
+                throw WetError(nodes_file_, at("node", index) + "access is not L or S");
+            }
+        }
+        first_.assign(raw.nodes.size() + 1, 0);
+        last_t_.assign(raw.nodes.size(), 0);
+    }
+
+    // The next event, in execution order.
+    void event(const RawEvent& event) {
+        const std::size_t index = events_++;
+        if (event.node >= raw_.nodes.size()) {
+            throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) + " is not in " +
+                                             nodes_file_);
+        }
+        if (event.t == 0 || event.t > raw_.flow.size()) {
+            throw WetError(events_file_, at("event", index) + "t " + std::to_string(event.t) + " is outside 1.." +
+                                             std::to_string(raw_.flow.size()) + " (" + flow_file_ + ")");
+        }
+        if (event.t < previous_t_) {
+            throw WetError(events_file_, at("event", index) + "t " + std::to_string(event.t) +
+                                             " is before the previous event's " + std::to_string(previous_t_));
+        }
+        const std::uint32_t block = raw_.nodes[event.node].block;
+        if (raw_.flow[event.t - 1] != block) {
+            throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) + " is in block " +
+                                             std::to_string(block) + ", not in block " +
+                                             std::to_string(raw_.flow[event.t - 1]) + " executed at t " +
+                                             std::to_string(event.t));
+        }
+        if (last_t_[event.node] == event.t) {
+            throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) +
+                                             " has a second event at t " + std::to_string(event.t));
+        }
+        last_t_[event.node] = event.t;
+        previous_t_ = event.t;
+        ++first_[event.node + 1];
+        // Edges come in event order: the use's event is at or after the previous edge's.
+        if (matched_ < raw_.edges.size() && !edge_failed_) {
+            if (!edge_fails_alone(matched_)) {
+                const RawEdge& edge = raw_.edges[matched_];
+                matched_ += event.t == edge.t_use && event.node == edge.use ? 1 : 0;  // one edge per load event
+            } else {
+                edge_failed_ = true;
+            }
+        }
+    }
+
+    // Every event seen: the events' count per node.
+    std::vector<std::uint64_t> counts() const {
+        return std::vector<std::uint64_t>(first_.begin() + 1, first_.end());
+    }
+
+    // The events again, in the same order: each node's times.
+    void time(const RawEvent& event) {
+        if (fill_.empty()) {
+            for (std::size_t node = 0; node < raw_.nodes.size(); ++node) {
+                first_[node + 1] += first_[node];
+            }
+            fill_.assign(first_.begin(), first_.end() - 1);
+            times_.resize(first_.back());
+            last_t_ = {};
+        }
+        if (event.node >= raw_.nodes.size() || fill_[event.node] == first_[event.node + 1]) {
+            throw WetError(events_file_, "cannot read: the file changed while it was read");
+        }
+        times_[fill_[event.node]++] = event.t;
+    }
+
+    // The edges' and the dataflow's checks, once time() has seen every event.
+    void finish() {
+        for (std::size_t index = 0; index < matched_; ++index) {
+            const RawEdge& edge = raw_.edges[index];
+            const bool has_event =
+                std::binary_search(times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def]),
+                                   times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def + 1]), edge.t_def);
+            if (!has_event) {
+                throw WetError(edges_file_, at("edge", index) + "the store node " + std::to_string(edge.def) +
+                                                " has no event at t " + std::to_string(edge.t_def));
+            }
+            if (edge.t_def == edge.t_use && edge.def >= edge.use) {
+                throw WetError(edges_file_, at("edge", index) + "the store node " + std::to_string(edge.def) +
+                                                " runs after the load in the same block execution");
+            }
+        }
+        if (matched_ < raw_.edges.size()) {
+            edge_fails_alone(matched_, true);
+            const RawEdge& edge = raw_.edges[matched_];
+            throw WetError(edges_file_, at("edge", matched_) + "no event of node " + std::to_string(edge.use) +
+                                            " at t " + std::to_string(edge.t_use) +
+                                            " follows the previous edge's in " + events_file_);
+        }
+        times_ = {};
+        if (!raw_.dataflow.empty()) {
+            check_dataflow(raw_.dataflow, raw_.blocks, raw_.nodes, regs_file_);
+        }
+    }
+
+private:
+    // The checks of edge `index` that need no event; throws when `raise`.
+    bool edge_fails_alone(std::size_t index, bool raise = false) const {
+        const RawEdge& edge = raw_.edges[index];
+        std::string failure;
+        if (edge.use >= raw_.nodes.size() || raw_.nodes[edge.use].access != 'L') {
+            failure = "use node " + std::to_string(edge.use) + " is not a load of " + nodes_file_;
+        } else if (edge.def >= raw_.nodes.size() || raw_.nodes[edge.def].access != 'S') {
+            failure = "def node " + std::to_string(edge.def) + " is not a store of " + nodes_file_;
+        } else if (edge.t_def > edge.t_use) {
+            failure = "t_def " + std::to_string(edge.t_def) + " is after t_use " + std::to_string(edge.t_use);
+        }
+        if (!failure.empty() && raise) {
+            throw WetError(edges_file_, at("edge", index) + failure);
+        }
+        return !failure.empty();
+    }
+
+    const RawTrace& raw_;
+    std::string flow_file_, nodes_file_, events_file_, edges_file_, regs_file_;
+    std::size_t events_ = 0;
+    std::uint32_t previous_t_ = 0;
+    std::vector<std::uint64_t> first_;  // counts, then (after the first time()) each node's first time
+    std::vector<std::uint32_t> last_t_;
+    std::vector<std::uint64_t> fill_;
+    std::vector<std::uint32_t> times_;  // per node, its times, in a CSR layout
+    std::size_t matched_ = 0;  // edges whose load event has been seen
+    bool edge_failed_ = false;
+};
+
 }  // namespace
 
 void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
-    const std::string blocks_file = prefix + ".blocks";
-    const std::string flow_file = prefix + ".flow";
-    const std::string nodes_file = prefix + ".nodes";
-    const std::string events_file = prefix + ".events";
-    const std::string edges_file = prefix + ".edges";
-    constexpr std::size_t limit = std::numeric_limits<std::uint32_t>::max() - 1;
-    if (raw.blocks.size() > limit) {
-        throw WetError(blocks_file, "more than 2^32 - 2 blocks");
+    RawChecker checker(raw, prefix);
+    for (const RawEvent& event : raw.events) {
+        checker.event(event);
     }
-    for (std::size_t index = 0; index < raw.blocks.size(); ++index) {
-        const char end = raw.blocks[index].end;
-        if (end != 'C' && end != 'R' && end != 'J') {
-            throw WetError(blocks_file, at("block", index) + "end is not C, R or J");
-        }
+    for (const RawEvent& event : raw.events) {
+        checker.time(event);
     }
-    if (raw.flow.size() > limit) {
-        throw WetError(flow_file, "more than 2^32 - 2 executed blocks");
-    }
-    // A saved WET's control flow holds one timestamp at least: refused here,
-    // with the reason, rather than written into a file no command can load.
-    if (raw.flow.empty()) {
-        throw WetError(flow_file, "no executed blocks: a WET needs a control flow of one block at least");
-    }
-    for (std::size_t index = 0; index < raw.flow.size(); ++index) {
-        if (raw.flow[index] >= raw.blocks.size()) {
-            throw WetError(flow_file, "t " + std::to_string(index + 1) + ": block " + std::to_string(raw.flow[index]) +
-                                          " is not in " + blocks_file);
-        }
-    }
-    if (raw.nodes.size() > limit) {
-        throw WetError(nodes_file, "more than 2^32 - 2 nodes");
-    }
-    for (std::size_t index = 0; index < raw.nodes.size(); ++index) {
-        const RawNode& node = raw.nodes[index];
-        if (node.block >= raw.blocks.size()) {
-            throw WetError(nodes_file, at("node", index) + "block " + std::to_string(node.block) + " is not in " +
-                                           blocks_file);
-        }
-        if (node.access != 'L' && node.access != 'S') {
-            throw WetError(nodes_file, at("node", index) + "access is not L or S");
-        }
-    }
-    // Per node: its timestamps, in a CSR layout, to find the events the edges name.
-    std::vector<std::uint64_t> first(raw.nodes.size() + 1, 0);
-    std::vector<std::uint32_t> last_t(raw.nodes.size(), 0);
-    std::uint32_t previous_t = 0;
-    for (std::size_t index = 0; index < raw.events.size(); ++index) {
-        const RawEvent& event = raw.events[index];
-        if (event.node >= raw.nodes.size()) {
-            throw WetError(events_file, at("event", index) + "node " + std::to_string(event.node) + " is not in " +
-                                            nodes_file);
-        }
-        if (event.t == 0 || event.t > raw.flow.size()) {
-            throw WetError(events_file, at("event", index) + "t " + std::to_string(event.t) + " is outside 1.." +
-                                            std::to_string(raw.flow.size()) + " (" + flow_file + ")");
-        }
-        if (event.t < previous_t) {
-            throw WetError(events_file, at("event", index) + "t " + std::to_string(event.t) + " is before the previous event's " +
-                                            std::to_string(previous_t));
-        }
-        const std::uint32_t block = raw.nodes[event.node].block;
-        if (raw.flow[event.t - 1] != block) {
-            throw WetError(events_file, at("event", index) + "node " + std::to_string(event.node) + " is in block " +
-                                            std::to_string(block) + ", not in block " +
-                                            std::to_string(raw.flow[event.t - 1]) + " executed at t " +
-                                            std::to_string(event.t));
-        }
-        if (last_t[event.node] == event.t) {
-            throw WetError(events_file, at("event", index) + "node " + std::to_string(event.node) +
-                                            " has a second event at t " + std::to_string(event.t));
-        }
-        last_t[event.node] = event.t;
-        previous_t = event.t;
-        ++first[event.node + 1];
-    }
-    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-        first[node + 1] += first[node];
-    }
-    std::vector<std::uint32_t> times(raw.events.size());
-    {
-        std::vector<std::uint64_t> fill(first.begin(), first.end() - 1);
-        for (const RawEvent& event : raw.events) {
-            times[fill[event.node]++] = event.t;
-        }
-    }
-    const auto has_event = [&](std::uint32_t node, std::uint32_t t) {
-        return std::binary_search(times.begin() + static_cast<std::ptrdiff_t>(first[node]),
-                                  times.begin() + static_cast<std::ptrdiff_t>(first[node + 1]), t);
-    };
-    std::size_t event_index = 0;
-    for (std::size_t index = 0; index < raw.edges.size(); ++index) {
-        const RawEdge& edge = raw.edges[index];
-        if (edge.use >= raw.nodes.size() || raw.nodes[edge.use].access != 'L') {
-            throw WetError(edges_file, at("edge", index) + "use node " + std::to_string(edge.use) + " is not a load of " +
-                                           nodes_file);
-        }
-        if (edge.def >= raw.nodes.size() || raw.nodes[edge.def].access != 'S') {
-            throw WetError(edges_file, at("edge", index) + "def node " + std::to_string(edge.def) + " is not a store of " +
-                                           nodes_file);
-        }
-        if (edge.t_def > edge.t_use) {
-            throw WetError(edges_file, at("edge", index) + "t_def " + std::to_string(edge.t_def) + " is after t_use " +
-                                           std::to_string(edge.t_use));
-        }
-        // Edges come in event order: the use's event is at or after the previous edge's.
-        while (event_index < raw.events.size() &&
-               (raw.events[event_index].t != edge.t_use || raw.events[event_index].node != edge.use)) {
-            ++event_index;
-        }
-        if (event_index == raw.events.size()) {
-            throw WetError(edges_file, at("edge", index) + "no event of node " + std::to_string(edge.use) + " at t " +
-                                           std::to_string(edge.t_use) + " follows the previous edge's in " + events_file);
-        }
-        ++event_index;  // one edge per load event
-        if (!has_event(edge.def, edge.t_def)) {
-            throw WetError(edges_file, at("edge", index) + "the store node " + std::to_string(edge.def) +
-                                           " has no event at t " + std::to_string(edge.t_def));
-        }
-        if (edge.t_def == edge.t_use && edge.def >= edge.use) {
-            throw WetError(edges_file, at("edge", index) + "the store node " + std::to_string(edge.def) +
-                                           " runs after the load in the same block execution");
-        }
-    }
-    if (!raw.dataflow.empty()) {
-        check_dataflow(raw.dataflow, raw.blocks, raw.nodes, prefix + ".regs");
-    }
+    checker.finish();
 }
 
-// read_raw_files(), with PREFIX.events from read_events(name) when given.
+// read_raw_files(), with PREFIX.events from read_events(name) when given,
+// or, when `streamed` is given, streamed through it (raw.events left empty).
 RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
-                  const std::function<std::vector<RawEvent>(const std::string&)>& read_events) {
+                  const std::function<std::vector<RawEvent>(const std::string&)>& read_events,
+                  const StreamedEvents* streamed = nullptr) {
     RawTrace raw;
     {
         const RecordFile file = read_records(source, prefix + ".blocks", "WTB1", 24);
@@ -291,7 +388,10 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
             node.pc = load_le64(record + 16);
         }
     }
-    if (read_events) {
+    std::optional<EventsFile> events_file;
+    if (streamed) {
+        events_file.emplace(prefix + ".events");
+    } else if (read_events) {
         raw.events = read_events(prefix + ".events");
     } else {
         const RecordFile file = read_records(source, prefix + ".events", events_magic, event_bytes);
@@ -323,7 +423,39 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
         raw.symbols = symbols_file_lines(*bytes, syms);
         SymbolTable::parse(raw.symbols, syms);  // its checks, naming the file
     }
-    check_raw_trace(raw, prefix);
+    if (!streamed) {
+        check_raw_trace(raw, prefix);
+        return raw;
+    }
+    // The second read must see what the first checked: a file changed
+    // between them is refused by the events' digest.
+    const auto digest = [](std::uint64_t hash, const RawEvent& event) {
+        constexpr std::uint64_t prime = 0x100000001B3;
+        hash = (hash ^ event.node ^ (std::uint64_t{event.t} << 32)) * prime;
+        hash = (hash ^ event.address) * prime;
+        return (hash ^ event.value) * prime;
+    };
+    RawChecker checker(raw, prefix);
+    std::uint64_t first_digest = 0;
+    events_file->each_piece(65536, [&](const RawEvent* events, std::size_t count) {
+        for (std::size_t index = 0; index < count; ++index) {
+            checker.event(events[index]);
+            first_digest = digest(first_digest, events[index]);
+        }
+    });
+    streamed->counted(checker.counts());
+    std::uint64_t second_digest = 0;
+    events_file->each_piece(streamed->piece_records, [&](const RawEvent* events, std::size_t count) {
+        for (std::size_t index = 0; index < count; ++index) {
+            checker.time(events[index]);
+            second_digest = digest(second_digest, events[index]);
+        }
+        streamed->events(events, count);
+    });
+    if (second_digest != first_digest) {
+        throw WetError(prefix + ".events", "cannot read: the file changed while it was read");
+    }
+    checker.finish();
     return raw;
 }
 
@@ -341,6 +473,19 @@ RawTrace read_raw_trace(const std::string& prefix) {
             return read_whole_file(name);
         },
         read_events_file);
+}
+
+
+RawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed) {
+    return read_raw(
+        prefix,
+        [](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
+            if (!required && !std::filesystem::exists(name)) {
+                return std::nullopt;
+            }
+            return read_whole_file(name);
+        },
+        nullptr, &streamed);
 }
 
 }  // namespace tcgen::wet

@@ -67,6 +67,7 @@
 #include "wet/flow/flow_stream.hpp"
 #include "wet/labels/chunked_stream.hpp"
 #include "wet/labels/label.hpp"
+#include "wet/labels/events_by_node.hpp"
 #include "wet/labels/lru_cache.hpp"
 #include "wet/labels/packed_labels.hpp"
 
@@ -79,8 +80,18 @@ public:
     // Every stream gets a checkpoint each `checkpoint_records` records.
     // `nodes`: raw's nodes, which the store keeps (shared with the WET).
     static LabelStore build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
-                            const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
-                            std::uint64_t checkpoint_records);
+                            std::vector<std::uint32_t> parents, const WholeExecutionTrace::Progress& progress,
+                            std::uint64_t checkpoint_records) {
+        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), raw.flow, std::move(nodes),
+                     std::move(parents), progress, checkpoint_records);
+    }
+    // The same with raw's events read from `events` and its flow from `flow`
+    // (raw.events and raw.flow unread): the same labels, the same bytes.
+    // `flow` is freed once the control flow and the blocks' timestamps are
+    // made, `parents` once the blocks' parents are, before the defs' tables.
+    static LabelStore build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
+                            std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
+                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};

@@ -48,21 +48,19 @@ std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw) {
 // How a reader finds each def of a raw trace (LoadDefs): as the latest write
 // among its load's writers that covers the load's first byte (by_writers),
 // as the latest such write of its own store node (by_store), or only from
-// a rank or a distance kept with it (kept). edge_event[e]: the load event of
-// edge e; node_order[node_first[n] ...]: node n's events in order. Per store
-// node, its executions are walked in order keeping the latest at each
-// address, and the edges that ask it (its own defs, and every def of the
-// loads it is a writer of; in the order of their horizons) answered as the
-// walk reaches them: per edge, the latest answer (t, then the higher store
-// id: the later in a block execution) against the def.
+// a rank or a distance kept with it (kept). load_address[e]: the address of
+// edge e's load event; by_store, by_load: the edges grouped by their store
+// and their load. Per store node, its executions (its run of `events`) are
+// walked in order keeping the latest at each address, and the edges that ask
+// it (its own defs, and every def of the loads it is a writer of; in the
+// order of their horizons) answered as the walk reaches them: per edge, the
+// latest answer (t, then the higher store id: the later in a block
+// execution) against the def.
 enum class DefFound : std::uint8_t { kept, by_store, by_writers };
-std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint32_t>& edge_event,
-                                const std::vector<std::size_t>& node_first, const std::vector<std::uint32_t>& node_order,
+std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint64_t>& load_address,
+                                const EventsByNode& events, const Grouping<std::uint32_t>& by_store,
+                                const Grouping<std::uint32_t>& by_load,
                                 const std::vector<std::vector<std::uint32_t>>& writers) {
-    const Grouping<std::uint32_t> by_store = group_items<std::uint32_t>(
-        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
-    const Grouping<std::uint32_t> by_load = group_items<std::uint32_t>(
-        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
     std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
     for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
         for (const std::uint32_t store : writers[load]) {
@@ -108,15 +106,15 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint
             return horizon_a != horizon_b ? horizon_a < horizon_b : a < b;
         });
         latest.clear();
-        const std::uint32_t* executions = node_order.data() + node_first[store];
-        const std::uint64_t execution_count = node_first[store + 1] - node_first[store];
+        const std::vector<NodeEvent> executions = events.read(store);
+        const std::uint64_t execution_count = executions.size();
         std::uint64_t before = 0;
         for (const std::uint32_t edge : asked) {
             const auto horizon = horizon_of(edge);
-            for (; before < execution_count && raw.events[executions[before]].t < horizon; ++before) {
-                latest[raw.events[executions[before]].address] = before;
+            for (; before < execution_count && executions[before].t < horizon; ++before) {
+                latest[executions[before].address] = before;
             }
-            const std::uint64_t address = raw.events[edge_event[edge]].address;
+            const std::uint64_t address = load_address[edge];
             std::optional<std::uint64_t> found;
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
                 const auto entry = latest.find(address - back);
@@ -127,7 +125,7 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint
             if (!found) {
                 continue;
             }
-            const std::uint32_t t = raw.events[executions[*found]].t;
+            const std::uint32_t t = executions[*found].t;
             if (store == raw.edges[edge].def) {
                 own_store[edge] = t == raw.edges[edge].t_def;
             }
@@ -248,24 +246,25 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 
 }  // namespace
 
-LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
-                             const std::vector<std::uint32_t>& parents, const WholeExecutionTrace::Progress& progress,
-                             std::uint64_t checkpoint_records) {
+LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
+                             std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
+                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
         }
     };
-    LabelStore store(static_cast<std::uint32_t>(raw.flow.size()), std::move(nodes), raw.blocks.size());
+    LabelStore store(static_cast<std::uint32_t>(flow.size()), std::move(nodes), raw.blocks.size());
 
     for (const std::uint32_t parent : parents) {
         store.control_dependences_ += parent != 0 ? 1 : 0;
     }
     report("control flow", 0, 1);
-    store.flow_ = FlowStream::build(raw.flow.data(), raw.flow.size(), raw.blocks.size(), checkpoint_records);
+    store.flow_ = FlowStream::build(flow.data(), flow.size(), raw.blocks.size(), checkpoint_records);
 
     // Blocks: their executions grouped per block, the same way load() derives them.
-    const BlockExecutions executions = group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), raw.blocks.size());
+    std::vector<std::uint32_t>().swap(flow);  // 4 bytes a timestamp, not needed again
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
     }
@@ -279,123 +278,127 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
             checkpoint_records));
     }
     store.block_parents_.shrink();
+    std::vector<std::uint32_t>().swap(parents);  // 4 bytes a timestamp, not needed again
     const auto& block_first = executions.first;
 
-    // Nodes: their events grouped per node, each event with its def.
+    // Nodes: their events grouped per node (`events`, read a node's run at
+    // a time), each event with its def.
     // (Indexes of 32 bits: the raw trace has fewer than 2^32 events and edges.)
-    const Grouping<std::uint32_t> by_node = group_items<std::uint32_t>(
-        raw.events.size(), raw.nodes.size(), [&](std::size_t event) { return raw.events[event].node; });
-    const std::vector<std::size_t>& node_first = by_node.first;
-    const std::vector<std::uint32_t>& node_order = by_node.order;
     // A def is kept as its store node and, for a recent def, its rank among
     // that node's executions before the load (0: the latest), not as
     // t_use - t_def: a load that reads what a loop stored a few iterations
     // ago has one rank, but a distance that grows with the loop's body. An
     // older def keeps its distance (encode_def): finding it by rank would
     // walk the store's timestamps back that far and, in a slice, forth again.
-    const auto executions_before = [&](std::uint32_t node, std::uint64_t t) {
-        const auto first = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]);
-        const auto last = node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]);
-        const auto found = std::lower_bound(first, last, t, [&](std::uint32_t event, std::uint64_t value) {
-            return raw.events[event].t < value;
-        });
-        return static_cast<std::uint64_t>(found - first);
+    const auto executions_before = [](const std::vector<NodeEvent>& run, std::uint64_t t) {
+        const auto found = std::lower_bound(run.begin(), run.end(), t,
+                                            [](const NodeEvent& event, std::uint64_t value) { return event.t < value; });
+        return static_cast<std::uint64_t>(found - run.begin());
     };
-    // Most defs need neither: the store's addresses give them (inferred_field2).
-    // And most loads read what their def wrote: their values are kept XOR
-    // the def's (value_from_def). A def's record and its store's event are
-    // kept per edge, not per event (most events are no load with a def), and
-    // made once find_defs' own tables are freed.
-    std::vector<LoadDefs::Record> edge_defs;
-    std::vector<std::uint32_t> edge_stored;  // the def's event, as an index of node_order
-    {
-        std::vector<std::uint32_t> edge_event(raw.edges.size());
-        std::size_t edge = 0;
-        for (std::size_t index = 0; index < raw.events.size() && edge < raw.edges.size(); ++index) {
-            const RawEdge& def = raw.edges[edge];
-            if (def.use == raw.events[index].node && def.t_use == raw.events[index].t) {
-                edge_event[edge++] = static_cast<std::uint32_t>(index);
-            }
-        }
-        const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
-        const std::vector<DefFound> found = find_defs(raw, edge_event, node_first, node_order, writers);
-        edge_defs.assign(raw.edges.size(), LoadDefs::Record{0, 0});
-        edge_stored.assign(raw.edges.size(), 0);
-        for (std::uint32_t load = 0; load < writers.size(); ++load) {
-            if (!writers[load].empty()) {
-                store.writer_loads_.push_back(load);
-                store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
-                store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
-            }
-        }
-        for (edge = 0; edge < raw.edges.size(); ++edge) {
-            const RawEdge& def = raw.edges[edge];
-            const std::uint64_t def_index = executions_before(def.def, def.t_def);
-            LoadDefs::Record record{def.def + first_def_store, inferred_field2};
-            if (found[edge] == DefFound::by_writers) {
-                record.field1 = by_writers_field1;
-            } else if (found[edge] == DefFound::kept) {
-                const std::uint64_t before = executions_before(def.def, store_horizon(def.def, def.use, def.t_use));
-                record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
-            }
-            edge_defs[edge] = record;
-            edge_stored[edge] = static_cast<std::uint32_t>(node_first[def.def] + def_index);
-        }
-    }
     // A node's edges in time order (edges come in event order), to meet
     // them while walking its events.
     const Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
         raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
     constexpr std::size_t no_edge = ~std::size_t{0};
-    // visit(event, edge or no_edge) for node `node`'s events from its
-    // first-th, count of them.
-    const auto each_event = [&](std::size_t node, std::size_t first, std::size_t count, const auto& visit) {
-        if (count == 0) {
+    // visit(event, edge or no_edge) for the events `run` of node `node`.
+    const auto each_event = [&](std::size_t node, const std::vector<NodeEvent>& run, const auto& visit) {
+        if (run.empty()) {
             return;
         }
-        const std::size_t begin = node_first[node] + first;
         const std::uint32_t* edges = by_use.order.data() + by_use.first[node];
         const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
-        edges = std::lower_bound(edges, edges_end, raw.events[node_order[begin]].t,
+        edges = std::lower_bound(edges, edges_end, run.front().t,
                                  [&](std::uint32_t edge, std::uint32_t t) { return raw.edges[edge].t_use < t; });
-        for (std::size_t at = begin; at < begin + count; ++at) {
-            const std::uint32_t event = node_order[at];
+        for (const NodeEvent& event : run) {
             std::size_t edge = no_edge;
-            if (edges != edges_end && raw.edges[*edges].t_use == raw.events[event].t) {
+            if (edges != edges_end && raw.edges[*edges].t_use == event.t) {
                 edge = *edges++;
             }
             visit(event, edge);
         }
     };
+    // Most defs need neither: the store's addresses give them (inferred_field2).
+    // And most loads read what their def wrote: their values are kept XOR
+    // the def's (value_from_def). A def's record and its load's predicted
+    // value are kept per edge, not per event (most events are no load with a
+    // def), and made once find_defs' own tables are freed, a store's run at
+    // a time.
+    std::vector<LoadDefs::Record> edge_defs;
+    std::vector<std::uint64_t> edge_predicted;
+    {
+        std::vector<std::uint64_t> load_address(raw.edges.size());
+        for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+            if (by_use.first[node + 1] != by_use.first[node]) {
+                each_event(node, events.read(node), [&](const NodeEvent& event, std::size_t edge) {
+                    if (edge != no_edge) {
+                        load_address[edge] = event.address;
+                    }
+                });
+            }
+        }
+        const Grouping<std::uint32_t> by_store = group_items<std::uint32_t>(
+            raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
+        std::vector<DefFound> found;
+        {
+            const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
+            found = find_defs(raw, load_address, events, by_store, by_use, writers);
+            for (std::uint32_t load = 0; load < writers.size(); ++load) {
+                if (!writers[load].empty()) {
+                    store.writer_loads_.push_back(load);
+                    store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
+                    store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
+                }
+            }
+        }
+        edge_defs.assign(raw.edges.size(), LoadDefs::Record{0, 0});
+        edge_predicted.assign(raw.edges.size(), 0);
+        for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
+            if (by_store.first[node + 1] == by_store.first[node]) {
+                continue;
+            }
+            const std::vector<NodeEvent> run = events.read(node);
+            for (std::size_t at = by_store.first[node]; at < by_store.first[node + 1]; ++at) {
+                const std::uint32_t edge = by_store.order[at];
+                const RawEdge& def = raw.edges[edge];
+                const std::uint64_t def_index = executions_before(run, def.t_def);
+                LoadDefs::Record record{def.def + first_def_store, inferred_field2};
+                if (found[edge] == DefFound::by_writers) {
+                    record.field1 = by_writers_field1;
+                } else if (found[edge] == DefFound::kept) {
+                    const std::uint64_t before = executions_before(run, store_horizon(def.def, def.use, def.t_use));
+                    record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
+                }
+                edge_defs[edge] = record;
+                const NodeEvent& stored = run[def_index];
+                edge_predicted[edge] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
+                                                      load_address[edge], raw.nodes[def.use].size);
+            }
+        }
+    }
     // The values' and the addresses' chunks go into shared frames (below)
     // once every node's are made.
-    const auto value_records = [&](std::size_t node, std::size_t first, std::size_t count) {
+    const auto values_of = [&](std::size_t node, const std::vector<NodeEvent>& run) {
         std::vector<NodeValues::Record> records;
-        records.reserve(count);
-        each_event(node, first, count, [&](std::uint32_t event, std::size_t edge) {
-            const RawEvent& load = raw.events[event];
-            std::uint64_t predicted = 0;
-            if (edge != no_edge) {
-                const RawEvent& stored = raw.events[node_order[edge_stored[edge]]];
-                predicted = value_from_def(stored.value, stored.address, raw.nodes[raw.edges[edge].def].size,
-                                           load.address, raw.nodes[load.node].size);
-            }
-            records.push_back(NodeValues::Record{load.value ^ predicted});
+        records.reserve(run.size());
+        each_event(node, run, [&](const NodeEvent& load, std::size_t edge) {
+            records.push_back(NodeValues::Record{load.value ^ (edge != no_edge ? edge_predicted[edge] : 0)});
         });
         return records;
+    };
+    const auto value_records = [&](std::size_t node, std::size_t first, std::size_t count) {
+        return values_of(node, events.read(node, first, count));
     };
     // Addresses: a node's own, or their differences from its sibling's
     // (address_siblings.hpp).
     // A node's executions are a subset of its block's: as many means the same.
     const auto ran_every_execution = [&](std::size_t node) {
         const std::uint32_t block = raw.nodes[node].block;
-        return node_first[node + 1] != node_first[node] &&
-               node_first[node + 1] - node_first[node] == block_first[block + 1] - block_first[block];
+        return events.count(node) != 0 && events.count(node) == block_first[block + 1] - block_first[block];
     };
     const auto own_addresses = [&](std::size_t node) {
         std::vector<std::uint64_t> addresses;
-        for (std::size_t index = node_first[node]; index < node_first[node + 1]; ++index) {
-            addresses.push_back(raw.events[node_order[index]].address);
+        for (const NodeEvent& event : events.read(node)) {
+            addresses.push_back(event.address);
         }
         return addresses;
     };
@@ -411,19 +414,25 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
                        checkpoint_records)
                 .saved_bytes();
         });
-    const auto address_records = [&](std::size_t node, std::size_t from, std::size_t count) {
+    // Node `node`'s address records of its events `run`, which start at its from-th.
+    const auto addresses_of = [&](std::size_t node, const std::vector<NodeEvent>& run, std::size_t from) {
         std::vector<NodeAddresses::Record> records;
-        records.reserve(count);
-        const std::size_t first = node_first[node];
-        const std::size_t sibling_first = siblings[node] != 0 ? node_first[siblings[node] - 1] : 0;
-        for (std::size_t index = from; index < from + count; ++index) {
-            std::uint64_t address = raw.events[node_order[first + index]].address;
+        records.reserve(run.size());
+        std::vector<NodeEvent> sibling_run;
+        if (siblings[node] != 0) {
+            sibling_run = events.read(siblings[node] - 1, from, run.size());
+        }
+        for (std::size_t index = 0; index < run.size(); ++index) {
+            std::uint64_t address = run[index].address;
             if (siblings[node] != 0) {
-                address -= raw.events[node_order[sibling_first + index]].address;
+                address -= sibling_run[index].address;
             }
             records.push_back(NodeAddresses::Record{address});
         }
         return records;
+    };
+    const auto address_records = [&](std::size_t node, std::size_t from, std::size_t count) {
+        return addresses_of(node, events.read(node, from, count), from);
     };
     for (std::uint32_t node = 0; node < siblings.size(); ++node) {
         if (siblings[node] != 0) {
@@ -438,23 +447,21 @@ LabelStore LabelStore::build(const RawTrace& raw, std::shared_ptr<const std::vec
         if (node % 256 == 0) {
             report("node labels", node, raw.nodes.size());
         }
-        const std::vector<std::uint32_t> events(node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node]),
-                                                node_order.begin() + static_cast<std::ptrdiff_t>(node_first[node + 1]));
-        const Times times = events.empty() ? Times::never : every_execution[node] ? Times::block : Times::own;
+        const std::vector<NodeEvent> run = events.read(node);
+        const Times times = run.empty() ? Times::never : every_execution[node] ? Times::block : Times::own;
         store.node_mode_[node] = static_cast<std::uint8_t>(times);
         store.node_times_.add(times == Times::own
                                   ? make_label<NodeTimestamps>(
-                                        events,
-                                        [&](std::uint32_t index) { return NodeTimestamps::Record{raw.events[index].t}; },
+                                        run, [](const NodeEvent& event) { return NodeTimestamps::Record{event.t}; },
                                         checkpoint_records)
                                   : Label<NodeTimestamps>{});
-        values[node] = Label<NodeValues>::make(value_records(node, 0, events.size()), checkpoint_records);
-        addresses[node] = Label<NodeAddresses>::make(address_records(node, 0, events.size()), checkpoint_records);
+        values[node] = Label<NodeValues>::make(values_of(node, run), checkpoint_records);
+        addresses[node] = Label<NodeAddresses>::make(addresses_of(node, run, 0), checkpoint_records);
         bool has_defs = false;
         std::vector<LoadDefs::Record> defs;
         if (raw.nodes[node].access == 'L' && by_use.first[node + 1] != by_use.first[node]) {
-            defs.reserve(events.size());
-            each_event(node, 0, events.size(), [&](std::uint32_t, std::size_t edge) {
+            defs.reserve(run.size());
+            each_event(node, run, [&](const NodeEvent&, std::size_t edge) {
                 defs.push_back(edge == no_edge ? LoadDefs::Record{0, 0} : edge_defs[edge]);
                 has_defs = has_defs || defs.back().field1 != 0;
             });

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "wet/dependences/control_dependence.hpp"
 #include "wet/dependences/register_reads.hpp"
 #include "wet/flow/flow_index.hpp"
+#include "wet/format/raw_files.hpp"
 #include "wet/labels/grouping.hpp"
 #include "wet/labels/label_store.hpp"
 #include "wet/query/lazy_parts.hpp"
@@ -125,11 +127,34 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
+    return build_checked(raw, raw.flow, EventsByNode::in_memory(raw.events, raw.nodes.size()), progress,
+                         checkpoint_records);
+}
+
+WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& prefix,
+                                                          const std::string& temporary_beside,
+                                                          const Progress& progress,
+                                                          std::uint64_t checkpoint_records) {
+    std::optional<EventsByNode::Scatter> scatter;
+    StreamedEvents streamed;
+    // Larger pieces than the reader's own: fewer, longer writes of each node's run.
+    streamed.piece_records = std::size_t{1} << 18;
+    streamed.counted = [&](const std::vector<std::uint64_t>& counts) { scatter.emplace(temporary_beside, counts); };
+    streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
+    RawTrace raw = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
+    const EventsByNode events = scatter->finish();
+    std::vector<std::uint32_t> flow = std::move(raw.flow);  // freed by the build once it is read
+    return build_checked(raw, std::move(flow), events, progress, checkpoint_records);
+}
+
+WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+                                                       const EventsByNode& events, const Progress& progress,
+                                                       std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(raw.nodes);
-    wet.events_ = raw.events.size();
+    wet.events_ = events.size();
     wet.edges_ = raw.edges.size();
     wet.traced_dataflow_ = !raw.dataflow.empty();
     if (wet.traced_dataflow_) {
@@ -149,11 +174,11 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
     }
     std::vector<std::uint32_t> parents;
     try {
-        parents = dynamic_control_parents(shapes, raw.flow.data(), raw.flow.size());
+        parents = dynamic_control_parents(shapes, flow.data(), flow.size());
     } catch (const std::invalid_argument& error) {
         throw WetError(wet.name_, std::string("control dependences: ") + error.what());
     }
-    if (parents.size() != raw.flow.size()) {
+    if (parents.size() != flow.size()) {
         throw WetError(wet.name_, "control dependences: not one parent per timestamp");
     }
     for (std::size_t index = 0; index < parents.size(); ++index) {
@@ -163,7 +188,9 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
         }
     }
     wet.hold_labels(
-        std::make_unique<LabelStore>(LabelStore::build(raw, wet.nodes_, parents, progress, checkpoint_records)));
+        std::make_unique<LabelStore>(
+            LabelStore::build(raw, events, std::move(flow), wet.nodes_, std::move(parents), progress,
+                              checkpoint_records)));
     return wet;
 }
 

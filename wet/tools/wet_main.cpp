@@ -124,9 +124,9 @@ void print_progress(std::string_view step, std::uint64_t done, std::uint64_t tot
     std::fflush(stderr);
 }
 
-// `wet build` and `wet run`: the raw trace that `read` gives, built and saved.
-template <typename Read>
-int build_wet(const Read& read, const std::string& output, const std::string& checkpoint_text) {
+// `wet build` and `wet run`: the WET that build(progress, checkpoint) makes, saved.
+template <typename Build>
+int build_wet(const Build& build, const std::string& output, const std::string& checkpoint_text) {
     std::uint64_t checkpoint = WholeExecutionTrace::default_checkpoint_records;
     if (!checkpoint_text.empty()) {
         checkpoint = parse_number(checkpoint_text, "--checkpoint-every");
@@ -135,9 +135,8 @@ int build_wet(const Read& read, const std::string& output, const std::string& ch
         }
     }
     const auto started = std::chrono::steady_clock::now();
-    const tcgen::wet::RawTrace raw = read();
     const bool terminal = isatty(STDERR_FILENO) != 0;
-    WholeExecutionTrace wet = WholeExecutionTrace::build(raw, terminal ? print_progress : nullptr, checkpoint);
+    WholeExecutionTrace wet = build(terminal ? print_progress : nullptr, checkpoint);
     if (terminal) {
         std::fprintf(stderr, "\r%40s\r", "");
     }
@@ -155,19 +154,25 @@ int build_wet(const Read& read, const std::string& output, const std::string& ch
 }
 
 int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
+    // The events never all in memory: grouped by node in a temporary file
+    // beside the output (WholeExecutionTrace::build_from_files).
     return build_wet(
-        [&] {
-            if (isatty(STDERR_FILENO) != 0) {
-                print_progress("reading and checking", 0, 1);
+        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint) {
+            if (progress) {
+                progress("reading and checking", 0, 1);
             }
-            return tcgen::wet::read_raw_trace(prefix);
+            return WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint);
         },
         output, checkpoint_text);
 }
 
 int run_traced(const std::string& output, const std::vector<std::string>& command,
                const std::string& checkpoint_text) {
-    return build_wet([&] { return tcgen::wet::tools::traced_run(output, command); }, output, checkpoint_text);
+    return build_wet(
+        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint) {
+            return WholeExecutionTrace::build(tcgen::wet::tools::traced_run(output, command), progress, checkpoint);
+        },
+        output, checkpoint_text);
 }
 
 int run_stats(const std::string& file) {

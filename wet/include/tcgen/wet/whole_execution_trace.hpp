@@ -75,6 +75,7 @@
 
 namespace tcgen::wet {
 
+class EventsByNode;  // the events grouped by node, in memory or in a temporary file; private
 class LabelStore;  // the compressed labels; private, so their layout can change
 template <class State>
 class PerThread;  // one LabelStore per querying thread
@@ -168,6 +169,17 @@ public:
     static constexpr std::uint64_t default_checkpoint_records = 4096;
     static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr,
                                      std::uint64_t checkpoint_records = default_checkpoint_records);
+    // build(read_raw_trace(prefix)), the same bytes, without the raw events
+    // ever all in memory: PREFIX.events is read twice, a piece at a time,
+    // its events checked and counted per node, then each written at its
+    // node's place in a temporary file beside `temporary_beside` (the output:
+    // 20 bytes an event), which the labels are made from a node at a time.
+    // The file is unlinked as soon as it is open, so nothing is left behind
+    // whatever ends the program. Throws WetError as read_raw_trace() and
+    // build() do, and on the temporary file's errors (a full disk).
+    static WholeExecutionTrace build_from_files(const std::string& prefix, const std::string& temporary_beside,
+                                                const Progress& progress = nullptr,
+                                                std::uint64_t checkpoint_records = default_checkpoint_records);
 
     // The saved form: magic, format version, then sections each with its size
     // and XXH64 checksum (docs/wet.md). load() checks every size against the
@@ -318,6 +330,11 @@ public:
 
 private:
     WholeExecutionTrace();
+    // build() of a checked raw trace whose flow is `flow` and whose events
+    // `events` gives (raw.flow and raw.events unread).
+    static WholeExecutionTrace build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+                                             const EventsByNode& events, const Progress& progress,
+                                             std::uint64_t checkpoint_records);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     // Per block of pc's nodes, one node whose executions are the pc's in

@@ -1,0 +1,85 @@
+#pragma once
+// A raw trace's events grouped by node, each node's in time order: what the
+// label build reads of the events (each node's run, or a piece of it), from
+// one of two places.
+// - in memory: a RawTrace's events, through their order by node (4 bytes an
+//   event beside the events): WholeExecutionTrace::build() of a raw trace;
+// - in a temporary file: `wet build`'s, filled by an external sort (the
+//   events counted per node on a first read of PREFIX.events, each then
+//   written at its node's place on a second), so that the events are never
+//   all in memory. The file is made beside another (the build's output: a
+//   disk the user chose, where tmpfs would hold it in memory again) and
+//   unlinked as soon as it is open: no way out of the program, a kill
+//   included, leaves it behind. Until it is unlinked it is on the list of
+//   pending temporaries that a signal removes (runtime/files.hpp).
+// 20 bytes an event in the file (t, address, value); a write or read error
+// (a full disk) throws WetError naming the file.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <tcgen/wet/raw_trace.hpp>
+
+namespace tcgen::wet {
+
+// One event of a node: what the labels are made of.
+struct NodeEvent {
+    std::uint64_t address = 0;
+    std::uint64_t value = 0;
+    std::uint32_t t = 0;
+};
+
+class EventsByNode {
+public:
+    // `events` grouped by node, read where they are (kept by the caller).
+    static EventsByNode in_memory(const std::vector<RawEvent>& events, std::size_t node_count);
+
+    // The writer of a temporary file's events, made from the events' counts per node.
+    class Scatter;
+
+    EventsByNode(EventsByNode&& other) noexcept;
+    EventsByNode& operator=(EventsByNode&&) = delete;
+    EventsByNode(const EventsByNode&) = delete;
+    ~EventsByNode();
+
+    std::size_t node_count() const { return first_.size() - 1; }
+    std::uint64_t size() const { return first_.back(); }
+    // Node n's events are the run first(n) .. first(n + 1) - 1.
+    std::uint64_t first(std::size_t node) const { return first_[node]; }
+    std::uint64_t count(std::size_t node) const { return first_[node + 1] - first_[node]; }
+
+    // Node `node`'s events from its from-th, `count` of them.
+    std::vector<NodeEvent> read(std::size_t node, std::uint64_t from, std::uint64_t count) const;
+    std::vector<NodeEvent> read(std::size_t node) const { return read(node, 0, count(node)); }
+
+private:
+    EventsByNode() = default;
+
+    std::vector<std::uint64_t> first_;
+    // In memory:
+    const std::vector<RawEvent>* events_ = nullptr;
+    std::vector<std::uint32_t> order_;
+    // In a file:
+    std::string name_;
+    int descriptor_ = -1;
+};
+
+class EventsByNode::Scatter {
+public:
+    // A temporary file beside `beside` for counts[n] events of each node n.
+    Scatter(const std::string& beside, const std::vector<std::uint64_t>& counts);
+    Scatter(const Scatter&) = delete;
+    Scatter& operator=(const Scatter&) = delete;
+
+    // The next events in execution order (of the counts' run).
+    void add(const RawEvent* events, std::size_t count);
+    // Every event added: the file, read by node.
+    EventsByNode finish();
+
+private:
+    EventsByNode events_;
+    std::vector<std::uint64_t> fill_;
+};
+
+}  // namespace tcgen::wet
