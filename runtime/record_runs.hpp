@@ -32,8 +32,16 @@
 // record whatever the runs (learn_every_record).
 //
 // The codes stream of a block starts with that decision, one byte: 0 no
-// runs, 1 runs learnt whole, 2 runs learnt by their tails.
-// Nothing carries from block to block: the table is emptied at each block,
+// runs, 1 runs learnt whole, 2 runs learnt by their tails, 3 record matches.
+//
+// Record matches are for the traces whose records repeat earlier ones in
+// runs of a few records from far back, in another order (cache misses: 97 %
+// of perl's miss records, in runs of 2-8, from 2^9-2^21 records back), where
+// "the record after the last equal record" seldom holds: an LZ77 over whole
+// records, each match a candidate's index or a distance, and a length
+// (below). Where runs are not used, the writer's parse decides: matches are
+// used where they cover half of the block's records.
+// Nothing carries from block to block: the tables are emptied at each block,
 // so a block can be decoded after a restart as before.
 
 #include <algorithm>
@@ -52,17 +60,21 @@
 namespace tcgen_runtime {
 
 // The most the run machinery adds to the codes stream per record: a block's
-// flag byte (a block holds at least one record) and at most one length byte
-// per record (a length of 0 before a record coded field by field; a run of
-// L >= 1 records takes a varint of at most L bytes).
-inline constexpr std::uint64_t record_runs_bytes_per_record = 2;
+// flag byte (a block holds at least one record) and at most three bytes per
+// record: with runs, a length of 0 before a record coded field by field, and
+// a run of L >= 1 records a varint of at most L bytes; with record matches, a
+// token before a record coded field by field, a match of L >= 1 records from
+// a candidate its token and a varint of at most L bytes, and an explicit
+// match (L >= 2 records) those and a distance of at most 4 bytes (a block
+// holds fewer than 2^28 records).
+inline constexpr std::uint64_t record_runs_bytes_per_record = 4;
 
 template <std::size_t record_bytes>
 class RecordRuns {
 public:
     // A block's first byte in the codes stream: whether it has runs, and how
     // much of each run the fields learn.
-    enum class Learning : std::uint8_t { no_runs = 0, every_record = 1, run_tails = 2 };
+    enum class Learning : std::uint8_t { no_runs = 0, every_record = 1, run_tails = 2, record_matches = 3 };
     // Run tails: the records of a run the fields learn, and the mean length
     // of a block's long runs from which only those are learnt.
     static constexpr std::size_t tail_learned = 4;
@@ -79,6 +91,10 @@ public:
     }
     // Runs of this many records or more count towards the decision.
     static constexpr std::size_t long_run = 16;
+    // Where runs are not used, record matches are where the writer's parse
+    // covers this share of the block's records or more.
+    static constexpr std::size_t matches_share_numerator = 1;
+    static constexpr std::size_t matches_share_denominator = 2;
     // The table's size for the largest block: 2^20 entries (4 MiB) found 3-5 %
     // more of the runs of load and store traces than 2^16 entries.
     static constexpr unsigned max_table_bits = 20;
@@ -91,9 +107,7 @@ public:
     // Whether the fields learn every record of every run (the writer's
     // choice for ratio over decoding speed), rather than the tails of long
     // runs where the scan finds them.
-    void learn_every_record(bool every) {
-        tails_allowed_ = !every;
-    }
+    void learn_every_record(bool every) { tails_allowed_ = !every; }
 
     // Codes `count` records: the decision byte, then the run lengths among the
     // fields' codes. encode_one(record) codes one record field by field;
@@ -111,6 +125,10 @@ public:
             for (std::size_t index = 0; index < count; ++index) {
                 encode_one(records + index * record_bytes);
             }
+            return;
+        }
+        if (learning == Learning::record_matches) {
+            encode_matches(records, codes, encode_one, learn_one);
             return;
         }
         Cursor cursor = start(count, learning);
@@ -141,7 +159,7 @@ public:
         }
         records_ += count;
         const std::uint8_t flag = codes.get<std::uint8_t>();
-        if (flag > static_cast<std::uint8_t>(Learning::run_tails)) {
+        if (flag > static_cast<std::uint8_t>(Learning::record_matches)) {
             fail("corrupt input: invalid run flag " + std::to_string(flag) + " in the codes stream");
         }
         const Learning learning = static_cast<Learning>(flag);
@@ -149,6 +167,10 @@ public:
             for (std::size_t index = 0; index < count; ++index) {
                 decode_one(records + index * record_bytes);
             }
+            return;
+        }
+        if (learning == Learning::record_matches) {
+            decode_matches(codes, count, records, decode_one, learn_one);
             return;
         }
         Cursor cursor = start(count, learning);
@@ -172,9 +194,7 @@ public:
 
     // Records coded as parts of runs so far: copied whole, never coded by
     // the fields.
-    std::uint64_t records_in_runs() const {
-        return records_in_runs_;
-    }
+    std::uint64_t records_in_runs() const { return records_in_runs_; }
 
     // The report's line: records coded as parts of runs so far, the runs,
     // and how many of the copied records the fields learnt.
@@ -300,10 +320,13 @@ private:
         in_long_runs += run >= long_run ? run : 0;
         long_runs += run >= long_run ? 1 : 0;
         if (in_long_runs * 3 < count) {
+            if (parse_matches(records, count) * matches_share_denominator >= matches_share_numerator * count) {
+                return Learning::record_matches;
+            }
             return Learning::no_runs;
         }
         return tails_allowed_ && in_long_runs >= tail_mean_run * long_runs ? Learning::run_tails
-                                                                            : Learning::every_record;
+                                                                           : Learning::every_record;
     }
 
     static void put_length(StreamWriter& codes, std::uint64_t length) {
@@ -325,6 +348,224 @@ private:
         }
         fail("corrupt input: a run length longer than 64 bits in the codes stream");
     }
+
+    // Record matches (flag 3), an LZ77 over whole records. Before each
+    // record not yet copied, a token in the codes stream: 0, the record is
+    // coded field by field; k in 1..match_candidates, a match from the k-th
+    // most recent earlier record of the block whose predecessor hashes as
+    // this record's predecessor does (its context: a chain both sides keep,
+    // so naming the candidate costs a byte the back-end codes well);
+    // explicit_token, a match from a distance in records back. A match's
+    // token is followed by its length - 1 and an explicit one's then by its
+    // distance - 1, LEB128 varints. The fields learn every record a match
+    // copies, so the records after it are coded as without matches.
+    //
+    // The writer's parse is greedy: the longest match among the context's
+    // candidates (the most recent of equal ones), and an explicit one only
+    // where it is longer still and covers two records or more, the longest
+    // from the last explicit_chain positions of the next two records (the
+    // writer's own chain). Figures in docs/design/log.md, "Record matches".
+    static constexpr std::size_t match_candidates = 64;
+    static constexpr std::uint8_t explicit_token = match_candidates + 1;
+    static constexpr std::size_t explicit_chain = 128;
+    static constexpr std::size_t explicit_min = 2;
+
+    struct MatchItem {
+        std::uint8_t token = 0;
+        std::uint32_t length = 1;
+        std::uint32_t distance = 0;
+    };
+
+    static std::size_t match_length(const std::uint8_t* records, std::size_t from, std::size_t to, std::size_t count) {
+        std::size_t length = 0;
+        while (to + length < count && same(records, from + length, to + length)) {
+            ++length;
+        }
+        return length;
+    }
+
+    // Record `index` is known: it joins the chain of the context of the record
+    // before it.
+    void insert_context(const std::uint8_t* records, std::size_t index, unsigned bits) {
+        if (index == 0) {
+            return;
+        }
+        std::uint32_t& head = table_[slot_of(records + (index - 1) * record_bytes, bits)];
+        context_prev_[index] = head;
+        head = static_cast<std::uint32_t>(index);
+    }
+
+    unsigned start_matches(std::size_t count, bool encoder) {
+        // The heads of the context chains take the runs' table, unused in
+        // such a block.
+        const unsigned bits = table_bits(count);
+        const std::size_t entries = std::size_t{1} << bits;
+        if (table_.size() < entries) {
+            table_.resize(entries);
+        }
+        std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(entries), 0);
+        if (context_prev_.size() < count) {
+            context_prev_.resize(count);
+        }
+        if (encoder) {
+            content_head_.assign(entries, 0);
+            if (content_prev_.size() < count) {
+                content_prev_.resize(count);
+            }
+        }
+        return bits;
+    }
+
+    // The slot of records [index, index + 2): the encoder's search for
+    // explicit matches.
+    static std::size_t pair_slot(const std::uint8_t* records, std::size_t index, unsigned bits) {
+        const std::size_t a = slot_of(records + index * record_bytes, 32);
+        const std::size_t b = slot_of(records + (index + 1) * record_bytes, 32);
+        const std::uint64_t hash = (static_cast<std::uint64_t>(a) * 0x9E3779B97F4A7C15u) ^ b;
+        return static_cast<std::size_t>((hash * 0xFF51AFD7ED558CCDu) >> (64 - bits));
+    }
+
+    void insert_content(const std::uint8_t* records, std::size_t index, unsigned bits) {
+        // Record `index` is known: the pair ending at it can be found.
+        if (index == 0) {
+            return;
+        }
+        std::uint32_t& head = content_head_[pair_slot(records, index - 1, bits)];
+        content_prev_[index - 1] = head;
+        head = static_cast<std::uint32_t>(index);  // 1 + the pair's first record
+    }
+
+    // The greedy parse of a block into matches and records coded field by
+    // field; returns the records the matches cover.
+    std::size_t parse_matches(const std::uint8_t* records, std::size_t count) {
+        const unsigned bits = start_matches(count, true);
+        parse_.clear();
+        std::size_t covered = 0;
+        std::size_t index = 0;
+        while (index < count) {
+            MatchItem best;
+            std::size_t best_length = 0;
+            if (index > 0) {
+                std::uint32_t candidate = table_[slot_of(records + (index - 1) * record_bytes, bits)];
+                for (std::size_t k = 1; k <= match_candidates && candidate != 0; ++k) {
+                    const std::size_t length = match_length(records, candidate, index, count);
+                    if (length > best_length) {
+                        best_length = length;
+                        best.token = static_cast<std::uint8_t>(k);
+                        best.length = static_cast<std::uint32_t>(length);
+                    }
+                    candidate = context_prev_[candidate];
+                }
+            }
+            if (index + 1 < count) {
+                std::uint32_t candidate = content_head_[pair_slot(records, index, bits)];
+                for (std::size_t k = 0; k < explicit_chain && candidate != 0; ++k) {
+                    const std::size_t from = candidate - 1;
+                    const std::size_t length = match_length(records, from, index, count);
+                    if (length >= explicit_min && length > best_length) {
+                        best_length = length;
+                        best.token = explicit_token;
+                        best.length = static_cast<std::uint32_t>(length);
+                        best.distance = static_cast<std::uint32_t>(index - from);
+                    }
+                    candidate = content_prev_[from];
+                }
+            }
+            if (best.token == 0) {
+                best.length = 1;
+            } else {
+                covered += best.length;
+            }
+            parse_.push_back(best);
+            for (std::size_t k = 0; k < best.length; ++k) {
+                insert_context(records, index + k, bits);
+                insert_content(records, index + k, bits);
+            }
+            index += best.length;
+        }
+        return covered;
+    }
+
+    template <class EncodeOne, class LearnOne>
+    void encode_matches(const std::uint8_t* records, StreamWriter& codes, EncodeOne& encode_one, LearnOne& learn_one) {
+        std::size_t index = 0;
+        for (const MatchItem& item : parse_) {
+            codes.put(item.token);
+            if (item.token == 0) {
+                encode_one(records + index * record_bytes);
+                ++index;
+                continue;
+            }
+            put_length(codes, item.length - 1);
+            if (item.token == explicit_token) {
+                put_length(codes, item.distance - 1);
+            }
+            for (std::size_t k = 0; k < item.length; ++k) {
+                learn_one(records + (index + k) * record_bytes);
+            }
+            index += item.length;
+            records_in_runs_ += item.length;
+            records_learnt_ += item.length;
+            runs_ += 1;
+        }
+    }
+
+    template <class DecodeOne, class LearnOne>
+    void decode_matches(StreamReader& codes, std::size_t count, std::uint8_t* records, DecodeOne& decode_one,
+                        LearnOne& learn_one) {
+        const unsigned bits = start_matches(count, false);
+        std::size_t index = 0;
+        while (index < count) {
+            const std::uint8_t token = codes.get<std::uint8_t>();
+            if (token == 0) {
+                decode_one(records + index * record_bytes);
+                insert_context(records, index, bits);
+                ++index;
+                continue;
+            }
+            if (token > explicit_token) {
+                fail("corrupt input: invalid match token " + std::to_string(token) + " in the codes stream");
+            }
+            const std::uint64_t length = get_length(codes) + 1;
+            if (length == 0 || length > count - index) {
+                fail("corrupt input: a match of " + std::to_string(length) + " records where " +
+                     std::to_string(count - index) + " remain in the block");
+            }
+            std::size_t from = 0;
+            if (token == explicit_token) {
+                const std::uint64_t distance = get_length(codes) + 1;
+                if (distance == 0 || distance > index) {
+                    fail("corrupt input: a match from " + std::to_string(distance) + " records back where " +
+                         std::to_string(index) + " precede it in the block");
+                }
+                from = index - static_cast<std::size_t>(distance);
+            } else {
+                std::uint32_t candidate = index == 0 ? 0 : table_[slot_of(records + (index - 1) * record_bytes, bits)];
+                for (std::size_t k = 1; k < token && candidate != 0; ++k) {
+                    candidate = context_prev_[candidate];
+                }
+                if (candidate == 0) {
+                    fail("corrupt input: a match from context candidate " + std::to_string(token) +
+                         ", beyond the block's candidates");
+                }
+                from = candidate;
+            }
+            copy(records, from, index, static_cast<std::size_t>(length));
+            for (std::size_t k = 0; k < length; ++k) {
+                learn_one(records + (index + k) * record_bytes);
+                insert_context(records, index + k, bits);
+            }
+            index += static_cast<std::size_t>(length);
+            records_in_runs_ += length;
+            records_learnt_ += length;
+            runs_ += 1;
+        }
+    }
+
+    std::vector<std::uint32_t> context_prev_;
+    std::vector<std::uint32_t> content_head_;
+    std::vector<std::uint32_t> content_prev_;
+    std::vector<MatchItem> parse_;
 
     std::vector<std::uint32_t> table_;
     bool tails_allowed_ = true;

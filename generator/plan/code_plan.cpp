@@ -238,9 +238,9 @@ std::vector<std::uint64_t> CodePlan::stream_bytes_per_record() const {
             bytes[stream] += streams[stream].element_bits / 8;
         }
     }
-    // The codes stream also holds each block's run decision and run lengths:
-    // at most two bytes a record (runtime/record_runs.hpp).
-    bytes[0] += 2;
+    // The codes stream also holds each block's run decision and its runs or
+    // record matches: at most four bytes a record (runtime/record_runs.hpp).
+    bytes[0] += 4;
     return bytes;
 }
 

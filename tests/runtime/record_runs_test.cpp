@@ -109,10 +109,9 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
     ASSERT_GT(codes.size(), 0u);
     EXPECT_EQ(codes.data()[0], 2u);  // runs used, learnt by their tails
     // The run covers records 51..1999: the fields learn its last four.
-    const std::vector<const std::uint8_t*> tail = {records.data() + 1996 * record_bytes,
-                                                   records.data() + 1997 * record_bytes,
-                                                   records.data() + 1998 * record_bytes,
-                                                   records.data() + 1999 * record_bytes};
+    const std::vector<const std::uint8_t*> tail = {
+        records.data() + 1996 * record_bytes, records.data() + 1997 * record_bytes,
+        records.data() + 1998 * record_bytes, records.data() + 1999 * record_bytes};
     EXPECT_EQ(learned_by_writer, tail);
 
     Runs reader;
@@ -120,8 +119,7 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
     std::vector<std::size_t> learned_by_reader;
     StreamReader reader_codes("codes", codes.data(), codes.size());
     reader.decode(
-        reader_codes, 2000, decoded.data(),
-        [&](std::uint8_t* record) { reader_codes.get_bytes(record, record_bytes); },
+        reader_codes, 2000, decoded.data(), [&](std::uint8_t* record) { reader_codes.get_bytes(record, record_bytes); },
         [&](const std::uint8_t* record) {
             learned_by_reader.push_back(static_cast<std::size_t>(record - decoded.data()) / record_bytes);
         });
@@ -213,8 +211,9 @@ TEST(RecordRuns, TheReportCountsCopiedRecords) {
     char line[200] = {};
     ASSERT_NE(std::fgets(line, sizeof line, out), nullptr);
     std::fclose(out);
-    EXPECT_EQ(std::string(line), "whole-record runs: 1949 of 2000 records copied from earlier ones, in 1 runs; the predictors "
-                                 "learnt 4 of them\n");
+    EXPECT_EQ(std::string(line),
+              "whole-record runs: 1949 of 2000 records copied from earlier ones, in 1 runs; the predictors "
+              "learnt 4 of them\n");
 }
 
 std::string decode_error(const std::vector<std::uint8_t>& codes, std::size_t count) {
@@ -233,8 +232,8 @@ TEST(RecordRuns, CorruptCodesAreRefused) {
     std::vector<std::uint8_t> codes = encode(writer, records).codes;
 
     std::vector<std::uint8_t> bad_flag = codes;
-    bad_flag[0] = 3;
-    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 3 in the codes stream");
+    bad_flag[0] = 4;
+    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 4 in the codes stream");
 
     // The run's length comes after the 51 records coded field by field.
     const std::size_t length_at = 1 + 51 * record_bytes;
@@ -248,6 +247,92 @@ TEST(RecordRuns, CorruptCodesAreRefused) {
 
     std::vector<std::uint8_t> cut(codes.begin(), codes.begin() + static_cast<std::ptrdiff_t>(length_at));
     EXPECT_EQ(decode_error(cut, 2000), "corrupt input: stream 'codes' ends early");
+}
+
+// Short stretches of records that recur in another order, far apart: runs
+// (the record after the last equal one) seldom hold, matches of a few
+// records do.
+std::vector<std::uint8_t> shuffled_segments_trace(std::size_t count, unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<std::vector<std::uint8_t>> segments(300);
+    for (std::vector<std::uint8_t>& segment : segments) {
+        segment = random_trace(2 + random() % 7, 1u << 30, static_cast<unsigned>(random()));
+    }
+    std::vector<std::uint8_t> records;
+    while (records.size() < count * record_bytes) {
+        const std::vector<std::uint8_t>& segment = segments[random() % segments.size()];
+        records.insert(records.end(), segment.begin(), segment.end());
+        if (random() % 8 == 0) {
+            const std::vector<std::uint8_t> noise = random_trace(1, 1u << 30, static_cast<unsigned>(random()));
+            records.insert(records.end(), noise.begin(), noise.end());
+        }
+    }
+    records.resize(count * record_bytes);
+    return records;
+}
+
+TEST(RecordRuns, ShortRepeatsAreCodedAsRecordMatches) {
+    const std::vector<std::uint8_t> records = shuffled_segments_trace(20000, 7);
+    Runs writer;
+    const Coded coded = encode(writer, records);
+    EXPECT_EQ(coded.codes[0], 3u);  // record matches
+    EXPECT_EQ(coded.coded + coded.learned, 20000u);
+    EXPECT_LT(coded.coded, 20000u / 4);
+    EXPECT_LE(coded.codes.size(), 20000 * (record_bytes + record_runs_bytes_per_record));
+    Runs reader;
+    std::size_t learned = 0;
+    EXPECT_EQ(decode(reader, coded.codes, 20000, &learned), records);
+    EXPECT_EQ(learned, coded.learned);  // every copied record is learnt
+}
+
+TEST(RecordRuns, RecordMatchesRoundTripOnEveryMix) {
+    for (unsigned seed = 0; seed < 20; ++seed) {
+        // Segments, loops (overlapping copies) and noise, and blocks of a
+        // few records, so that every path of the parse is taken.
+        std::mt19937 random(seed);
+        std::vector<std::uint8_t> records = shuffled_segments_trace(1 + random() % 5000, seed);
+        const std::vector<std::uint8_t> loop =
+            loop_trace(1 + static_cast<std::uint32_t>(random() % 3), 1 + static_cast<std::uint32_t>(random() % 40));
+        records.insert(records.begin() + static_cast<std::ptrdiff_t>(records.size() / record_bytes / 2 * record_bytes),
+                       loop.begin(), loop.end());
+        const std::size_t count = records.size() / record_bytes;
+        Runs writer;
+        const Coded coded = encode(writer, records);
+        EXPECT_LE(coded.codes.size(), count * (record_bytes + record_runs_bytes_per_record)) << seed;
+        Runs reader;
+        EXPECT_EQ(decode(reader, coded.codes, count), records) << seed;
+    }
+}
+
+TEST(RecordRuns, ForgedRecordMatchesAreRefused) {
+    // Flag 3, record 0 coded field by field (token 0, then its bytes), then a
+    // match at record 1.
+    const std::vector<std::uint8_t> first = {3, 0, 1, 2, 3, 4, 5};
+    const auto with = [&](std::vector<std::uint8_t> tail) {
+        std::vector<std::uint8_t> codes = first;
+        codes.insert(codes.end(), tail.begin(), tail.end());
+        return codes;
+    };
+    const std::uint8_t explicit_token = 65;
+    EXPECT_EQ(decode_error(with({explicit_token, 0, 5}), 3),
+              "corrupt input: a match from 6 records back where 1 precede it in the block");
+    EXPECT_EQ(decode_error(with({explicit_token, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F}), 3),
+              "corrupt input: a match from 4294967296 records back where 1 precede it in the block");
+    EXPECT_EQ(decode_error(with({explicit_token, 10, 0}), 3),
+              "corrupt input: a match of 11 records where 2 remain in the block");
+    EXPECT_EQ(decode_error(with({explicit_token, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01}), 3),
+              "corrupt input: a match of 0 records where 2 remain in the block");
+    EXPECT_EQ(decode_error(with({1, 0}), 3),
+              "corrupt input: a match from context candidate 1, beyond the block's candidates");
+    EXPECT_EQ(decode_error(with({explicit_token + 1, 0}), 3),
+              "corrupt input: invalid match token 66 in the codes stream");
+    EXPECT_EQ(decode_error(with({explicit_token, 0}), 3), "corrupt input: stream 'codes' ends early");
+    // A valid match from the record before, and a candidate: the record
+    // before record 2 (record 1, a copy of record 0) was preceded by record 0
+    // at record 1, so candidate 1 is record 1, and candidate 2 is beyond.
+    EXPECT_EQ(decode_error(with({explicit_token, 0, 0, 1, 0}), 3), "no error");
+    EXPECT_EQ(decode_error(with({explicit_token, 0, 0, 2, 0}), 3),
+              "corrupt input: a match from context candidate 2, beyond the block's candidates");
 }
 
 }  // namespace

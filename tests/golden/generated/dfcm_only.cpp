@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1216, a class per field and the
-// TraceCodec that ties them together; main() at line 1719; then the rest of
+// of this spec is written in); from line 1457, a class per field and the
+// TraceCodec that ties them together; main() at line 1960; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -453,7 +453,7 @@ public:
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
     static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
-        4,
+        6,
         4,
         8,
     };

@@ -519,7 +519,7 @@ public:
     // The most one record adds to each stream: a reader refuses a block
     // whose streams claim more than its records can hold.
     static constexpr std::array<std::uint64_t, stream_count> stream_bytes_per_record = {
-        4,
+        6,
         4,
         8,
     };
