@@ -157,6 +157,17 @@ TEST(RecordRuns, RandomRecordsAreCodedFieldByField) {
     EXPECT_EQ(decode(reader, coded.codes, 3000), records);
 }
 
+// RECORDS coded as one block: within the codes' bound per record, and
+// decoded back by a fresh reader.
+void expect_round_trip_within_bound(const std::vector<std::uint8_t>& records, unsigned seed) {
+    const std::size_t count = records.size() / record_bytes;
+    Runs writer;
+    const Coded coded = encode(writer, records);
+    EXPECT_LE(coded.codes.size(), count * (record_bytes + record_runs_bytes_per_record)) << seed;
+    Runs reader;
+    EXPECT_EQ(decode(reader, coded.codes, count), records) << seed;
+}
+
 TEST(RecordRuns, MixedTracesRoundTripAndStayWithinTheirBound) {
     for (unsigned seed = 0; seed < 40; ++seed) {
         std::mt19937 random(seed);
@@ -172,12 +183,7 @@ TEST(RecordRuns, MixedTracesRoundTripAndStayWithinTheirBound) {
             const std::vector<std::uint8_t> noise = random_trace(random() % 20, 50, seed);
             records.insert(records.end(), noise.begin(), noise.end());
         }
-        const std::size_t count = records.size() / record_bytes;
-        Runs writer;
-        const Coded coded = encode(writer, records);
-        EXPECT_LE(coded.codes.size(), count * (record_bytes + record_runs_bytes_per_record)) << seed;
-        Runs reader;
-        EXPECT_EQ(decode(reader, coded.codes, count), records) << seed;
+        expect_round_trip_within_bound(records, seed);
     }
 }
 
@@ -295,12 +301,7 @@ TEST(RecordRuns, RecordMatchesRoundTripOnEveryMix) {
             loop_trace(1 + static_cast<std::uint32_t>(random() % 3), 1 + static_cast<std::uint32_t>(random() % 40));
         records.insert(records.begin() + static_cast<std::ptrdiff_t>(records.size() / record_bytes / 2 * record_bytes),
                        loop.begin(), loop.end());
-        const std::size_t count = records.size() / record_bytes;
-        Runs writer;
-        const Coded coded = encode(writer, records);
-        EXPECT_LE(coded.codes.size(), count * (record_bytes + record_runs_bytes_per_record)) << seed;
-        Runs reader;
-        EXPECT_EQ(decode(reader, coded.codes, count), records) << seed;
+        expect_round_trip_within_bound(records, seed);
     }
 }
 

@@ -331,6 +331,14 @@ private:
     bool edge_failed_ = false;
 };
 
+// A raw file's bytes; none for an optional file that is not there.
+std::optional<std::vector<std::uint8_t>> read_file_if_there(const std::string& name, bool required) {
+    if (!required && !std::filesystem::exists(name)) {
+        return std::nullopt;
+    }
+    return read_whole_file(name);
+}
+
 }  // namespace
 
 void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
@@ -464,28 +472,11 @@ RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source) 
 }
 
 RawTrace read_raw_trace(const std::string& prefix) {
-    return read_raw(
-        prefix,
-        [](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
-            if (!required && !std::filesystem::exists(name)) {
-                return std::nullopt;
-            }
-            return read_whole_file(name);
-        },
-        read_events_file);
+    return read_raw(prefix, read_file_if_there, read_events_file);
 }
 
-
 RawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed) {
-    return read_raw(
-        prefix,
-        [](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
-            if (!required && !std::filesystem::exists(name)) {
-                return std::nullopt;
-            }
-            return read_whole_file(name);
-        },
-        nullptr, &streamed);
+    return read_raw(prefix, read_file_if_there, nullptr, &streamed);
 }
 
 }  // namespace tcgen::wet
