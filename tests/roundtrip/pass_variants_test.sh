@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compressors generated with optimisations turned off, built the way a user
-# builds them (c++ comp.cpp -pthread and the -l flags its build line names), against the fully
-# optimised one:
+# builds them ($CXX, else c++: comp.cpp -pthread and the -l flags its build
+# line names), against the fully optimised one:
 # - turning off table-sharing or fast-hash (or both) must not change a single
 #   byte of the .tcz, whatever else is on or off (paper Table 2: those rows
 #   keep the rate);
@@ -56,7 +56,7 @@ for mask in $masks; do
     list=$(disabled_list "$mask")
     "$tcgen" ${list:+--disable=$list} -o "$work/comp_$mask.cpp" "$spec" || { fail "tcgen --disable=$list"; continue; }
     # shellcheck disable=SC2046  # the flags are words
-    c++ -std=c++17 -O0 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -pthread \
+    "${CXX:-c++}" -std=c++17 -O0 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$work/comp_$mask" "$work/comp_$mask.cpp" -pthread \
         $("$link_flags" "$work/comp_$mask.cpp") \
         || fail "compiling the compressor with --disable=$list"
 done

@@ -7,7 +7,8 @@
 # compressor's fingerprint must be that of its encoding's, so that the .tcz
 # it writes (byte-identical within an encoding: pass_variants_test.sh)
 # regenerates the same way.
-# Built unoptimised (bytes are checked, not speed); a regenerated source that
+# Built unoptimised by $CXX, else c++ (bytes are checked, not speed or
+# warnings); a regenerated source that
 # is the compressor's own, as it is today, is not built a second time.
 # Usage: regenerate_test.sh TCGEN SYNTH_TRACE SPEC [CXXFLAGS...]
 set -u
@@ -33,7 +34,7 @@ fingerprint() {
 
 build() {
     # shellcheck disable=SC2046  # the flags are words
-    c++ -std=c++17 -O0 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -pthread $("$link_flags" "$1.cpp")
+    "${CXX:-c++}" -std=c++17 -O0 -Wall -Wextra -Werror "${cxxflags[@]}" -o "$1" "$1.cpp" -pthread $("$link_flags" "$1.cpp")
 }
 
 read_layout "$spec" || { echo "FAIL: tcgen --canonical $spec"; exit 1; }

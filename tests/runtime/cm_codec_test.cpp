@@ -16,6 +16,7 @@
 
 #include "runtime/checksum.hpp"
 #include "tests/runtime/random_bytes.hpp"
+#include "tests/test_scale.hpp"
 
 namespace tcgen_runtime {
 namespace {
@@ -114,8 +115,13 @@ TEST(CmCodec, StoresWhatItCannotShrink) {
 }
 
 // Repeats and structure shrink far: a run of one value to almost nothing,
-// code-like and address-like streams well below their size.
+// code-like and address-like streams well below their size. (A check of the
+// model's ratio, not of its accesses: the sanitized suite leaves it to the
+// unsanitized one and round-trips the same shapes above.)
 TEST(CmCodec, ShrinksRepeatsAndStructure) {
+    if (tcgen_test::under_sanitizers) {
+        GTEST_SKIP() << "the ratio is checked by the unsanitized suite";
+    }
     EXPECT_LT(compress(Bytes(300000, 0xAB)).size(), 300u);
     const Bytes codes = code_like_bytes(std::size_t{1} << 18);
     EXPECT_LT(compress(codes).size() * 20, codes.size());
