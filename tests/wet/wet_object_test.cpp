@@ -537,6 +537,34 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
     std::filesystem::remove_all(directory);
 }
 
+// The same on a longer run, whose loads have more edges than DefsByLoad
+// reads whole (its search for a window of times: the shared frames ask
+// for a chunk's values, checkpoints every 64 records), and whose edges and
+// defs go through the build's temporary file of the defs by load.
+TEST(WetRawTrace, BuildFromFilesOfALongRunIsTheBuildInMemory) {
+    const std::string directory = testing::TempDir() + "wet_from_files_long_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const std::string prefix = directory + "run";
+    const RawTrace raw = synthetic_wet::make_trace(20000, 11);
+    std::map<std::uint32_t, std::size_t> edges_per_load;
+    for (const tcgen::wet::RawEdge& edge : raw.edges) {
+        ++edges_per_load[edge.use];
+    }
+    std::size_t most = 0;
+    for (const auto& [load, count] : edges_per_load) {
+        most = std::max(most, count);
+    }
+    ASSERT_GT(most, std::size_t{256}) << "no load with more edges than are read whole";
+    synthetic_wet::write_trace(raw, prefix);
+    for (const std::uint64_t checkpoint : {std::uint64_t{4096}, std::uint64_t{64}}) {
+        EXPECT_EQ(WholeExecutionTrace::build_from_files(prefix, directory + "out.wet", nullptr, checkpoint).to_bytes(),
+                  WholeExecutionTrace::build(raw, nullptr, checkpoint).to_bytes())
+            << "checkpoints every " << checkpoint;
+    }
+    std::filesystem::remove_all(directory);
+}
+
 // read_raw_trace() reads PREFIX.events a piece at a time; read_raw_files()
 // over the files' whole bytes (as `wet run` and the fuzzer give them) must
 // read the same events, build the same WET and refuse the same files.

@@ -330,9 +330,11 @@ public:
 
 private:
     WholeExecutionTrace();
-    // build() of a checked raw trace whose flow is `flow` and whose events
-    // `events` gives (raw.flow and raw.events unread).
+    // build() of a checked raw trace whose flow is `flow`, whose edges are
+    // `edges` and whose events `events` gives (raw.flow, raw.edges and
+    // raw.events unread).
     static WholeExecutionTrace build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+                                             std::vector<RawEdge> edges,
                                              const EventsByNode& events, const Progress& progress,
                                              std::uint64_t checkpoint_records);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
