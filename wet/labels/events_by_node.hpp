@@ -7,11 +7,8 @@
 // - in a temporary file: `wet build`'s, filled by an external sort (the
 //   events counted per node on a first read of PREFIX.events, each then
 //   written at its node's place on a second), so that the events are never
-//   all in memory. The file is made beside another (the build's output: a
-//   disk the user chose, where tmpfs would hold it in memory again) and
-//   unlinked as soon as it is open: no way out of the program, a kill
-//   included, leaves it behind. Until it is unlinked it is on the list of
-//   pending temporaries that a signal removes (runtime/files.hpp).
+//   all in memory. The file is made beside another (the build's output),
+//   and so are the build's other temporaries (temporary_file.hpp).
 // 20 bytes an event in the file (t, address, value); a write or read error
 // (a full disk) throws WetError naming the file.
 

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "wet/labels/address_siblings.hpp"
+#include "wet/labels/asks_by_store.hpp"
 #include "wet/labels/def_encoding.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/grouping.hpp"
@@ -50,71 +51,55 @@ std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw, const 
 // How a reader finds each def of a raw trace (LoadDefs): as the latest write
 // among its load's writers that covers the load's first byte (by_writers),
 // as the latest such write of its own store node (by_store), or only from
-// a rank or a distance kept with it (kept). load_address[e]: the address of
-// edge e's load event; by_store, by_load: the edges grouped by their store
-// and their load. Per store node, its executions (its run of `events`) are
-// walked in order keeping the latest at each address, and the edges that ask
-// it (its own defs, and every def of the loads it is a writer of; in the
-// order of their horizons) answered as the walk reaches them: per edge,
-// whether its own store's answer is its def, and whether another writer's
-// answer is later (t, then the higher store id: the later in a block
-// execution): two bits an edge rather than the latest answer's 8 bytes.
+// a rank or a distance kept with it (kept). Per store node, its executions
+// (its run of `events`) are walked in order keeping the latest at each
+// address, and the edges that ask it (`asks`: its own defs, and every def
+// of the loads it is a writer of) answered in the order of their horizons
+// as the walk reaches them: per edge, whether its own store's answer is its
+// def, and whether another writer's answer is later (t, then the higher
+// store id: the later in a block execution), two bits an edge.
 enum class DefFound : std::uint8_t { kept, by_store, by_writers };
-std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<RawEdge>& edges,
-                                const std::vector<std::uint64_t>& load_address,
-                                const EventsByNode& events, const Grouping<std::uint32_t>& by_store,
-                                const Grouping<std::uint32_t>& by_load,
-                                const std::vector<std::vector<std::uint32_t>>& writers) {
-    std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
-    for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
-        for (const std::uint32_t store : writers[load]) {
-            written_by[store].push_back(load);
+struct DefAnswers {
+    std::vector<bool> own_store;
+    std::vector<bool> written_later;
+
+    DefFound found(const DefAsk& ask, bool has_writers) const {
+        if (has_writers && own_store[ask.edge] && !written_later[ask.edge]) {
+            return DefFound::by_writers;
         }
+        return own_store[ask.edge] ? DefFound::by_store : DefFound::kept;
     }
-    std::vector<bool> own_store(edges.size(), false);
-    std::vector<bool> written_later(edges.size(), false);
+};
+DefAnswers find_defs(const RawTrace& raw, std::size_t edge_count, const AsksByStore& asks,
+                     const EventsByNode& events) {
+    DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
-    std::vector<std::uint32_t> asked;  // edges, by (horizon, edge)
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
         if (size == 0 || size > widest_inferred_store) {
             continue;
         }
-        asked.clear();
-        const auto horizon_of = [&](std::uint32_t edge) {
-            return store_horizon(store, edges[edge].use, edges[edge].t_use);
-        };
-        const auto ask = [&](std::uint32_t edge) { asked.push_back(edge); };
-        for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
-            if (writers[edges[by_store.order[at]].use].empty()) {
-                ask(by_store.order[at]);
-            }
-        }
-        for (const std::uint32_t load : written_by[store]) {
-            for (std::size_t at = by_load.first[load]; at < by_load.first[load + 1]; ++at) {
-                ask(by_load.order[at]);
-            }
-        }
+        std::vector<DefAsk> asked = asks.read(store);
         if (asked.empty()) {
             continue;
         }
+        const auto horizon_of = [&](const DefAsk& ask) { return store_horizon(store, ask.use, ask.t_use); };
         // The walk needs the horizons in order only (each edge is asked once).
-        // (The horizons are made again rather than kept: 4 bytes an edge asked, not 16.)
-        std::sort(asked.begin(), asked.end(), [&](std::uint32_t a, std::uint32_t b) {
+        std::sort(asked.begin(), asked.end(), [&](const DefAsk& a, const DefAsk& b) {
             const auto horizon_a = horizon_of(a);
             const auto horizon_b = horizon_of(b);
-            return horizon_a != horizon_b ? horizon_a < horizon_b : a < b;
+            return horizon_a != horizon_b ? horizon_a < horizon_b : a.edge < b.edge;
         });
         latest.clear();
         const std::vector<NodeEvent> executions = events.read(store);
         const std::uint64_t execution_count = executions.size();
         std::uint64_t before = 0;
-        for (const std::uint32_t edge : asked) {
-            const auto horizon = horizon_of(edge);
+        for (const DefAsk& ask : asked) {
+            const auto horizon = horizon_of(ask);
             for (; before < execution_count && executions[before].t < horizon; ++before) {
                 latest[executions[before].address] = before;
             }
-            const std::uint64_t address = load_address[edge];
+            const std::uint64_t address = ask.address;
             std::optional<std::uint64_t> found;
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
                 const auto entry = latest.find(address - back);
@@ -126,23 +111,14 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<RawEdge>&
                 continue;
             }
             const std::uint32_t t = executions[*found].t;
-            const RawEdge& def = edges[edge];
-            if (store == def.def) {
-                own_store[edge] = t == def.t_def;
-            } else if (t > def.t_def || (t == def.t_def && store > def.def)) {
-                written_later[edge] = true;
+            if (store == ask.def) {
+                answers.own_store[ask.edge] = t == ask.t_def;
+            } else if (t > ask.t_def || (t == ask.t_def && store > ask.def)) {
+                answers.written_later[ask.edge] = true;
             }
         }
     }
-    std::vector<DefFound> found(edges.size(), DefFound::kept);
-    for (std::size_t edge = 0; edge < edges.size(); ++edge) {
-        if (!writers[edges[edge].use].empty() && own_store[edge] && !written_later[edge]) {
-            found[edge] = DefFound::by_writers;
-        } else if (own_store[edge]) {
-            found[edge] = DefFound::by_store;
-        }
-    }
-    return found;
+    return answers;
 }
 
 template <class Stream, class Source, class Field>
@@ -303,68 +279,95 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     // their tables are freed before the node labels.
     std::optional<DefsByLoad> defs;
     {
-        // A node's edges in time order (edges come in event order), to meet
-        // them while walking its events.
-        Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
-            edges.size(), raw.nodes.size(), [&](std::size_t edge) { return edges[edge].use; });
-        std::vector<std::uint64_t> load_address(edges.size());
-        for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-            if (by_use.first[node + 1] == by_use.first[node]) {
-                continue;
-            }
-            const std::uint32_t* edge = by_use.order.data() + by_use.first[node];
-            const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
-            for (const NodeEvent& event : events.read(node)) {
-                if (edge != edges_end && edges[*edge].t_use == event.t) {
-                    load_address[*edge++] = event.address;
-                }
+        const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw, edges);
+        for (std::uint32_t load = 0; load < writers.size(); ++load) {
+            if (!writers[load].empty()) {
+                store.writer_loads_.push_back(load);
+                store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
+                store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
             }
         }
-        const Grouping<std::uint32_t> by_store = group_items<std::uint32_t>(
-            edges.size(), raw.nodes.size(), [&](std::size_t edge) { return edges[edge].def; });
-        std::vector<DefFound> found;
+        // The stores each edge asks: its own, or its load's writers (which include it).
+        const auto each_store_asked = [&](const RawEdge& edge, const auto& visit) {
+            if (writers[edge.use].empty()) {
+                visit(edge.def);
+            }
+            for (const std::uint32_t writer : writers[edge.use]) {
+                visit(writer);
+            }
+        };
+        std::vector<std::uint64_t> ask_counts(raw.nodes.size(), 0);
+        for (const RawEdge& edge : edges) {
+            each_store_asked(edge, [&](std::uint32_t asked) { ++ask_counts[asked]; });
+        }
+        AsksByStore asks(ask_counts, events.temporaries_beside());
+        std::vector<std::uint64_t>().swap(ask_counts);
+        std::vector<std::uint64_t> load_first;
         {
-            const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw, edges);
-            found = find_defs(raw, edges, load_address, events, by_store, by_use, writers);
-            for (std::uint32_t load = 0; load < writers.size(); ++load) {
-                if (!writers[load].empty()) {
-                    store.writer_loads_.push_back(load);
-                    store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
-                    store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
+            // A load's edges in time order (edges come in event order), to
+            // meet them while walking its events, for its addresses.
+            Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
+                edges.size(), raw.nodes.size(), [&](std::size_t edge) { return edges[edge].use; });
+            constexpr std::size_t piece_asks = std::size_t{1} << 16;
+            std::vector<std::pair<std::uint32_t, DefAsk>> piece;  // (store asked, ask)
+            for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+                if (by_use.first[node + 1] == by_use.first[node]) {
+                    continue;
+                }
+                const std::uint32_t* edge = by_use.order.data() + by_use.first[node];
+                const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
+                for (const NodeEvent& event : events.read(node)) {
+                    if (edge == edges_end || edges[*edge].t_use != event.t) {
+                        continue;
+                    }
+                    const RawEdge& raw_edge = edges[*edge];
+                    const DefAsk ask{*edge++, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def,
+                                     event.address};
+                    each_store_asked(raw_edge, [&](std::uint32_t asked) { piece.emplace_back(asked, ask); });
+                    if (piece.size() >= piece_asks) {
+                        asks.add(piece);
+                        piece.clear();
+                    }
                 }
             }
+            asks.add(piece);
+            asks.finish();
+            load_first.assign(by_use.first.begin(), by_use.first.end());
         }
-        defs.emplace(std::vector<std::uint64_t>(by_use.first.begin(), by_use.first.end()),
-                     events.temporaries_beside());
-        std::vector<std::uint32_t>().swap(by_use.order);  // 4 bytes an edge, not needed again
+        const std::size_t edge_count = edges.size();
+        std::vector<RawEdge>().swap(edges);  // 16 bytes an edge, not needed again: the asks have them
+        const DefAnswers answers = find_defs(raw, edge_count, asks, events);
+        // Each edge's def record and predicted value, from its ask of its own store.
+        defs.emplace(std::move(load_first), events.temporaries_beside());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
         for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
-            if (by_store.first[node + 1] == by_store.first[node]) {
+            std::vector<DefAsk> asked = asks.read(node);
+            asked.erase(std::remove_if(asked.begin(), asked.end(), [&](const DefAsk& ask) { return ask.def != node; }),
+                        asked.end());
+            if (asked.empty()) {
                 continue;
             }
             const std::vector<NodeEvent> run = events.read(node);
             store_defs.clear();
-            for (std::size_t at = by_store.first[node]; at < by_store.first[node + 1]; ++at) {
-                const std::uint32_t edge = by_store.order[at];
-                const RawEdge& def = edges[edge];
+            for (const DefAsk& def : asked) {
                 const std::uint64_t def_index = executions_before(run, def.t_def);
                 LoadDefs::Record record{def.def + first_def_store, inferred_field2};
-                if (found[edge] == DefFound::by_writers) {
+                const DefFound found = answers.found(def, !writers[def.use].empty());
+                if (found == DefFound::by_writers) {
                     record.field1 = by_writers_field1;
-                } else if (found[edge] == DefFound::kept) {
+                } else if (found == DefFound::kept) {
                     const std::uint64_t before = executions_before(run, store_horizon(def.def, def.use, def.t_use));
                     record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
                 }
                 const NodeEvent& stored = run[def_index];
                 const std::uint64_t predicted = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
-                                                               load_address[edge], raw.nodes[def.use].size);
+                                                               def.address, raw.nodes[def.use].size);
                 store_defs.emplace_back(def.use, EdgeDef{def.t_use, record, predicted});
             }
             defs->add_store(store_defs);
         }
         defs->finish();
     }
-    std::vector<RawEdge>().swap(edges);  // 16 bytes an edge, not needed again
     constexpr std::size_t no_def = ~std::size_t{0};
     // visit(event, index of its def in `node_defs` or no_def) for the events
     // `run` of node `node`, whose defs are `node_defs` (read_defs).

@@ -1,8 +1,10 @@
-// The build's temporary files: each edge's def grouped by load
-// (DefsByLoad) through a temporary file against the same through memory,
-// and a temporary file's refusals (a write beyond the size limit, a read
+// The build's temporary files: the defs' questions grouped by store
+// (AsksByStore) and each edge's def grouped by load (DefsByLoad), through a
+// temporary file against the same through memory, and a temporary file's
+// refusals (a write beyond the size limit, a read
 // beyond what was written), one line each, with nothing left behind.
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <random>
@@ -14,11 +16,14 @@
 #include <sys/resource.h>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "wet/labels/asks_by_store.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/temporary_file.hpp"
 
 namespace {
 
+using tcgen::wet::AsksByStore;
+using tcgen::wet::DefAsk;
 using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
 using tcgen::wet::TemporaryFile;
@@ -105,6 +110,51 @@ TEST(DefsByLoad, ThroughAFileIsThroughMemory) {
             EXPECT_TRUE(same(in_memory.read(load, t_first, t_last), wanted))
                 << "load " << load << ", t " << t_first << ".." << t_last;
         }
+    }
+}
+
+// Random asks of random stores, added in pieces as the build adds them:
+// each store's read back in the order added, through a file as in memory.
+TEST(AsksByStore, ThroughAFileIsThroughMemory) {
+    const Directory directory("asks_by_store_test");
+    std::mt19937_64 random(9);
+    constexpr std::size_t stores = 9;
+    std::vector<std::vector<DefAsk>> expected(stores);
+    std::vector<std::pair<std::uint32_t, DefAsk>> all;
+    for (std::uint32_t edge = 0; edge < 5000; ++edge) {
+        const auto store = static_cast<std::uint32_t>(random() % stores == 4 ? 4 : random() % 3);
+        const DefAsk ask{edge, static_cast<std::uint32_t>(random()), static_cast<std::uint32_t>(random()),
+                         store, static_cast<std::uint32_t>(random()), random()};
+        expected[store].push_back(ask);
+        all.emplace_back(store, ask);
+    }
+    std::vector<std::uint64_t> counts(stores);
+    for (std::size_t store = 0; store < stores; ++store) {
+        counts[store] = expected[store].size();
+    }
+    const std::set<std::string> before = directory.listing();
+    AsksByStore in_memory(counts, "");
+    AsksByStore in_file(counts, directory.path + "out.wet");
+    EXPECT_EQ(directory.listing(), before) << "the temporary file is unlinked once open";
+    for (std::size_t begin = 0; begin < all.size(); begin += 700) {
+        std::vector<std::pair<std::uint32_t, DefAsk>> piece(
+            all.begin() + static_cast<std::ptrdiff_t>(begin),
+            all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), begin + 700)));
+        std::vector<std::pair<std::uint32_t, DefAsk>> copy = piece;
+        in_memory.add(piece);
+        in_file.add(copy);
+    }
+    in_memory.finish();
+    in_file.finish();
+    const auto same_asks = [](const std::vector<DefAsk>& a, const std::vector<DefAsk>& b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const DefAsk& x, const DefAsk& y) {
+                   return x.edge == y.edge && x.use == y.use && x.t_use == y.t_use && x.def == y.def &&
+                          x.t_def == y.t_def && x.address == y.address;
+               });
+    };
+    for (std::size_t store = 0; store < stores; ++store) {
+        EXPECT_TRUE(same_asks(in_file.read(store), expected[store])) << "store " << store;
+        EXPECT_TRUE(same_asks(in_memory.read(store), expected[store])) << "store " << store;
     }
 }
 
