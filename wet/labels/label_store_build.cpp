@@ -15,6 +15,7 @@
 
 #include "wet/labels/address_siblings.hpp"
 #include "wet/labels/asks_by_store.hpp"
+#include "wet/labels/def_questions.hpp"
 #include "wet/labels/def_encoding.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/grouping.hpp"
@@ -24,29 +25,6 @@ namespace tcgen::wet {
 using namespace def_encoding;
 
 namespace {
-
-// Per load node, its writers: the store nodes its defs name, sorted, when
-// there are 2 to max_load_writers of them and each can be inferred from
-// (its size at most widest_inferred_store); else none.
-std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw, const std::vector<RawEdge>& edges) {
-    std::vector<std::vector<std::uint32_t>> writers(raw.nodes.size());
-    for (const RawEdge& edge : edges) {
-        std::vector<std::uint32_t>& stores = writers[edge.use];
-        if (std::find(stores.begin(), stores.end(), edge.def) == stores.end() && stores.size() <= max_load_writers) {
-            stores.push_back(edge.def);
-        }
-    }
-    for (std::vector<std::uint32_t>& stores : writers) {
-        const bool inferable = std::all_of(stores.begin(), stores.end(), [&](std::uint32_t store) {
-            return raw.nodes[store].size != 0 && raw.nodes[store].size <= widest_inferred_store;
-        });
-        if (stores.size() < 2 || stores.size() > max_load_writers || !inferable) {
-            stores.clear();
-        }
-        std::sort(stores.begin(), stores.end());
-    }
-    return writers;
-}
 
 // How a reader finds each def of a raw trace (LoadDefs): as the latest write
 // among its load's writers that covers the load's first byte (by_writers),
@@ -220,7 +198,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 }  // namespace
 
 LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
-                             std::vector<RawEdge> edges,
+                             DefQuestions questions,
                              std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
@@ -271,15 +249,17 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     };
     // Most defs need neither: the store's addresses give them (inferred_field2).
     // And most loads read what their def wrote: their values are kept XOR
-    // the def's (value_from_def). A def's record and its load's predicted
-    // value are kept per edge, not per event (most events are no load with a
-    // def), made once find_defs' own tables are freed, a store's run at a
-    // time, and handed to `defs`, which gives them back a load at a time
-    // (through a temporary file when the events are in one): the edges and
-    // their tables are freed before the node labels.
+    // the def's (value_from_def). The edges themselves are gone: each is an
+    // ask of its store (`questions`, def_questions.hpp), read a store at a
+    // time. A def's record and its load's predicted value are kept per edge,
+    // not per event (most events are no load with a def), made from the
+    // ask of its own store once find_defs has answered every ask, a store's
+    // run at a time, and handed to `defs`, which gives them back a load at a
+    // time (through a temporary file when the events are in one): nothing
+    // of 4 bytes or more an edge is held through the node labels.
     std::optional<DefsByLoad> defs;
     {
-        const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw, edges);
+        const std::vector<std::vector<std::uint32_t>>& writers = questions.writers;
         for (std::uint32_t load = 0; load < writers.size(); ++load) {
             if (!writers[load].empty()) {
                 store.writer_loads_.push_back(load);
@@ -287,58 +267,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
                 store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
             }
         }
-        // The stores each edge asks: its own, or its load's writers (which include it).
-        const auto each_store_asked = [&](const RawEdge& edge, const auto& visit) {
-            if (writers[edge.use].empty()) {
-                visit(edge.def);
-            }
-            for (const std::uint32_t writer : writers[edge.use]) {
-                visit(writer);
-            }
-        };
-        std::vector<std::uint64_t> ask_counts(raw.nodes.size(), 0);
-        for (const RawEdge& edge : edges) {
-            each_store_asked(edge, [&](std::uint32_t asked) { ++ask_counts[asked]; });
-        }
-        AsksByStore asks(ask_counts, events.temporaries_beside());
-        std::vector<std::uint64_t>().swap(ask_counts);
-        std::vector<std::uint64_t> load_first;
-        {
-            // A load's edges in time order (edges come in event order), to
-            // meet them while walking its events, for its addresses.
-            Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
-                edges.size(), raw.nodes.size(), [&](std::size_t edge) { return edges[edge].use; });
-            constexpr std::size_t piece_asks = std::size_t{1} << 16;
-            std::vector<std::pair<std::uint32_t, DefAsk>> piece;  // (store asked, ask)
-            for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-                if (by_use.first[node + 1] == by_use.first[node]) {
-                    continue;
-                }
-                const std::uint32_t* edge = by_use.order.data() + by_use.first[node];
-                const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
-                for (const NodeEvent& event : events.read(node)) {
-                    if (edge == edges_end || edges[*edge].t_use != event.t) {
-                        continue;
-                    }
-                    const RawEdge& raw_edge = edges[*edge];
-                    const DefAsk ask{*edge++, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def,
-                                     event.address};
-                    each_store_asked(raw_edge, [&](std::uint32_t asked) { piece.emplace_back(asked, ask); });
-                    if (piece.size() >= piece_asks) {
-                        asks.add(piece);
-                        piece.clear();
-                    }
-                }
-            }
-            asks.add(piece);
-            asks.finish();
-            load_first.assign(by_use.first.begin(), by_use.first.end());
-        }
-        const std::size_t edge_count = edges.size();
-        std::vector<RawEdge>().swap(edges);  // 16 bytes an edge, not needed again: the asks have them
-        const DefAnswers answers = find_defs(raw, edge_count, asks, events);
+        const AsksByStore& asks = *questions.asks;
+        const DefAnswers answers = find_defs(raw, questions.edge_count, asks, events);
         // Each edge's def record and predicted value, from its ask of its own store.
-        defs.emplace(std::move(load_first), events.temporaries_beside());
+        defs.emplace(std::move(questions.load_first), events.temporaries_beside());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
         for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
             std::vector<DefAsk> asked = asks.read(node);
@@ -367,6 +299,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
             defs->add_store(store_defs);
         }
         defs->finish();
+        questions = DefQuestions();
     }
     constexpr std::size_t no_def = ~std::size_t{0};
     // visit(event, index of its def in `node_defs` or no_def) for the events

@@ -158,6 +158,8 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std:
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(raw.nodes);
     wet.events_ = events.size();
     wet.edges_ = edges.size();
+    // Asked first: the edges are freed before the control flow's tables are made.
+    DefQuestions questions = ask_defs(raw.nodes, std::move(edges), events);
     wet.traced_dataflow_ = !raw.dataflow.empty();
     if (wet.traced_dataflow_) {
         wet.dataflow_ = raw.dataflow;
@@ -191,7 +193,7 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std:
     }
     wet.hold_labels(
         std::make_unique<LabelStore>(
-            LabelStore::build(raw, events, std::move(flow), std::move(edges), wet.nodes_, std::move(parents), progress,
+            LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_, std::move(parents), progress,
                               checkpoint_records)));
     return wet;
 }
