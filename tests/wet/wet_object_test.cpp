@@ -625,4 +625,62 @@ TEST(WetRawTrace, EventsReadInPiecesAreTheEventsReadWhole) {
     }
 }
 
+// PREFIX.edges, too, is read from disk a piece at a time (by
+// read_raw_trace() and `wet build`): the same edges as the raw trace's, and
+// the same refusals, word for word, as over the file's whole bytes.
+TEST(WetRawTrace, EdgesReadInPiecesAreTheEdgesReadWhole) {
+    const RawTrace raw = synthetic_wet::make_trace(20000, 11);
+    ASSERT_GT(raw.edges.size(), std::size_t{2 * 65536}) << "fewer edges than the reader's pieces";
+    const std::string directory = testing::TempDir() + "wet_edges_pieces_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const std::string prefix = directory + "run";
+    synthetic_wet::write_trace(raw, prefix);
+    const synthetic_wet::RawFileBytes files = synthetic_wet::raw_file_bytes(raw);
+    std::string edges_bytes = files.edges;
+    const auto whole = [&](const std::string& name, bool) -> std::optional<std::vector<std::uint8_t>> {
+        const std::string* bytes = name == prefix + ".blocks" ? &files.blocks
+                                   : name == prefix + ".flow"   ? &files.flow
+                                   : name == prefix + ".nodes"  ? &files.nodes
+                                   : name == prefix + ".events" ? &files.events
+                                   : name == prefix + ".edges"  ? &edges_bytes
+                                   : name == prefix + ".regs" && !files.regs.empty() ? &files.regs
+                                   : name == prefix + ".syms" && !files.syms.empty() ? &files.syms
+                                                                                      : nullptr;
+        if (bytes == nullptr) {
+            return std::nullopt;
+        }
+        return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
+    };
+    const RawTrace in_pieces = tcgen::wet::read_raw_trace(prefix);
+    ASSERT_EQ(in_pieces.edges.size(), raw.edges.size());
+    for (std::size_t index = 0; index < raw.edges.size(); ++index) {
+        const auto fields = [](const tcgen::wet::RawEdge& edge) {
+            return std::make_tuple(edge.use, edge.def, edge.t_use, edge.t_def);
+        };
+        ASSERT_EQ(fields(in_pieces.edges[index]), fields(raw.edges[index])) << "edge " << index;
+    }
+    const auto message = [&](const auto& read) -> std::string {
+        try {
+            read();
+        } catch (const WetError& error) {
+            return error.what();
+        }
+        return "";
+    };
+    for (const std::string& bad : {std::string("WTD1") + files.edges.substr(4), files.edges.substr(0, files.edges.size() - 5),
+                                   std::string("WT")}) {
+        edges_bytes = bad;
+        synthetic_wet::write_file(prefix + ".edges", bad);
+        const std::string from_whole = message([&] { tcgen::wet::read_raw_files(prefix, whole); });
+        EXPECT_FALSE(from_whole.empty()) << "read a bad edges file of " << bad.size() << " bytes";
+        EXPECT_EQ(message([&] { tcgen::wet::read_raw_trace(prefix); }), from_whole);
+        EXPECT_EQ(message([&] { WholeExecutionTrace::build_from_files(prefix, directory + "out.wet"); }), from_whole);
+    }
+    std::filesystem::remove(prefix + ".edges");
+    EXPECT_EQ(message([&] { tcgen::wet::read_raw_trace(prefix); }),
+              prefix + ".edges: error: cannot open: No such file or directory");
+    std::filesystem::remove_all(directory);
+}
+
 }  // namespace
