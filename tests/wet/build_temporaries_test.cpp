@@ -1,5 +1,5 @@
 // The build's temporary files: the defs' questions grouped by store
-// (AsksByStore) and each edge's def grouped by load (DefsByLoad), through a
+// (AsksByNode) and each edge's def grouped by load (DefsByLoad), through a
 // temporary file against the same through memory, and a temporary file's
 // refusals (a write beyond the size limit, a read
 // beyond what was written), one line each, with nothing left behind.
@@ -16,13 +16,13 @@
 #include <sys/resource.h>
 
 #include <tcgen/wet/raw_trace.hpp>
-#include "wet/labels/asks_by_store.hpp"
+#include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/temporary_file.hpp"
 
 namespace {
 
-using tcgen::wet::AsksByStore;
+using tcgen::wet::AsksByNode;
 using tcgen::wet::DefAsk;
 using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
@@ -115,8 +115,8 @@ TEST(DefsByLoad, ThroughAFileIsThroughMemory) {
 
 // Random asks of random stores, added in pieces as the build adds them:
 // each store's read back in the order added, through a file as in memory.
-TEST(AsksByStore, ThroughAFileIsThroughMemory) {
-    const Directory directory("asks_by_store_test");
+TEST(AsksByNode, ThroughAFileIsThroughMemory) {
+    const Directory directory("asks_by_node_test");
     std::mt19937_64 random(9);
     constexpr std::size_t stores = 9;
     std::vector<std::vector<DefAsk>> expected(stores);
@@ -133,8 +133,8 @@ TEST(AsksByStore, ThroughAFileIsThroughMemory) {
         counts[store] = expected[store].size();
     }
     const std::set<std::string> before = directory.listing();
-    AsksByStore in_memory(counts, "");
-    AsksByStore in_file(counts, directory.path + "out.wet");
+    AsksByNode in_memory(counts, "");
+    AsksByNode in_file(counts, directory.path + "out.wet");
     EXPECT_EQ(directory.listing(), before) << "the temporary file is unlinked once open";
     for (std::size_t begin = 0; begin < all.size(); begin += 700) {
         std::vector<std::pair<std::uint32_t, DefAsk>> piece(

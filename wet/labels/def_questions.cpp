@@ -41,27 +41,26 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
     questions.edge_count = edges.size();
     questions.writers = load_writers(nodes, edges);
     const std::vector<std::vector<std::uint32_t>>& writers = questions.writers;
-    const auto each_store_asked = [&](const RawEdge& edge, const auto& visit) {
-        if (writers[edge.use].empty()) {
-            visit(edge.def);
+    questions.written_by.resize(nodes.size());
+    for (std::uint32_t load = 0; load < nodes.size(); ++load) {
+        for (const std::uint32_t store : writers[load]) {
+            questions.written_by[store].push_back(load);
         }
-        for (const std::uint32_t writer : writers[edge.use]) {
-            visit(writer);
-        }
-    };
+    }
+    const auto kept_under = [&](const RawEdge& edge) { return writers[edge.use].empty() ? edge.def : edge.use; };
     {
         std::vector<std::uint64_t> ask_counts(nodes.size(), 0);
         for (const RawEdge& edge : edges) {
-            each_store_asked(edge, [&](std::uint32_t asked) { ++ask_counts[asked]; });
+            ++ask_counts[kept_under(edge)];
         }
-        questions.asks = std::make_unique<AsksByStore>(ask_counts, events.temporaries_beside());
+        questions.asks = std::make_unique<AsksByNode>(ask_counts, events.temporaries_beside());
     }
     // A load's edges in time order (edges come in event order), to meet
     // them while walking its events, for its addresses.
     const Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
         edges.size(), nodes.size(), [&](std::size_t edge) { return edges[edge].use; });
     constexpr std::size_t piece_asks = std::size_t{1} << 16;
-    std::vector<std::pair<std::uint32_t, DefAsk>> piece;  // (store asked, ask)
+    std::vector<std::pair<std::uint32_t, DefAsk>> piece;  // (node kept under, ask)
     for (std::size_t node = 0; node < nodes.size(); ++node) {
         if (by_use.first[node + 1] == by_use.first[node]) {
             continue;
@@ -74,7 +73,7 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
             }
             const RawEdge& raw_edge = edges[*edge];
             const DefAsk ask{*edge++, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def, event.address};
-            each_store_asked(raw_edge, [&](std::uint32_t asked) { piece.emplace_back(asked, ask); });
+            piece.emplace_back(kept_under(raw_edge), ask);
             if (piece.size() >= piece_asks) {
                 questions.asks->add(piece);
                 piece.clear();
@@ -85,6 +84,15 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
     questions.asks->finish();
     questions.load_first.assign(by_use.first.begin(), by_use.first.end());
     return questions;
+}
+
+std::vector<DefAsk> DefQuestions::asks_of(std::uint32_t store) const {
+    std::vector<DefAsk> all = asks->read(store);
+    for (const std::uint32_t load : written_by[store]) {
+        const std::vector<DefAsk> load_asks = asks->read(load);
+        all.insert(all.end(), load_asks.begin(), load_asks.end());
+    }
+    return all;
 }
 
 }  // namespace tcgen::wet

@@ -1,5 +1,5 @@
 #pragma once
-// The defs' questions of a raw trace (asks_by_store.hpp), made from its
+// The defs' questions of a raw trace (asks_by_node.hpp), made from its
 // edges and its loads' addresses before anything else of the labels is
 // built, so that the edges (16 bytes each) are freed before the control
 // flow's tables are made beside them; with them, what the inference and
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
-#include "wet/labels/asks_by_store.hpp"
+#include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/events_by_node.hpp"
 
 namespace tcgen::wet {
@@ -24,10 +24,16 @@ struct DefQuestions {
     std::vector<std::vector<std::uint32_t>> writers;
     // Load node n's edges are load_first[n] .. load_first[n + 1] - 1.
     std::vector<std::uint64_t> load_first;
-    // Each edge asks its own store node or, when its load has writers, each
-    // of them (which include its own); through a temporary file beside the
-    // events' when they are in one.
-    std::unique_ptr<AsksByStore> asks;
+    // Each edge asks its own store node, under which it is kept, or, when
+    // its load has writers, each of them (which include its own): kept under
+    // its load then. Through a temporary file beside the events' when they
+    // are in one.
+    std::unique_ptr<AsksByNode> asks;
+    // Per store node, the loads it is a writer of.
+    std::vector<std::vector<std::uint32_t>> written_by;
+
+    // The asks of store node `store`, its own and its loads'.
+    std::vector<DefAsk> asks_of(std::uint32_t store) const;
 };
 
 // `edges` (a checked raw trace's, of nodes `nodes`) asked, then freed.

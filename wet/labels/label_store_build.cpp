@@ -14,7 +14,7 @@
 #include <unordered_map>
 
 #include "wet/labels/address_siblings.hpp"
-#include "wet/labels/asks_by_store.hpp"
+#include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/def_questions.hpp"
 #include "wet/labels/def_encoding.hpp"
 #include "wet/labels/defs_by_load.hpp"
@@ -31,8 +31,8 @@ namespace {
 // as the latest such write of its own store node (by_store), or only from
 // a rank or a distance kept with it (kept). Per store node, its executions
 // (its run of `events`) are walked in order keeping the latest at each
-// address, and the edges that ask it (`asks`: its own defs, and every def
-// of the loads it is a writer of) answered in the order of their horizons
+// address, and the edges that ask it (`questions`: its own defs, and every
+// def of the loads it is a writer of) answered in the order of their horizons
 // as the walk reaches them: per edge, whether its own store's answer is its
 // def, and whether another writer's answer is later (t, then the higher
 // store id: the later in a block execution), two bits an edge.
@@ -48,16 +48,17 @@ struct DefAnswers {
         return own_store[ask.edge] ? DefFound::by_store : DefFound::kept;
     }
 };
-DefAnswers find_defs(const RawTrace& raw, std::size_t edge_count, const AsksByStore& asks,
-                     const EventsByNode& events) {
+DefAnswers find_defs(const RawTrace& raw, const DefQuestions& questions, const EventsByNode& events) {
+    const std::size_t edge_count = questions.edge_count;
     DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
-        if (size == 0 || size > widest_inferred_store) {
+        // (A load's asks are kept under it too: for its writers to read.)
+        if (raw.nodes[store].access != 'S' || size == 0 || size > widest_inferred_store) {
             continue;
         }
-        std::vector<DefAsk> asked = asks.read(store);
+        std::vector<DefAsk> asked = questions.asks_of(store);
         if (asked.empty()) {
             continue;
         }
@@ -267,13 +268,15 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
                 store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
             }
         }
-        const AsksByStore& asks = *questions.asks;
-        const DefAnswers answers = find_defs(raw, questions.edge_count, asks, events);
+        const DefAnswers answers = find_defs(raw, questions, events);
         // Each edge's def record and predicted value, from its ask of its own store.
         defs.emplace(std::move(questions.load_first), events.temporaries_beside());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
         for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
-            std::vector<DefAsk> asked = asks.read(node);
+            if (raw.nodes[node].access != 'S') {
+                continue;
+            }
+            std::vector<DefAsk> asked = questions.asks_of(node);
             asked.erase(std::remove_if(asked.begin(), asked.end(), [&](const DefAsk& ask) { return ask.def != node; }),
                         asked.end());
             if (asked.empty()) {

@@ -1,6 +1,6 @@
-// The defs' inference's questions grouped by store (asks_by_store.hpp).
+// The defs' inference's questions grouped by node (asks_by_node.hpp).
 
-#include "wet/labels/asks_by_store.hpp"
+#include "wet/labels/asks_by_node.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -35,7 +35,7 @@ DefAsk decode(const std::uint8_t* record) {
 
 }  // namespace
 
-AsksByStore::AsksByStore(const std::vector<std::uint64_t>& counts, const std::string& beside)
+AsksByNode::AsksByNode(const std::vector<std::uint64_t>& counts, const std::string& beside)
     : first_(counts.size() + 1, 0) {
     for (std::size_t store = 0; store < counts.size(); ++store) {
         first_[store + 1] = first_[store] + counts[store];
@@ -48,7 +48,7 @@ AsksByStore::AsksByStore(const std::vector<std::uint64_t>& counts, const std::st
     }
 }
 
-void AsksByStore::put(std::uint64_t at, const DefAsk* asks, std::size_t count) {
+void AsksByNode::put(std::uint64_t at, const DefAsk* asks, std::size_t count) {
     if (!file_) {
         std::copy(asks, asks + count, memory_.begin() + static_cast<std::ptrdiff_t>(at));
         return;
@@ -60,7 +60,7 @@ void AsksByStore::put(std::uint64_t at, const DefAsk* asks, std::size_t count) {
     file_->write(at * record_bytes, bytes.data(), bytes.size());
 }
 
-std::vector<DefAsk> AsksByStore::get(std::uint64_t at, std::size_t count) const {
+std::vector<DefAsk> AsksByNode::get(std::uint64_t at, std::size_t count) const {
     if (!file_) {
         const auto begin = memory_.begin() + static_cast<std::ptrdiff_t>(at);
         return std::vector<DefAsk>(begin, begin + static_cast<std::ptrdiff_t>(count));
@@ -74,8 +74,8 @@ std::vector<DefAsk> AsksByStore::get(std::uint64_t at, std::size_t count) const 
     return asks;
 }
 
-void AsksByStore::add(std::vector<std::pair<std::uint32_t, DefAsk>>& asks) {
-    // One write per store asked: its run, at the store's fill.
+void AsksByNode::add(std::vector<std::pair<std::uint32_t, DefAsk>>& asks) {
+    // One write per node: its run, at the node's fill.
     std::stable_sort(asks.begin(), asks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<DefAsk> run;
     for (std::size_t begin = 0; begin < asks.size();) {
@@ -95,7 +95,7 @@ void AsksByStore::add(std::vector<std::pair<std::uint32_t, DefAsk>>& asks) {
     }
 }
 
-void AsksByStore::finish() const {
+void AsksByNode::finish() const {
     for (std::size_t store = 0; store < fill_.size(); ++store) {
         if (fill_[store] != first_[store + 1]) {
             throw WetError(file_ ? file_->name() : std::string("asks"),
@@ -104,8 +104,8 @@ void AsksByStore::finish() const {
     }
 }
 
-std::vector<DefAsk> AsksByStore::read(std::size_t store) const {
-    return get(first_[store], static_cast<std::size_t>(first_[store + 1] - first_[store]));
+std::vector<DefAsk> AsksByNode::read(std::size_t node) const {
+    return get(first_[node], static_cast<std::size_t>(first_[node + 1] - first_[node]));
 }
 
 }  // namespace tcgen::wet
