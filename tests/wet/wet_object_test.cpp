@@ -539,8 +539,9 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
 
 // The same on a longer run, whose loads have more edges than DefsByLoad
 // reads whole (its search for a window of times: the shared frames ask
-// for a chunk's values, checkpoints every 64 records), and whose edges and
-// defs go through the build's temporary file of the defs by load.
+// for a chunk's values, checkpoints every 64 records) and several stores
+// (writers, whose questions are kept under their load), through the
+// build's temporary files of the questions and of the defs by load.
 TEST(WetRawTrace, BuildFromFilesOfALongRunIsTheBuildInMemory) {
     const std::string directory = testing::TempDir() + "wet_from_files_long_test/";
     std::filesystem::remove_all(directory);
@@ -548,14 +549,19 @@ TEST(WetRawTrace, BuildFromFilesOfALongRunIsTheBuildInMemory) {
     const std::string prefix = directory + "run";
     const RawTrace raw = synthetic_wet::make_trace(20000, 11);
     std::map<std::uint32_t, std::size_t> edges_per_load;
+    std::map<std::uint32_t, std::set<std::uint32_t>> stores_per_load;  // its writers, when 2 or more
     for (const tcgen::wet::RawEdge& edge : raw.edges) {
         ++edges_per_load[edge.use];
+        stores_per_load[edge.use].insert(edge.def);
     }
     std::size_t most = 0;
     for (const auto& [load, count] : edges_per_load) {
         most = std::max(most, count);
     }
     ASSERT_GT(most, std::size_t{256}) << "no load with more edges than are read whole";
+    ASSERT_TRUE(std::any_of(stores_per_load.begin(), stores_per_load.end(),
+                            [](const auto& load) { return load.second.size() >= 2; }))
+        << "no load with writers, whose questions every writer reads";
     synthetic_wet::write_trace(raw, prefix);
     for (const std::uint64_t checkpoint : {std::uint64_t{4096}, std::uint64_t{64}}) {
         EXPECT_EQ(WholeExecutionTrace::build_from_files(prefix, directory + "out.wet", nullptr, checkpoint).to_bytes(),

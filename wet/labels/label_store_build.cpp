@@ -305,8 +305,9 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
         questions = DefQuestions();
     }
     constexpr std::size_t no_def = ~std::size_t{0};
-    // visit(event, index of its def in `node_defs` or no_def) for the events
-    // `run` of node `node`, whose defs are `node_defs` (read_defs).
+    // each_event(run, node_defs, visit): visit(event, index of its def in
+    // `node_defs` or no_def) for the events `run` of a node, whose defs over
+    // the same times are `node_defs` (read_defs).
     const auto read_defs = [&](std::size_t node, const std::vector<NodeEvent>& run) {
         return run.empty() ? std::vector<EdgeDef>() : defs->read(node, run.front().t, run.back().t);
     };

@@ -175,7 +175,7 @@ public:
     // node's place in a temporary file beside `temporary_beside` (the output:
     // 20 bytes an event), which the labels are made from a node at a time;
     // the edges, once read, become the defs' questions and then each edge's
-    // def in two more files there (28 bytes a question, 20 bytes an edge).
+    // def in two more files there (28 and 20 bytes an edge).
     // Each file is unlinked as soon as it is open, so nothing is left behind
     // whatever ends the program. Throws WetError as read_raw_trace() and
     // build() do, and on the temporary files' errors (a full disk).
