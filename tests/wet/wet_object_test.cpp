@@ -537,6 +537,40 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
     std::filesystem::remove_all(directory);
 }
 
+// The same on a longer run, whose loads have more edges than DefsByLoad
+// reads whole (its search for a window of times: the shared frames ask
+// for a chunk's values, checkpoints every 64 records) and several stores
+// (writers, whose questions are kept under their load), through the
+// build's temporary files of the questions and of the defs by load.
+TEST(WetRawTrace, BuildFromFilesOfALongRunIsTheBuildInMemory) {
+    const std::string directory = testing::TempDir() + "wet_from_files_long_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const std::string prefix = directory + "run";
+    const RawTrace raw = synthetic_wet::make_trace(20000, 11);
+    std::map<std::uint32_t, std::size_t> edges_per_load;
+    std::map<std::uint32_t, std::set<std::uint32_t>> stores_per_load;  // its writers, when 2 or more
+    for (const tcgen::wet::RawEdge& edge : raw.edges) {
+        ++edges_per_load[edge.use];
+        stores_per_load[edge.use].insert(edge.def);
+    }
+    std::size_t most = 0;
+    for (const auto& [load, count] : edges_per_load) {
+        most = std::max(most, count);
+    }
+    ASSERT_GT(most, std::size_t{256}) << "no load with more edges than are read whole";
+    ASSERT_TRUE(std::any_of(stores_per_load.begin(), stores_per_load.end(),
+                            [](const auto& load) { return load.second.size() >= 2; }))
+        << "no load with writers, whose questions every writer reads";
+    synthetic_wet::write_trace(raw, prefix);
+    for (const std::uint64_t checkpoint : {std::uint64_t{4096}, std::uint64_t{64}}) {
+        EXPECT_EQ(WholeExecutionTrace::build_from_files(prefix, directory + "out.wet", nullptr, checkpoint).to_bytes(),
+                  WholeExecutionTrace::build(raw, nullptr, checkpoint).to_bytes())
+            << "checkpoints every " << checkpoint;
+    }
+    std::filesystem::remove_all(directory);
+}
+
 // read_raw_trace() reads PREFIX.events a piece at a time; read_raw_files()
 // over the files' whole bytes (as `wet run` and the fuzzer give them) must
 // read the same events, build the same WET and refuse the same files.
@@ -595,6 +629,64 @@ TEST(WetRawTrace, EventsReadInPiecesAreTheEventsReadWhole) {
         EXPECT_FALSE(from_pieces.empty()) << "read a bad events file of " << bad.size() << " bytes";
         EXPECT_EQ(from_pieces, from_whole);
     }
+}
+
+// PREFIX.edges, too, is read from disk a piece at a time (by
+// read_raw_trace() and `wet build`): the same edges as the raw trace's, and
+// the same refusals, word for word, as over the file's whole bytes.
+TEST(WetRawTrace, EdgesReadInPiecesAreTheEdgesReadWhole) {
+    const RawTrace raw = synthetic_wet::make_trace(20000, 11);
+    ASSERT_GT(raw.edges.size(), std::size_t{2 * 65536}) << "fewer edges than the reader's pieces";
+    const std::string directory = testing::TempDir() + "wet_edges_pieces_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const std::string prefix = directory + "run";
+    synthetic_wet::write_trace(raw, prefix);
+    const synthetic_wet::RawFileBytes files = synthetic_wet::raw_file_bytes(raw);
+    std::string edges_bytes = files.edges;
+    const auto whole = [&](const std::string& name, bool) -> std::optional<std::vector<std::uint8_t>> {
+        const std::string* bytes = name == prefix + ".blocks" ? &files.blocks
+                                   : name == prefix + ".flow"   ? &files.flow
+                                   : name == prefix + ".nodes"  ? &files.nodes
+                                   : name == prefix + ".events" ? &files.events
+                                   : name == prefix + ".edges"  ? &edges_bytes
+                                   : name == prefix + ".regs" && !files.regs.empty() ? &files.regs
+                                   : name == prefix + ".syms" && !files.syms.empty() ? &files.syms
+                                                                                      : nullptr;
+        if (bytes == nullptr) {
+            return std::nullopt;
+        }
+        return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
+    };
+    const RawTrace in_pieces = tcgen::wet::read_raw_trace(prefix);
+    ASSERT_EQ(in_pieces.edges.size(), raw.edges.size());
+    for (std::size_t index = 0; index < raw.edges.size(); ++index) {
+        const auto fields = [](const tcgen::wet::RawEdge& edge) {
+            return std::make_tuple(edge.use, edge.def, edge.t_use, edge.t_def);
+        };
+        ASSERT_EQ(fields(in_pieces.edges[index]), fields(raw.edges[index])) << "edge " << index;
+    }
+    const auto message = [&](const auto& read) -> std::string {
+        try {
+            read();
+        } catch (const WetError& error) {
+            return error.what();
+        }
+        return "";
+    };
+    for (const std::string& bad : {std::string("WTD1") + files.edges.substr(4), files.edges.substr(0, files.edges.size() - 5),
+                                   std::string("WT")}) {
+        edges_bytes = bad;
+        synthetic_wet::write_file(prefix + ".edges", bad);
+        const std::string from_whole = message([&] { tcgen::wet::read_raw_files(prefix, whole); });
+        EXPECT_FALSE(from_whole.empty()) << "read a bad edges file of " << bad.size() << " bytes";
+        EXPECT_EQ(message([&] { tcgen::wet::read_raw_trace(prefix); }), from_whole);
+        EXPECT_EQ(message([&] { WholeExecutionTrace::build_from_files(prefix, directory + "out.wet"); }), from_whole);
+    }
+    std::filesystem::remove(prefix + ".edges");
+    EXPECT_EQ(message([&] { tcgen::wet::read_raw_trace(prefix); }),
+              prefix + ".edges: error: cannot open: No such file or directory");
+    std::filesystem::remove_all(directory);
 }
 
 }  // namespace

@@ -80,63 +80,80 @@ RawEvent parse_event(const std::uint8_t* record) {
     return event;
 }
 
-// PREFIX.events of a regular file on disk, read a piece at a time, as often
-// as asked: whole, its bytes beside the events made from them would double
-// the raw trace's largest part while it is read. Anything else (a pipe) is
-// read whole, once.
-class EventsFile {
+// A raw file of a regular file on disk (PREFIX.events, PREFIX.edges), its
+// records read a piece at a time, as often as asked: whole, its bytes
+// beside the records made from them would double the raw trace's largest
+// parts while they are read. Anything else (a pipe) is read whole, once.
+class PiecesFile {
 public:
-    explicit EventsFile(const std::string& name) : name_(name), file_(open_input(name)) {
+    PiecesFile(const std::string& name, const char* magic, std::size_t record_bytes)
+        : name_(name), record_bytes_(record_bytes), file_(open_input(name)) {
         struct stat status {};
         if (::fstat(::fileno(file_.get()), &status) != 0 || !S_ISREG(status.st_mode)) {
             bytes_ = read_whole_file(name);
-            count_ = check_records(name, bytes_.data(), bytes_.size(), events_magic, event_bytes);
+            count_ = check_records(name, bytes_.data(), bytes_.size(), magic, record_bytes);
             file_.reset();
             return;
         }
         const std::size_t size = static_cast<std::size_t>(status.st_size);
         std::uint8_t head[4] = {};
         const std::size_t head_bytes = std::fread(head, 1, std::min<std::size_t>(size, 4), file_.get());
-        count_ = check_records(name, head, head_bytes < 4 ? head_bytes : size, events_magic, event_bytes);
+        count_ = check_records(name, head, head_bytes < 4 ? head_bytes : size, magic, record_bytes);
     }
 
     std::size_t count() const { return count_; }
 
-    // piece(events, count) for every event in order, `piece_records` at a time.
+    // piece(records, count) for every record in order, `piece_records` at a
+    // time, `records` their bytes.
     template <class Piece>
     void each_piece(std::size_t piece_records, const Piece& piece) {
-        std::vector<RawEvent> events(std::min(piece_records, count_));
         if (!file_) {
             for (std::size_t first = 0; first < count_; first += piece_records) {
-                const std::size_t records = std::min(piece_records, count_ - first);
-                for (std::size_t index = 0; index < records; ++index) {
-                    events[index] = parse_event(bytes_.data() + 4 + (first + index) * event_bytes);
-                }
-                piece(events.data(), records);
+                piece(bytes_.data() + 4 + first * record_bytes_, std::min(piece_records, count_ - first));
             }
             return;
         }
         if (std::fseek(file_.get(), 4, SEEK_SET) != 0) {
             throw WetError(name_, "cannot read: cannot seek back to its first record");
         }
-        std::vector<std::uint8_t> bytes(events.size() * event_bytes);
+        std::vector<std::uint8_t> bytes(std::min(piece_records, count_) * record_bytes_);
         for (std::size_t first = 0; first < count_; first += piece_records) {
             const std::size_t records = std::min(piece_records, count_ - first);
-            if (std::fread(bytes.data(), event_bytes, records, file_.get()) != records) {
+            if (std::fread(bytes.data(), record_bytes_, records, file_.get()) != records) {
                 throw WetError(name_, "cannot read: the file shrank while it was read");
             }
-            for (std::size_t index = 0; index < records; ++index) {
-                events[index] = parse_event(bytes.data() + index * event_bytes);
-            }
-            piece(events.data(), records);
+            piece(bytes.data(), records);
         }
     }
 
 private:
     std::string name_;
+    std::size_t record_bytes_;
     FilePtr file_;
     std::vector<std::uint8_t> bytes_;
     std::size_t count_ = 0;
+};
+
+// PREFIX.events read a piece at a time (PiecesFile): piece(events, count).
+class EventsFile {
+public:
+    explicit EventsFile(const std::string& name) : file_(name, events_magic, event_bytes) {}
+
+    std::size_t count() const { return file_.count(); }
+
+    template <class Piece>
+    void each_piece(std::size_t piece_records, const Piece& piece) {
+        std::vector<RawEvent> events(std::min(piece_records, file_.count()));
+        file_.each_piece(piece_records, [&](const std::uint8_t* records, std::size_t count) {
+            for (std::size_t index = 0; index < count; ++index) {
+                events[index] = parse_event(records + index * event_bytes);
+            }
+            piece(events.data(), count);
+        });
+    }
+
+private:
+    PiecesFile file_;
 };
 
 std::vector<RawEvent> read_events_file(const std::string& name) {
@@ -353,7 +370,9 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
 }
 
 // read_raw_files(), with PREFIX.events from read_events(name) when given,
-// or, when `streamed` is given, streamed through it (raw.events left empty).
+// or, when `streamed` is given, streamed through it (raw.events left empty);
+// in both cases the files are on disk, and PREFIX.edges is read from it a
+// piece at a time.
 RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
                   const std::function<std::vector<RawEvent>(const std::string&)>& read_events,
                   const StreamedEvents* streamed = nullptr) {
@@ -409,15 +428,26 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
         }
     }
     {
-        const RecordFile file = read_records(source, prefix + ".edges", "WTD2", 16);
-        raw.edges.resize(file.count());
-        for (std::size_t index = 0; index < file.count(); ++index) {
-            const std::uint8_t* record = file.record(index);
-            RawEdge& edge = raw.edges[index];
-            edge.use = load_le32(record);
-            edge.def = load_le32(record + 4);
-            edge.t_use = load_le32(record + 8);
-            edge.t_def = load_le32(record + 12);
+        const auto parse_edge = [](const std::uint8_t* record) {
+            return RawEdge{load_le32(record), load_le32(record + 4), load_le32(record + 8), load_le32(record + 12)};
+        };
+        constexpr std::size_t edge_bytes = 16;
+        if (streamed || read_events) {
+            // On disk: a piece at a time, not the file's bytes beside the edges.
+            PiecesFile file(prefix + ".edges", "WTD2", edge_bytes);
+            raw.edges.resize(file.count());
+            std::size_t next = 0;
+            file.each_piece(65536, [&](const std::uint8_t* records, std::size_t count) {
+                for (std::size_t index = 0; index < count; ++index) {
+                    raw.edges[next++] = parse_edge(records + index * edge_bytes);
+                }
+            });
+        } else {
+            const RecordFile file = read_records(source, prefix + ".edges", "WTD2", edge_bytes);
+            raw.edges.resize(file.count());
+            for (std::size_t index = 0; index < file.count(); ++index) {
+                raw.edges[index] = parse_edge(file.record(index));
+            }
         }
     }
     // Traces of tracers before it have none: the slices stand in for it.

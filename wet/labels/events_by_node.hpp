@@ -7,19 +7,18 @@
 // - in a temporary file: `wet build`'s, filled by an external sort (the
 //   events counted per node on a first read of PREFIX.events, each then
 //   written at its node's place on a second), so that the events are never
-//   all in memory. The file is made beside another (the build's output: a
-//   disk the user chose, where tmpfs would hold it in memory again) and
-//   unlinked as soon as it is open: no way out of the program, a kill
-//   included, leaves it behind. Until it is unlinked it is on the list of
-//   pending temporaries that a signal removes (runtime/files.hpp).
+//   all in memory. The file is made beside another (the build's output),
+//   and so are the build's other temporaries (temporary_file.hpp).
 // 20 bytes an event in the file (t, address, value); a write or read error
 // (a full disk) throws WetError naming the file.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "wet/labels/temporary_file.hpp"
 
 namespace tcgen::wet {
 
@@ -38,10 +37,13 @@ public:
     // The writer of a temporary file's events, made from the events' counts per node.
     class Scatter;
 
-    EventsByNode(EventsByNode&& other) noexcept;
+    EventsByNode(EventsByNode&& other) noexcept = default;
     EventsByNode& operator=(EventsByNode&&) = delete;
     EventsByNode(const EventsByNode&) = delete;
-    ~EventsByNode();
+
+    // The file the build's other temporaries are made beside; empty when
+    // the events are in memory (and so are the other tables).
+    const std::string& temporaries_beside() const { return beside_; }
 
     std::size_t node_count() const { return first_.size() - 1; }
     std::uint64_t size() const { return first_.back(); }
@@ -61,8 +63,8 @@ private:
     const std::vector<RawEvent>* events_ = nullptr;
     std::vector<std::uint32_t> order_;
     // In a file:
-    std::string name_;
-    int descriptor_ = -1;
+    std::string beside_;
+    std::unique_ptr<TemporaryFile> file_;
 };
 
 class EventsByNode::Scatter {

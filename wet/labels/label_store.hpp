@@ -65,6 +65,7 @@
 #include "wet/flow/block_times.hpp"
 #include "wet/flow/flow_index.hpp"
 #include "wet/flow/flow_stream.hpp"
+#include "wet/labels/def_questions.hpp"
 #include "wet/labels/chunked_stream.hpp"
 #include "wet/labels/label.hpp"
 #include "wet/labels/events_by_node.hpp"
@@ -82,14 +83,18 @@ public:
     static LabelStore build(const RawTrace& raw, std::shared_ptr<const std::vector<RawNode>> nodes,
                             std::vector<std::uint32_t> parents, const WholeExecutionTrace::Progress& progress,
                             std::uint64_t checkpoint_records) {
-        return build(raw, EventsByNode::in_memory(raw.events, raw.nodes.size()), raw.flow, std::move(nodes),
+        const EventsByNode events = EventsByNode::in_memory(raw.events, raw.nodes.size());
+        return build(raw, events, raw.flow, ask_defs(raw.nodes, raw.edges, events), std::move(nodes),
                      std::move(parents), progress, checkpoint_records);
     }
-    // The same with raw's events read from `events` and its flow from `flow`
-    // (raw.events and raw.flow unread): the same labels, the same bytes.
-    // `flow` is freed once the control flow and the blocks' timestamps are
-    // made, `parents` once the blocks' parents are, before the defs' tables.
+    // The same with raw's events read from `events`, its flow from `flow` and
+    // its edges asked by `questions` (raw.events, raw.flow and raw.edges
+    // unread): the same labels, the same bytes. `flow` is freed once the
+    // control flow and the blocks' timestamps are made, `parents` once the
+    // blocks' parents are, before the defs' tables; `questions` once each
+    // edge's def is made (defs_by_load.hpp), before the node labels.
     static LabelStore build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
+                            DefQuestions questions,
                             std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 

@@ -8,12 +8,16 @@
 #include <array>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <unordered_map>
 
 #include "wet/labels/address_siblings.hpp"
+#include "wet/labels/asks_by_node.hpp"
+#include "wet/labels/def_questions.hpp"
 #include "wet/labels/def_encoding.hpp"
+#include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/grouping.hpp"
 
 namespace tcgen::wet {
@@ -22,99 +26,59 @@ using namespace def_encoding;
 
 namespace {
 
-// Per load node, its writers: the store nodes its defs name, sorted, when
-// there are 2 to max_load_writers of them and each can be inferred from
-// (its size at most widest_inferred_store); else none.
-std::vector<std::vector<std::uint32_t>> load_writers(const RawTrace& raw) {
-    std::vector<std::vector<std::uint32_t>> writers(raw.nodes.size());
-    for (const RawEdge& edge : raw.edges) {
-        std::vector<std::uint32_t>& stores = writers[edge.use];
-        if (std::find(stores.begin(), stores.end(), edge.def) == stores.end() && stores.size() <= max_load_writers) {
-            stores.push_back(edge.def);
-        }
-    }
-    for (std::vector<std::uint32_t>& stores : writers) {
-        const bool inferable = std::all_of(stores.begin(), stores.end(), [&](std::uint32_t store) {
-            return raw.nodes[store].size != 0 && raw.nodes[store].size <= widest_inferred_store;
-        });
-        if (stores.size() < 2 || stores.size() > max_load_writers || !inferable) {
-            stores.clear();
-        }
-        std::sort(stores.begin(), stores.end());
-    }
-    return writers;
-}
-
 // How a reader finds each def of a raw trace (LoadDefs): as the latest write
 // among its load's writers that covers the load's first byte (by_writers),
 // as the latest such write of its own store node (by_store), or only from
-// a rank or a distance kept with it (kept). load_address[e]: the address of
-// edge e's load event; by_store, by_load: the edges grouped by their store
-// and their load. Per store node, its executions (its run of `events`) are
-// walked in order keeping the latest at each address, and the edges that ask
-// it (its own defs, and every def of the loads it is a writer of; in the
-// order of their horizons) answered as the walk reaches them: per edge, the
-// latest answer (t, then the higher store id: the later in a block
-// execution) against the def.
+// a rank or a distance kept with it (kept). Per store node, its executions
+// (its run of `events`) are walked in order keeping the latest at each
+// address, and the edges that ask it (`questions`: its own defs, and every
+// def of the loads it is a writer of) answered in the order of their horizons
+// as the walk reaches them: per edge, whether its own store's answer is its
+// def, and whether another writer's answer is later (t, then the higher
+// store id: the later in a block execution), two bits an edge.
 enum class DefFound : std::uint8_t { kept, by_store, by_writers };
-std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint64_t>& load_address,
-                                const EventsByNode& events, const Grouping<std::uint32_t>& by_store,
-                                const Grouping<std::uint32_t>& by_load,
-                                const std::vector<std::vector<std::uint32_t>>& writers) {
-    std::vector<std::vector<std::uint32_t>> written_by(raw.nodes.size());  // store -> loads it is a writer of
-    for (std::uint32_t load = 0; load < raw.nodes.size(); ++load) {
-        for (const std::uint32_t store : writers[load]) {
-            written_by[store].push_back(load);
+struct DefAnswers {
+    std::vector<bool> own_store;
+    std::vector<bool> written_later;
+
+    DefFound found(const DefAsk& ask, bool has_writers) const {
+        if (has_writers && own_store[ask.edge] && !written_later[ask.edge]) {
+            return DefFound::by_writers;
         }
+        return own_store[ask.edge] ? DefFound::by_store : DefFound::kept;
     }
-    struct Latest {
-        std::uint32_t t = 0;  // 0: none found (timestamps start at 1)
-        std::uint32_t store = 0;
-    };
-    std::vector<Latest> latest_write(raw.edges.size());
-    std::vector<bool> own_store(raw.edges.size(), false);
+};
+DefAnswers find_defs(const RawTrace& raw, const DefQuestions& questions, const EventsByNode& events) {
+    const std::size_t edge_count = questions.edge_count;
+    DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
     std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
-    std::vector<std::uint32_t> asked;  // edges, by (horizon, edge)
     for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
         const std::uint16_t size = raw.nodes[store].size;
-        if (size == 0 || size > widest_inferred_store) {
+        // (A load's asks are kept under it too: for its writers to read.)
+        if (raw.nodes[store].access != 'S' || size == 0 || size > widest_inferred_store) {
             continue;
         }
-        asked.clear();
-        const auto horizon_of = [&](std::uint32_t edge) {
-            return store_horizon(store, raw.edges[edge].use, raw.edges[edge].t_use);
-        };
-        const auto ask = [&](std::uint32_t edge) { asked.push_back(edge); };
-        for (std::size_t at = by_store.first[store]; at < by_store.first[store + 1]; ++at) {
-            if (writers[raw.edges[by_store.order[at]].use].empty()) {
-                ask(by_store.order[at]);
-            }
-        }
-        for (const std::uint32_t load : written_by[store]) {
-            for (std::size_t at = by_load.first[load]; at < by_load.first[load + 1]; ++at) {
-                ask(by_load.order[at]);
-            }
-        }
+        std::vector<DefAsk> asked = questions.asks_of(store);
         if (asked.empty()) {
             continue;
         }
+        const auto horizon_of = [&](const DefAsk& ask) { return store_horizon(store, ask.use, ask.t_use); };
         // The walk needs the horizons in order only (each edge is asked once).
-        // (The horizons are made again rather than kept: 4 bytes an edge asked, not 16.)
-        std::sort(asked.begin(), asked.end(), [&](std::uint32_t a, std::uint32_t b) {
+        std::sort(asked.begin(), asked.end(), [&](const DefAsk& a, const DefAsk& b) {
             const auto horizon_a = horizon_of(a);
             const auto horizon_b = horizon_of(b);
-            return horizon_a != horizon_b ? horizon_a < horizon_b : a < b;
+            return horizon_a != horizon_b ? horizon_a < horizon_b : a.edge < b.edge;
         });
         latest.clear();
         const std::vector<NodeEvent> executions = events.read(store);
         const std::uint64_t execution_count = executions.size();
         std::uint64_t before = 0;
-        for (const std::uint32_t edge : asked) {
-            const auto horizon = horizon_of(edge);
+        for (const DefAsk& ask : asked) {
+            const auto horizon = horizon_of(ask);
             for (; before < execution_count && executions[before].t < horizon; ++before) {
                 latest[executions[before].address] = before;
             }
-            const std::uint64_t address = load_address[edge];
+            const std::uint64_t address = ask.address;
             std::optional<std::uint64_t> found;
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
                 const auto entry = latest.find(address - back);
@@ -126,26 +90,14 @@ std::vector<DefFound> find_defs(const RawTrace& raw, const std::vector<std::uint
                 continue;
             }
             const std::uint32_t t = executions[*found].t;
-            if (store == raw.edges[edge].def) {
-                own_store[edge] = t == raw.edges[edge].t_def;
-            }
-            Latest& write = latest_write[edge];
-            if (t > write.t || (t == write.t && store > write.store)) {
-                write = Latest{t, store};
+            if (store == ask.def) {
+                answers.own_store[ask.edge] = t == ask.t_def;
+            } else if (t > ask.t_def || (t == ask.t_def && store > ask.def)) {
+                answers.written_later[ask.edge] = true;
             }
         }
     }
-    std::vector<DefFound> found(raw.edges.size(), DefFound::kept);
-    for (std::size_t edge = 0; edge < raw.edges.size(); ++edge) {
-        const RawEdge& def = raw.edges[edge];
-        const Latest& write = latest_write[edge];
-        if (!writers[def.use].empty() && write.t == def.t_def && write.store == def.def) {
-            found[edge] = DefFound::by_writers;
-        } else if (own_store[edge]) {
-            found[edge] = DefFound::by_store;
-        }
-    }
-    return found;
+    return answers;
 }
 
 template <class Stream, class Source, class Field>
@@ -247,6 +199,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 }  // namespace
 
 LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
+                             DefQuestions questions,
                              std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
@@ -295,98 +248,93 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
                                             [](const NodeEvent& event, std::uint64_t value) { return event.t < value; });
         return static_cast<std::uint64_t>(found - run.begin());
     };
-    // A node's edges in time order (edges come in event order), to meet
-    // them while walking its events.
-    const Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
-        raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].use; });
-    constexpr std::size_t no_edge = ~std::size_t{0};
-    // visit(event, edge or no_edge) for the events `run` of node `node`.
-    const auto each_event = [&](std::size_t node, const std::vector<NodeEvent>& run, const auto& visit) {
-        if (run.empty()) {
-            return;
-        }
-        const std::uint32_t* edges = by_use.order.data() + by_use.first[node];
-        const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
-        edges = std::lower_bound(edges, edges_end, run.front().t,
-                                 [&](std::uint32_t edge, std::uint32_t t) { return raw.edges[edge].t_use < t; });
-        for (const NodeEvent& event : run) {
-            std::size_t edge = no_edge;
-            if (edges != edges_end && raw.edges[*edges].t_use == event.t) {
-                edge = *edges++;
-            }
-            visit(event, edge);
-        }
-    };
     // Most defs need neither: the store's addresses give them (inferred_field2).
     // And most loads read what their def wrote: their values are kept XOR
-    // the def's (value_from_def). A def's record and its load's predicted
-    // value are kept per edge, not per event (most events are no load with a
-    // def), and made once find_defs' own tables are freed, a store's run at
-    // a time.
-    std::vector<LoadDefs::Record> edge_defs;
-    std::vector<std::uint64_t> edge_predicted;
+    // the def's (value_from_def). The edges themselves are gone: each is an
+    // ask of its store (`questions`, def_questions.hpp), read a store at a
+    // time. A def's record and its load's predicted value are kept per edge,
+    // not per event (most events are no load with a def), made from the
+    // ask of its own store once find_defs has answered every ask, a store's
+    // run at a time, and handed to `defs`, which gives them back a load at a
+    // time (through a temporary file when the events are in one): nothing
+    // of 4 bytes or more an edge is held through the node labels.
+    std::optional<DefsByLoad> defs;
     {
-        std::vector<std::uint64_t> load_address(raw.edges.size());
-        for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-            if (by_use.first[node + 1] != by_use.first[node]) {
-                each_event(node, events.read(node), [&](const NodeEvent& event, std::size_t edge) {
-                    if (edge != no_edge) {
-                        load_address[edge] = event.address;
-                    }
-                });
+        const std::vector<std::vector<std::uint32_t>>& writers = questions.writers;
+        for (std::uint32_t load = 0; load < writers.size(); ++load) {
+            if (!writers[load].empty()) {
+                store.writer_loads_.push_back(load);
+                store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
+                store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
             }
         }
-        const Grouping<std::uint32_t> by_store = group_items<std::uint32_t>(
-            raw.edges.size(), raw.nodes.size(), [&](std::size_t edge) { return raw.edges[edge].def; });
-        std::vector<DefFound> found;
-        {
-            const std::vector<std::vector<std::uint32_t>> writers = load_writers(raw);
-            found = find_defs(raw, load_address, events, by_store, by_use, writers);
-            for (std::uint32_t load = 0; load < writers.size(); ++load) {
-                if (!writers[load].empty()) {
-                    store.writer_loads_.push_back(load);
-                    store.writers_.insert(store.writers_.end(), writers[load].begin(), writers[load].end());
-                    store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
-                }
-            }
-        }
-        edge_defs.assign(raw.edges.size(), LoadDefs::Record{0, 0});
-        edge_predicted.assign(raw.edges.size(), 0);
+        const DefAnswers answers = find_defs(raw, questions, events);
+        // Each edge's def record and predicted value, from its ask of its own store.
+        defs.emplace(std::move(questions.load_first), events.temporaries_beside());
+        std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
         for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
-            if (by_store.first[node + 1] == by_store.first[node]) {
+            if (raw.nodes[node].access != 'S') {
+                continue;
+            }
+            std::vector<DefAsk> asked = questions.asks_of(node);
+            asked.erase(std::remove_if(asked.begin(), asked.end(), [&](const DefAsk& ask) { return ask.def != node; }),
+                        asked.end());
+            if (asked.empty()) {
                 continue;
             }
             const std::vector<NodeEvent> run = events.read(node);
-            for (std::size_t at = by_store.first[node]; at < by_store.first[node + 1]; ++at) {
-                const std::uint32_t edge = by_store.order[at];
-                const RawEdge& def = raw.edges[edge];
+            store_defs.clear();
+            for (const DefAsk& def : asked) {
                 const std::uint64_t def_index = executions_before(run, def.t_def);
                 LoadDefs::Record record{def.def + first_def_store, inferred_field2};
-                if (found[edge] == DefFound::by_writers) {
+                const DefFound found = answers.found(def, !writers[def.use].empty());
+                if (found == DefFound::by_writers) {
                     record.field1 = by_writers_field1;
-                } else if (found[edge] == DefFound::kept) {
+                } else if (found == DefFound::kept) {
                     const std::uint64_t before = executions_before(run, store_horizon(def.def, def.use, def.t_use));
                     record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
                 }
-                edge_defs[edge] = record;
                 const NodeEvent& stored = run[def_index];
-                edge_predicted[edge] = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
-                                                      load_address[edge], raw.nodes[def.use].size);
+                const std::uint64_t predicted = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
+                                                               def.address, raw.nodes[def.use].size);
+                store_defs.emplace_back(def.use, EdgeDef{def.t_use, record, predicted});
             }
+            defs->add_store(store_defs);
         }
+        defs->finish();
+        questions = DefQuestions();
     }
+    constexpr std::size_t no_def = ~std::size_t{0};
+    // each_event(run, node_defs, visit): visit(event, index of its def in
+    // `node_defs` or no_def) for the events `run` of a node, whose defs over
+    // the same times are `node_defs` (read_defs).
+    const auto read_defs = [&](std::size_t node, const std::vector<NodeEvent>& run) {
+        return run.empty() ? std::vector<EdgeDef>() : defs->read(node, run.front().t, run.back().t);
+    };
+    const auto each_event = [&](const std::vector<NodeEvent>& run, const std::vector<EdgeDef>& node_defs,
+                                const auto& visit) {
+        std::size_t next = 0;
+        for (const NodeEvent& event : run) {
+            std::size_t def = no_def;
+            if (next != node_defs.size() && node_defs[next].t_use == event.t) {
+                def = next++;
+            }
+            visit(event, def);
+        }
+    };
     // The values' and the addresses' chunks go into shared frames (below)
     // once every node's are made.
-    const auto values_of = [&](std::size_t node, const std::vector<NodeEvent>& run) {
+    const auto values_of = [&](const std::vector<NodeEvent>& run, const std::vector<EdgeDef>& node_defs) {
         std::vector<NodeValues::Record> records;
         records.reserve(run.size());
-        each_event(node, run, [&](const NodeEvent& load, std::size_t edge) {
-            records.push_back(NodeValues::Record{load.value ^ (edge != no_edge ? edge_predicted[edge] : 0)});
+        each_event(run, node_defs, [&](const NodeEvent& load, std::size_t def) {
+            records.push_back(NodeValues::Record{load.value ^ (def != no_def ? node_defs[def].predicted : 0)});
         });
         return records;
     };
     const auto value_records = [&](std::size_t node, std::size_t first, std::size_t count) {
-        return values_of(node, events.read(node, first, count));
+        const std::vector<NodeEvent> run = events.read(node, first, count);
+        return values_of(run, read_defs(node, run));
     };
     // Addresses: a node's own, or their differences from its sibling's
     // (address_siblings.hpp).
@@ -455,18 +403,19 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
                                         run, [](const NodeEvent& event) { return NodeTimestamps::Record{event.t}; },
                                         checkpoint_records)
                                   : Label<NodeTimestamps>{});
-        values[node] = Label<NodeValues>::make(values_of(node, run), checkpoint_records);
+        const std::vector<EdgeDef> node_defs = read_defs(node, run);
+        values[node] = Label<NodeValues>::make(values_of(run, node_defs), checkpoint_records);
         addresses[node] = Label<NodeAddresses>::make(addresses_of(node, run, 0), checkpoint_records);
         bool has_defs = false;
-        std::vector<LoadDefs::Record> defs;
-        if (raw.nodes[node].access == 'L' && by_use.first[node + 1] != by_use.first[node]) {
-            defs.reserve(run.size());
-            each_event(node, run, [&](const NodeEvent&, std::size_t edge) {
-                defs.push_back(edge == no_edge ? LoadDefs::Record{0, 0} : edge_defs[edge]);
-                has_defs = has_defs || defs.back().field1 != 0;
+        std::vector<LoadDefs::Record> records;
+        if (raw.nodes[node].access == 'L' && !node_defs.empty()) {
+            records.reserve(run.size());
+            each_event(run, node_defs, [&](const NodeEvent&, std::size_t def) {
+                records.push_back(def == no_def ? LoadDefs::Record{0, 0} : node_defs[def].record);
+                has_defs = has_defs || records.back().field1 != 0;
             });
         }
-        store.defs_.add(has_defs ? Label<LoadDefs>::make(defs, checkpoint_records) : Label<LoadDefs>{});
+        store.defs_.add(has_defs ? Label<LoadDefs>::make(records, checkpoint_records) : Label<LoadDefs>{});
     }
     store.node_times_.shrink();
     store.defs_.shrink();

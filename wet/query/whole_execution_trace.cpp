@@ -127,7 +127,7 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
-    return build_checked(raw, raw.flow, EventsByNode::in_memory(raw.events, raw.nodes.size()), progress,
+    return build_checked(raw, raw.flow, raw.edges, EventsByNode::in_memory(raw.events, raw.nodes.size()), progress,
                          checkpoint_records);
 }
 
@@ -143,19 +143,23 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
     RawTrace raw = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
-    std::vector<std::uint32_t> flow = std::move(raw.flow);  // freed by the build once it is read
-    return build_checked(raw, std::move(flow), events, progress, checkpoint_records);
+    // Freed by the build once they are read.
+    std::vector<std::uint32_t> flow = std::move(raw.flow);
+    std::vector<RawEdge> edges = std::move(raw.edges);
+    return build_checked(raw, std::move(flow), std::move(edges), events, progress, checkpoint_records);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
-                                                       const EventsByNode& events, const Progress& progress,
+                                                       std::vector<RawEdge> edges, const EventsByNode& events, const Progress& progress,
                                                        std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(raw.nodes);
     wet.events_ = events.size();
-    wet.edges_ = raw.edges.size();
+    wet.edges_ = edges.size();
+    // Asked first: the edges are freed before the control flow's tables are made.
+    DefQuestions questions = ask_defs(raw.nodes, std::move(edges), events);
     wet.traced_dataflow_ = !raw.dataflow.empty();
     if (wet.traced_dataflow_) {
         wet.dataflow_ = raw.dataflow;
@@ -189,7 +193,7 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std:
     }
     wet.hold_labels(
         std::make_unique<LabelStore>(
-            LabelStore::build(raw, events, std::move(flow), wet.nodes_, std::move(parents), progress,
+            LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_, std::move(parents), progress,
                               checkpoint_records)));
     return wet;
 }

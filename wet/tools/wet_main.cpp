@@ -154,8 +154,9 @@ int build_wet(const Build& build, const std::string& output, const std::string& 
 }
 
 int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
-    // The events never all in memory: grouped by node in a temporary file
-    // beside the output (WholeExecutionTrace::build_from_files).
+    // The events never all in memory, nor the edges after they are read:
+    // through temporary files beside the output
+    // (WholeExecutionTrace::build_from_files).
     return build_wet(
         [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint) {
             if (progress) {

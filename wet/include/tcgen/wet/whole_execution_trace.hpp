@@ -173,10 +173,12 @@ public:
     // ever all in memory: PREFIX.events is read twice, a piece at a time,
     // its events checked and counted per node, then each written at its
     // node's place in a temporary file beside `temporary_beside` (the output:
-    // 20 bytes an event), which the labels are made from a node at a time.
-    // The file is unlinked as soon as it is open, so nothing is left behind
+    // 20 bytes an event), which the labels are made from a node at a time;
+    // the edges, once read, become the defs' questions and then each edge's
+    // def in two more files there (28 and 20 bytes an edge).
+    // Each file is unlinked as soon as it is open, so nothing is left behind
     // whatever ends the program. Throws WetError as read_raw_trace() and
-    // build() do, and on the temporary file's errors (a full disk).
+    // build() do, and on the temporary files' errors (a full disk).
     static WholeExecutionTrace build_from_files(const std::string& prefix, const std::string& temporary_beside,
                                                 const Progress& progress = nullptr,
                                                 std::uint64_t checkpoint_records = default_checkpoint_records);
@@ -330,9 +332,11 @@ public:
 
 private:
     WholeExecutionTrace();
-    // build() of a checked raw trace whose flow is `flow` and whose events
-    // `events` gives (raw.flow and raw.events unread).
+    // build() of a checked raw trace whose flow is `flow`, whose edges are
+    // `edges` and whose events `events` gives (raw.flow, raw.edges and
+    // raw.events unread).
     static WholeExecutionTrace build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+                                             std::vector<RawEdge> edges,
                                              const EventsByNode& events, const Progress& progress,
                                              std::uint64_t checkpoint_records);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
