@@ -22,7 +22,6 @@
 
 namespace {
 
-using tcgen::wet::AsksByNode;
 using tcgen::wet::DefAsk;
 using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
@@ -44,6 +43,17 @@ struct Directory {
         return names;
     }
 };
+
+// The message of the WetError that ACT throws; empty if none.
+template <typename Act>
+std::string message(const Act& act) {
+    try {
+        act();
+    } catch (const WetError& error) {
+        return error.what();
+    }
+    return "";
+}
 
 bool same(const std::vector<EdgeDef>& a, const std::vector<EdgeDef>& b) {
     if (a.size() != b.size()) {
@@ -133,19 +143,19 @@ TEST(AsksByNode, ThroughAFileIsThroughMemory) {
         counts[store] = expected[store].size();
     }
     const std::set<std::string> before = directory.listing();
-    AsksByNode in_memory(counts, "");
-    AsksByNode in_file(counts, directory.path + "out.wet");
+    const auto in_memory = tcgen::wet::make_asks_by_node(counts, "");
+    const auto in_file = tcgen::wet::make_asks_by_node(counts, directory.path + "out.wet");
     EXPECT_EQ(directory.listing(), before) << "the temporary file is unlinked once open";
     for (std::size_t begin = 0; begin < all.size(); begin += 700) {
         std::vector<std::pair<std::uint32_t, DefAsk>> piece(
             all.begin() + static_cast<std::ptrdiff_t>(begin),
             all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), begin + 700)));
         std::vector<std::pair<std::uint32_t, DefAsk>> copy = piece;
-        in_memory.add(piece);
-        in_file.add(copy);
+        in_memory->add(piece);
+        in_file->add(copy);
     }
-    in_memory.finish();
-    in_file.finish();
+    in_memory->check_full();
+    in_file->check_full();
     const auto same_asks = [](const std::vector<DefAsk>& a, const std::vector<DefAsk>& b) {
         return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const DefAsk& x, const DefAsk& y) {
                    return x.edge == y.edge && x.use == y.use && x.t_use == y.t_use && x.def == y.def &&
@@ -153,21 +163,32 @@ TEST(AsksByNode, ThroughAFileIsThroughMemory) {
                });
     };
     for (std::size_t store = 0; store < stores; ++store) {
-        EXPECT_TRUE(same_asks(in_file.read(store), expected[store])) << "store " << store;
-        EXPECT_TRUE(same_asks(in_memory.read(store), expected[store])) << "store " << store;
+        EXPECT_TRUE(same_asks(in_file->read(store), expected[store])) << "store " << store;
+        EXPECT_TRUE(same_asks(in_memory->read(store), expected[store])) << "store " << store;
     }
+}
+
+// A node given more records than were counted for it, or fewer, is refused
+// in one line naming the file (the counts come from a first read of the
+// same raw files: one that changed in between).
+TEST(AsksByNode, MoreOrFewerThanCountedAreRefused) {
+    const Directory directory("asks_counted_test");
+    const auto more = tcgen::wet::make_asks_by_node({2, 1}, directory.path + "out.wet");
+    std::vector<std::pair<std::uint32_t, DefAsk>> piece = {{1, DefAsk{}}, {0, DefAsk{}}, {1, DefAsk{}}};
+    const std::string too_many = message([&] { more->add(piece); });
+    EXPECT_EQ(too_many.rfind(directory.path + "out.wet.asks.", 0), 0u) << too_many;
+    EXPECT_NE(too_many.find(".tmp: error: more questions of node 1 than were counted"), std::string::npos) << too_many;
+
+    const auto fewer = tcgen::wet::make_asks_by_node({2, 1}, "");
+    piece = {{1, DefAsk{}}, {0, DefAsk{}}};
+    fewer->add(piece);
+    EXPECT_EQ(message([&] { fewer->check_full(); }), "asks: error: fewer questions of node 0 than were counted");
+    piece = {{2, DefAsk{}}};
+    EXPECT_EQ(message([&] { fewer->add(piece); }), "asks: error: more questions of node 2 than were counted");
 }
 
 TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
     const Directory directory("temporary_file_test");
-    const auto message = [](const auto& act) -> std::string {
-        try {
-            act();
-        } catch (const WetError& error) {
-            return error.what();
-        }
-        return "";
-    };
     {
         const TemporaryFile file(directory.path + "out.wet", "defs", "the defs grouped by load");
         EXPECT_TRUE(directory.listing().empty());

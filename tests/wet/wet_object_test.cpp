@@ -397,13 +397,19 @@ TEST(WetObject, UnreferencedSharedFramesAreRefused) {
     }
 }
 
-std::string raw_message(const RawTrace& raw) {
+// The message of the WetError that READ throws; empty if none.
+template <typename Read>
+std::string wet_error_of(const Read& read) {
     try {
-        tcgen::wet::check_raw_trace(raw, "run");
+        read();
     } catch (const WetError& error) {
         return error.what();
     }
     return "";
+}
+
+std::string raw_message(const RawTrace& raw) {
+    return wet_error_of([&] { tcgen::wet::check_raw_trace(raw, "run"); });
 }
 
 TEST(WetRawTrace, InconsistentRecordsAreRefused) {
@@ -509,14 +515,6 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
             << "checkpoints every " << checkpoint;
         EXPECT_EQ(listing(), written);
     }
-    const auto message = [&](const auto& read) -> std::string {
-        try {
-            read();
-        } catch (const WetError& error) {
-            return error.what();
-        }
-        return "";
-    };
     std::vector<RawTrace> bad(7, good);
     bad[0].events[5].t = static_cast<std::uint32_t>(good.flow.size() + 1);
     bad[1].events[5].node = static_cast<std::uint32_t>(good.nodes.size());
@@ -528,9 +526,9 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
     bad[6].edges[9] = bad[6].edges[8];  // one edge per load event
     for (std::size_t index = 0; index < bad.size(); ++index) {
         synthetic_wet::write_trace(bad[index], prefix);
-        const std::string whole = message([&] { tcgen::wet::read_raw_trace(prefix); });
+        const std::string whole = wet_error_of([&] { tcgen::wet::read_raw_trace(prefix); });
         EXPECT_FALSE(whole.empty()) << "bad trace " << index;
-        EXPECT_EQ(message([&] { WholeExecutionTrace::build_from_files(prefix, output); }), whole)
+        EXPECT_EQ(wet_error_of([&] { WholeExecutionTrace::build_from_files(prefix, output); }), whole)
             << "bad trace " << index;
         EXPECT_EQ(listing(), written) << "bad trace " << index;
     }
@@ -571,6 +569,27 @@ TEST(WetRawTrace, BuildFromFilesOfALongRunIsTheBuildInMemory) {
     std::filesystem::remove_all(directory);
 }
 
+// A reader of the raw files PREFIX.* for read_raw_files() (as `wet run` and
+// the fuzzer give them: whole bytes), over FILES but for the events and the
+// edges, read from the strings given, which a test replaces with bad bytes.
+auto whole_files(const std::string& prefix, const synthetic_wet::RawFileBytes& files, const std::string& events,
+                 const std::string& edges) {
+    return [&prefix, &files, &events, &edges](const std::string& name, bool) -> std::optional<std::vector<std::uint8_t>> {
+        const std::string* bytes = name == prefix + ".blocks" ? &files.blocks
+                                   : name == prefix + ".flow"   ? &files.flow
+                                   : name == prefix + ".nodes"  ? &files.nodes
+                                   : name == prefix + ".events" ? &events
+                                   : name == prefix + ".edges"  ? &edges
+                                   : name == prefix + ".regs" && !files.regs.empty() ? &files.regs
+                                   : name == prefix + ".syms" && !files.syms.empty() ? &files.syms
+                                                                                      : nullptr;
+        if (bytes == nullptr) {
+            return std::nullopt;
+        }
+        return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
+    };
+}
+
 // read_raw_trace() reads PREFIX.events a piece at a time; read_raw_files()
 // over the files' whole bytes (as `wet run` and the fuzzer give them) must
 // read the same events, build the same WET and refuse the same files.
@@ -581,20 +600,7 @@ TEST(WetRawTrace, EventsReadInPiecesAreTheEventsReadWhole) {
     synthetic_wet::write_trace(raw, prefix);
     const synthetic_wet::RawFileBytes files = synthetic_wet::raw_file_bytes(raw);
     std::string events_bytes = files.events;
-    const auto whole = [&](const std::string& name, bool) -> std::optional<std::vector<std::uint8_t>> {
-        const std::string* bytes = name == prefix + ".blocks" ? &files.blocks
-                                   : name == prefix + ".flow"   ? &files.flow
-                                   : name == prefix + ".nodes"  ? &files.nodes
-                                   : name == prefix + ".events" ? &events_bytes
-                                   : name == prefix + ".edges"  ? &files.edges
-                                   : name == prefix + ".regs" && !files.regs.empty() ? &files.regs
-                                   : name == prefix + ".syms" && !files.syms.empty() ? &files.syms
-                                                                                      : nullptr;
-        if (bytes == nullptr) {
-            return std::nullopt;
-        }
-        return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
-    };
+    const auto whole = whole_files(prefix, files, events_bytes, files.edges);
     const RawTrace in_pieces = tcgen::wet::read_raw_trace(prefix);
     const RawTrace read_whole = tcgen::wet::read_raw_files(prefix, whole);
     ASSERT_EQ(in_pieces.events.size(), raw.events.size());
@@ -614,18 +620,8 @@ TEST(WetRawTrace, EventsReadInPiecesAreTheEventsReadWhole) {
                                    std::string("WT")}) {
         events_bytes = bad;
         synthetic_wet::write_file(prefix + ".events", bad);
-        std::string from_pieces;
-        std::string from_whole;
-        try {
-            tcgen::wet::read_raw_trace(prefix);
-        } catch (const WetError& error) {
-            from_pieces = error.what();
-        }
-        try {
-            tcgen::wet::read_raw_files(prefix, whole);
-        } catch (const WetError& error) {
-            from_whole = error.what();
-        }
+        const std::string from_pieces = wet_error_of([&] { tcgen::wet::read_raw_trace(prefix); });
+        const std::string from_whole = wet_error_of([&] { tcgen::wet::read_raw_files(prefix, whole); });
         EXPECT_FALSE(from_pieces.empty()) << "read a bad events file of " << bad.size() << " bytes";
         EXPECT_EQ(from_pieces, from_whole);
     }
@@ -644,20 +640,7 @@ TEST(WetRawTrace, EdgesReadInPiecesAreTheEdgesReadWhole) {
     synthetic_wet::write_trace(raw, prefix);
     const synthetic_wet::RawFileBytes files = synthetic_wet::raw_file_bytes(raw);
     std::string edges_bytes = files.edges;
-    const auto whole = [&](const std::string& name, bool) -> std::optional<std::vector<std::uint8_t>> {
-        const std::string* bytes = name == prefix + ".blocks" ? &files.blocks
-                                   : name == prefix + ".flow"   ? &files.flow
-                                   : name == prefix + ".nodes"  ? &files.nodes
-                                   : name == prefix + ".events" ? &files.events
-                                   : name == prefix + ".edges"  ? &edges_bytes
-                                   : name == prefix + ".regs" && !files.regs.empty() ? &files.regs
-                                   : name == prefix + ".syms" && !files.syms.empty() ? &files.syms
-                                                                                      : nullptr;
-        if (bytes == nullptr) {
-            return std::nullopt;
-        }
-        return std::vector<std::uint8_t>(bytes->begin(), bytes->end());
-    };
+    const auto whole = whole_files(prefix, files, files.events, edges_bytes);
     const RawTrace in_pieces = tcgen::wet::read_raw_trace(prefix);
     ASSERT_EQ(in_pieces.edges.size(), raw.edges.size());
     for (std::size_t index = 0; index < raw.edges.size(); ++index) {
@@ -666,25 +649,17 @@ TEST(WetRawTrace, EdgesReadInPiecesAreTheEdgesReadWhole) {
         };
         ASSERT_EQ(fields(in_pieces.edges[index]), fields(raw.edges[index])) << "edge " << index;
     }
-    const auto message = [&](const auto& read) -> std::string {
-        try {
-            read();
-        } catch (const WetError& error) {
-            return error.what();
-        }
-        return "";
-    };
     for (const std::string& bad : {std::string("WTD1") + files.edges.substr(4), files.edges.substr(0, files.edges.size() - 5),
                                    std::string("WT")}) {
         edges_bytes = bad;
         synthetic_wet::write_file(prefix + ".edges", bad);
-        const std::string from_whole = message([&] { tcgen::wet::read_raw_files(prefix, whole); });
+        const std::string from_whole = wet_error_of([&] { tcgen::wet::read_raw_files(prefix, whole); });
         EXPECT_FALSE(from_whole.empty()) << "read a bad edges file of " << bad.size() << " bytes";
-        EXPECT_EQ(message([&] { tcgen::wet::read_raw_trace(prefix); }), from_whole);
-        EXPECT_EQ(message([&] { WholeExecutionTrace::build_from_files(prefix, directory + "out.wet"); }), from_whole);
+        EXPECT_EQ(wet_error_of([&] { tcgen::wet::read_raw_trace(prefix); }), from_whole);
+        EXPECT_EQ(wet_error_of([&] { WholeExecutionTrace::build_from_files(prefix, directory + "out.wet"); }), from_whole);
     }
     std::filesystem::remove(prefix + ".edges");
-    EXPECT_EQ(message([&] { tcgen::wet::read_raw_trace(prefix); }),
+    EXPECT_EQ(wet_error_of([&] { tcgen::wet::read_raw_trace(prefix); }),
               prefix + ".edges: error: cannot open: No such file or directory");
     std::filesystem::remove_all(directory);
 }

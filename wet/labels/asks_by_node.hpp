@@ -7,16 +7,17 @@
 // edge meets its load's address (def_questions.hpp), and read a node at a
 // time, as the inference walks each store's executions, so they go through
 // a temporary file beside the events' when those are in one
-// (temporary_file.hpp; 28 bytes an edge), else through memory: the edges
+// (node_runs.hpp; 28 bytes an edge), else through memory: the edges
 // themselves are not needed once asked.
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "wet/labels/temporary_file.hpp"
+#include "wet/labels/node_runs.hpp"
 
 namespace tcgen::wet {
 
@@ -30,28 +31,40 @@ struct DefAsk {
     std::uint64_t address = 0;  // the load's
 };
 
-class AsksByNode {
-public:
-    // counts[n]: the asks node n will keep; a temporary file beside
-    // `beside`, or memory when it is empty.
-    AsksByNode(const std::vector<std::uint64_t>& counts, const std::string& beside);
-
-    // The next asks, each with the node it is kept under.
-    void add(std::vector<std::pair<std::uint32_t, DefAsk>>& asks);
-    // Every ask added (checked against the counts).
-    void finish() const;
-
-    // The asks kept under node `node`, in the order they were added.
-    std::vector<DefAsk> read(std::size_t node) const;
-
-private:
-    void put(std::uint64_t at, const DefAsk* asks, std::size_t count);
-    std::vector<DefAsk> get(std::uint64_t at, std::size_t count) const;
-
-    std::vector<std::uint64_t> first_;
-    std::vector<std::uint64_t> fill_;
-    std::unique_ptr<TemporaryFile> file_;
-    std::vector<DefAsk> memory_;  // when there is no file
+// An ask's 28 bytes in the temporary file: edge, use, t_use, def, t_def (4
+// each), address (8), in this machine's order.
+struct DefAskCodec {
+    using Record = DefAsk;
+    static constexpr std::size_t bytes = 28;
+    static void encode(const DefAsk& ask, std::uint8_t* record) {
+        std::memcpy(record, &ask.edge, 4);
+        std::memcpy(record + 4, &ask.use, 4);
+        std::memcpy(record + 8, &ask.t_use, 4);
+        std::memcpy(record + 12, &ask.def, 4);
+        std::memcpy(record + 16, &ask.t_def, 4);
+        std::memcpy(record + 20, &ask.address, 8);
+    }
+    static DefAsk decode(const std::uint8_t* record) {
+        DefAsk ask;
+        std::memcpy(&ask.edge, record, 4);
+        std::memcpy(&ask.use, record + 4, 4);
+        std::memcpy(&ask.t_use, record + 8, 4);
+        std::memcpy(&ask.def, record + 12, 4);
+        std::memcpy(&ask.t_def, record + 16, 4);
+        std::memcpy(&ask.address, record + 20, 8);
+        return ask;
+    }
 };
+
+using AsksByNode = NodeRuns<DefAskCodec>;
+
+// The asks kept under each node, counts[n] of them under node n: in a
+// temporary file beside `beside` ("asks" in its name), or in memory when it
+// is empty.
+inline std::unique_ptr<AsksByNode> make_asks_by_node(const std::vector<std::uint64_t>& counts,
+                                                     const std::string& beside) {
+    return std::make_unique<AsksByNode>(node_places(counts), beside, "asks", "the defs' questions grouped by store",
+                                        "questions");
+}
 
 }  // namespace tcgen::wet

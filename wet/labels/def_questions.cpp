@@ -53,7 +53,7 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
         for (const RawEdge& edge : edges) {
             ++ask_counts[kept_under(edge)];
         }
-        questions.asks = std::make_unique<AsksByNode>(ask_counts, events.temporaries_beside());
+        questions.asks = make_asks_by_node(ask_counts, events.temporaries_beside());
     }
     // A load's edges in time order (edges come in event order), to meet
     // them while walking its events, for its addresses.
@@ -81,7 +81,7 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
         }
     }
     questions.asks->add(piece);
-    questions.asks->finish();
+    questions.asks->check_full();
     questions.load_first.assign(by_use.first.begin(), by_use.first.end());
     return questions;
 }

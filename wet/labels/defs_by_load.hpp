@@ -4,18 +4,19 @@
 // They are made a store node at a time, as the defs' inference walks the
 // stores, and read a load node at a time, as the node labels are made, so
 // they go through a temporary file beside the events' when those are in one
-// (temporary_file.hpp; 20 bytes an edge), else through memory. Each load's
+// (node_runs.hpp; 20 bytes an edge), else through memory. Each load's
 // edges are first written as one run per store (stores in increasing id,
 // each run in time order), then put in time order by finish().
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <tcgen/wet/load_defs.hpp>
-#include "wet/labels/temporary_file.hpp"
+#include "wet/labels/node_runs.hpp"
 
 namespace tcgen::wet {
 
@@ -25,30 +26,46 @@ struct EdgeDef {
     std::uint64_t predicted = 0;
 };
 
+// A def's 20 bytes in the temporary file: t_use (4), field1 (4), field2
+// (4), predicted (8), in this machine's order.
+struct EdgeDefCodec {
+    using Record = EdgeDef;
+    static constexpr std::size_t bytes = 20;
+    static void encode(const EdgeDef& def, std::uint8_t* record) {
+        std::memcpy(record, &def.t_use, 4);
+        std::memcpy(record + 4, &def.record.field1, 4);
+        std::memcpy(record + 8, &def.record.field2, 4);
+        std::memcpy(record + 12, &def.predicted, 8);
+    }
+    static EdgeDef decode(const std::uint8_t* record) {
+        EdgeDef def;
+        std::memcpy(&def.t_use, record, 4);
+        std::memcpy(&def.record.field1, record + 4, 4);
+        std::memcpy(&def.record.field2, record + 8, 4);
+        std::memcpy(&def.predicted, record + 12, 8);
+        return def;
+    }
+};
+
 class DefsByLoad {
 public:
     // first[n] .. first[n + 1] - 1: load node n's places; a temporary file
     // beside `beside`, or memory when it is empty.
-    DefsByLoad(std::vector<std::uint64_t> first, const std::string& beside);
+    DefsByLoad(std::vector<std::uint64_t> first, const std::string& beside)
+        : runs_(std::move(first), beside, "defs", "the defs grouped by load", "defs") {}
 
     // The defs of the next store node's edges (stores in increasing id), each
     // with its load node, in time order.
-    void add_store(std::vector<std::pair<std::uint32_t, EdgeDef>>& defs);
+    void add_store(std::vector<std::pair<std::uint32_t, EdgeDef>>& defs) { runs_.add(defs); }
     // Every store added: each load's defs put in time order.
     void finish();
 
-    std::uint64_t count(std::size_t load) const { return first_[load + 1] - first_[load]; }
+    std::uint64_t count(std::size_t load) const { return runs_.count(load); }
     // Load node `load`'s defs of its executions at t_first .. t_last, in time order.
     std::vector<EdgeDef> read(std::size_t load, std::uint32_t t_first, std::uint32_t t_last) const;
 
 private:
-    void put(std::uint64_t at, const EdgeDef* defs, std::size_t count);
-    std::vector<EdgeDef> get(std::uint64_t at, std::size_t count) const;
-
-    std::vector<std::uint64_t> first_;
-    std::vector<std::uint64_t> fill_;
-    std::unique_ptr<TemporaryFile> file_;
-    std::vector<EdgeDef> memory_;  // when there is no file
+    NodeRuns<EdgeDefCodec> runs_;
 };
 
 }  // namespace tcgen::wet
