@@ -489,6 +489,28 @@ TEST(WetRawTrace, BadFilesAreRefusedWithTheirName) {
     EXPECT_THROW(tcgen::wet::read_raw_trace(prefix), WetError);
 }
 
+// `wet run`'s way (a raw trace in memory, given up, its defs' tables in
+// temporary files beside the output) and a kept raw trace's, with and
+// without the files: the same bytes, and nothing left beside the output.
+TEST(WetRawTrace, BuildWithTemporariesBesideIsTheBuildInMemory) {
+    const std::string directory = testing::TempDir() + "wet_beside_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const std::string output = directory + "out.wet";
+    const RawTrace raw = synthetic_wet::make_trace(3000, 13);
+    const std::vector<std::uint8_t> in_memory = WholeExecutionTrace::build(raw).to_bytes();
+    EXPECT_EQ(WholeExecutionTrace::build(raw, nullptr, WholeExecutionTrace::default_checkpoint_records, output)
+                  .to_bytes(),
+              in_memory);
+    RawTrace given_up = raw;
+    EXPECT_EQ(WholeExecutionTrace::build(std::move(given_up), nullptr, WholeExecutionTrace::default_checkpoint_records,
+                                         output)
+                  .to_bytes(),
+              in_memory);
+    EXPECT_TRUE(std::filesystem::is_empty(directory));
+    std::filesystem::remove_all(directory);
+}
+
 // `wet build`'s way (build_from_files: PREFIX.events read twice, its events
 // grouped by node through a temporary file beside the output) against
 // build(read_raw_trace()): the same bytes, the same refusal for every

@@ -28,13 +28,15 @@ NodeEvent decode(const std::uint8_t* record) {
 
 }  // namespace
 
-EventsByNode EventsByNode::in_memory(const std::vector<RawEvent>& events, std::size_t node_count) {
+EventsByNode EventsByNode::in_memory(const std::vector<RawEvent>& events, std::size_t node_count,
+                                     const std::string& temporaries_beside) {
     Grouping<std::uint32_t> by_node = group_items<std::uint32_t>(
         events.size(), node_count, [&](std::size_t event) { return events[event].node; });
     EventsByNode grouped;
     grouped.first_.assign(by_node.first.begin(), by_node.first.end());
     grouped.order_ = std::move(by_node.order);
     grouped.events_ = &events;
+    grouped.beside_ = temporaries_beside;
     return grouped;
 }
 

@@ -31,8 +31,11 @@ struct NodeEvent {
 
 class EventsByNode {
 public:
-    // `events` grouped by node, read where they are (kept by the caller).
-    static EventsByNode in_memory(const std::vector<RawEvent>& events, std::size_t node_count);
+    // `events` grouped by node, read where they are (kept by the caller);
+    // the build's other temporaries beside `temporaries_beside`, or in
+    // memory when it is empty.
+    static EventsByNode in_memory(const std::vector<RawEvent>& events, std::size_t node_count,
+                                  const std::string& temporaries_beside = "");
 
     // The writer of a temporary file's events, made from the events' counts per node.
     class Scatter;
@@ -42,7 +45,7 @@ public:
     EventsByNode(const EventsByNode&) = delete;
 
     // The file the build's other temporaries are made beside; empty when
-    // the events are in memory (and so are the other tables).
+    // they are in memory.
     const std::string& temporaries_beside() const { return beside_; }
 
     std::size_t node_count() const { return first_.size() - 1; }

@@ -125,9 +125,20 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 }
 
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
-                                               std::uint64_t checkpoint_records) {
+                                               std::uint64_t checkpoint_records, const std::string& temporary_beside) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
-    return build_checked(raw, raw.flow, raw.edges, EventsByNode::in_memory(raw.events, raw.nodes.size()), progress,
+    return build_checked(raw, raw.flow, raw.edges,
+                         EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
+                         checkpoint_records);
+}
+
+WholeExecutionTrace WholeExecutionTrace::build(RawTrace&& raw, const Progress& progress,
+                                               std::uint64_t checkpoint_records, const std::string& temporary_beside) {
+    check_raw_trace(raw, "raw");
+    std::vector<std::uint32_t> flow = std::move(raw.flow);
+    std::vector<RawEdge> edges = std::move(raw.edges);
+    return build_checked(raw, std::move(flow), std::move(edges),
+                         EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
                          checkpoint_records);
 }
 

@@ -171,7 +171,10 @@ int run_traced(const std::string& output, const std::vector<std::string>& comman
                const std::string& checkpoint_text) {
     return build_wet(
         [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint) {
-            return WholeExecutionTrace::build(tcgen::wet::tools::traced_run(output, command), progress, checkpoint);
+            // The defs' tables through temporary files beside the output,
+            // as `wet build`'s (the raw events come through pipes, held).
+            return WholeExecutionTrace::build(tcgen::wet::tools::traced_run(output, command), progress, checkpoint,
+                                              output);
         },
         output, checkpoint_text);
 }

@@ -167,8 +167,17 @@ public:
     // from, its predictors restarted) each `checkpoint_records` records:
     // a seek or a timestamp lookup walks fewer than that many.
     static constexpr std::uint64_t default_checkpoint_records = 4096;
+    // With `temporary_beside`, the defs' questions and each edge's def go
+    // through temporary files beside it, as build_from_files() does, rather
+    // than memory (28 and 20 bytes an edge there).
     static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr,
-                                     std::uint64_t checkpoint_records = default_checkpoint_records);
+                                     std::uint64_t checkpoint_records = default_checkpoint_records,
+                                     const std::string& temporary_beside = "");
+    // The same of a raw trace given up: its flow and edges are freed as soon
+    // as the build has read them, not copied (`wet run`'s).
+    static WholeExecutionTrace build(RawTrace&& raw, const Progress& progress = nullptr,
+                                     std::uint64_t checkpoint_records = default_checkpoint_records,
+                                     const std::string& temporary_beside = "");
     // build(read_raw_trace(prefix)), the same bytes, without the raw events
     // ever all in memory: PREFIX.events is read twice, a piece at a time,
     // its events checked and counted per node, then each written at its
