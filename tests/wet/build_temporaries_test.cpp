@@ -19,6 +19,7 @@
 #include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/temporary_file.hpp"
+#include "wet_error_of.hpp"
 
 namespace {
 
@@ -26,7 +27,7 @@ using tcgen::wet::DefAsk;
 using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
 using tcgen::wet::TemporaryFile;
-using tcgen::wet::WetError;
+using tcgen_test::wet_error_of;
 
 struct Directory {
     std::string path;
@@ -43,17 +44,6 @@ struct Directory {
         return names;
     }
 };
-
-// The message of the WetError that ACT throws; empty if none.
-template <typename Act>
-std::string message(const Act& act) {
-    try {
-        act();
-    } catch (const WetError& error) {
-        return error.what();
-    }
-    return "";
-}
 
 bool same(const std::vector<EdgeDef>& a, const std::vector<EdgeDef>& b) {
     if (a.size() != b.size()) {
@@ -175,16 +165,16 @@ TEST(AsksByNode, MoreOrFewerThanCountedAreRefused) {
     const Directory directory("asks_counted_test");
     const auto more = tcgen::wet::make_asks_by_node({2, 1}, directory.path + "out.wet");
     std::vector<std::pair<std::uint32_t, DefAsk>> piece = {{1, DefAsk{}}, {0, DefAsk{}}, {1, DefAsk{}}};
-    const std::string too_many = message([&] { more->add(piece); });
+    const std::string too_many = wet_error_of([&] { more->add(piece); });
     EXPECT_EQ(too_many.rfind(directory.path + "out.wet.asks.", 0), 0u) << too_many;
     EXPECT_NE(too_many.find(".tmp: error: more questions of node 1 than were counted"), std::string::npos) << too_many;
 
     const auto fewer = tcgen::wet::make_asks_by_node({2, 1}, "");
     piece = {{1, DefAsk{}}, {0, DefAsk{}}};
     fewer->add(piece);
-    EXPECT_EQ(message([&] { fewer->check_full(); }), "asks: error: fewer questions of node 0 than were counted");
+    EXPECT_EQ(wet_error_of([&] { fewer->check_full(); }), "asks: error: fewer questions of node 0 than were counted");
     piece = {{2, DefAsk{}}};
-    EXPECT_EQ(message([&] { fewer->add(piece); }), "asks: error: more questions of node 2 than were counted");
+    EXPECT_EQ(wet_error_of([&] { fewer->add(piece); }), "asks: error: more questions of node 2 than were counted");
 }
 
 TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
@@ -198,7 +188,7 @@ TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
         std::vector<std::uint8_t> back(100);
         file.read(0, back.data(), back.size());
         EXPECT_EQ(back, bytes);
-        EXPECT_EQ(message([&] { file.read(50, back.data(), back.size()); }),
+        EXPECT_EQ(wet_error_of([&] { file.read(50, back.data(), back.size()); }),
                   file.name() + ": error: read error: the file is shorter than was written");
         // A write beyond the file size limit, as a full disk refuses it.
         rlimit limit{};
@@ -206,7 +196,7 @@ TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
         const rlimit lowered{4096, limit.rlim_max};
         const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
         ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lowered), 0);
-        const std::string written = message([&] { file.write(1 << 20, bytes.data(), bytes.size()); });
+        const std::string written = wet_error_of([&] { file.write(1 << 20, bytes.data(), bytes.size()); });
         setrlimit(RLIMIT_FSIZE, &limit);
         std::signal(SIGXFSZ, old_handler);
         EXPECT_EQ(written, file.name() + ": error: cannot write the defs grouped by load: File too large");
@@ -214,7 +204,7 @@ TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
     EXPECT_TRUE(directory.listing().empty());
     const std::string missing = directory.path + "no such directory/out.wet";
     const std::string refused =
-        message([&] { TemporaryFile(missing, "defs", "the defs grouped by load"); });
+        wet_error_of([&] { TemporaryFile(missing, "defs", "the defs grouped by load"); });
     EXPECT_NE(refused.find(": error: cannot create the temporary file of the defs grouped by load: No such file"),
               std::string::npos)
         << refused;

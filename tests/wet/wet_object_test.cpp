@@ -24,9 +24,11 @@
 #include "synthetic_wet.hpp"
 #include "wet_file_bytes.hpp"
 #include "tests/test_scale.hpp"
+#include "wet_error_of.hpp"
 
 namespace {
 
+using tcgen_test::wet_error_of;
 using tcgen::wet::RawTrace;
 using tcgen::wet::WetError;
 using tcgen::wet::WholeExecutionTrace;
@@ -396,17 +398,6 @@ TEST(WetObject, UnreferencedSharedFramesAreRefused) {
             << message;
         EXPECT_NE(message.find("its chunks refer to 0"), std::string::npos) << message;
     }
-}
-
-// The message of the WetError that READ throws; empty if none.
-template <typename Read>
-std::string wet_error_of(const Read& read) {
-    try {
-        read();
-    } catch (const WetError& error) {
-        return error.what();
-    }
-    return "";
 }
 
 std::string raw_message(const RawTrace& raw) {
