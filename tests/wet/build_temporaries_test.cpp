@@ -2,7 +2,9 @@
 // (AsksByNode) and each edge's def grouped by load (DefsByLoad), through a
 // temporary file against the same through memory, and a temporary file's
 // refusals (a write beyond the size limit, a read
-// beyond what was written), one line each, with nothing left behind.
+// beyond what was written), one line each, with nothing left behind. And
+// the raw edges the build walks in passes over their file (RawEdges): the
+// same edges as held, and a file changed between passes refused.
 
 #include <algorithm>
 #include <csignal>
@@ -16,6 +18,8 @@
 #include <sys/resource.h>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "runtime/byte_order.hpp"
+#include "wet/format/raw_edges.hpp"
 #include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/temporary_file.hpp"
@@ -26,6 +30,8 @@ namespace {
 using tcgen::wet::DefAsk;
 using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
+using tcgen::wet::RawEdge;
+using tcgen::wet::RawEdges;
 using tcgen::wet::TemporaryFile;
 using tcgen_test::wet_error_of;
 
@@ -209,6 +215,90 @@ TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
               std::string::npos)
         << refused;
     EXPECT_EQ(refused.find('\n'), std::string::npos);
+}
+
+// PREFIX.edges's bytes for `edges`: the magic, then 16 bytes an edge.
+std::string edges_file_bytes(const std::vector<RawEdge>& edges) {
+    std::string bytes = "WTD2";
+    for (const RawEdge& edge : edges) {
+        for (const std::uint32_t field : {edge.use, edge.def, edge.t_use, edge.t_def}) {
+            std::uint8_t le[4];
+            tcgen_runtime::store_le32(le, field);
+            bytes.append(reinterpret_cast<const char*>(le), 4);
+        }
+    }
+    return bytes;
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(file, nullptr) << path;
+    ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), file), bytes.size());
+    ASSERT_EQ(std::fclose(file), 0);
+}
+
+std::vector<RawEdge> random_edges(std::size_t count, unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<RawEdge> edges(count);
+    for (RawEdge& edge : edges) {
+        edge = RawEdge{static_cast<std::uint32_t>(random()), static_cast<std::uint32_t>(random()),
+                       static_cast<std::uint32_t>(random()), static_cast<std::uint32_t>(random())};
+    }
+    return edges;
+}
+
+bool same_edges(const RawEdge& a, const RawEdge& b) {
+    return a.use == b.use && a.def == b.def && a.t_use == b.t_use && a.t_def == b.t_def;
+}
+
+TEST(RawEdges, PassesAndCursorsOverTheFileSeeTheEdgesHeld) {
+    const Directory directory("raw_edges_passes");
+    // Two pieces and part of a third.
+    const std::vector<RawEdge> edges = random_edges(2 * RawEdges::piece_edges + 1234, 5);
+    write_bytes(directory.path + "run.edges", edges_file_bytes(edges));
+    const RawEdges in_file(directory.path + "run.edges");
+    const RawEdges held(edges);
+    const RawEdges viewed(&edges);
+    for (const RawEdges* walked : {&in_file, &held, &viewed}) {
+        ASSERT_EQ(walked->size(), edges.size());
+        for (int pass = 0; pass < 2; ++pass) {
+            std::size_t next = 0;
+            walked->each([&](std::size_t index, const RawEdge& edge) {
+                ASSERT_EQ(index, next++);
+                ASSERT_TRUE(same_edges(edge, edges[index])) << "edge " << index;
+            });
+            EXPECT_EQ(next, edges.size());
+        }
+        // A cursor asked every edge, then one that skips across pieces.
+        RawEdges::Cursor every(*walked);
+        for (std::size_t index = 0; index < edges.size(); ++index) {
+            ASSERT_TRUE(same_edges(every.at(index), edges[index])) << "edge " << index;
+        }
+        RawEdges::Cursor skipping(*walked);
+        for (std::size_t index = 3; index < edges.size(); index += RawEdges::piece_edges / 3 + 7) {
+            ASSERT_TRUE(same_edges(skipping.at(index), edges[index])) << "edge " << index;
+            ASSERT_TRUE(same_edges(skipping.at(index), edges[index])) << "edge " << index << ", again";
+        }
+    }
+}
+
+TEST(RawEdges, AFileChangedBetweenPassesIsRefused) {
+    const Directory directory("raw_edges_changed");
+    const std::vector<RawEdge> edges = random_edges(RawEdges::piece_edges + 10, 6);
+    const std::string name = directory.path + "run.edges";
+    write_bytes(name, edges_file_bytes(edges));
+    const RawEdges in_file(name);
+    const auto one_pass = [&] { in_file.each([](std::size_t, const RawEdge&) {}); };
+    EXPECT_EQ(wet_error_of(one_pass), "");
+    std::vector<RawEdge> changed = edges;
+    changed[RawEdges::piece_edges + 3].t_def ^= 1;
+    write_bytes(name, edges_file_bytes(changed));  // in place: the file stays open
+    EXPECT_EQ(wet_error_of(one_pass), name + ": error: cannot read: the file changed while it was read");
+    changed.resize(edges.size() - 5);
+    write_bytes(name, edges_file_bytes(changed));
+    EXPECT_EQ(wet_error_of(one_pass), name + ": error: cannot read: the file shrank while it was read");
+    EXPECT_EQ(wet_error_of([&] { in_file.refuse_changed(); }),
+              name + ": error: cannot read: the file changed while it was read");
 }
 
 }  // namespace

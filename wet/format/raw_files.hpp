@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "wet/format/raw_edges.hpp"
 
 namespace tcgen::wet {
 
@@ -24,18 +25,24 @@ using RawFileSource = std::function<std::optional<std::vector<std::uint8_t>>(con
 // them. Throws WetError as read_raw_trace() does.
 RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source);
 
-// read_raw_trace(prefix) without PREFIX.events ever held whole: read twice,
-// a piece at a time, first checked and counted per node (counted(counts),
-// counts[n] the events of node n), then handed to events() in execution
-// order, piece_records at a time; the checks that need each node's times
-// are made after the second read (4 bytes an event meanwhile). The trace
-// returned has no events. Throws WetError as read_raw_trace() does, the same
-// message for the same input.
+// read_raw_trace(prefix) without PREFIX.events or PREFIX.edges ever held
+// whole. The events are read twice, a piece at a time, first checked and
+// counted per node (counted(counts), counts[n] the events of node n), then
+// handed to events() in execution order, piece_records at a time; the
+// edges are checked beside them, and the checks that need each node's
+// times are made after the second read (4 bytes an event meanwhile). The
+// trace returned has no events and no edges: those are left in their file,
+// read a piece at a time by whoever walks them (raw_edges.hpp). Throws
+// WetError as read_raw_trace() does, the same message for the same input.
 struct StreamedEvents {
     std::size_t piece_records = 65536;
     std::function<void(const std::vector<std::uint64_t>& counts)> counted;
     std::function<void(const RawEvent* events, std::size_t count)> events;
 };
-RawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed);
+struct StreamedRawTrace {
+    RawTrace raw;
+    RawEdges edges;
+};
+StreamedRawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed);
 
 }  // namespace tcgen::wet

@@ -13,12 +13,13 @@
 #include <optional>
 #include <utility>
 
-#include <sys/stat.h>
 
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
 #include "runtime/byte_order.hpp"
 #include "wet/dependences/dataflow.hpp"
+#include "wet/format/pieces_file.hpp"
+#include "wet/format/raw_edges.hpp"
 #include "wet/format/raw_files.hpp"
 
 namespace tcgen::wet {
@@ -37,25 +38,6 @@ struct RecordFile {
     std::size_t count() const { return (bytes.size() - 4) / record_bytes; }
     const std::uint8_t* record(std::size_t index) const { return bytes.data() + 4 + index * record_bytes; }
 };
-
-// The checks of a raw file of `size` bytes that start with `head` (its
-// first min(size, 4)); returns its number of records.
-std::size_t check_records(const std::string& name, const std::uint8_t* head, std::size_t size, const char* magic,
-                          std::size_t record_bytes) {
-    if (size < 4 || std::memcmp(head, magic, 4) != 0) {
-        throw WetError(name, std::string("not a WET ") + (name.substr(name.rfind('.') + 1)) +
-                                 " file of format v2 (magic " + magic + " expected)");
-    }
-    if ((size - 4) % record_bytes != 0) {
-        throw WetError(name, "truncated or corrupt: " + std::to_string(size) + " bytes is not 4 + a multiple of " +
-                                 std::to_string(record_bytes));
-    }
-    const std::size_t count = (size - 4) / record_bytes;
-    if (count >= std::numeric_limits<std::uint32_t>::max()) {
-        throw WetError(name, "more than 2^32 - 2 records");
-    }
-    return count;
-}
 
 RecordFile read_records(const RawFileSource& source, const std::string& name, const char* magic,
                         std::size_t record_bytes) {
@@ -79,60 +61,6 @@ RawEvent parse_event(const std::uint8_t* record) {
     event.value = load_le64(record + 16);
     return event;
 }
-
-// A raw file of a regular file on disk (PREFIX.events, PREFIX.edges), its
-// records read a piece at a time, as often as asked: whole, its bytes
-// beside the records made from them would double the raw trace's largest
-// parts while they are read. Anything else (a pipe) is read whole, once.
-class PiecesFile {
-public:
-    PiecesFile(const std::string& name, const char* magic, std::size_t record_bytes)
-        : name_(name), record_bytes_(record_bytes), file_(open_input(name)) {
-        struct stat status {};
-        if (::fstat(::fileno(file_.get()), &status) != 0 || !S_ISREG(status.st_mode)) {
-            bytes_ = read_whole_file(name);
-            count_ = check_records(name, bytes_.data(), bytes_.size(), magic, record_bytes);
-            file_.reset();
-            return;
-        }
-        const std::size_t size = static_cast<std::size_t>(status.st_size);
-        std::uint8_t head[4] = {};
-        const std::size_t head_bytes = std::fread(head, 1, std::min<std::size_t>(size, 4), file_.get());
-        count_ = check_records(name, head, head_bytes < 4 ? head_bytes : size, magic, record_bytes);
-    }
-
-    std::size_t count() const { return count_; }
-
-    // piece(records, count) for every record in order, `piece_records` at a
-    // time, `records` their bytes.
-    template <class Piece>
-    void each_piece(std::size_t piece_records, const Piece& piece) {
-        if (!file_) {
-            for (std::size_t first = 0; first < count_; first += piece_records) {
-                piece(bytes_.data() + 4 + first * record_bytes_, std::min(piece_records, count_ - first));
-            }
-            return;
-        }
-        if (std::fseek(file_.get(), 4, SEEK_SET) != 0) {
-            throw WetError(name_, "cannot read: cannot seek back to its first record");
-        }
-        std::vector<std::uint8_t> bytes(std::min(piece_records, count_) * record_bytes_);
-        for (std::size_t first = 0; first < count_; first += piece_records) {
-            const std::size_t records = std::min(piece_records, count_ - first);
-            if (std::fread(bytes.data(), record_bytes_, records, file_.get()) != records) {
-                throw WetError(name_, "cannot read: the file shrank while it was read");
-            }
-            piece(bytes.data(), records);
-        }
-    }
-
-private:
-    std::string name_;
-    std::size_t record_bytes_;
-    FilePtr file_;
-    std::vector<std::uint8_t> bytes_;
-    std::size_t count_ = 0;
-};
 
 // PREFIX.events read a piece at a time (PiecesFile): piece(events, count).
 class EventsFile {
@@ -178,9 +106,11 @@ std::string at(const char* what, std::size_t index) {
 // before the first that failed alongside.
 class RawChecker {
 public:
-    // Checks the blocks, the flow and the nodes.
-    RawChecker(const RawTrace& raw, const std::string& prefix)
+    // Checks the blocks, the flow and the nodes; `edges` are the trace's.
+    RawChecker(const RawTrace& raw, const RawEdges& edges, const std::string& prefix)
         : raw_(raw),
+          edges_(edges),
+          edge_cursor_(edges),
           flow_file_(prefix + ".flow"),
           nodes_file_(prefix + ".nodes"),
           events_file_(prefix + ".events"),
@@ -258,9 +188,9 @@ public:
         previous_t_ = event.t;
         ++first_[event.node + 1];
         // Edges come in event order: the use's event is at or after the previous edge's.
-        if (matched_ < raw_.edges.size() && !edge_failed_) {
-            if (!edge_fails_alone(matched_)) {
-                const RawEdge& edge = raw_.edges[matched_];
+        if (matched_ < edges_.size() && !edge_failed_) {
+            const RawEdge& edge = edge_cursor_.at(matched_);
+            if (!edge_fails_alone(edge, matched_)) {
                 matched_ += event.t == edge.t_use && event.node == edge.use ? 1 : 0;  // one edge per load event
             } else {
                 edge_failed_ = true;
@@ -291,8 +221,11 @@ public:
 
     // The edges' and the dataflow's checks, once time() has seen every event.
     void finish() {
-        for (std::size_t index = 0; index < matched_; ++index) {
-            const RawEdge& edge = raw_.edges[index];
+        // (A pass over every edge, for the file's digest, checking the matched.)
+        edges_.each([&](std::size_t index, const RawEdge& edge) {
+            if (index >= matched_) {
+                return;
+            }
             const bool has_event =
                 std::binary_search(times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def]),
                                    times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def + 1]), edge.t_def);
@@ -304,10 +237,10 @@ public:
                 throw WetError(edges_file_, at("edge", index) + "the store node " + std::to_string(edge.def) +
                                                 " runs after the load in the same block execution");
             }
-        }
-        if (matched_ < raw_.edges.size()) {
-            edge_fails_alone(matched_, true);
-            const RawEdge& edge = raw_.edges[matched_];
+        });
+        if (matched_ < edges_.size()) {
+            const RawEdge edge = RawEdges::Cursor(edges_).at(matched_);
+            edge_fails_alone(edge, matched_, true);
             throw WetError(edges_file_, at("edge", matched_) + "no event of node " + std::to_string(edge.use) +
                                             " at t " + std::to_string(edge.t_use) +
                                             " follows the previous edge's in " + events_file_);
@@ -319,9 +252,8 @@ public:
     }
 
 private:
-    // The checks of edge `index` that need no event; throws when `raise`.
-    bool edge_fails_alone(std::size_t index, bool raise = false) const {
-        const RawEdge& edge = raw_.edges[index];
+    // The checks of `edge`, edge `index`, that need no event; throws when `raise`.
+    bool edge_fails_alone(const RawEdge& edge, std::size_t index, bool raise = false) const {
         std::string failure;
         if (edge.use >= raw_.nodes.size() || raw_.nodes[edge.use].access != 'L') {
             failure = "use node " + std::to_string(edge.use) + " is not a load of " + nodes_file_;
@@ -337,6 +269,8 @@ private:
     }
 
     const RawTrace& raw_;
+    const RawEdges& edges_;
+    RawEdges::Cursor edge_cursor_;  // at the next edge to match, while the events pass
     std::string flow_file_, nodes_file_, events_file_, edges_file_, regs_file_;
     std::size_t events_ = 0;
     std::uint32_t previous_t_ = 0;
@@ -359,7 +293,8 @@ std::optional<std::vector<std::uint8_t>> read_file_if_there(const std::string& n
 }  // namespace
 
 void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
-    RawChecker checker(raw, prefix);
+    const RawEdges edges(&raw.edges);
+    RawChecker checker(raw, edges, prefix);
     for (const RawEvent& event : raw.events) {
         checker.event(event);
     }
@@ -370,12 +305,13 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
 }
 
 // read_raw_files(), with PREFIX.events from read_events(name) when given,
-// or, when `streamed` is given, streamed through it (raw.events left empty);
+// or, when `streamed` is given, streamed through it (raw.events left empty)
+// and PREFIX.edges left in its file, in `streamed_edges` (raw.edges empty);
 // in both cases the files are on disk, and PREFIX.edges is read from it a
 // piece at a time.
 RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
                   const std::function<std::vector<RawEvent>(const std::string&)>& read_events,
-                  const StreamedEvents* streamed = nullptr) {
+                  const StreamedEvents* streamed = nullptr, RawEdges* streamed_edges = nullptr) {
     RawTrace raw;
     {
         const RecordFile file = read_records(source, prefix + ".blocks", "WTB1", 24);
@@ -432,7 +368,9 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
             return RawEdge{load_le32(record), load_le32(record + 4), load_le32(record + 8), load_le32(record + 12)};
         };
         constexpr std::size_t edge_bytes = 16;
-        if (streamed || read_events) {
+        if (streamed) {
+            *streamed_edges = RawEdges(prefix + ".edges");
+        } else if (read_events) {
             // On disk: a piece at a time, not the file's bytes beside the edges.
             PiecesFile file(prefix + ".edges", "WTD2", edge_bytes);
             raw.edges.resize(file.count());
@@ -473,7 +411,7 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
         hash = (hash ^ event.address) * prime;
         return (hash ^ event.value) * prime;
     };
-    RawChecker checker(raw, prefix);
+    RawChecker checker(raw, *streamed_edges, prefix);
     std::uint64_t first_digest = 0;
     events_file->each_piece(65536, [&](const RawEvent* events, std::size_t count) {
         for (std::size_t index = 0; index < count; ++index) {
@@ -505,8 +443,10 @@ RawTrace read_raw_trace(const std::string& prefix) {
     return read_raw(prefix, read_file_if_there, read_events_file);
 }
 
-RawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed) {
-    return read_raw(prefix, read_file_if_there, nullptr, &streamed);
+StreamedRawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed) {
+    StreamedRawTrace trace;
+    trace.raw = read_raw(prefix, read_file_if_there, nullptr, &streamed, &trace.edges);
+    return trace;
 }
 
 }  // namespace tcgen::wet

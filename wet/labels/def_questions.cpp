@@ -3,9 +3,10 @@
 #include "wet/labels/def_questions.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "wet/labels/def_encoding.hpp"
-#include "wet/labels/grouping.hpp"
+#include "wet/labels/node_runs.hpp"
 
 namespace tcgen::wet {
 
@@ -13,15 +14,51 @@ using namespace def_encoding;
 
 namespace {
 
-std::vector<std::vector<std::uint32_t>> load_writers(const std::vector<RawNode>& nodes,
-                                                     const std::vector<RawEdge>& edges) {
+// An edge with its index among the raw edges, grouped by its load node
+// (node_runs.hpp) to meet the load's events: 20 bytes, in this machine's
+// order.
+struct IndexedEdge {
+    std::uint32_t index = 0;
+    RawEdge edge;
+};
+struct IndexedEdgeCodec {
+    using Record = IndexedEdge;
+    static constexpr std::size_t bytes = 20;
+    static void encode(const IndexedEdge& edge, std::uint8_t* record) {
+        std::memcpy(record, &edge.index, 4);
+        std::memcpy(record + 4, &edge.edge.use, 4);
+        std::memcpy(record + 8, &edge.edge.def, 4);
+        std::memcpy(record + 12, &edge.edge.t_use, 4);
+        std::memcpy(record + 16, &edge.edge.t_def, 4);
+    }
+    static IndexedEdge decode(const std::uint8_t* record) {
+        IndexedEdge edge;
+        std::memcpy(&edge.index, record, 4);
+        std::memcpy(&edge.edge.use, record + 4, 4);
+        std::memcpy(&edge.edge.def, record + 8, 4);
+        std::memcpy(&edge.edge.t_use, record + 12, 4);
+        std::memcpy(&edge.edge.t_def, record + 16, 4);
+        return edge;
+    }
+};
+
+// The edges' nodes, checked when the edges were read: a walk that finds
+// another was made over a file changed since.
+void check_nodes(const RawEdges& edges, const RawEdge& edge, const std::vector<RawNode>& nodes) {
+    if (edge.use >= nodes.size() || edge.def >= nodes.size()) {
+        edges.refuse_changed();
+    }
+}
+
+std::vector<std::vector<std::uint32_t>> load_writers(const std::vector<RawNode>& nodes, const RawEdges& edges) {
     std::vector<std::vector<std::uint32_t>> writers(nodes.size());
-    for (const RawEdge& edge : edges) {
+    edges.each([&](std::size_t, const RawEdge& edge) {
+        check_nodes(edges, edge, nodes);
         std::vector<std::uint32_t>& stores = writers[edge.use];
         if (std::find(stores.begin(), stores.end(), edge.def) == stores.end() && stores.size() <= max_load_writers) {
             stores.push_back(edge.def);
         }
-    }
+    });
     for (std::vector<std::uint32_t>& stores : writers) {
         const bool inferable = std::all_of(stores.begin(), stores.end(), [&](std::uint32_t store) {
             return nodes[store].size != 0 && nodes[store].size <= widest_inferred_store;
@@ -36,7 +73,7 @@ std::vector<std::vector<std::uint32_t>> load_writers(const std::vector<RawNode>&
 
 }  // namespace
 
-DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> edges, const EventsByNode& events) {
+DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const EventsByNode& events) {
     DefQuestions questions;
     questions.edge_count = edges.size();
     questions.writers = load_writers(nodes, edges);
@@ -48,31 +85,51 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
         }
     }
     const auto kept_under = [&](const RawEdge& edge) { return writers[edge.use].empty() ? edge.def : edge.use; };
+    std::vector<std::uint64_t> use_counts(nodes.size(), 0);
     {
         std::vector<std::uint64_t> ask_counts(nodes.size(), 0);
-        for (const RawEdge& edge : edges) {
+        edges.each([&](std::size_t, const RawEdge& edge) {
+            check_nodes(edges, edge, nodes);
             ++ask_counts[kept_under(edge)];
-        }
+            ++use_counts[edge.use];
+        });
         questions.asks = make_asks_by_node(ask_counts, events.temporaries_beside());
     }
+    questions.load_first = node_places(use_counts);
     // A load's edges in time order (edges come in event order), to meet
-    // them while walking its events, for its addresses.
-    const Grouping<std::uint32_t> by_use = group_items<std::uint32_t>(
-        edges.size(), nodes.size(), [&](std::size_t edge) { return edges[edge].use; });
+    // them while walking its events, for its addresses: grouped by load
+    // through a file beside the events' when they are in one, a piece at a
+    // time, and the edges freed (when held) before the walk.
+    NodeRuns<IndexedEdgeCodec> by_use(questions.load_first, events.temporaries_beside(), "edges",
+                                      "the edges grouped by load", "edges");
+    {
+        std::vector<std::pair<std::uint32_t, IndexedEdge>> piece;
+        edges.each([&](std::size_t index, const RawEdge& edge) {
+            piece.emplace_back(edge.use, IndexedEdge{static_cast<std::uint32_t>(index), edge});
+            if (piece.size() >= RawEdges::piece_edges) {
+                by_use.add(piece);
+                piece.clear();
+            }
+        });
+        by_use.add(piece);
+        by_use.check_full();
+        edges = RawEdges();
+    }
     constexpr std::size_t piece_asks = std::size_t{1} << 16;
     std::vector<std::pair<std::uint32_t, DefAsk>> piece;  // (node kept under, ask)
     for (std::size_t node = 0; node < nodes.size(); ++node) {
-        if (by_use.first[node + 1] == by_use.first[node]) {
+        if (by_use.count(node) == 0) {
             continue;
         }
-        const std::uint32_t* edge = by_use.order.data() + by_use.first[node];
-        const std::uint32_t* const edges_end = by_use.order.data() + by_use.first[node + 1];
+        const std::vector<IndexedEdge> load_edges = by_use.read(node);
+        auto edge = load_edges.begin();
         for (const NodeEvent& event : events.read(node)) {
-            if (edge == edges_end || edges[*edge].t_use != event.t) {
+            if (edge == load_edges.end() || edge->edge.t_use != event.t) {
                 continue;
             }
-            const RawEdge& raw_edge = edges[*edge];
-            const DefAsk ask{*edge++, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def, event.address};
+            const RawEdge& raw_edge = edge->edge;
+            const DefAsk ask{edge->index, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def, event.address};
+            ++edge;
             piece.emplace_back(kept_under(raw_edge), ask);
             if (piece.size() >= piece_asks) {
                 questions.asks->add(piece);
@@ -82,7 +139,6 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> ed
     }
     questions.asks->add(piece);
     questions.asks->check_full();
-    questions.load_first.assign(by_use.first.begin(), by_use.first.end());
     return questions;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "wet/format/raw_edges.hpp"
 #include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/events_by_node.hpp"
 
@@ -36,7 +37,8 @@ struct DefQuestions {
     std::vector<DefAsk> asks_of(std::uint32_t store) const;
 };
 
-// `edges` (a checked raw trace's, of nodes `nodes`) asked, then freed.
-DefQuestions ask_defs(const std::vector<RawNode>& nodes, std::vector<RawEdge> edges, const EventsByNode& events);
+// `edges` (a checked raw trace's, of nodes `nodes`) asked, then freed
+// (when held); walked three times, never held whole here.
+DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const EventsByNode& events);
 
 }  // namespace tcgen::wet

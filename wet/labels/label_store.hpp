@@ -84,7 +84,7 @@ public:
                             std::vector<std::uint32_t> parents, const WholeExecutionTrace::Progress& progress,
                             std::uint64_t checkpoint_records) {
         const EventsByNode events = EventsByNode::in_memory(raw.events, raw.nodes.size());
-        return build(raw, events, raw.flow, ask_defs(raw.nodes, raw.edges, events), std::move(nodes),
+        return build(raw, events, raw.flow, ask_defs(raw.nodes, RawEdges(&raw.edges), events), std::move(nodes),
                      std::move(parents), progress, checkpoint_records);
     }
     // The same with raw's events read from `events`, its flow from `flow` and

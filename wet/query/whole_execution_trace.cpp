@@ -127,7 +127,7 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records, const std::string& temporary_beside) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
-    return build_checked(raw, raw.flow, raw.edges,
+    return build_checked(raw, raw.flow, RawEdges(&raw.edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
                          checkpoint_records);
 }
@@ -136,7 +136,7 @@ WholeExecutionTrace WholeExecutionTrace::build(RawTrace&& raw, const Progress& p
                                                std::uint64_t checkpoint_records, const std::string& temporary_beside) {
     check_raw_trace(raw, "raw");
     std::vector<std::uint32_t> flow = std::move(raw.flow);
-    std::vector<RawEdge> edges = std::move(raw.edges);
+    RawEdges edges(std::move(raw.edges));
     return build_checked(raw, std::move(flow), std::move(edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
                          checkpoint_records);
@@ -152,16 +152,15 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     streamed.piece_records = std::size_t{1} << 18;
     streamed.counted = [&](const std::vector<std::uint64_t>& counts) { scatter.emplace(temporary_beside, counts); };
     streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
-    RawTrace raw = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
+    StreamedRawTrace read = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
-    // Freed by the build once they are read.
-    std::vector<std::uint32_t> flow = std::move(raw.flow);
-    std::vector<RawEdge> edges = std::move(raw.edges);
-    return build_checked(raw, std::move(flow), std::move(edges), events, progress, checkpoint_records);
+    // Freed by the build once read; the edges read from their file a piece at a time.
+    std::vector<std::uint32_t> flow = std::move(read.raw.flow);
+    return build_checked(read.raw, std::move(flow), std::move(read.edges), events, progress, checkpoint_records);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
-                                                       std::vector<RawEdge> edges, const EventsByNode& events, const Progress& progress,
+                                                       RawEdges edges, const EventsByNode& events, const Progress& progress,
                                                        std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";

@@ -77,6 +77,7 @@ namespace tcgen::wet {
 
 class EventsByNode;  // the events grouped by node, in memory or in a temporary file; private
 class LabelStore;  // the compressed labels; private, so their layout can change
+class RawEdges;  // the raw edges, held or in their file; private
 template <class State>
 class PerThread;  // one LabelStore per querying thread
 class RegisterReads;
@@ -345,7 +346,7 @@ private:
     // `edges` and whose events `events` gives (raw.flow, raw.edges and
     // raw.events unread).
     static WholeExecutionTrace build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
-                                             std::vector<RawEdge> edges,
+                                             RawEdges edges,
                                              const EventsByNode& events, const Progress& progress,
                                              std::uint64_t checkpoint_records);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
