@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -414,10 +415,10 @@ Adjacency control_dependences(std::size_t node_count, const std::vector<std::pai
 
 }  // namespace
 
-std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>& blocks, const std::uint32_t* flow,
-                                                   std::size_t executed) {
+void each_control_parent(const std::vector<BlockShape>& blocks, const std::uint32_t* flow, std::size_t executed,
+                         const std::function<void(std::uint32_t t, std::uint32_t parent)>& visit) {
     if (executed == 0) {
-        return {};
+        return;
     }
     if (executed > std::numeric_limits<std::uint32_t>::max() || flow == nullptr) {
         throw std::invalid_argument("control dependence: " + std::to_string(executed) +
@@ -435,7 +436,6 @@ std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>
         is_controller[x] = 1;
     }
 
-    std::vector<std::uint32_t> parents(executed);
     std::vector<std::uint32_t> last_t(nodes.size(), 0);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> undo;  // (node, value before this activation wrote it)
     FrameWalker walker(blocks, flow);
@@ -459,7 +459,7 @@ std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>
                 parent = when;
             }
         }
-        parents[t - 1] = parent != 0 ? parent : frame.call_site;
+        visit(t, parent != 0 ? parent : frame.call_site);
         if (is_controller[node]) {
             if (last_t[node] < frame.first_t) {
                 undo.emplace_back(node, last_t[node]);
@@ -467,6 +467,12 @@ std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>
             last_t[node] = t;
         }
     }
+}
+
+std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>& blocks, const std::uint32_t* flow,
+                                                   std::size_t executed) {
+    std::vector<std::uint32_t> parents(executed);
+    each_control_parent(blocks, flow, executed, [&](std::uint32_t t, std::uint32_t parent) { parents[t - 1] = parent; });
     return parents;
 }
 

@@ -39,6 +39,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace tcgen::wet {
@@ -57,5 +58,10 @@ struct BlockShape {
 // precondition fails. Deterministic: the result depends on the input alone.
 std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>& blocks, const std::uint32_t* flow,
                                                    std::size_t executed);
+
+// The same, handed out as they are found, never held: visit(t, parents[t-1])
+// for t = 1 .. executed in order.
+void each_control_parent(const std::vector<BlockShape>& blocks, const std::uint32_t* flow, std::size_t executed,
+                         const std::function<void(std::uint32_t t, std::uint32_t parent)>& visit);
 
 }  // namespace tcgen::wet

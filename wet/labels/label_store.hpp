@@ -71,6 +71,7 @@
 #include "wet/labels/events_by_node.hpp"
 #include "wet/labels/lru_cache.hpp"
 #include "wet/labels/packed_labels.hpp"
+#include "wet/labels/parents_by_block.hpp"
 
 namespace tcgen::wet {
 
@@ -84,18 +85,27 @@ public:
                             std::vector<std::uint32_t> parents, const WholeExecutionTrace::Progress& progress,
                             std::uint64_t checkpoint_records) {
         const EventsByNode events = EventsByNode::in_memory(raw.events, raw.nodes.size());
+        GroupedParents grouped = group_parents(
+            raw.flow, raw.blocks.size(), "",
+            [&](const auto& visit) {
+                for (std::size_t t = 1; t <= parents.size(); ++t) {
+                    visit(static_cast<std::uint32_t>(t), parents[t - 1]);
+                }
+            },
+            "raw");
         return build(raw, events, raw.flow, ask_defs(raw.nodes, RawEdges(&raw.edges), events), std::move(nodes),
-                     std::move(parents), progress, checkpoint_records);
+                     std::move(grouped), progress, checkpoint_records);
     }
-    // The same with raw's events read from `events`, its flow from `flow` and
-    // its edges asked by `questions` (raw.events, raw.flow and raw.edges
-    // unread): the same labels, the same bytes. `flow` is freed once the
-    // control flow and the blocks' timestamps are made, `parents` once the
-    // blocks' parents are, before the defs' tables; `questions` once each
-    // edge's def is made (defs_by_load.hpp), before the node labels.
+    // The same with raw's events read from `events`, its flow from `flow`,
+    // its edges asked by `questions` and its parents grouped by block in
+    // `parents` (raw.events, raw.flow and raw.edges unread): the same labels,
+    // the same bytes. `flow` is freed once the control flow and the blocks'
+    // timestamps are made, `parents` once the blocks' parents are, before the
+    // defs' tables; `questions` once each edge's def is made
+    // (defs_by_load.hpp), before the node labels.
     static LabelStore build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
                             DefQuestions questions,
-                            std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
+                            std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 
     // The label sections of the saved form, in order, each with its tag.

@@ -200,7 +200,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 
 LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
                              DefQuestions questions,
-                             std::shared_ptr<const std::vector<RawNode>> nodes, std::vector<std::uint32_t> parents,
+                             std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
@@ -209,9 +209,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     };
     LabelStore store(static_cast<std::uint32_t>(flow.size()), std::move(nodes), raw.blocks.size());
 
-    for (const std::uint32_t parent : parents) {
-        store.control_dependences_ += parent != 0 ? 1 : 0;
-    }
+    store.control_dependences_ = parents.dependences;
     report("control flow", 0, 1);
     store.flow_ = FlowStream::build(flow.data(), flow.size(), raw.blocks.size(), checkpoint_records);
 
@@ -226,12 +224,12 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     std::call_once(store.derived_->times_once, [] {});  // made: no store derives them again
     store.block_times_ = &*store.derived_->block_times;
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
-        store.block_parents_.add(make_label<ControlParents>(
-            executions.times(block), [&](std::uint32_t t) { return ControlParents::Record{t - parents[t - 1]}; },
-            checkpoint_records));
+        store.block_parents_.add(Label<ControlParents>::make(parents.by_block.read(block), checkpoint_records));
     }
     store.block_parents_.shrink();
-    std::vector<std::uint32_t>().swap(parents);  // 4 bytes a timestamp, not needed again
+    {
+        const GroupedParents done = std::move(parents);  // its file closed, its memory freed
+    }
     const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node (`events`, read a node's run at

@@ -186,24 +186,18 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std:
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         shapes[block] = BlockShape{raw.blocks[block].pc, raw.blocks[block].bytes, raw.blocks[block].end};
     }
-    std::vector<std::uint32_t> parents;
+    // Handed out in time order and grouped by block, never held by timestamp.
+    std::optional<GroupedParents> parents;
     try {
-        parents = dynamic_control_parents(shapes, flow.data(), flow.size());
+        parents.emplace(group_parents(
+            flow, raw.blocks.size(), events.temporaries_beside(),
+            [&](const auto& visit) { each_control_parent(shapes, flow.data(), flow.size(), visit); }, wet.name_));
     } catch (const std::invalid_argument& error) {
         throw WetError(wet.name_, std::string("control dependences: ") + error.what());
     }
-    if (parents.size() != flow.size()) {
-        throw WetError(wet.name_, "control dependences: not one parent per timestamp");
-    }
-    for (std::size_t index = 0; index < parents.size(); ++index) {
-        if (parents[index] > index) {  // parent_t < t
-            throw WetError(wet.name_, "control dependences: the parent of t " + std::to_string(index + 1) +
-                                          " is not before it");
-        }
-    }
     wet.hold_labels(
         std::make_unique<LabelStore>(
-            LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_, std::move(parents), progress,
+            LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_, std::move(*parents), progress,
                               checkpoint_records)));
     return wet;
 }
