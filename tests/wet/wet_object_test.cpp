@@ -529,15 +529,20 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
             << "checkpoints every " << checkpoint;
         EXPECT_EQ(listing(), written);
     }
-    std::vector<RawTrace> bad(7, good);
+    std::vector<RawTrace> bad(8, good);
     bad[0].events[5].t = static_cast<std::uint32_t>(good.flow.size() + 1);
     bad[1].events[5].node = static_cast<std::uint32_t>(good.nodes.size());
     bad[2].edges[2].t_def = bad[2].edges[2].t_use + 1;
     bad[3].edges[2].def = bad[3].edges[2].use;
     bad[4].edges[7].t_def = 1;  // its store has no event at t 1: found once every event is read
-    bad[5].edges[7].t_def = 1;  // ... and a later edge without its load event
+    bad[5].edges[7].t_def = 1;  // ... and a later edge without its load event, refused first
     bad[5].edges[9] = bad[5].edges[8];
     bad[6].edges[9] = bad[6].edges[8];  // one edge per load event
+    // Two edges whose stores have no event then: the build, which checks
+    // those a store at a time where the raw files are streamed, names the
+    // first, as the check of a trace read whole does.
+    bad[7].edges[9].t_def = 1;
+    bad[7].edges[3].t_def = 1;
     for (std::size_t index = 0; index < bad.size(); ++index) {
         synthetic_wet::write_trace(bad[index], prefix);
         const std::string whole = wet_error_of([&] { tcgen::wet::read_raw_trace(prefix); });
@@ -545,6 +550,9 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
         EXPECT_EQ(wet_error_of([&] { WholeExecutionTrace::build_from_files(prefix, output); }), whole)
             << "bad trace " << index;
         EXPECT_EQ(listing(), written) << "bad trace " << index;
+        if (index == 7) {
+            EXPECT_NE(whole.find("edge 3: the store node "), std::string::npos) << whole;
+        }
     }
     std::filesystem::remove_all(directory);
 }

@@ -38,7 +38,7 @@ std::uint64_t RawEdges::digest_of(std::uint64_t digest, const std::vector<RawEdg
 }
 
 void RawEdges::refuse_changed() const {
-    throw WetError(file_ ? file_->name() : std::string("edges"), "cannot read: the file changed while it was read");
+    throw WetError(name(), "cannot read: the file changed while it was read");
 }
 
 void RawEdges::check_digest(std::uint64_t digest) const {

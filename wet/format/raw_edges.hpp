@@ -31,6 +31,8 @@ public:
     explicit RawEdges(const std::string& file);
 
     std::size_t size() const { return file_ ? file_->count() : held().size(); }
+    // The file's name; "raw.edges" for edges in memory.
+    std::string name() const { return file_ ? file_->name() : "raw.edges"; }
 
     // Throws the WetError of a file that no longer holds what was checked:
     // for a walk that met an edge the checks would have refused.

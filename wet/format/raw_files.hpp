@@ -29,11 +29,13 @@ RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source);
 // whole. The events are read twice, a piece at a time, first checked and
 // counted per node (counted(counts), counts[n] the events of node n), then
 // handed to events() in execution order, piece_records at a time; the
-// edges are checked beside them, and the checks that need each node's
-// times are made after the second read (4 bytes an event meanwhile). The
-// trace returned has no events and no edges: those are left in their file,
-// read a piece at a time by whoever walks them (raw_edges.hpp). Throws
-// WetError as read_raw_trace() does, the same message for the same input.
+// edges are checked beside them. The trace returned has no events and no
+// edges: those are left in their file, read a piece at a time by whoever
+// walks them (raw_edges.hpp). One check is left to the caller, which meets
+// each store's events and its edges anyway: that each edge's store has an
+// event at its t_def (refused with store_event_missing() for the first such
+// edge, after every other check). Throws WetError as read_raw_trace() does,
+// the same message for the same input.
 struct StreamedEvents {
     std::size_t piece_records = 65536;
     std::function<void(const std::vector<std::uint64_t>& counts)> counted;
@@ -44,5 +46,9 @@ struct StreamedRawTrace {
     RawEdges edges;
 };
 StreamedRawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed);
+
+// The refusal of edge `edge`, whose store node `store` has no event at
+// t_def (after the file's name).
+std::string store_event_missing(std::size_t edge, std::uint32_t store, std::uint32_t t_def);
 
 }  // namespace tcgen::wet

@@ -96,19 +96,32 @@ std::string at(const char* what, std::size_t index) {
     return std::string(what) + " " + std::to_string(index) + ": ";
 }
 
+}  // namespace
+
+std::string store_event_missing(std::size_t edge, std::uint32_t store, std::uint32_t t_def) {
+    return at("edge", edge) + "the store node " + std::to_string(store) + " has no event at t " + std::to_string(t_def);
+}
+
+namespace {
+
 // check_raw_trace()'s checks, the events' made as they stream past (once
 // to check them, once more for the times the edges are checked against),
 // so that a reader need not hold them whole. The first failed check throws,
 // the same one whether the events are held or streamed: the edges' checks
 // that need no more than the events' order (their nodes, t_def <= t_use, a
-// load event for each in turn) are made alongside the events, the rest
-// (their store's event, the order in a block) at the end, for the edges
-// before the first that failed alongside.
+// load event for each in turn, a store before its load in a block) are
+// made alongside the events, the dataflow's after them, and last each
+// matched edge's store event, against each node's times (4 bytes an
+// event) or, where the caller says so, by the build, which meets each
+// store's events and edges anyway (LabelStore's build: the same message
+// for the first such edge, never a def made of another event).
+enum class StoreEvents { checked_here, checked_by_the_build };
 class RawChecker {
 public:
     // Checks the blocks, the flow and the nodes; `edges` are the trace's.
-    RawChecker(const RawTrace& raw, const RawEdges& edges, const std::string& prefix)
+    RawChecker(const RawTrace& raw, const RawEdges& edges, const std::string& prefix, StoreEvents store_events)
         : raw_(raw),
+          store_events_(store_events),
           edges_(edges),
           edge_cursor_(edges),
           flow_file_(prefix + ".flow"),
@@ -203,8 +216,12 @@ public:
         return std::vector<std::uint64_t>(first_.begin() + 1, first_.end());
     }
 
-    // The events again, in the same order: each node's times.
+    // The events again, in the same order: each node's times, where the
+    // store events are checked here.
     void time(const RawEvent& event) {
+        if (store_events_ != StoreEvents::checked_here) {
+            return;
+        }
         if (fill_.empty()) {
             for (std::size_t node = 0; node < raw_.nodes.size(); ++node) {
                 first_[node + 1] += first_[node];
@@ -221,23 +238,6 @@ public:
 
     // The edges' and the dataflow's checks, once time() has seen every event.
     void finish() {
-        // (A pass over every edge, for the file's digest, checking the matched.)
-        edges_.each([&](std::size_t index, const RawEdge& edge) {
-            if (index >= matched_) {
-                return;
-            }
-            const bool has_event =
-                std::binary_search(times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def]),
-                                   times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def + 1]), edge.t_def);
-            if (!has_event) {
-                throw WetError(edges_file_, at("edge", index) + "the store node " + std::to_string(edge.def) +
-                                                " has no event at t " + std::to_string(edge.t_def));
-            }
-            if (edge.t_def == edge.t_use && edge.def >= edge.use) {
-                throw WetError(edges_file_, at("edge", index) + "the store node " + std::to_string(edge.def) +
-                                                " runs after the load in the same block execution");
-            }
-        });
         if (matched_ < edges_.size()) {
             const RawEdge edge = RawEdges::Cursor(edges_).at(matched_);
             edge_fails_alone(edge, matched_, true);
@@ -245,10 +245,21 @@ public:
                                             " at t " + std::to_string(edge.t_use) +
                                             " follows the previous edge's in " + events_file_);
         }
-        times_ = {};
         if (!raw_.dataflow.empty()) {
             check_dataflow(raw_.dataflow, raw_.blocks, raw_.nodes, regs_file_);
         }
+        if (store_events_ != StoreEvents::checked_here) {
+            return;
+        }
+        edges_.each([&](std::size_t index, const RawEdge& edge) {
+            const bool has_event =
+                std::binary_search(times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def]),
+                                   times_.begin() + static_cast<std::ptrdiff_t>(first_[edge.def + 1]), edge.t_def);
+            if (!has_event) {
+                throw WetError(edges_file_, store_event_missing(index, edge.def, edge.t_def));
+            }
+        });
+        times_ = {};
     }
 
 private:
@@ -261,6 +272,8 @@ private:
             failure = "def node " + std::to_string(edge.def) + " is not a store of " + nodes_file_;
         } else if (edge.t_def > edge.t_use) {
             failure = "t_def " + std::to_string(edge.t_def) + " is after t_use " + std::to_string(edge.t_use);
+        } else if (edge.t_def == edge.t_use && edge.def >= edge.use) {
+            failure = "the store node " + std::to_string(edge.def) + " runs after the load in the same block execution";
         }
         if (!failure.empty() && raise) {
             throw WetError(edges_file_, at("edge", index) + failure);
@@ -269,6 +282,7 @@ private:
     }
 
     const RawTrace& raw_;
+    StoreEvents store_events_;
     const RawEdges& edges_;
     RawEdges::Cursor edge_cursor_;  // at the next edge to match, while the events pass
     std::string flow_file_, nodes_file_, events_file_, edges_file_, regs_file_;
@@ -294,7 +308,7 @@ std::optional<std::vector<std::uint8_t>> read_file_if_there(const std::string& n
 
 void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
     const RawEdges edges(&raw.edges);
-    RawChecker checker(raw, edges, prefix);
+    RawChecker checker(raw, edges, prefix, StoreEvents::checked_here);
     for (const RawEvent& event : raw.events) {
         checker.event(event);
     }
@@ -411,7 +425,7 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
         hash = (hash ^ event.address) * prime;
         return (hash ^ event.value) * prime;
     };
-    RawChecker checker(raw, *streamed_edges, prefix);
+    RawChecker checker(raw, *streamed_edges, prefix, StoreEvents::checked_by_the_build);
     std::uint64_t first_digest = 0;
     events_file->each_piece(65536, [&](const RawEvent* events, std::size_t count) {
         for (std::size_t index = 0; index < count; ++index) {

@@ -76,6 +76,7 @@ std::vector<std::vector<std::uint32_t>> load_writers(const std::vector<RawNode>&
 DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const EventsByNode& events) {
     DefQuestions questions;
     questions.edge_count = edges.size();
+    questions.edges_name = edges.name();
     questions.writers = load_writers(nodes, edges);
     const std::vector<std::vector<std::uint32_t>>& writers = questions.writers;
     questions.written_by.resize(nodes.size());

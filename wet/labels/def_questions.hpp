@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
@@ -19,6 +20,7 @@ namespace tcgen::wet {
 
 struct DefQuestions {
     std::size_t edge_count = 0;
+    std::string edges_name;  // the edges' file, for the refusals of the build
     // Per load node, its writers: the store nodes its defs name, sorted,
     // when there are 2 to max_load_writers of them and each can be inferred
     // from (its size at most widest_inferred_store); else none.

@@ -10,9 +10,11 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 
+#include "wet/format/raw_files.hpp"
 #include "wet/labels/address_siblings.hpp"
 #include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/def_questions.hpp"
@@ -213,16 +215,14 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     report("control flow", 0, 1);
     store.flow_ = FlowStream::build(flow.data(), flow.size(), raw.blocks.size(), checkpoint_records);
 
-    // Blocks: their executions grouped per block, the same way load() derives them.
-    const BlockExecutions executions = group_by_block(flow.data(), flow.size(), raw.blocks.size());
     std::vector<std::uint32_t>().swap(flow);  // 4 bytes a timestamp, not needed again
+    // Blocks: their execution counts, the lengths of their parents' runs.
+    // Their timestamps are not held through the build (4 bytes a timestamp
+    // grouped, 1 to 2 as BlockTimes): a query that needs them derives them
+    // from the flow's stream, as it does on a loaded WET.
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
-        store.block_counts_[block] = static_cast<std::uint32_t>(executions.first[block + 1] - executions.first[block]);
+        store.block_counts_[block] = static_cast<std::uint32_t>(parents.by_block.count(block));
     }
-    store.derived_->block_times.emplace(executions);
-    store.derived_->times_made.store(true, std::memory_order_release);
-    std::call_once(store.derived_->times_once, [] {});  // made: no store derives them again
-    store.block_times_ = &*store.derived_->block_times;
     for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
         store.block_parents_.add(Label<ControlParents>::make(parents.by_block.read(block), checkpoint_records));
     }
@@ -230,7 +230,6 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     {
         const GroupedParents done = std::move(parents);  // its file closed, its memory freed
     }
-    const auto& block_first = executions.first;
 
     // Nodes: their events grouped per node (`events`, read a node's run at
     // a time), each event with its def.
@@ -270,6 +269,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
         // Each edge's def record and predicted value, from its ask of its own store.
         defs.emplace(std::move(questions.load_first), events.temporaries_beside());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
+        constexpr std::uint32_t none = ~std::uint32_t{0};
+        std::tuple<std::uint32_t, std::uint32_t, std::uint32_t> first_missing{none, 0, 0};  // (edge, store, t_def)
         for (std::uint32_t node = 0; node < raw.nodes.size(); ++node) {
             if (raw.nodes[node].access != 'S') {
                 continue;
@@ -284,6 +285,12 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
             store_defs.clear();
             for (const DefAsk& def : asked) {
                 const std::uint64_t def_index = executions_before(run, def.t_def);
+                // A streamed raw trace's edges are checked for their store's
+                // event here (raw_files.hpp): the first such edge is refused.
+                if (def_index == run.size() || run[def_index].t != def.t_def) {
+                    first_missing = std::min(first_missing, std::make_tuple(def.edge, def.def, def.t_def));
+                    continue;
+                }
                 LoadDefs::Record record{def.def + first_def_store, inferred_field2};
                 const DefFound found = answers.found(def, !writers[def.use].empty());
                 if (found == DefFound::by_writers) {
@@ -298,6 +305,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
                 store_defs.emplace_back(def.use, EdgeDef{def.t_use, record, predicted});
             }
             defs->add_store(store_defs);
+        }
+        if (std::get<0>(first_missing) != none) {
+            const auto [edge, store_node, t_def] = first_missing;
+            throw WetError(questions.edges_name, store_event_missing(edge, store_node, t_def));
         }
         defs->finish();
         questions = DefQuestions();
@@ -339,7 +350,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
     // A node's executions are a subset of its block's: as many means the same.
     const auto ran_every_execution = [&](std::size_t node) {
         const std::uint32_t block = raw.nodes[node].block;
-        return events.count(node) != 0 && events.count(node) == block_first[block + 1] - block_first[block];
+        return events.count(node) != 0 && events.count(node) == store.block_counts_[block];
     };
     const auto own_addresses = [&](std::size_t node) {
         std::vector<std::uint64_t> addresses;
