@@ -342,7 +342,17 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
             block.pc = load_le64(record + 16);
         }
     }
-    {
+    if (streamed || read_events) {
+        // On disk: a piece at a time, not the file's bytes beside the flow.
+        const PiecesFile file(prefix + ".flow", "WTF1", 4);
+        raw.flow.resize(file.count());
+        std::size_t next = 0;
+        file.each_piece(65536, [&](const std::uint8_t* records, std::size_t count) {
+            for (std::size_t index = 0; index < count; ++index) {
+                raw.flow[next++] = load_le32(records + index * 4);
+            }
+        });
+    } else {
         const RecordFile file = read_records(source, prefix + ".flow", "WTF1", 4);
         raw.flow.resize(file.count());
         for (std::size_t index = 0; index < file.count(); ++index) {
