@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -121,17 +122,18 @@ struct Frame {
 // header describes it.
 class FrameWalker {
 public:
-    FrameWalker(const std::vector<BlockShape>& blocks, const std::uint32_t* flow) : blocks_(blocks), flow_(flow) {
-        stack_.push_back(Frame{0, flow[0], 0, 1, kNone, 0});
+    // `first`: the block executed at t = 1.
+    FrameWalker(const std::vector<BlockShape>& blocks, std::uint32_t first) : blocks_(blocks), previous_(first) {
+        stack_.push_back(Frame{0, first, 0, 1, kNone, 0});
     }
 
-    // Moves from timestamp t-1 to t (t >= 2). Calls on_pop(frame) for every
-    // popped frame, the top first, before removing it. Returns true when a
-    // frame was pushed.
+    // Moves from timestamp t-1 to t (t >= 2), where `block` ran. Calls
+    // on_pop(frame) for every popped frame, the top first, before removing
+    // it. Returns true when a frame was pushed.
     template <class OnPop>
-    bool advance(std::uint32_t t, OnPop&& on_pop) {
-        const BlockShape& previous = blocks_[flow_[t - 2]];
-        const std::uint32_t block = flow_[t - 1];
+    bool advance(std::uint32_t t, std::uint32_t block, OnPop&& on_pop) {
+        const BlockShape& previous = blocks_[previous_];
+        previous_ = block;
         if (previous.end == 'C') {
             stack_.push_back(Frame{previous.pc + previous.bytes, block, t - 1, t, kNone, 0});
             return true;
@@ -155,7 +157,7 @@ public:
 
 private:
     const std::vector<BlockShape>& blocks_;
-    const std::uint32_t* flow_;
+    std::uint32_t previous_;  // the block executed at t - 1
     std::vector<Frame> stack_;
 };
 
@@ -228,23 +230,29 @@ Adjacency group(std::size_t node_count, const std::vector<std::pair<std::uint32_
 
 // Pass 1: the nodes and the distinct edges between them.
 std::vector<std::pair<std::uint32_t, std::uint32_t>> discover_cfg(const std::vector<BlockShape>& blocks,
-                                                                  const std::uint32_t* flow, std::size_t executed,
+                                                                  const FlowPass& flow, std::size_t executed,
                                                                   Nodes& nodes) {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
     KeyMap edge_set;
     std::vector<std::uint32_t> last_successor;  // per node: skips the edge set for a repeated edge
-    FrameWalker walker(blocks, flow);
-    for (std::size_t t = 1; t <= executed; ++t) {
-        if (flow[t - 1] >= blocks.size()) {
+    std::optional<FrameWalker> walker;
+    each_block(flow, [&](std::uint64_t t, std::uint32_t block) {
+        if (t > executed) {
+            throw std::invalid_argument("control dependence: more than " + std::to_string(executed) +
+                                        " executed blocks in the flow");
+        }
+        if (block >= blocks.size()) {
             throw std::invalid_argument("control dependence: the block executed at " + std::to_string(t) + " is " +
-                                        std::to_string(flow[t - 1]) + ", but there are only " +
+                                        std::to_string(block) + ", but there are only " +
                                         std::to_string(blocks.size()) + " blocks");
         }
         if (t >= 2) {
-            walker.advance(static_cast<std::uint32_t>(t), [](const Frame&) {});
+            walker->advance(static_cast<std::uint32_t>(t), block, [](const Frame&) {});
+        } else {
+            walker.emplace(blocks, block);
         }
-        Frame& frame = walker.top();
-        const std::uint32_t node = nodes.get(frame.function, flow[t - 1], true);
+        Frame& frame = walker->top();
+        const std::uint32_t node = nodes.get(frame.function, block, true);
         if (node == last_successor.size()) {
             last_successor.push_back(kNone);
         }
@@ -257,7 +265,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> discover_cfg(const std::vec
             }
         }
         frame.last_node = node;
-    }
+    });
     return edges;
 }
 
@@ -415,12 +423,12 @@ Adjacency control_dependences(std::size_t node_count, const std::vector<std::pai
 
 }  // namespace
 
-void each_control_parent(const std::vector<BlockShape>& blocks, const std::uint32_t* flow, std::size_t executed,
-                         const std::function<void(std::uint32_t t, std::uint32_t parent)>& visit) {
+void each_control_parent(const std::vector<BlockShape>& blocks, const FlowPass& flow, std::size_t executed,
+                         const std::function<void(std::uint32_t t, std::uint32_t block, std::uint32_t parent)>& visit) {
     if (executed == 0) {
         return;
     }
-    if (executed > std::numeric_limits<std::uint32_t>::max() || flow == nullptr) {
+    if (executed > std::numeric_limits<std::uint32_t>::max() || !flow) {
         throw std::invalid_argument("control dependence: " + std::to_string(executed) +
                                     " executed blocks do not fit 32-bit timestamps, or the flow is missing");
     }
@@ -438,20 +446,34 @@ void each_control_parent(const std::vector<BlockShape>& blocks, const std::uint3
 
     std::vector<std::uint32_t> last_t(nodes.size(), 0);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> undo;  // (node, value before this activation wrote it)
-    FrameWalker walker(blocks, flow);
+    std::optional<FrameWalker> walker;
     const auto restore = [&](const Frame& frame) {
         while (undo.size() > frame.undo_begin) {
             last_t[undo.back().first] = undo.back().second;
             undo.pop_back();
         }
     };
-    for (std::size_t step = 1; step <= executed; ++step) {
+    // A flow read again from its file must be the one the first pass saw.
+    const auto changed = [] {
+        throw std::invalid_argument("control dependence: the flow changed between its two passes");
+    };
+    each_block(flow, [&](std::uint64_t step, std::uint32_t block) {
         const auto t = static_cast<std::uint32_t>(step);
-        if (t >= 2 && walker.advance(t, restore)) {
-            walker.top().undo_begin = undo.size();
+        if (step > executed || block >= blocks.size()) {
+            changed();
         }
-        const Frame& frame = walker.top();
-        const std::uint32_t node = nodes.get(frame.function, flow[t - 1], false);
+        if (t >= 2) {
+            if (walker->advance(t, block, restore)) {
+                walker->top().undo_begin = undo.size();
+            }
+        } else {
+            walker.emplace(blocks, block);
+        }
+        const Frame& frame = walker->top();
+        const std::uint32_t node = nodes.get(frame.function, block, false);
+        if (node == kNone) {
+            changed();
+        }
         std::uint32_t parent = 0;
         for (const std::uint32_t* x = controllers.first(node); x != controllers.last(node); ++x) {
             const std::uint32_t when = last_t[*x];
@@ -459,20 +481,25 @@ void each_control_parent(const std::vector<BlockShape>& blocks, const std::uint3
                 parent = when;
             }
         }
-        visit(t, parent != 0 ? parent : frame.call_site);
+        visit(t, block, parent != 0 ? parent : frame.call_site);
         if (is_controller[node]) {
             if (last_t[node] < frame.first_t) {
                 undo.emplace_back(node, last_t[node]);
             }
             last_t[node] = t;
         }
-    }
+    });
 }
 
 std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>& blocks, const std::uint32_t* flow,
                                                    std::size_t executed) {
+    if (executed != 0 && flow == nullptr) {
+        throw std::invalid_argument("control dependence: " + std::to_string(executed) +
+                                    " executed blocks do not fit 32-bit timestamps, or the flow is missing");
+    }
     std::vector<std::uint32_t> parents(executed);
-    each_control_parent(blocks, flow, executed, [&](std::uint32_t t, std::uint32_t parent) { parents[t - 1] = parent; });
+    each_control_parent(blocks, flow_pass(flow, executed), executed,
+                        [&](std::uint32_t t, std::uint32_t, std::uint32_t parent) { parents[t - 1] = parent; });
     return parents;
 }
 

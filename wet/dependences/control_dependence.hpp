@@ -42,6 +42,8 @@
 #include <functional>
 #include <vector>
 
+#include "wet/flow/flow_pass.hpp"
+
 namespace tcgen::wet {
 
 // One static block as the tracer's PREFIX.blocks describes it.
@@ -59,9 +61,11 @@ struct BlockShape {
 std::vector<std::uint32_t> dynamic_control_parents(const std::vector<BlockShape>& blocks, const std::uint32_t* flow,
                                                    std::size_t executed);
 
-// The same, handed out as they are found, never held: visit(t, parents[t-1])
-// for t = 1 .. executed in order.
-void each_control_parent(const std::vector<BlockShape>& blocks, const std::uint32_t* flow, std::size_t executed,
-                         const std::function<void(std::uint32_t t, std::uint32_t parent)>& visit);
+// The same over a flow walked twice in passes (of `executed` blocks), the
+// parents handed out as they are found, never held: visit(t, flow[t-1],
+// parents[t-1]) for t = 1 .. executed in order. A pass that differs from the
+// first throws std::invalid_argument.
+void each_control_parent(const std::vector<BlockShape>& blocks, const FlowPass& flow, std::size_t executed,
+                         const std::function<void(std::uint32_t t, std::uint32_t block, std::uint32_t parent)>& visit);
 
 }  // namespace tcgen::wet

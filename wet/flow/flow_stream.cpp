@@ -10,6 +10,7 @@
 
 #include "runtime/byte_order.hpp"
 #include "runtime/zstd_codec.hpp"
+#include "wet/flow/flow_pass.hpp"
 #include "wet/labels/byte_planes.hpp"
 
 namespace tcgen::wet {
@@ -44,6 +45,11 @@ std::uint32_t FlowStream::Decoded::exception_block(std::size_t index) const {
 
 FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std::size_t blocks,
                              std::uint64_t checkpoint_records, std::uint64_t frame_records) {
+    return build(flow_pass(flow, count), count, blocks, checkpoint_records, frame_records);
+}
+
+FlowStream FlowStream::build(const FlowPass& flow, std::uint64_t count, std::size_t blocks,
+                             std::uint64_t checkpoint_records, std::uint64_t frame_records) {
     FlowStream stream;
     stream.count_ = count;
     stream.blocks_ = blocks;
@@ -55,9 +61,17 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
     // The successor table: each block's successors by how often they follow
     // it (ties by id, so that a build is deterministic), the first 255 kept.
     std::unordered_map<std::uint64_t, std::uint64_t> transitions;
-    for (std::uint64_t t = 1; t < count; ++t) {
-        ++transitions[std::uint64_t{flow[t - 1]} << 32 | flow[t]];
-    }
+    std::uint32_t previous = 0;
+    each_block(flow, [&](std::uint64_t t, std::uint32_t block) {
+        // A flow read again from its file must be the one checked.
+        if (t > count || block >= blocks) {
+            throw std::invalid_argument("the flow changed while it was read");
+        }
+        if (t >= 2) {
+            ++transitions[std::uint64_t{previous} << 32 | block];
+        }
+        previous = block;
+    });
     std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> followers(blocks);
     for (const auto& [pair, times] : transitions) {
         followers[pair >> 32].push_back({times, static_cast<std::uint32_t>(pair)});
@@ -82,34 +96,51 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
     }
     stream.saved_table_ = tcgen_runtime::zstd_frame(table, level);
 
-    for (std::uint64_t start = 0; start < count; start += stream.frame_records_) {
-        const std::uint64_t records = std::min(stream.frame_records_, count - start);
-        std::vector<std::uint8_t> checkpoints;
-        std::vector<std::uint8_t> exceptions;
-        std::vector<std::uint8_t> ranks(static_cast<std::size_t>(records), 0);
-        std::uint32_t exception_count = 0;
-        for (std::uint64_t at = 0; at < records; ++at) {
-            const std::uint32_t block = flow[start + at];
-            if (at % stream.checkpoint_records_ == 0) {
-                append_u32(checkpoints, block);
-                continue;
-            }
-            const auto found = rank_of.find(std::uint64_t{flow[start + at - 1]} << 32 | block);
-            if (found != rank_of.end()) {
-                ranks[static_cast<std::size_t>(at)] = found->second;
-            } else {
-                ranks[static_cast<std::size_t>(at)] = exception_rank;
-                append_u32(exceptions, static_cast<std::uint32_t>(at));
-                append_u32(exceptions, block);
-                ++exception_count;
-            }
-        }
+    // The frames, each of frame_records_ records (the last of the rest): its
+    // checkpoints' blocks, its exceptions and its ranks, made as the flow
+    // passes.
+    std::vector<std::uint8_t> checkpoints;
+    std::vector<std::uint8_t> exceptions;
+    std::vector<std::uint8_t> ranks;
+    std::uint32_t exception_count = 0;
+    const auto end_frame = [&] {
         std::vector<std::uint8_t> bytes = std::move(checkpoints);
         append_u32(bytes, exception_count);
         bytes.insert(bytes.end(), exceptions.begin(), exceptions.end());
         bytes.insert(bytes.end(), ranks.begin(), ranks.end());
         stream.frames_->push_back(tcgen_runtime::zstd_frame(bytes, level));
         stream.frames_->back().shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
+        checkpoints.clear();
+        exceptions.clear();
+        ranks.clear();
+        exception_count = 0;
+    };
+    each_block(flow, [&](std::uint64_t t, std::uint32_t block) {
+        if (t > count || block >= blocks) {
+            throw std::invalid_argument("the flow changed while it was read");
+        }
+        const std::uint64_t at = (t - 1) % stream.frame_records_;
+        if (at % stream.checkpoint_records_ == 0) {
+            append_u32(checkpoints, block);
+            ranks.push_back(0);
+        } else {
+            const auto found = rank_of.find(std::uint64_t{previous} << 32 | block);
+            if (found != rank_of.end()) {
+                ranks.push_back(found->second);
+            } else {
+                ranks.push_back(exception_rank);
+                append_u32(exceptions, static_cast<std::uint32_t>(at));
+                append_u32(exceptions, block);
+                ++exception_count;
+            }
+        }
+        previous = block;
+        if (at + 1 == stream.frame_records_ || t == count) {
+            end_frame();
+        }
+    });
+    if (stream.frames_->size() != (count + stream.frame_records_ - 1) / stream.frame_records_) {
+        throw std::invalid_argument("the flow changed while it was read");
     }
     return stream;
 }

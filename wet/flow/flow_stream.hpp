@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "common/byte_io.hpp"
+#include "wet/flow/flow_pass.hpp"
 
 namespace tcgen::wet {
 
@@ -47,6 +48,11 @@ public:
     // `blocks`: every id in `flow` is below it. A frame holds the multiple
     // of `checkpoint_records` at or above `frame_records` (at most the max).
     static FlowStream build(const std::uint32_t* flow, std::uint64_t count, std::size_t blocks,
+                            std::uint64_t checkpoint_records, std::uint64_t frame_records = target_frame_records);
+    // The same over a flow of `count` blocks walked twice in passes; a pass
+    // that meets a block not below `blocks`, or another count, throws
+    // std::invalid_argument (a file changed while it was read).
+    static FlowStream build(const FlowPass& flow, std::uint64_t count, std::size_t blocks,
                             std::uint64_t checkpoint_records, std::uint64_t frame_records = target_frame_records);
     void save(ByteWriter& writer) const;
     // Checks the framing whole: every frame decodes to its size, every

@@ -12,6 +12,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 #include "wet/format/raw_edges.hpp"
+#include "wet/format/raw_flow.hpp"
 
 namespace tcgen::wet {
 
@@ -29,9 +30,9 @@ RawTrace read_raw_files(const std::string& prefix, const RawFileSource& source);
 // whole. The events are read twice, a piece at a time, first checked and
 // counted per node (counted(counts), counts[n] the events of node n), then
 // handed to events() in execution order, piece_records at a time; the
-// edges are checked beside them. The trace returned has no events and no
-// edges: those are left in their file, read a piece at a time by whoever
-// walks them (raw_edges.hpp). One check is left to the caller, which meets
+// edges are checked beside them. The trace returned has no events, no
+// flow and no edges: the flow and the edges are left in their files, read a
+// piece at a time by whoever walks them (raw_records.hpp). One check is left to the caller, which meets
 // each store's events and its edges anyway: that each edge's store has an
 // event at its t_def (refused with store_event_missing() for the first such
 // edge, after every other check). Throws WetError as read_raw_trace() does,
@@ -43,6 +44,7 @@ struct StreamedEvents {
 };
 struct StreamedRawTrace {
     RawTrace raw;
+    RawFlow flow;
     RawEdges edges;
 };
 StreamedRawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed);

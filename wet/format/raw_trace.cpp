@@ -21,6 +21,7 @@
 #include "wet/format/pieces_file.hpp"
 #include "wet/format/raw_edges.hpp"
 #include "wet/format/raw_files.hpp"
+#include "wet/format/raw_flow.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -118,10 +119,13 @@ namespace {
 enum class StoreEvents { checked_here, checked_by_the_build };
 class RawChecker {
 public:
-    // Checks the blocks, the flow and the nodes; `edges` are the trace's.
-    RawChecker(const RawTrace& raw, const RawEdges& edges, const std::string& prefix, StoreEvents store_events)
+    // Checks the blocks, the flow and the nodes; `flow` and `edges` are the trace's.
+    RawChecker(const RawTrace& raw, const RawFlow& flow, const RawEdges& edges, const std::string& prefix,
+               StoreEvents store_events)
         : raw_(raw),
           store_events_(store_events),
+          flow_(flow),
+          flow_cursor_(flow),
           edges_(edges),
           edge_cursor_(edges),
           flow_file_(prefix + ".flow"),
@@ -140,20 +144,20 @@ public:
                 throw WetError(blocks_file, at("block", index) + "end is not C, R or J");
             }
         }
-        if (raw.flow.size() > limit) {
+        if (flow.size() > limit) {
             throw WetError(flow_file_, "more than 2^32 - 2 executed blocks");
         }
         // A saved WET's control flow holds one timestamp at least: refused here,
         // with the reason, rather than written into a file no command can load.
-        if (raw.flow.empty()) {
+        if (flow.size() == 0) {
             throw WetError(flow_file_, "no executed blocks: a WET needs a control flow of one block at least");
         }
-        for (std::size_t index = 0; index < raw.flow.size(); ++index) {
-            if (raw.flow[index] >= raw.blocks.size()) {
-                throw WetError(flow_file_, "t " + std::to_string(index + 1) + ": block " +
-                                               std::to_string(raw.flow[index]) + " is not in " + blocks_file);
+        flow.each([&](std::size_t index, std::uint32_t block) {
+            if (block >= raw.blocks.size()) {
+                throw WetError(flow_file_, "t " + std::to_string(index + 1) + ": block " + std::to_string(block) +
+                                               " is not in " + blocks_file);
             }
-        }
+        });
         if (raw.nodes.size() > limit) {
             throw WetError(nodes_file_, "more than 2^32 - 2 nodes");
         }
@@ -178,19 +182,20 @@ public:
             throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) + " is not in " +
                                              nodes_file_);
         }
-        if (event.t == 0 || event.t > raw_.flow.size()) {
+        if (event.t == 0 || event.t > flow_.size()) {
             throw WetError(events_file_, at("event", index) + "t " + std::to_string(event.t) + " is outside 1.." +
-                                             std::to_string(raw_.flow.size()) + " (" + flow_file_ + ")");
+                                             std::to_string(flow_.size()) + " (" + flow_file_ + ")");
         }
         if (event.t < previous_t_) {
             throw WetError(events_file_, at("event", index) + "t " + std::to_string(event.t) +
                                              " is before the previous event's " + std::to_string(previous_t_));
         }
         const std::uint32_t block = raw_.nodes[event.node].block;
-        if (raw_.flow[event.t - 1] != block) {
+        const std::uint32_t executed = flow_cursor_.at(event.t - 1);
+        if (executed != block) {
             throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) + " is in block " +
                                              std::to_string(block) + ", not in block " +
-                                             std::to_string(raw_.flow[event.t - 1]) + " executed at t " +
+                                             std::to_string(executed) + " executed at t " +
                                              std::to_string(event.t));
         }
         if (last_t_[event.node] == event.t) {
@@ -283,6 +288,8 @@ private:
 
     const RawTrace& raw_;
     StoreEvents store_events_;
+    const RawFlow& flow_;
+    RawFlow::Cursor flow_cursor_;  // at the block of the latest event's t
     const RawEdges& edges_;
     RawEdges::Cursor edge_cursor_;  // at the next edge to match, while the events pass
     std::string flow_file_, nodes_file_, events_file_, edges_file_, regs_file_;
@@ -307,8 +314,9 @@ std::optional<std::vector<std::uint8_t>> read_file_if_there(const std::string& n
 }  // namespace
 
 void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
+    const RawFlow flow(&raw.flow);
     const RawEdges edges(&raw.edges);
-    RawChecker checker(raw, edges, prefix, StoreEvents::checked_here);
+    RawChecker checker(raw, flow, edges, prefix, StoreEvents::checked_here);
     for (const RawEvent& event : raw.events) {
         checker.event(event);
     }
@@ -320,12 +328,14 @@ void check_raw_trace(const RawTrace& raw, const std::string& prefix) {
 
 // read_raw_files(), with PREFIX.events from read_events(name) when given,
 // or, when `streamed` is given, streamed through it (raw.events left empty)
-// and PREFIX.edges left in its file, in `streamed_edges` (raw.edges empty);
+// and PREFIX.flow and PREFIX.edges left in their files, in `streamed_flow`
+// and `streamed_edges` (raw.flow and raw.edges empty);
 // in both cases the files are on disk, and PREFIX.edges is read from it a
 // piece at a time.
 RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
                   const std::function<std::vector<RawEvent>(const std::string&)>& read_events,
-                  const StreamedEvents* streamed = nullptr, RawEdges* streamed_edges = nullptr) {
+                  const StreamedEvents* streamed = nullptr, RawFlow* streamed_flow = nullptr,
+                  RawEdges* streamed_edges = nullptr) {
     RawTrace raw;
     {
         const RecordFile file = read_records(source, prefix + ".blocks", "WTB1", 24);
@@ -342,7 +352,9 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
             block.pc = load_le64(record + 16);
         }
     }
-    if (streamed || read_events) {
+    if (streamed) {
+        *streamed_flow = RawFlow(prefix + ".flow");
+    } else if (read_events) {
         // On disk: a piece at a time, not the file's bytes beside the flow.
         const PiecesFile file(prefix + ".flow", "WTF1", 4);
         raw.flow.resize(file.count());
@@ -435,7 +447,7 @@ RawTrace read_raw(const std::string& prefix, const RawFileSource& source,
         hash = (hash ^ event.address) * prime;
         return (hash ^ event.value) * prime;
     };
-    RawChecker checker(raw, *streamed_edges, prefix, StoreEvents::checked_by_the_build);
+    RawChecker checker(raw, *streamed_flow, *streamed_edges, prefix, StoreEvents::checked_by_the_build);
     std::uint64_t first_digest = 0;
     events_file->each_piece(65536, [&](const RawEvent* events, std::size_t count) {
         for (std::size_t index = 0; index < count; ++index) {
@@ -469,7 +481,7 @@ RawTrace read_raw_trace(const std::string& prefix) {
 
 StreamedRawTrace read_raw_trace_streamed(const std::string& prefix, const StreamedEvents& streamed) {
     StreamedRawTrace trace;
-    trace.raw = read_raw(prefix, read_file_if_there, nullptr, &streamed, &trace.edges);
+    trace.raw = read_raw(prefix, read_file_if_there, nullptr, &streamed, &trace.flow, &trace.edges);
     return trace;
 }
 

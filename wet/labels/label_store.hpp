@@ -65,6 +65,7 @@
 #include "wet/flow/block_times.hpp"
 #include "wet/flow/flow_index.hpp"
 #include "wet/flow/flow_stream.hpp"
+#include "wet/format/raw_flow.hpp"
 #include "wet/labels/def_questions.hpp"
 #include "wet/labels/chunked_stream.hpp"
 #include "wet/labels/label.hpp"
@@ -86,24 +87,24 @@ public:
                             std::uint64_t checkpoint_records) {
         const EventsByNode events = EventsByNode::in_memory(raw.events, raw.nodes.size());
         GroupedParents grouped = group_parents(
-            raw.flow, raw.blocks.size(), "",
+            flow_pass(raw.flow.data(), raw.flow.size()), raw.flow.size(), raw.blocks.size(), "",
             [&](const auto& visit) {
-                for (std::size_t t = 1; t <= parents.size(); ++t) {
-                    visit(static_cast<std::uint32_t>(t), parents[t - 1]);
+                for (std::size_t t = 1; t <= parents.size() && t <= raw.flow.size(); ++t) {
+                    visit(static_cast<std::uint32_t>(t), raw.flow[t - 1], parents[t - 1]);
                 }
             },
             "raw");
-        return build(raw, events, raw.flow, ask_defs(raw.nodes, RawEdges(&raw.edges), events), std::move(nodes),
-                     std::move(grouped), progress, checkpoint_records);
+        return build(raw, events, RawFlow(&raw.flow), ask_defs(raw.nodes, RawEdges(&raw.edges), events),
+                     std::move(nodes), std::move(grouped), progress, checkpoint_records);
     }
-    // The same with raw's events read from `events`, its flow from `flow`,
-    // its edges asked by `questions` and its parents grouped by block in
-    // `parents` (raw.events, raw.flow and raw.edges unread): the same labels,
-    // the same bytes. `flow` is freed once the control flow and the blocks'
-    // timestamps are made, `parents` once the blocks' parents are, before the
+    // The same with raw's events read from `events`, its flow walked in
+    // passes over `flow`, its edges asked by `questions` and its parents
+    // grouped by block in `parents` (raw.events, raw.flow and raw.edges
+    // unread): the same labels, the same bytes. `flow` is freed once its
+    // stream is made, `parents` once the blocks' parents are, before the
     // defs' tables; `questions` once each edge's def is made
     // (defs_by_load.hpp), before the node labels.
-    static LabelStore build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
+    static LabelStore build(const RawTrace& raw, const EventsByNode& events, RawFlow flow,
                             DefQuestions questions,
                             std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);

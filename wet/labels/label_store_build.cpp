@@ -200,7 +200,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 
 }  // namespace
 
-LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, std::vector<std::uint32_t> flow,
+LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, RawFlow flow,
                              DefQuestions questions,
                              std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
@@ -213,9 +213,14 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, st
 
     store.control_dependences_ = parents.dependences;
     report("control flow", 0, 1);
-    store.flow_ = FlowStream::build(flow.data(), flow.size(), raw.blocks.size(), checkpoint_records);
-
-    std::vector<std::uint32_t>().swap(flow);  // 4 bytes a timestamp, not needed again
+    try {
+        store.flow_ = FlowStream::build(flow.passes(), flow.size(), raw.blocks.size(), checkpoint_records);
+    } catch (const std::invalid_argument&) {
+        flow.refuse_changed();
+    }
+    {
+        const RawFlow done = std::move(flow);  // held in memory: 4 bytes a timestamp, not needed again
+    }
     // Blocks: their execution counts, the lengths of their parents' runs.
     // Their timestamps are not held through the build (4 bytes a timestamp
     // grouped, 1 to 2 as BlockTimes): a query that needs them derives them

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <tcgen/wet/control_parents.hpp>
+#include "wet/flow/flow_pass.hpp"
 #include "wet/labels/node_runs.hpp"
 
 namespace tcgen::wet {
@@ -38,18 +39,22 @@ struct GroupedParents {
     std::uint64_t dependences = 0;  // timestamps with a parent
 };
 
-// The parents that each_parent(visit) finds (visit(t, parent) for t = 1 ..
-// flow.size() in order, parent 0 for none), grouped by the block flow[t - 1]
-// of `blocks`, beside `beside` (in memory when it is empty). A parent not
-// before its t, or not one per timestamp, is refused in one line naming
-// `name`.
+// The parents that each_parent(visit) finds (visit(t, block, parent) for t
+// = 1 .. executed in order, `block` the one executed at t, parent 0 for
+// none), grouped by block, beside `beside` (in memory when it is empty);
+// `flow` (of `blocks` blocks) is walked once first for the blocks' counts.
+// A parent not before its t, or not one per timestamp, is refused in one
+// line naming `name`.
 template <class EachParent>
-GroupedParents group_parents(const std::vector<std::uint32_t>& flow, std::size_t blocks, const std::string& beside,
-                             const EachParent& each_parent, const std::string& name) {
+GroupedParents group_parents(const FlowPass& flow, std::uint64_t executed, std::size_t blocks,
+                             const std::string& beside, const EachParent& each_parent, const std::string& name) {
     std::vector<std::uint64_t> executions(blocks, 0);
-    for (const std::uint32_t block : flow) {
+    each_block(flow, [&](std::uint64_t, std::uint32_t block) {
+        if (block >= blocks) {
+            throw WetError(name, "control dependences: the flow changed while it was read");
+        }
         ++executions[block];
-    }
+    });
     GroupedParents parents{ParentsByBlock(node_places(executions), beside, "parents",
                                           "the control parents grouped by block", "control parents"),
                            0};
@@ -57,8 +62,8 @@ GroupedParents group_parents(const std::vector<std::uint32_t>& flow, std::size_t
     constexpr std::size_t piece_records = std::size_t{1} << 18;
     std::vector<std::pair<std::uint32_t, ControlParents::Record>> piece;
     std::uint64_t next_t = 1;
-    each_parent([&](std::uint32_t t, std::uint32_t parent) {
-        if (t != next_t || t > flow.size()) {
+    each_parent([&](std::uint32_t t, std::uint32_t block, std::uint32_t parent) {
+        if (t != next_t || t > executed) {
             throw WetError(name, "control dependences: not one parent per timestamp");
         }
         if (parent >= t) {
@@ -66,13 +71,13 @@ GroupedParents group_parents(const std::vector<std::uint32_t>& flow, std::size_t
         }
         ++next_t;
         parents.dependences += parent != 0 ? 1 : 0;
-        piece.emplace_back(flow[t - 1], ControlParents::Record{t - parent});
+        piece.emplace_back(block, ControlParents::Record{t - parent});
         if (piece.size() >= piece_records) {
             parents.by_block.add(piece);
             piece.clear();
         }
     });
-    if (next_t != flow.size() + 1) {
+    if (next_t != executed + 1) {
         throw WetError(name, "control dependences: not one parent per timestamp");
     }
     parents.by_block.add(piece);

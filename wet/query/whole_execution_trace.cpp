@@ -16,6 +16,7 @@
 #include "wet/dependences/register_reads.hpp"
 #include "wet/flow/flow_index.hpp"
 #include "wet/format/raw_files.hpp"
+#include "wet/format/raw_flow.hpp"
 #include "wet/labels/grouping.hpp"
 #include "wet/labels/label_store.hpp"
 #include "wet/query/lazy_parts.hpp"
@@ -127,7 +128,7 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records, const std::string& temporary_beside) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
-    return build_checked(raw, raw.flow, RawEdges(&raw.edges),
+    return build_checked(raw, RawFlow(&raw.flow), RawEdges(&raw.edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
                          checkpoint_records);
 }
@@ -135,7 +136,7 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
 WholeExecutionTrace WholeExecutionTrace::build(RawTrace&& raw, const Progress& progress,
                                                std::uint64_t checkpoint_records, const std::string& temporary_beside) {
     check_raw_trace(raw, "raw");
-    std::vector<std::uint32_t> flow = std::move(raw.flow);
+    RawFlow flow(std::move(raw.flow));
     RawEdges edges(std::move(raw.edges));
     return build_checked(raw, std::move(flow), std::move(edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
@@ -154,12 +155,12 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
     StreamedRawTrace read = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
-    // Freed by the build once read; the edges read from their file a piece at a time.
-    std::vector<std::uint32_t> flow = std::move(read.raw.flow);
-    return build_checked(read.raw, std::move(flow), std::move(read.edges), events, progress, checkpoint_records);
+    // The flow and the edges read from their files a piece at a time.
+    return build_checked(read.raw, std::move(read.flow), std::move(read.edges), events, progress,
+                         checkpoint_records);
 }
 
-WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std::vector<std::uint32_t> flow,
+WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawFlow flow,
                                                        RawEdges edges, const EventsByNode& events, const Progress& progress,
                                                        std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
@@ -190,8 +191,8 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, std:
     std::optional<GroupedParents> parents;
     try {
         parents.emplace(group_parents(
-            flow, raw.blocks.size(), events.temporaries_beside(),
-            [&](const auto& visit) { each_control_parent(shapes, flow.data(), flow.size(), visit); }, wet.name_));
+            flow.passes(), flow.size(), raw.blocks.size(), events.temporaries_beside(),
+            [&](const auto& visit) { each_control_parent(shapes, flow.passes(), flow.size(), visit); }, wet.name_));
     } catch (const std::invalid_argument& error) {
         throw WetError(wet.name_, std::string("control dependences: ") + error.what());
     }
