@@ -24,8 +24,6 @@
 //     void restart_touched_pages_only(bool);  // restart() zeroes only the pages touched (empties the tables):
 //                                             // restarts_touched_pages_only() says when
 //     void learn_every_record(bool);  // the writer's ratio-over-speed choice for runs of records
-//     void decode_fields_on_threads(bool);  // decode() may split a block's fields over two threads
-//                                           // (field_threads.hpp): the reader's choice, for speed alone
 //   };
 //
 // encode appends whatever it likes to streams[0..stream_count) for `count`

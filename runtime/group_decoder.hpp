@@ -425,11 +425,6 @@ private:
                 // Changes nothing unless this group's file differs from the
                 // last group's in having restart points.
                 codec->restart_touched_pages_only(group->touched_pages_only);
-                // A file without restart points is one group: its worker is
-                // the only one predicting, and may split a block's fields
-                // over two threads; where groups are decoded side by side,
-                // they take the cores.
-                codec->decode_fields_on_threads(group->streams_decompressed);
             }
             if (!decode_group(*group, codec.get(), streams, error)) {
                 return;

@@ -154,20 +154,6 @@ public:
     template <class DecodeOne, class LearnOne>
     void decode(StreamReader& codes, std::size_t count, std::uint8_t* records, DecodeOne&& decode_one,
                 LearnOne&& learn_one) {
-        decode(codes, count, records, decode_one, learn_one, [&](std::uint8_t* first, std::size_t records_left) {
-            for (std::size_t index = 0; index < records_left; ++index) {
-                decode_one(first + index * record_bytes);
-            }
-        });
-    }
-
-    // As above, with decode_run_less(records, count) decoding a whole block
-    // that has no runs, whose records' codes then follow one another in the
-    // codes stream: a codec may decode its fields in any order there
-    // (field_threads.hpp).
-    template <class DecodeOne, class LearnOne, class DecodeRunLess>
-    void decode(StreamReader& codes, std::size_t count, std::uint8_t* records, DecodeOne&& decode_one,
-                LearnOne&& learn_one, DecodeRunLess&& decode_run_less) {
         if (count == 0) {
             return;
         }
@@ -178,7 +164,9 @@ public:
         }
         const Learning learning = static_cast<Learning>(flag);
         if (learning == Learning::no_runs) {
-            decode_run_less(records, count);
+            for (std::size_t index = 0; index < count; ++index) {
+                decode_one(records + index * record_bytes);
+            }
             return;
         }
         if (learning == Learning::record_matches) {

@@ -135,17 +135,6 @@ public:
 
     std::size_t remaining() const { return static_cast<std::size_t>(limit_ - cursor_); }
 
-    // The bytes not yet read, for readers that take them in another order
-    // (CodeColumn, field_threads.hpp), and skipping past what they read.
-    const std::uint8_t* unread() const { return cursor_; }
-
-    void skip(std::size_t size) {
-        if (remaining() < size) {
-            fail_ends_early();
-        }
-        cursor_ += size;
-    }
-
     std::string_view name() const { return name_; }
 
 private:

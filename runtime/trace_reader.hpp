@@ -29,9 +29,7 @@ namespace tcgen_runtime {
 
 // Whether a reader reads the next block on a second thread while the
 // predictors decode the current one (the source is then read on that
-// thread), and the codec may decode the fields of a block without runs on
-// two threads (field_threads.hpp). Off: everything happens on the calling
-// thread.
+// thread). Off: everything happens on the calling thread.
 enum class ReadAhead { off, on };
 
 // Container is the ContainerReader it reads with, or a class derived from
@@ -43,7 +41,6 @@ public:
     // reads the header; allocates the codec's tables.
     explicit TraceReader(ByteSource& source, ReadAhead read_ahead = ReadAhead::on)
         : container_(source), streams_(Codec::stream_count) {
-        fields_on_threads_ = read_ahead == ReadAhead::on;
         container_.limit_stream_bytes(Codec::stream_bytes_per_record.data(), Codec::stream_count);
         begin_member();
         if (read_ahead == ReadAhead::on) {
@@ -148,7 +145,6 @@ private:
         codec_ = make_codec<Codec>();
         codec_->restart_touched_pages_only(
             restarts_touched_pages_only<Codec>(preamble_.restart_blocks, preamble_.records_per_block));
-        codec_->decode_fields_on_threads(fields_on_threads_);
         at_trailer_ = false;
         member_number_ += 1;
     }
@@ -165,7 +161,6 @@ protected:
     Trailer trailer_;
     std::vector<std::uint8_t> records_;
     bool at_trailer_ = false;
-    bool fields_on_threads_ = false;  // ReadAhead::on: Codec::decode_fields_on_threads
     std::uint64_t bytes_read_ = 0;  // container_.bytes_read() after the section last taken from prefetcher_
     // Last: destroyed first, so that its thread is joined before anything it
     // reads or writes goes.

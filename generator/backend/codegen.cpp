@@ -536,28 +536,10 @@ TemplateData codec_data(const CodePlan& plan) {
     }
     data.set("runtime_classes", runtime_classes);
 
-    // A block without runs is decoded as columns (runtime/field_threads.hpp):
-    // the first field in coding order, the PC, leads on a thread of its own;
-    // the others read the PC back from the records.
-    data.set("splits_fields", plan.coding_order.size() >= 2);
-    data.set("field_count", std::to_string(plan.coding_order.size()));
-    data.set("code_type", unsigned_type(plan.streams[0].element_bits));
-    data.set("pc_type", unsigned_type(plan.pc().bits));
-    data.set("pc_offset", std::to_string(plan.pc().offset));
-    data.set("pc_number", std::to_string(plan.pc_field));
-    bool trail_reads_pc = false;
-    for (std::size_t index : plan.coding_order) {
-        trail_reads_pc = trail_reads_pc || plan.fields[index].pc_parameter;
-    }
-    data.set("trail_reads_pc", trail_reads_pc);
     TemplateData coding_order = template_list();
-    std::size_t position = 0;
     for (std::size_t index : plan.coding_order) {
         const PlanField& field = plan.fields[index];
         TemplateData step;
-        step.set("leads", position == 0);
-        step.set("code_position", std::to_string(position));
-        ++position;
         step.set("number", std::to_string(field.number));
         step.set("value_type", unsigned_type(field.bits));
         step.set("offset", std::to_string(field.offset));

@@ -69,7 +69,6 @@ struct XorCodec {
         }
     }
     void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
-    void decode_fields_on_threads(bool) {}  // its decode is one loop: nothing to split
 
     std::uint32_t previous_ = 0;
 };

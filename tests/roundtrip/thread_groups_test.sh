@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Decompression with -T on files with restart points: every back-end and
 # restart interval round-trips byte for byte on 1, 2 and 3 threads, as do
-# blocks of every kind with a block's fields on two threads, and a
+# blocks of every kind (without runs, with runs, with record matches), and a
 # damaged file gives on 2 and 3 threads the error text, the exit status and
 # the output prefix that it gives on one. COMP is TCgen(A)'s compressor,
 # MATCH_COMP one of the same record format whose spec has MATCH. Under the
@@ -84,8 +84,8 @@ for restart in 0 1 3; do
     done
 done
 
-# Fields on two threads (runtime/field_threads.hpp): blocks of 21845
-# records without runs, with runs learnt by their tails, with record
+# Blocks of every kind the writer chooses: blocks of 21845 records
+# without runs, with runs learnt by their tails (whole at -9), with record
 # matches (2000 records, then their 4-record pieces over again in shuffled
 # orders), the short last block without runs, with and without restart
 # points, at a level of each kind; the same output on 1, the default and 4

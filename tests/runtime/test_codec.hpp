@@ -95,7 +95,6 @@ public:
     bool touched_pages_only() const { return touched_pages_only_; }
 
     void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
-    void decode_fields_on_threads(bool) {}  // its decode is one loop: nothing to split
 
     // The delta codec's "prediction" is a repeat of the previous short.
     bool mostly_missed() const { return repeated_shorts_ < records_seen_ / 2; }

@@ -212,14 +212,11 @@ using Columns = tcgen_runtime::Columns;
 namespace codec_detail {
 
 using tcgen_runtime::MatchTable;
-using tcgen_runtime::CodeColumn;
-using tcgen_runtime::FieldThreads;
 using tcgen_runtime::RecordRuns;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
 using tcgen_runtime::fail;
-using tcgen_runtime::fields_on_threads_pay;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
@@ -273,14 +270,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 0) {
             predictions[0] = match4_table_.start();
         }
@@ -483,14 +478,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -605,14 +598,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -769,14 +760,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -889,14 +878,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1009,14 +996,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1129,14 +1114,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1249,14 +1232,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1369,14 +1350,12 @@ public:
         update(lines, value);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -1495,14 +1474,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 5) {
             predictions[5] = match4_table_.start();
         }
@@ -1701,14 +1678,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 2) {
             predictions[2] = match4_table_.start();
         }
@@ -1888,14 +1863,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 5) {
             predictions[5] = match4_table_.start();
         }
@@ -2094,14 +2067,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 2) {
             predictions[2] = match4_table_.start();
         }
@@ -2281,14 +2252,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 2) {
             predictions[2] = match4_table_.start();
         }
@@ -2468,14 +2437,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint64_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         if (code == 2) {
             predictions[2] = match4_table_.start();
         }
@@ -2783,11 +2750,6 @@ public:
         touched_pages_only_ = on;
     }
 
-    // Whether decode() may decode the fields of a large block without runs
-    // on two threads (field_threads.hpp): the reader allows it where it may
-    // use threads. Either way the records and the errors are the same.
-    void decode_fields_on_threads(bool on) { fields_on_threads_ = on; }
-
     // Whether every field missed more than half of its values (a record a
     // run copied counts as predicted): the sign of an input that is not in
     // this spec's format.
@@ -2809,119 +2771,7 @@ private:
     void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
         runs_.decode(
             streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); },
-            [&](std::uint8_t* first, std::size_t run_less) { decode_run_less<marks>(streams, first, run_less); });
-    }
-
-    // A block without runs: record by record, or (two fields or more) as
-    // columns on two threads.
-    template <bool marks>
-    void decode_run_less(StreamReader* streams, std::uint8_t* records, std::size_t count) {
-        if (fields_on_threads_ && fields_on_threads_pay(15, count)) {
-            decode_columns<marks>(streams, records, count);
-            return;
-        }
-        for (std::size_t index = 0; index < count; ++index) {
-            decode_one<marks>(streams, records + index * record_bytes);
-        }
-    }
-
-    // The PC's column on a thread of its own, the other fields' here,
-    // trailing it (field_threads.hpp). Each field's codes and misses are
-    // read through a reader of its own, a cache line apart from the
-    // other thread's, which would otherwise bounce between the cores at
-    // every record.
-    template <bool marks>
-    void decode_columns(StreamReader* streams, std::uint8_t* records, std::size_t count) {
-        alignas(64) CodeColumn<std::uint8_t> field_1_codes(streams[0], 0, 15);
-        alignas(64) StreamReader field_1_misses = streams[1];
-        alignas(64) CodeColumn<std::uint8_t> field_2_codes(streams[0], 1, 15);
-        alignas(64) StreamReader field_2_misses = streams[2];
-        alignas(64) CodeColumn<std::uint8_t> field_3_codes(streams[0], 2, 15);
-        alignas(64) StreamReader field_3_misses = streams[3];
-        alignas(64) CodeColumn<std::uint8_t> field_4_codes(streams[0], 3, 15);
-        alignas(64) StreamReader field_4_misses = streams[4];
-        alignas(64) CodeColumn<std::uint8_t> field_5_codes(streams[0], 4, 15);
-        alignas(64) StreamReader field_5_misses = streams[5];
-        alignas(64) CodeColumn<std::uint8_t> field_6_codes(streams[0], 5, 15);
-        alignas(64) StreamReader field_6_misses = streams[6];
-        alignas(64) CodeColumn<std::uint8_t> field_7_codes(streams[0], 6, 15);
-        alignas(64) StreamReader field_7_misses = streams[7];
-        alignas(64) CodeColumn<std::uint8_t> field_8_codes(streams[0], 7, 15);
-        alignas(64) StreamReader field_8_misses = streams[8];
-        alignas(64) CodeColumn<std::uint8_t> field_9_codes(streams[0], 8, 15);
-        alignas(64) StreamReader field_9_misses = streams[9];
-        alignas(64) CodeColumn<std::uint8_t> field_10_codes(streams[0], 9, 15);
-        alignas(64) StreamReader field_10_misses = streams[10];
-        alignas(64) CodeColumn<std::uint8_t> field_11_codes(streams[0], 10, 15);
-        alignas(64) StreamReader field_11_misses = streams[11];
-        alignas(64) CodeColumn<std::uint8_t> field_12_codes(streams[0], 11, 15);
-        alignas(64) StreamReader field_12_misses = streams[12];
-        alignas(64) CodeColumn<std::uint8_t> field_13_codes(streams[0], 12, 15);
-        alignas(64) StreamReader field_13_misses = streams[13];
-        alignas(64) CodeColumn<std::uint8_t> field_14_codes(streams[0], 13, 15);
-        alignas(64) StreamReader field_14_misses = streams[14];
-        alignas(64) CodeColumn<std::uint8_t> field_15_codes(streams[0], 14, 15);
-        alignas(64) StreamReader field_15_misses = streams[15];
-        FieldThreads::run(
-            count,
-            [&](std::size_t& index, std::size_t end) {
-                for (; index < end; ++index) {
-                    std::uint8_t* record = records + index * record_bytes;
-                    std::uint64_t field_1 = field_1_.decode<marks>(field_1_codes, field_1_misses);
-                    store_le(record + 0, field_1);
-                }
-            },
-            [&](std::size_t& index, std::size_t end) {
-                for (; index < end; ++index) {
-                    std::uint8_t* record = records + index * record_bytes;
-                    std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-                    std::uint8_t field_2 = field_2_.decode<marks>(field_1, field_2_codes, field_2_misses);
-                    store_le(record + 8, field_2);
-                    std::uint8_t field_3 = field_3_.decode<marks>(field_1, field_3_codes, field_3_misses);
-                    store_le(record + 9, field_3);
-                    std::uint8_t field_4 = field_4_.decode<marks>(field_1, field_4_codes, field_4_misses);
-                    store_le(record + 10, field_4);
-                    std::uint8_t field_5 = field_5_.decode<marks>(field_1, field_5_codes, field_5_misses);
-                    store_le(record + 11, field_5);
-                    std::uint8_t field_6 = field_6_.decode<marks>(field_1, field_6_codes, field_6_misses);
-                    store_le(record + 12, field_6);
-                    std::uint8_t field_7 = field_7_.decode<marks>(field_1, field_7_codes, field_7_misses);
-                    store_le(record + 13, field_7);
-                    std::uint8_t field_8 = field_8_.decode<marks>(field_1, field_8_codes, field_8_misses);
-                    store_le(record + 14, field_8);
-                    std::uint8_t field_9 = field_9_.decode<marks>(field_1, field_9_codes, field_9_misses);
-                    store_le(record + 15, field_9);
-                    std::uint64_t field_10 = field_10_.decode<marks>(field_1, field_10_codes, field_10_misses);
-                    store_le(record + 16, field_10);
-                    std::uint64_t field_11 = field_11_.decode<marks>(field_1, field_11_codes, field_11_misses);
-                    store_le(record + 24, field_11);
-                    std::uint64_t field_12 = field_12_.decode<marks>(field_1, field_12_codes, field_12_misses);
-                    store_le(record + 32, field_12);
-                    std::uint64_t field_13 = field_13_.decode<marks>(field_1, field_13_codes, field_13_misses);
-                    store_le(record + 40, field_13);
-                    std::uint64_t field_14 = field_14_.decode<marks>(field_1, field_14_codes, field_14_misses);
-                    store_le(record + 48, field_14);
-                    std::uint64_t field_15 = field_15_.decode<marks>(field_1, field_15_codes, field_15_misses);
-                    store_le(record + 56, field_15);
-                }
-            });
-        streams[0].skip(count * 15 * sizeof(std::uint8_t));
-        streams[1] = field_1_misses;
-        streams[2] = field_2_misses;
-        streams[3] = field_3_misses;
-        streams[4] = field_4_misses;
-        streams[5] = field_5_misses;
-        streams[6] = field_6_misses;
-        streams[7] = field_7_misses;
-        streams[8] = field_8_misses;
-        streams[9] = field_9_misses;
-        streams[10] = field_10_misses;
-        streams[11] = field_11_misses;
-        streams[12] = field_12_misses;
-        streams[13] = field_13_misses;
-        streams[14] = field_14_misses;
-        streams[15] = field_15_misses;
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
     }
 
     template <bool marks>
@@ -3026,26 +2876,23 @@ private:
         store_le(record + 56, field_15);
     }
 
-    // A cache line apart: the fields of a block without runs may be decoded
-    // on two threads, and each writes its usage counts at every record.
-    alignas(64) Field1 field_1_;
-    alignas(64) Field2 field_2_;
-    alignas(64) Field3 field_3_;
-    alignas(64) Field4 field_4_;
-    alignas(64) Field5 field_5_;
-    alignas(64) Field6 field_6_;
-    alignas(64) Field7 field_7_;
-    alignas(64) Field8 field_8_;
-    alignas(64) Field9 field_9_;
-    alignas(64) Field10 field_10_;
-    alignas(64) Field11 field_11_;
-    alignas(64) Field12 field_12_;
-    alignas(64) Field13 field_13_;
-    alignas(64) Field14 field_14_;
-    alignas(64) Field15 field_15_;
+    Field1 field_1_;
+    Field2 field_2_;
+    Field3 field_3_;
+    Field4 field_4_;
+    Field5 field_5_;
+    Field6 field_6_;
+    Field7 field_7_;
+    Field8 field_8_;
+    Field9 field_9_;
+    Field10 field_10_;
+    Field11 field_11_;
+    Field12 field_12_;
+    Field13 field_13_;
+    Field14 field_14_;
+    Field15 field_15_;
     RecordRuns<record_bytes> runs_;
     bool touched_pages_only_ = false;  // restart_touched_pages_only
-    bool fields_on_threads_ = false;  // decode_fields_on_threads
 };
 
 }  // namespace codec_detail

@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1659, a class per field and the
-// TraceCodec that ties them together; main() at line 2267; then the rest of
+// of this spec is written in); from line 1457, a class per field and the
+// TraceCodec that ties them together; main() at line 2003; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -73,14 +73,11 @@
 
 namespace {
 
-using tcgen_runtime::CodeColumn;
-using tcgen_runtime::FieldThreads;
 using tcgen_runtime::RecordRuns;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
 using tcgen_runtime::fail;
-using tcgen_runtime::fields_on_threads_pay;
 using tcgen_runtime::find_prediction;
 using tcgen_runtime::load_le;
 using tcgen_runtime::next_hash;
@@ -130,14 +127,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>();
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -304,14 +299,12 @@ public:
         prefetch_next(lines);
     }
 
-    // `codes` is the codes stream, or this field's column of it in a block
-    // without runs (CodeColumn, field_threads.hpp).
-    template <bool marks, class Codes>
-    Value decode(std::uint32_t pc, Codes& codes, StreamReader& misses) {
+    template <bool marks>
+    Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
         Work predictions[miss_code];
         predict(lines, predictions);
-        std::uint64_t code = codes.template get<std::uint8_t>();
+        std::uint64_t code = codes.get<std::uint8_t>();
         Work value = 0;
         if (code < miss_code) {
             value = predictions[code];
@@ -561,11 +554,6 @@ public:
         touched_pages_only_ = on;
     }
 
-    // Whether decode() may decode the fields of a large block without runs
-    // on two threads (field_threads.hpp): the reader allows it where it may
-    // use threads. Either way the records and the errors are the same.
-    void decode_fields_on_threads(bool on) { fields_on_threads_ = on; }
-
     // Whether every field missed more than half of its values (a record a
     // run copied counts as predicted): the sign of an input that is not in
     // this spec's format.
@@ -587,54 +575,7 @@ private:
     void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
         runs_.decode(
             streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); },
-            [&](std::uint8_t* first, std::size_t run_less) { decode_run_less<marks>(streams, first, run_less); });
-    }
-
-    // A block without runs: record by record, or (two fields or more) as
-    // columns on two threads.
-    template <bool marks>
-    void decode_run_less(StreamReader* streams, std::uint8_t* records, std::size_t count) {
-        if (fields_on_threads_ && fields_on_threads_pay(2, count)) {
-            decode_columns<marks>(streams, records, count);
-            return;
-        }
-        for (std::size_t index = 0; index < count; ++index) {
-            decode_one<marks>(streams, records + index * record_bytes);
-        }
-    }
-
-    // The PC's column on a thread of its own, the other fields' here,
-    // trailing it (field_threads.hpp). Each field's codes and misses are
-    // read through a reader of its own, a cache line apart from the
-    // other thread's, which would otherwise bounce between the cores at
-    // every record.
-    template <bool marks>
-    void decode_columns(StreamReader* streams, std::uint8_t* records, std::size_t count) {
-        alignas(64) CodeColumn<std::uint8_t> field_1_codes(streams[0], 0, 2);
-        alignas(64) StreamReader field_1_misses = streams[1];
-        alignas(64) CodeColumn<std::uint8_t> field_2_codes(streams[0], 1, 2);
-        alignas(64) StreamReader field_2_misses = streams[2];
-        FieldThreads::run(
-            count,
-            [&](std::size_t& index, std::size_t end) {
-                for (; index < end; ++index) {
-                    std::uint8_t* record = records + index * record_bytes;
-                    std::uint32_t field_1 = field_1_.decode<marks>(field_1_codes, field_1_misses);
-                    store_le(record + 0, field_1);
-                }
-            },
-            [&](std::size_t& index, std::size_t end) {
-                for (; index < end; ++index) {
-                    std::uint8_t* record = records + index * record_bytes;
-                    std::uint32_t field_1 = load_le<std::uint32_t>(record + 0);
-                    std::uint64_t field_2 = field_2_.decode<marks>(field_1, field_2_codes, field_2_misses);
-                    store_le(record + 4, field_2);
-                }
-            });
-        streams[0].skip(count * 2 * sizeof(std::uint8_t));
-        streams[1] = field_1_misses;
-        streams[2] = field_2_misses;
+            [&](const std::uint8_t* record) { learn_one<marks>(record); });
     }
 
     template <bool marks>
@@ -661,13 +602,10 @@ private:
         store_le(record + 4, field_2);
     }
 
-    // A cache line apart: the fields of a block without runs may be decoded
-    // on two threads, and each writes its usage counts at every record.
-    alignas(64) Field1 field_1_;
-    alignas(64) Field2 field_2_;
+    Field1 field_1_;
+    Field2 field_2_;
     RecordRuns<record_bytes> runs_;
     bool touched_pages_only_ = false;  // restart_touched_pages_only
-    bool fields_on_threads_ = false;  // decode_fields_on_threads
 };
 
 }  // namespace
