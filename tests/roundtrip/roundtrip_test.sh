@@ -118,6 +118,16 @@ if [ "$large" = --large ]; then
     synth multi_block --records=$(((block_kib * 9 / 2 << 10) / record + 5)) --tail=$((record > 1 ? 1 : 0)) --seed=3
     round_trip multi_block --block-size=${block_kib}KiB
     round_trip multi_block
+    # Decoded on one thread and on four as by default: the same records.
+    "$comp" --block-size=${block_kib}KiB <"$work/multi_block" >"$work/multi_block.tcz" 2>/dev/null
+    for threads in 1 4; do
+        checked=$((checked + 1))
+        if ! "$comp" -d -T$threads <"$work/multi_block.tcz" >"$work/multi_block.out" 2>"$work/multi_block.err"; then
+            fail multi_block "decompression with -T$threads failed: $(head -3 "$work/multi_block.err")"
+        else
+            cmp -s "$work/multi_block" "$work/multi_block.out" || fail multi_block "-T$threads: output differs"
+        fi
+    done
 fi
 
 if [ "$failures" -ne 0 ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Decompression with -T on files with restart points: every back-end and
-# restart interval round-trips byte for byte on 1, 2 and 3 threads, and a
+# restart interval round-trips byte for byte on 1, 2 and 3 threads, as do
+# blocks of every kind (without runs, with runs, with record matches), and a
 # damaged file gives on 2 and 3 threads the error text, the exit status and
 # the output prefix that it gives on one. COMP is TCgen(A)'s compressor,
 # MATCH_COMP one of the same record format whose spec has MATCH. Under the
@@ -80,6 +81,36 @@ for restart in 0 1 3; do
     for threads in 1 2 3; do
         "$match_comp" -dc -T$threads <match.tcz >out 2>err || fail "MATCH, -T$threads, restart $restart: $(head -2 err)"
         cmp -s out trace || fail "MATCH, -T$threads, restart $restart does not give the trace back"
+    done
+done
+
+# Blocks of every kind the writer chooses: blocks of 21845 records
+# without runs, with runs learnt by their tails (whole at -9), with record
+# matches (2000 records, then their 4-record pieces over again in shuffled
+# orders), the short last block without runs, with and without restart
+# points, at a level of each kind; the same output on 1, the default and 4
+# threads.
+"$synth" --fields=32,64 --header=0 --records=40000 --pattern=random --seed=24 >fields.random
+"$synth" --fields=32,64 --header=0 --records=40000 --pattern=repeat --seed=25 >fields.repeat
+"$synth" --fields=32,64 --header=0 --records=2000 --pattern=random --seed=26 >fields.few
+mkdir pieces
+split -b 48 -a 3 fields.few pieces/
+for copy in $(seq 11); do
+    ls pieces/* | shuf --random-source=<(yes "$copy")
+done | xargs cat >fields.shuffled
+{ printf 'HDR!'; cat fields.random fields.repeat fields.few fields.shuffled fields.random; printf 'xyz'; } >fields
+for compressor in "$comp" "$match_comp"; do
+    name=$(basename "$compressor")
+    for restart in 0 2; do
+        for level in 1 6 9; do
+            "$compressor" -q -c -$level --block-size=256KiB --restart-blocks=$restart <fields >fields.tcz \
+                || fail "$name: cannot compress fields (-$level, restart $restart)"
+            for threads in 1 0 4; do
+                "$compressor" -dc -T$threads <fields.tcz >out 2>err \
+                    || fail "$name, fields, -$level, restart $restart, -T$threads: $(head -2 err)"
+                cmp -s out fields || fail "$name, fields, -$level, restart $restart, -T$threads does not give the trace back"
+            done
+        done
     done
 done
 
