@@ -18,6 +18,17 @@ cd "$work" || exit 1
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
+# decodes_alike COMPRESSOR CASE TRACE TCZ THREADS...: TCZ decoded on each
+# thread count gives TRACE back; CASE names it in failures.
+decodes_alike() {
+    local compressor=$1 case=$2 trace=$3 tcz=$4
+    shift 4
+    for threads in "$@"; do
+        "$compressor" -dc -T"$threads" <"$tcz" >out 2>err || fail "$case, -T$threads: $(head -2 err)"
+        cmp -s out "$trace" || fail "$case, -T$threads does not give the trace back"
+    done
+}
+
 # 60000 records of 12 bytes in blocks of 24 KiB: 30 blocks.
 "$synth" --fields=32,64 --header=4 --records=60000 --tail=5 --pattern=mixed --seed=21 >trace
 
@@ -50,11 +61,7 @@ for compressor in "$comp" "$match_comp"; do
     for restart in 1 3; do
         "$compressor" -q -c --block-size=1MiB --restart-blocks=$restart <long >long.tcz \
             || fail "$name: cannot compress long"
-        for threads in 1 2 3; do
-            "$compressor" -dc -T$threads <long.tcz >out 2>err \
-                || fail "$name, long, -T$threads, restart $restart: $(head -2 err)"
-            cmp -s out long || fail "$name, long, -T$threads, restart $restart does not give the trace back"
-        done
+        decodes_alike "$compressor" "$name, long, restart $restart" long long.tcz 1 2 3
     done
 done
 
@@ -78,10 +85,7 @@ done
 for restart in 0 1 3; do
     "$match_comp" -q -c --block-size=24KiB --restart-blocks=$restart <trace >match.tcz \
         || fail "MATCH: cannot compress (restart $restart)"
-    for threads in 1 2 3; do
-        "$match_comp" -dc -T$threads <match.tcz >out 2>err || fail "MATCH, -T$threads, restart $restart: $(head -2 err)"
-        cmp -s out trace || fail "MATCH, -T$threads, restart $restart does not give the trace back"
-    done
+    decodes_alike "$match_comp" "MATCH, restart $restart" trace match.tcz 1 2 3
 done
 
 # Blocks of every kind the writer chooses: blocks of 21845 records
@@ -105,11 +109,7 @@ for compressor in "$comp" "$match_comp"; do
         for level in 1 6 9; do
             "$compressor" -q -c -$level --block-size=256KiB --restart-blocks=$restart <fields >fields.tcz \
                 || fail "$name: cannot compress fields (-$level, restart $restart)"
-            for threads in 1 0 4; do
-                "$compressor" -dc -T$threads <fields.tcz >out 2>err \
-                    || fail "$name, fields, -$level, restart $restart, -T$threads: $(head -2 err)"
-                cmp -s out fields || fail "$name, fields, -$level, restart $restart, -T$threads does not give the trace back"
-            done
+            decodes_alike "$compressor" "$name, fields, -$level, restart $restart" fields fields.tcz 1 0 4
         done
     done
 done
