@@ -3,7 +3,8 @@
 // it was made from, before and after the cache of open labels has turned
 // over; loaded packs save the bytes they were loaded from; a forged label is
 // refused when packed, with its owner named; at rest a label costs its saved
-// bytes and an offset.
+// bytes and an offset. A label built a piece at a time (Label::Builder) is
+// the label made of all its records, whatever the pieces.
 
 #include <gtest/gtest.h>
 
@@ -202,6 +203,39 @@ TEST(PackedLabels, AtRestALabelCostsItsSavedBytes) {
 
 // Starts of labels of every size, some groups spanning more than 64 KiB
 // (held whole) among ones that do not: each owner's start reads back.
+std::vector<std::uint8_t> saved(const Label<NodeValues>& label) {
+    ByteWriter writer;
+    label.save(writer);
+    return writer.data();
+}
+
+TEST(LabelBuilder, PiecesOfAnySizeMakeTheLabelOfAllTheRecords) {
+    for (std::size_t owner = 0; owner < 24; ++owner) {
+        const std::vector<NodeValues::Record> records = values_of(owner);
+        const Label<NodeValues> whole = Label<NodeValues>::make(records, chunk_records);
+        for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{chunk_records},
+                                        std::size_t{chunk_records + 1}, records.size() + 1}) {
+            Label<NodeValues>::Builder builder(chunk_records);
+            Label<NodeValues>::Builder measured(chunk_records);
+            for (std::size_t first = 0; first < records.size(); first += piece) {
+                const std::size_t count = std::min(piece, records.size() - first);
+                builder.add(records.data() + first, count);
+                measured.add(records.data() + first, count);
+            }
+            int asked_again = 0;
+            const Label<NodeValues> built = builder.finish([&] {
+                ++asked_again;
+                return records;
+            });
+            EXPECT_EQ(saved(built), saved(whole)) << "owner " << owner << ", pieces of " << piece;
+            EXPECT_EQ(measured.saved_bytes(), whole.saved_bytes()) << "owner " << owner << ", pieces of " << piece;
+            // The records are asked for again only where they are kept plain.
+            Label<NodeValues> built_again = Label<NodeValues>::make(records, chunk_records);
+            EXPECT_EQ(asked_again, built_again.is_plain() ? 1 : 0) << "owner " << owner;
+        }
+    }
+}
+
 TEST(LabelOffsets, EveryStartReadsBack) {
     std::mt19937_64 random(7);
     for (const std::uint64_t largest : {std::uint64_t{40}, std::uint64_t{5000}, std::uint64_t{200000}}) {

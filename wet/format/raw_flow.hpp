@@ -18,9 +18,7 @@ struct FlowRecords {
     static constexpr const char* magic = "WTF1";
     static constexpr const char* held_name = "raw.flow";
     static std::uint32_t decode(const std::uint8_t* record) { return tcgen_runtime::load_le32(record); }
-    static std::uint64_t digest(std::uint64_t hash, std::uint32_t block) {
-        return (hash ^ block) * 0x100000001B3;
-    }
+    static std::uint64_t digest(std::uint64_t hash, std::uint32_t block) { return (hash ^ block) * 0x100000001B3; }
 };
 
 class RawFlow : public RawRecords<FlowRecords> {

@@ -13,7 +13,6 @@
 #include <optional>
 #include <utility>
 
-
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
 #include "runtime/byte_order.hpp"
@@ -194,9 +193,8 @@ public:
         const std::uint32_t executed = flow_cursor_.at(event.t - 1);
         if (executed != block) {
             throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) + " is in block " +
-                                             std::to_string(block) + ", not in block " +
-                                             std::to_string(executed) + " executed at t " +
-                                             std::to_string(event.t));
+                                             std::to_string(block) + ", not in block " + std::to_string(executed) +
+                                             " executed at t " + std::to_string(event.t));
         }
         if (last_t_[event.node] == event.t) {
             throw WetError(events_file_, at("event", index) + "node " + std::to_string(event.node) +

@@ -12,6 +12,7 @@
 // and only a node that keeps its own addresses is a sibling: a reader adds
 // one label to another, never follows a chain.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -26,50 +27,93 @@ constexpr std::size_t address_sibling_candidates = 16;
 
 // Per node, its sibling + 1 (0: it keeps its own addresses).
 // `every_execution[n]`: node n ran at every execution of its block;
-// `addresses_of(n)`: node n's addresses in execution order;
-// `saved_bytes(addresses)`: what a label of them would cost.
+// `count_of(n)`: how many addresses node n has;
+// `addresses_of(n, first, count)`: node n's addresses first .. first +
+// count - 1, in execution order (read a piece at a time: a node's whole run
+// is never held);
+// `saved_bytes(pieces)`: what a label of the addresses would cost, where
+// pieces(visit) calls visit(addresses) for each piece of them in order.
 // Of the candidates, the one whose differences repeat most often is taken
 // when they repeat more often than the node's own strides and its label of
 // differences is the smaller.
-template <class AddressesOf, class SavedBytes>
+template <class CountOf, class AddressesOf, class SavedBytes>
 std::vector<std::uint32_t> choose_address_siblings(const std::vector<RawNode>& nodes,
                                                    const std::vector<bool>& every_execution, std::size_t blocks,
-                                                   const AddressesOf& addresses_of, const SavedBytes& saved_bytes) {
+                                                   const CountOf& count_of, const AddressesOf& addresses_of,
+                                                   const SavedBytes& saved_bytes) {
+    constexpr std::uint64_t piece_addresses = std::uint64_t{1} << 16;
+    // visit(first, addresses) for node's addresses, a piece at a time.
+    const auto each_piece = [&](std::uint32_t node, const auto& visit) {
+        const std::uint64_t count = count_of(node);
+        for (std::uint64_t first = 0; first < count; first += piece_addresses) {
+            visit(first, addresses_of(node, first, std::min(piece_addresses, count - first)));
+        }
+    };
+    struct Candidate {
+        std::uint32_t node = 0;
+        std::size_t hits = 0;  // differences equal to the one before
+        std::uint64_t last = 0;
+    };
     std::vector<std::uint32_t> sibling(nodes.size(), 0);
     std::vector<std::vector<std::uint32_t>> recent(blocks);  // per block, latest last
     for (std::uint32_t node = 0; node < nodes.size(); ++node) {
         if (!every_execution[node]) {
             continue;
         }
-        const std::vector<std::uint64_t> own = addresses_of(node);
+        const std::uint64_t count = count_of(node);
         std::vector<std::uint32_t>& candidates = recent[nodes[node].block];
-        std::size_t best_hits = 0;
-        for (std::size_t index = 2; index < own.size(); ++index) {
-            best_hits += own[index] - own[index - 1] == own[index - 1] - own[index - 2] ? 1 : 0;
-        }
-        std::vector<std::uint64_t> best;
-        std::uint32_t best_node = 0;
+        std::vector<Candidate> tried;
         for (const std::uint32_t candidate : candidates) {
-            std::vector<std::uint64_t> differences = addresses_of(candidate);
-            if (differences.size() != own.size()) {
-                continue;  // not the same block executions after all
-            }
-            for (std::size_t index = 0; index < own.size(); ++index) {
-                differences[index] = own[index] - differences[index];
-            }
-            std::size_t hits = 0;
-            for (std::size_t index = 1; index < own.size(); ++index) {
-                hits += differences[index] == differences[index - 1] ? 1 : 0;
-            }
-            if (hits > best_hits) {
-                best_hits = hits;
-                best = std::move(differences);
-                best_node = candidate;
+            if (count_of(candidate) == count) {  // else not the same block executions after all
+                tried.push_back(Candidate{candidate, 0, 0});
             }
         }
-        if (!best.empty() && saved_bytes(best) < saved_bytes(own)) {
-            sibling[node] = best_node + 1;
-            continue;
+        // The node's own strides and each candidate's differences, in one walk.
+        std::size_t own_hits = 0;
+        std::uint64_t before_last = 0;
+        std::uint64_t last = 0;
+        each_piece(node, [&](std::uint64_t first, const std::vector<std::uint64_t>& own) {
+            for (std::size_t index = 0; index < own.size(); ++index) {
+                const std::uint64_t at = first + index;
+                own_hits += at >= 2 && own[index] - last == last - before_last ? 1 : 0;
+                before_last = last;
+                last = own[index];
+            }
+            for (Candidate& candidate : tried) {
+                const std::vector<std::uint64_t> theirs = addresses_of(candidate.node, first, own.size());
+                for (std::size_t index = 0; index < own.size(); ++index) {
+                    const std::uint64_t difference = own[index] - theirs[index];
+                    candidate.hits += first + index >= 1 && difference == candidate.last ? 1 : 0;
+                    candidate.last = difference;
+                }
+            }
+        });
+        std::size_t best_hits = own_hits;
+        const Candidate* best = nullptr;
+        for (const Candidate& candidate : tried) {
+            if (candidate.hits > best_hits) {
+                best_hits = candidate.hits;
+                best = &candidate;
+            }
+        }
+        if (best != nullptr && count != 0) {
+            const std::uint32_t best_node = best->node;
+            const auto differences = [&](const auto& visit) {
+                each_piece(node, [&](std::uint64_t first, std::vector<std::uint64_t> own) {
+                    const std::vector<std::uint64_t> theirs = addresses_of(best_node, first, own.size());
+                    for (std::size_t index = 0; index < own.size(); ++index) {
+                        own[index] -= theirs[index];
+                    }
+                    visit(own);
+                });
+            };
+            const auto own = [&](const auto& visit) {
+                each_piece(node, [&](std::uint64_t, const std::vector<std::uint64_t>& addresses) { visit(addresses); });
+            };
+            if (saved_bytes(differences) < saved_bytes(own)) {
+                sibling[node] = best_node + 1;
+                continue;
+            }
         }
         if (candidates.size() == address_sibling_candidates) {
             candidates.erase(candidates.begin());

@@ -53,26 +53,37 @@ public:
     // planes_level: the zstd level of chunks tried as byte planes.
     static ChunkedStream build(const Record* records, std::uint64_t count, std::uint64_t chunk_records,
                                int planes_level = byte_planes::level) {
-        ChunkedStream chunked;
-        chunked.count_ = count;
-        chunked.chunk_records_ = std::max<std::uint64_t>(chunk_records, 1);
+        ChunkedStream chunked = of_chunks(chunk_records);
         for (std::uint64_t first = 0; first < count; first += chunked.chunk_records_) {
-            const std::uint64_t length = std::min(chunked.chunk_records_, count - first);
-            Chunk chunk;
-            chunk.first = records[first].field1;
-            chunk.saved = Stream::build(records + first, static_cast<std::size_t>(length)).save();
-            if (length <= byte_planes::max_bytes / sizeof(Record)) {
-                std::vector<std::uint8_t> planes =
-                    byte_planes::compress(records + first, static_cast<std::size_t>(length), planes_level);
-                if (planes.size() < chunk.saved.size()) {
-                    chunk.saved = std::move(planes);
-                    chunk.form = Form::planes;
-                }
-            }
-            chunk.saved.shrink_to_fit();
-            chunked.chunks_.push_back(std::move(chunk));
+            chunked.append_chunk(records + first,
+                                 static_cast<std::size_t>(std::min(chunked.chunk_records_, count - first)),
+                                 planes_level);
         }
         return chunked;
+    }
+
+    // An empty stream of chunks of `chunk_records` records, grown a chunk at
+    // a time by append_chunk(): build() of the same records, chunk by chunk.
+    static ChunkedStream of_chunks(std::uint64_t chunk_records) {
+        ChunkedStream chunked;
+        chunked.chunk_records_ = std::max<std::uint64_t>(chunk_records, 1);
+        return chunked;
+    }
+    // The next chunk: `length` records, chunk_records() of them but in the last.
+    void append_chunk(const Record* records, std::size_t length, int planes_level = byte_planes::level) {
+        Chunk chunk;
+        chunk.first = records[0].field1;
+        chunk.saved = Stream::build(records, length).save();
+        if (length <= byte_planes::max_bytes / sizeof(Record)) {
+            std::vector<std::uint8_t> planes = byte_planes::compress(records, length, planes_level);
+            if (planes.size() < chunk.saved.size()) {
+                chunk.saved = std::move(planes);
+                chunk.form = Form::planes;
+            }
+        }
+        chunk.saved.shrink_to_fit();
+        chunks_.push_back(std::move(chunk));
+        count_ += length;
     }
 
     // visit(chunk, first record, records) for every chunk not yet in a

@@ -122,19 +122,38 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const E
         if (by_use.count(node) == 0) {
             continue;
         }
-        const std::vector<IndexedEdge> load_edges = by_use.read(node);
-        auto edge = load_edges.begin();
-        for (const NodeEvent& event : events.read(node)) {
-            if (edge == load_edges.end() || edge->edge.t_use != event.t) {
-                continue;
-            }
-            const RawEdge& raw_edge = edge->edge;
-            const DefAsk ask{edge->index, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def, event.address};
-            ++edge;
-            piece.emplace_back(kept_under(raw_edge), ask);
-            if (piece.size() >= piece_asks) {
-                questions.asks->add(piece);
-                piece.clear();
+        // The load's events and its edges, each a piece at a time: a hot
+        // load's run is never held whole.
+        const std::uint64_t edge_count = by_use.count(node);
+        std::uint64_t next_edge = 0;  // the load's edges before it are met
+        std::vector<IndexedEdge> load_edges;
+        std::size_t at = 0;  // next_edge's place in load_edges
+        const std::uint64_t event_count = events.count(node);
+        for (std::uint64_t first = 0; first < event_count && next_edge < edge_count; first += piece_asks) {
+            const std::vector<NodeEvent> run =
+                events.read(node, first, std::min<std::uint64_t>(piece_asks, event_count - first));
+            for (const NodeEvent& event : run) {
+                if (at == load_edges.size()) {
+                    if (next_edge == edge_count) {
+                        break;
+                    }
+                    const auto count = std::min<std::uint64_t>(piece_asks, edge_count - next_edge);
+                    load_edges = by_use.get(by_use.first(node) + next_edge, static_cast<std::size_t>(count));
+                    at = 0;
+                }
+                const IndexedEdge& edge = load_edges[at];
+                if (edge.edge.t_use != event.t) {
+                    continue;
+                }
+                const RawEdge& raw_edge = edge.edge;
+                const DefAsk ask{edge.index, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def, event.address};
+                ++at;
+                ++next_edge;
+                piece.emplace_back(kept_under(raw_edge), ask);
+                if (piece.size() >= piece_asks) {
+                    questions.asks->add(piece);
+                    piece.clear();
+                }
             }
         }
     }

@@ -67,6 +67,8 @@ public:
         return label;
     }
 
+    class Builder;
+
     // Its chunks, when it is a stream (null otherwise): the owner moves
     // chunks of a kind into shared frames once every label is made.
     ChunkedStream<Stream>* chunks() { return chunked_.get(); }
@@ -279,6 +281,102 @@ private:
     std::unique_ptr<Record[]> plain_;
     Record constant_{};
     std::uint64_t count_ = 0;          // records, in every form
+};
+
+// A label made from its records a piece at a time, as Label::make() makes
+// it from all of them: the same label, without holding them all. Records
+// wait here until they fill a chunk; where plain records turn out smaller
+// than their chunks, finish() asks for every record again.
+template <class Stream>
+class Label<Stream>::Builder {
+public:
+    explicit Builder(std::uint64_t chunk_records, int planes_level = byte_planes::level)
+        : chunked_(ChunkedStream<Stream>::of_chunks(chunk_records)), planes_level_(planes_level) {}
+
+    // The next `count` records.
+    void add(const Record* records, std::size_t count) {
+        if (count == 0) {
+            return;
+        }
+        if (count_ == 0) {
+            first_ = records[0];
+        }
+        for (std::size_t index = 0; index < count && constant_; ++index) {
+            constant_ = std::memcmp(&records[index], &first_, sizeof(Record)) == 0;
+        }
+        count_ += count;
+        const std::size_t chunk = static_cast<std::size_t>(chunked_.chunk_records());
+        std::size_t used = 0;
+        if (!pending_.empty()) {
+            used = std::min(count, chunk - pending_.size());
+            pending_.insert(pending_.end(), records, records + used);
+            if (pending_.size() < chunk) {
+                return;
+            }
+            chunked_.append_chunk(pending_.data(), chunk, planes_level_);
+            pending_.clear();
+        }
+        for (; count - used >= chunk; used += chunk) {
+            chunked_.append_chunk(records + used, chunk, planes_level_);
+        }
+        pending_.assign(records + used, records + count);
+    }
+    void add(const std::vector<Record>& records) { add(records.data(), records.size()); }
+
+    // What the label would take saved (Label::saved_bytes()), every record
+    // added; none may be added after.
+    std::uint64_t saved_bytes() {
+        close();
+        return count_ == 0 ? 1
+               : constant_ ? 1 + 8 + 8 * Stream::field_count
+               : plain()   ? 1 + 8 + sizeof(Record) * count_
+                           : 1 + chunked_.saved_bytes();
+    }
+
+    // The label; records_again() gives every record added, in order, where
+    // they are kept plain.
+    template <class RecordsAgain>
+    Label finish(const RecordsAgain& records_again) {
+        Label label;
+        if (count_ == 0) {
+            return label;
+        }
+        label.count_ = count_;
+        if (constant_) {
+            label.constant_ = first_;
+            return label;
+        }
+        close();
+        if (plain()) {
+            const std::vector<Record> records = records_again();
+            if (records.size() != count_) {
+                throw std::logic_error("a label's records, asked again, are not the ones added");
+            }
+            label.plain_ = std::make_unique<Record[]>(records.size());
+            std::copy(records.begin(), records.end(), label.plain_.get());
+        } else {
+            label.chunked_ = std::make_unique<ChunkedStream<Stream>>(std::move(chunked_));
+        }
+        return label;
+    }
+
+private:
+    // The last chunk made of the records that wait.
+    void close() {
+        if (!pending_.empty()) {
+            chunked_.append_chunk(pending_.data(), pending_.size(), planes_level_);
+            pending_ = {};
+        }
+    }
+    // Plain records take fewer bytes than their chunks (Label::make()'s choice).
+    bool plain() const { return count_ * sizeof(Record) < chunked_.saved_bytes(); }
+
+    ChunkedStream<Stream> chunked_;
+    int planes_level_;
+    std::vector<Record> pending_;  // fewer than a chunk's records
+    Record first_{};
+    bool constant_ = true;
+    std::uint64_t count_ = 0;
 };
 
 }  // namespace tcgen::wet

@@ -66,10 +66,10 @@
 #include "wet/flow/flow_index.hpp"
 #include "wet/flow/flow_stream.hpp"
 #include "wet/format/raw_flow.hpp"
-#include "wet/labels/def_questions.hpp"
 #include "wet/labels/chunked_stream.hpp"
-#include "wet/labels/label.hpp"
+#include "wet/labels/def_questions.hpp"
 #include "wet/labels/events_by_node.hpp"
+#include "wet/labels/label.hpp"
 #include "wet/labels/lru_cache.hpp"
 #include "wet/labels/packed_labels.hpp"
 #include "wet/labels/parents_by_block.hpp"
@@ -104,8 +104,7 @@ public:
     // stream is made, `parents` once the blocks' parents are, before the
     // defs' tables; `questions` once each edge's def is made
     // (defs_by_load.hpp), before the node labels.
-    static LabelStore build(const RawTrace& raw, const EventsByNode& events, RawFlow flow,
-                            DefQuestions questions,
+    static LabelStore build(const RawTrace& raw, const EventsByNode& events, RawFlow flow, DefQuestions questions,
                             std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
 

@@ -17,8 +17,8 @@
 #include "wet/format/raw_files.hpp"
 #include "wet/labels/address_siblings.hpp"
 #include "wet/labels/asks_by_node.hpp"
-#include "wet/labels/def_questions.hpp"
 #include "wet/labels/def_encoding.hpp"
+#include "wet/labels/def_questions.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/grouping.hpp"
 
@@ -200,8 +200,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 
 }  // namespace
 
-LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, RawFlow flow,
-                             DefQuestions questions,
+LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, RawFlow flow, DefQuestions questions,
                              std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
                              const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
@@ -357,9 +356,10 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
         const std::uint32_t block = raw.nodes[node].block;
         return events.count(node) != 0 && events.count(node) == store.block_counts_[block];
     };
-    const auto own_addresses = [&](std::size_t node) {
+    const auto own_addresses = [&](std::size_t node, std::uint64_t first, std::uint64_t count) {
         std::vector<std::uint64_t> addresses;
-        for (const NodeEvent& event : events.read(node)) {
+        addresses.reserve(static_cast<std::size_t>(count));
+        for (const NodeEvent& event : events.read(node, first, count)) {
             addresses.push_back(event.address);
         }
         return addresses;
@@ -370,11 +370,19 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
     }
     report("address siblings", 0, 1);
     const std::vector<std::uint32_t> siblings = choose_address_siblings(
-        raw.nodes, every_execution, raw.blocks.size(), own_addresses, [&](const std::vector<std::uint64_t>& addresses) {
-            return make_label<NodeAddresses>(
-                       addresses, [](std::uint64_t address) { return NodeAddresses::Record{address}; },
-                       checkpoint_records)
-                .saved_bytes();
+        raw.nodes, every_execution, raw.blocks.size(), [&](std::size_t node) { return events.count(node); },
+        own_addresses,
+        [&](const auto& pieces) {
+            Label<NodeAddresses>::Builder label(checkpoint_records);
+            pieces([&](const std::vector<std::uint64_t>& addresses) {
+                std::vector<NodeAddresses::Record> records;
+                records.reserve(addresses.size());
+                for (const std::uint64_t address : addresses) {
+                    records.push_back(NodeAddresses::Record{address});
+                }
+                label.add(records);
+            });
+            return label.saved_bytes();
         });
     // Node `node`'s address records of its events `run`, which start at its from-th.
     const auto addresses_of = [&](std::size_t node, const std::vector<NodeEvent>& run, std::size_t from) {
@@ -405,31 +413,76 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
     // Values and addresses stay objects until their chunks are shared.
     std::vector<Label<NodeValues>> values(raw.nodes.size());
     std::vector<Label<NodeAddresses>> addresses(raw.nodes.size());
+    // A node's events are read a piece at a time, never its whole run (a
+    // hot node's runs to tens of millions): each_piece(node, visit) calls
+    // visit(first, run) for its events first .. first + run.size() - 1.
+    constexpr std::uint64_t piece_events = std::uint64_t{1} << 16;
+    const auto each_piece = [&](std::size_t node, const auto& visit) {
+        for (std::uint64_t first = 0; first < events.count(node); first += piece_events) {
+            visit(first, events.read(node, first, std::min(piece_events, events.count(node) - first)));
+        }
+    };
+    // A node's records of one kind, made from each piece, all of them: a
+    // label's plain form, only where they take fewer bytes than its chunks.
+    const auto all_records = [&](std::size_t node, const auto& records_of) {
+        std::vector<typename std::decay_t<decltype(records_of(0, std::vector<NodeEvent>()))>::value_type> all;
+        each_piece(node, [&](std::uint64_t first, const std::vector<NodeEvent>& run) {
+            const auto records = records_of(first, run);
+            all.insert(all.end(), records.begin(), records.end());
+        });
+        return all;
+    };
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
         if (node % 256 == 0) {
             report("node labels", node, raw.nodes.size());
         }
-        const std::vector<NodeEvent> run = events.read(node);
-        const Times times = run.empty() ? Times::never : every_execution[node] ? Times::block : Times::own;
+        const Times times = events.count(node) == 0 ? Times::never : every_execution[node] ? Times::block : Times::own;
         store.node_mode_[node] = static_cast<std::uint8_t>(times);
-        store.node_times_.add(times == Times::own
-                                  ? make_label<NodeTimestamps>(
-                                        run, [](const NodeEvent& event) { return NodeTimestamps::Record{event.t}; },
-                                        checkpoint_records)
-                                  : Label<NodeTimestamps>{});
-        const std::vector<EdgeDef> node_defs = read_defs(node, run);
-        values[node] = Label<NodeValues>::make(values_of(run, node_defs), checkpoint_records);
-        addresses[node] = Label<NodeAddresses>::make(addresses_of(node, run, 0), checkpoint_records);
+        const bool keeps_defs = raw.nodes[node].access == 'L' && defs->count(node) != 0;
+        const auto timestamps_of = [&](std::uint64_t, const std::vector<NodeEvent>& run) {
+            std::vector<NodeTimestamps::Record> records;
+            records.reserve(run.size());
+            for (const NodeEvent& event : run) {
+                records.push_back(NodeTimestamps::Record{event.t});
+            }
+            return records;
+        };
+        const auto node_values_of = [&](std::uint64_t, const std::vector<NodeEvent>& run) {
+            return values_of(run, read_defs(node, run));
+        };
+        const auto node_addresses_of = [&](std::uint64_t first, const std::vector<NodeEvent>& run) {
+            return addresses_of(node, run, static_cast<std::size_t>(first));
+        };
         bool has_defs = false;
-        std::vector<LoadDefs::Record> records;
-        if (raw.nodes[node].access == 'L' && !node_defs.empty()) {
+        const auto defs_of = [&](std::uint64_t, const std::vector<NodeEvent>& run) {
+            const std::vector<EdgeDef> node_defs = read_defs(node, run);
+            std::vector<LoadDefs::Record> records;
             records.reserve(run.size());
             each_event(run, node_defs, [&](const NodeEvent&, std::size_t def) {
                 records.push_back(def == no_def ? LoadDefs::Record{0, 0} : node_defs[def].record);
                 has_defs = has_defs || records.back().field1 != 0;
             });
-        }
-        store.defs_.add(has_defs ? Label<LoadDefs>::make(records, checkpoint_records) : Label<LoadDefs>{});
+            return records;
+        };
+        Label<NodeTimestamps>::Builder times_label(checkpoint_records);
+        Label<NodeValues>::Builder values_label(checkpoint_records);
+        Label<NodeAddresses>::Builder addresses_label(checkpoint_records);
+        Label<LoadDefs>::Builder defs_label(checkpoint_records);
+        each_piece(node, [&](std::uint64_t first, const std::vector<NodeEvent>& run) {
+            if (times == Times::own) {
+                times_label.add(timestamps_of(first, run));
+            }
+            values_label.add(node_values_of(first, run));
+            addresses_label.add(node_addresses_of(first, run));
+            if (keeps_defs) {
+                defs_label.add(defs_of(first, run));
+            }
+        });
+        store.node_times_.add(times == Times::own ? times_label.finish([&] { return all_records(node, timestamps_of); })
+                                                  : Label<NodeTimestamps>{});
+        values[node] = values_label.finish([&] { return all_records(node, node_values_of); });
+        addresses[node] = addresses_label.finish([&] { return all_records(node, node_addresses_of); });
+        store.defs_.add(has_defs ? defs_label.finish([&] { return all_records(node, defs_of); }) : Label<LoadDefs>{});
     }
     store.node_times_.shrink();
     store.defs_.shrink();

@@ -156,12 +156,11 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     StreamedRawTrace read = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
     // The flow and the edges read from their files a piece at a time.
-    return build_checked(read.raw, std::move(read.flow), std::move(read.edges), events, progress,
-                         checkpoint_records);
+    return build_checked(read.raw, std::move(read.flow), std::move(read.edges), events, progress, checkpoint_records);
 }
 
-WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawFlow flow,
-                                                       RawEdges edges, const EventsByNode& events, const Progress& progress,
+WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawFlow flow, RawEdges edges,
+                                                       const EventsByNode& events, const Progress& progress,
                                                        std::uint64_t checkpoint_records) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
@@ -197,9 +196,8 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawF
         throw WetError(wet.name_, std::string("control dependences: ") + error.what());
     }
     wet.hold_labels(
-        std::make_unique<LabelStore>(
-            LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_, std::move(*parents), progress,
-                              checkpoint_records)));
+        std::make_unique<LabelStore>(LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_,
+                                                       std::move(*parents), progress, checkpoint_records)));
     return wet;
 }
 

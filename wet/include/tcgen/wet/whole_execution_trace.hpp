@@ -77,8 +77,8 @@ namespace tcgen::wet {
 
 class EventsByNode;  // the events grouped by node, in memory or in a temporary file; private
 class LabelStore;  // the compressed labels; private, so their layout can change
-class RawEdges;  // the raw edges, held or in their file; private
-class RawFlow;   // the raw flow, held or in its file; private
+class RawEdges;    // the raw edges, held or in their file; private
+class RawFlow;     // the raw flow, held or in its file; private
 template <class State>
 class PerThread;  // one LabelStore per querying thread
 class RegisterReads;
@@ -346,8 +346,7 @@ private:
     // build() of a checked raw trace whose flow is `flow`, whose edges are
     // `edges` and whose events `events` gives (raw.flow, raw.edges and
     // raw.events unread).
-    static WholeExecutionTrace build_checked(const RawTrace& raw, RawFlow flow,
-                                             RawEdges edges,
+    static WholeExecutionTrace build_checked(const RawTrace& raw, RawFlow flow, RawEdges edges,
                                              const EventsByNode& events, const Progress& progress,
                                              std::uint64_t checkpoint_records);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
