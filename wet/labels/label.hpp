@@ -285,8 +285,9 @@ private:
 
 // A label made from its records a piece at a time, as Label::make() makes
 // it from all of them: the same label, without holding them all. Records
-// wait here until they fill a chunk; where plain records turn out smaller
-// than their chunks, finish() asks for every record again.
+// wait here until they fill a chunk (while every one equals the first, only
+// their count is kept); where plain records turn out smaller than their
+// chunks, finish() asks for every record again.
 template <class Stream>
 class Label<Stream>::Builder {
 public:
@@ -301,32 +302,40 @@ public:
         if (count_ == 0) {
             first_ = records[0];
         }
-        for (std::size_t index = 0; index < count && constant_; ++index) {
-            constant_ = std::memcmp(&records[index], &first_, sizeof(Record)) == 0;
-        }
-        count_ += count;
-        const std::size_t chunk = static_cast<std::size_t>(chunked_.chunk_records());
-        std::size_t used = 0;
-        if (!pending_.empty()) {
-            used = std::min(count, chunk - pending_.size());
-            pending_.insert(pending_.end(), records, records + used);
-            if (pending_.size() < chunk) {
+        if (constant_) {
+            // While every record is the first, only their count is kept:
+            // most labels of constants are never chunked, as make() never
+            // chunks them. The first that differs has the ones before it
+            // chunked, made again from the first.
+            std::size_t same = 0;
+            while (same < count && std::memcmp(&records[same], &first_, sizeof(Record)) == 0) {
+                ++same;
+            }
+            count_ += same;
+            if (same == count) {
                 return;
             }
-            chunked_.append_chunk(pending_.data(), chunk, planes_level_);
-            pending_.clear();
+            constant_ = false;
+            const std::vector<Record> copies(static_cast<std::size_t>(chunked_.chunk_records()), first_);
+            for (std::uint64_t left = count_; left != 0;) {
+                const std::size_t length = static_cast<std::size_t>(std::min<std::uint64_t>(left, copies.size()));
+                append(copies.data(), length);
+                left -= length;
+            }
+            records += same;
+            count -= same;
         }
-        for (; count - used >= chunk; used += chunk) {
-            chunked_.append_chunk(records + used, chunk, planes_level_);
-        }
-        pending_.assign(records + used, records + count);
+        count_ += count;
+        append(records, count);
     }
     void add(const std::vector<Record>& records) { add(records.data(), records.size()); }
 
     // What the label would take saved (Label::saved_bytes()), every record
     // added; none may be added after.
     std::uint64_t saved_bytes() {
-        close();
+        if (!constant_) {
+            close();
+        }
         return count_ == 0 ? 1
                : constant_ ? 1 + 8 + 8 * Stream::field_count
                : plain()   ? 1 + 8 + sizeof(Record) * count_
@@ -367,6 +376,24 @@ private:
             chunked_.append_chunk(pending_.data(), pending_.size(), planes_level_);
             pending_ = {};
         }
+    }
+    // Records after those chunked or waiting: whole chunks made, the rest waits.
+    void append(const Record* records, std::size_t count) {
+        const std::size_t chunk = static_cast<std::size_t>(chunked_.chunk_records());
+        std::size_t used = 0;
+        if (!pending_.empty()) {
+            used = std::min(count, chunk - pending_.size());
+            pending_.insert(pending_.end(), records, records + used);
+            if (pending_.size() < chunk) {
+                return;
+            }
+            chunked_.append_chunk(pending_.data(), chunk, planes_level_);
+            pending_.clear();
+        }
+        for (; count - used >= chunk; used += chunk) {
+            chunked_.append_chunk(records + used, chunk, planes_level_);
+        }
+        pending_.assign(records + used, records + count);
     }
     // Plain records take fewer bytes than their chunks (Label::make()'s choice).
     bool plain() const { return count_ * sizeof(Record) < chunked_.saved_bytes(); }

@@ -447,6 +447,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             }
             return records;
         };
+        // (The values and the defs of a piece share its defs, read once.)
         const auto node_values_of = [&](std::uint64_t, const std::vector<NodeEvent>& run) {
             return values_of(run, read_defs(node, run));
         };
@@ -454,8 +455,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             return addresses_of(node, run, static_cast<std::size_t>(first));
         };
         bool has_defs = false;
-        const auto defs_of = [&](std::uint64_t, const std::vector<NodeEvent>& run) {
-            const std::vector<EdgeDef> node_defs = read_defs(node, run);
+        const auto defs_with = [&](const std::vector<NodeEvent>& run, const std::vector<EdgeDef>& node_defs) {
             std::vector<LoadDefs::Record> records;
             records.reserve(run.size());
             each_event(run, node_defs, [&](const NodeEvent&, std::size_t def) {
@@ -463,6 +463,9 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                 has_defs = has_defs || records.back().field1 != 0;
             });
             return records;
+        };
+        const auto defs_of = [&](std::uint64_t, const std::vector<NodeEvent>& run) {
+            return defs_with(run, read_defs(node, run));
         };
         Label<NodeTimestamps>::Builder times_label(checkpoint_records);
         Label<NodeValues>::Builder values_label(checkpoint_records);
@@ -472,10 +475,11 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             if (times == Times::own) {
                 times_label.add(timestamps_of(first, run));
             }
-            values_label.add(node_values_of(first, run));
+            const std::vector<EdgeDef> node_defs = read_defs(node, run);
+            values_label.add(values_of(run, node_defs));
             addresses_label.add(node_addresses_of(first, run));
             if (keeps_defs) {
-                defs_label.add(defs_of(first, run));
+                defs_label.add(defs_with(run, node_defs));
             }
         });
         store.node_times_.add(times == Times::own ? times_label.finish([&] { return all_records(node, timestamps_of); })
