@@ -8,7 +8,8 @@
 # sanitizers (where every table comes from calloc, not a mapping whose pages
 # a restart hands back) the long trace is shorter, the back-ends go with
 # two restart intervals, not four, a quarter of the damaged files are
-# tried, and the trace of tiny groups has 300 records, not 3000.
+# tried, the trace of tiny groups has 300 records, not 3000, and the blocks
+# of every kind are a quarter of their size.
 # Usage: thread_groups_test.sh COMP SYNTH_TRACE MATCH_COMP
 set -u
 comp=$(realpath "$1") synth=$(realpath "$2") match_comp=$(realpath "$3")
@@ -32,9 +33,9 @@ decodes_alike() {
 # 60000 records of 12 bytes in blocks of 24 KiB: 30 blocks.
 "$synth" --fields=32,64 --header=4 --records=60000 --tail=5 --pattern=mixed --seed=21 >trace
 
-long_records=800000 damage_places=97 restarts="0 1 2 3" tiny_records=3000
+long_records=800000 damage_places=97 restarts="0 1 2 3" tiny_records=3000 kinds_scale=4
 if [ -n "${TCGEN_TEST_UNDER_SANITIZERS:-}" ]; then
-    long_records=300000 damage_places=25 restarts="1 3" tiny_records=300
+    long_records=300000 damage_places=25 restarts="1 3" tiny_records=300 kinds_scale=1
 fi
 for backend in bzip2 lzma zstd; do
     for restart in $restarts; do
@@ -88,15 +89,15 @@ for restart in 0 1 3; do
     decodes_alike "$match_comp" "MATCH, restart $restart" trace match.tcz 1 2 3
 done
 
-# Blocks of every kind the writer chooses: blocks of 21845 records
-# without runs, with runs learnt by their tails (whole at -9), with record
-# matches (2000 records, then their 4-record pieces over again in shuffled
-# orders), the short last block without runs, with and without restart
-# points, at a level of each kind; the same output on 1, the default and 4
-# threads.
-"$synth" --fields=32,64 --header=0 --records=40000 --pattern=random --seed=24 >fields.random
-"$synth" --fields=32,64 --header=0 --records=40000 --pattern=repeat --seed=25 >fields.repeat
-"$synth" --fields=32,64 --header=0 --records=2000 --pattern=random --seed=26 >fields.few
+# Blocks of every kind the writer chooses: blocks of 21845 records (5461
+# under the sanitizers) without runs, with runs learnt by their tails (whole
+# at -9), with record matches (2000 records, then their 4-record pieces over
+# again in shuffled orders), the short last block without runs, with and
+# without restart points, at a level of each kind; the same output on 1, the
+# default and 4 threads.
+"$synth" --fields=32,64 --header=0 --records=$((kinds_scale * 10000)) --pattern=random --seed=24 >fields.random
+"$synth" --fields=32,64 --header=0 --records=$((kinds_scale * 10000)) --pattern=repeat --seed=25 >fields.repeat
+"$synth" --fields=32,64 --header=0 --records=$((kinds_scale * 500)) --pattern=random --seed=26 >fields.few
 mkdir pieces
 split -b 48 -a 3 fields.few pieces/
 for copy in $(seq 11); do
@@ -107,7 +108,7 @@ for compressor in "$comp" "$match_comp"; do
     name=$(basename "$compressor")
     for restart in 0 2; do
         for level in 1 6 9; do
-            "$compressor" -q -c -$level --block-size=256KiB --restart-blocks=$restart <fields >fields.tcz \
+            "$compressor" -q -c -$level --block-size=$((kinds_scale * 64))KiB --restart-blocks=$restart <fields >fields.tcz \
                 || fail "$name: cannot compress fields (-$level, restart $restart)"
             decodes_alike "$compressor" "$name, fields, -$level, restart $restart" fields fields.tcz 1 0 4
         done
