@@ -1,6 +1,8 @@
 // The build's temporary files: the defs' questions grouped by store
-// (AsksByNode) and each edge's def grouped by load (DefsByLoad), through a
-// temporary file against the same through memory, and a temporary file's
+// (AsksByNode, read in the order of their horizons by AsksInHorizonOrder)
+// and each edge's def grouped by load (DefsByLoad), through a temporary
+// file against the same through memory; a node's events walked a piece at
+// a time (EventWalk); and a temporary file's
 // refusals (a write beyond the size limit, a read
 // beyond what was written), one line each, with nothing left behind. And
 // the raw edges the build walks in passes over their file (RawEdges): the
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
+#include <numeric>
 #include <random>
 #include <set>
 #include <string>
@@ -21,17 +24,28 @@
 #include "runtime/byte_order.hpp"
 #include "wet/format/raw_edges.hpp"
 #include "wet/labels/asks_by_node.hpp"
+#include "wet/labels/asks_in_horizon_order.hpp"
+#include "wet/labels/def_encoding.hpp"
+#include "wet/labels/def_questions.hpp"
 #include "wet/labels/defs_by_load.hpp"
+#include "wet/labels/event_walk.hpp"
+#include "wet/labels/events_by_node.hpp"
 #include "wet/labels/temporary_file.hpp"
 #include "wet_error_of.hpp"
 
 namespace {
 
+using tcgen::wet::AsksInHorizonOrder;
 using tcgen::wet::DefAsk;
+using tcgen::wet::DefQuestions;
 using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
+using tcgen::wet::EventsByNode;
+using tcgen::wet::EventWalk;
+using tcgen::wet::NodeEvent;
 using tcgen::wet::RawEdge;
 using tcgen::wet::RawEdges;
+using tcgen::wet::RawEvent;
 using tcgen::wet::TemporaryFile;
 using tcgen_test::wet_error_of;
 
@@ -65,8 +79,9 @@ bool same(const std::vector<EdgeDef>& a, const std::vector<EdgeDef>& b) {
 }
 
 // Random loads' defs from random stores, one def a load execution, added a
-// store at a time as the build adds them; read back whole and in windows,
-// short runs (read whole) and long ones (searched) alike.
+// store at a time as the build adds them, each in pieces; read back whole
+// and in windows, in time order, short runs (read whole) and long ones
+// (searched) alike.
 TEST(DefsByLoad, ThroughAFileIsThroughMemory) {
     const Directory directory("defs_by_load_test");
     std::mt19937_64 random(5);
@@ -92,10 +107,22 @@ TEST(DefsByLoad, ThroughAFileIsThroughMemory) {
     DefsByLoad in_memory(first, "");
     DefsByLoad in_file(first, directory.path + "out.wet");
     EXPECT_EQ(directory.listing(), before) << "the temporary file is unlinked once open";
-    for (std::size_t store = 0; store < nodes; ++store) {
-        std::vector<std::pair<std::uint32_t, EdgeDef>> copy = by_store[store];
-        in_memory.add_store(copy);
-        in_file.add_store(by_store[store]);
+    // Stores in a shuffled order, each in pieces of random sizes.
+    std::vector<std::uint32_t> store_order(nodes);
+    std::iota(store_order.begin(), store_order.end(), 0);
+    std::shuffle(store_order.begin(), store_order.end(), random);
+    for (const std::uint32_t store : store_order) {
+        const std::vector<std::pair<std::uint32_t, EdgeDef>>& all = by_store[store];
+        for (std::size_t begin = 0; begin < all.size();) {
+            const std::size_t count = std::min<std::size_t>(all.size() - begin, 1 + random() % 300);
+            std::vector<std::pair<std::uint32_t, EdgeDef>> piece(
+                all.begin() + static_cast<std::ptrdiff_t>(begin),
+                all.begin() + static_cast<std::ptrdiff_t>(begin + count));
+            std::vector<std::pair<std::uint32_t, EdgeDef>> copy = piece;
+            in_memory.add_store(store, copy);
+            in_file.add_store(store, piece);
+            begin += count;
+        }
     }
     in_memory.finish();
     in_file.finish();
@@ -161,6 +188,136 @@ TEST(AsksByNode, ThroughAFileIsThroughMemory) {
     for (std::size_t store = 0; store < stores; ++store) {
         EXPECT_TRUE(same_asks(in_file->read(store), expected[store])) << "store " << store;
         EXPECT_TRUE(same_asks(in_memory->read(store), expected[store])) << "store " << store;
+    }
+}
+
+// A store's asks, as ask_defs keeps them: under the store a run a load (of
+// loads without writers), under each load it is a writer of that load's
+// run, each in time order; among them runs longer than a piece and more
+// runs than share the merge's buffer at the least piece. Merged, they come
+// in the order of their horizons, every ask once, through a file as in
+// memory.
+TEST(AsksInHorizonOrder, MergesEveryRunOfAStoreAndItsLoads) {
+    const Directory directory("asks_in_horizon_order_test");
+    std::mt19937_64 random(17);
+    constexpr std::uint32_t store = 1500;  // loads below it and above it
+    constexpr std::uint32_t node_count = 3000;
+    std::vector<std::uint32_t> loads(node_count);
+    std::iota(loads.begin(), loads.end(), 0);
+    loads.erase(loads.begin() + store);
+    std::shuffle(loads.begin(), loads.end(), random);
+    loads.resize(1200);
+    std::sort(loads.begin(), loads.end());
+    const std::vector<std::uint32_t> written = {loads[3], loads[700]};  // loads it is a writer of
+    std::vector<std::pair<std::uint32_t, DefAsk>> all;                  // (kept under, ask), a load at a time
+    std::vector<std::uint64_t> counts(node_count, 0);
+    std::uint32_t edge = 0;
+    for (const std::uint32_t load : loads) {
+        const bool writers = std::find(written.begin(), written.end(), load) != written.end();
+        const std::uint64_t asks = load == loads[10] ? 3000 : writers ? 2500 : 1 + random() % 20;
+        std::uint32_t t = static_cast<std::uint32_t>(random() % 50);
+        for (std::uint64_t ask = 0; ask < asks; ++ask, t += 1 + static_cast<std::uint32_t>(random() % 40)) {
+            const std::uint32_t def = writers && ask % 2 == 1 ? store + 1 : store;
+            const std::uint32_t under = writers ? load : store;
+            all.emplace_back(under, DefAsk{edge++, load, t, def, t / 2, random()});
+            ++counts[under];
+        }
+    }
+    for (const std::string& beside : {std::string(), directory.path + "out.wet"}) {
+        DefQuestions questions;
+        questions.asks = tcgen::wet::make_asks_by_node(counts, beside);
+        questions.written_by.resize(node_count);
+        questions.written_by[store] = written;
+        std::uint32_t last_load = ~0U;
+        std::vector<std::pair<std::uint32_t, DefAsk>> piece;
+        for (const auto& [under, ask] : all) {
+            if (ask.use != last_load) {  // the pieces end with each load, as in ask_defs
+                questions.asks->add(piece);
+                piece.clear();
+                questions.asks->start_run(under);
+                last_load = ask.use;
+            }
+            piece.emplace_back(under, ask);
+        }
+        questions.asks->add(piece);
+        questions.asks->check_full();
+        EXPECT_EQ(questions.asks->runs(store).size(), loads.size() - written.size());
+
+        AsksInHorizonOrder merged(questions, store);
+        std::vector<bool> given(all.size(), false);
+        std::uint64_t last_horizon = 0;
+        std::size_t count = 0;
+        DefAsk ask;
+        while (merged.next(ask)) {
+            const std::uint64_t horizon = tcgen::wet::def_encoding::store_horizon(store, ask.use, ask.t_use);
+            ASSERT_LE(last_horizon, horizon) << "ask " << count << ", edge " << ask.edge;
+            ASSERT_LT(ask.edge, given.size());
+            ASSERT_FALSE(given[ask.edge]) << "edge " << ask.edge << " given twice";
+            given[ask.edge] = true;
+            last_horizon = horizon;
+            ++count;
+        }
+        EXPECT_EQ(count, all.size()) << (beside.empty() ? "in memory" : "through a file");
+        EXPECT_TRUE(AsksInHorizonOrder(questions, store + 1).empty());
+    }
+}
+
+// A node's events walked to horizons in order, and asked for the first at
+// or after a time behind the walk (held, or searched for in the run),
+// ahead of it, and beyond its last: what a whole run read at once says.
+TEST(EventWalk, FindsWhatTheWholeRunFinds) {
+    const Directory directory("event_walk_test");
+    std::mt19937_64 random(23);
+    constexpr std::uint32_t nodes = 3;
+    std::vector<RawEvent> events;
+    std::uint32_t t = 0;
+    for (std::size_t index = 0; index < 5 * EventWalk::piece_events + 77; ++index) {
+        t += 1 + static_cast<std::uint32_t>(random() % 3);
+        events.push_back(RawEvent{static_cast<std::uint32_t>(random() % 5 == 0 ? 0 : 1), t, random(), random()});
+    }
+    std::vector<std::uint64_t> counts(nodes, 0);
+    for (const RawEvent& event : events) {
+        ++counts[event.node];
+    }
+    const EventsByNode in_memory = EventsByNode::in_memory(events, nodes);
+    EventsByNode::Scatter scatter(directory.path + "out.wet", counts);
+    scatter.add(events.data(), events.size());
+    const EventsByNode in_file = scatter.finish();
+    for (const EventsByNode* grouped : std::vector<const EventsByNode*>{&in_memory, &in_file}) {
+        for (std::uint32_t node = 0; node < nodes; ++node) {
+            const std::vector<NodeEvent> whole = grouped->read(node);
+            const auto first_at = [&](std::uint64_t time) {
+                return static_cast<std::uint64_t>(
+                    std::lower_bound(whole.begin(), whole.end(), time,
+                                     [](const NodeEvent& event, std::uint64_t value) { return event.t < value; }) -
+                    whole.begin());
+            };
+            EventWalk walk(*grouped, node);
+            ASSERT_EQ(walk.size(), whole.size());
+            std::uint64_t visited = 0;
+            for (std::uint64_t horizon = 0; horizon <= t + 10; horizon += 1 + random() % 5000) {
+                const std::uint64_t before = walk.walk_to(horizon, [&](const NodeEvent& event) {
+                    EXPECT_EQ(event.t, whole[visited].t);
+                    ++visited;
+                });
+                ASSERT_EQ(before, first_at(horizon)) << "node " << node << ", horizon " << horizon;
+                ASSERT_EQ(visited, before);
+                for (int probe = 0; probe < 4; ++probe) {
+                    const auto time = static_cast<std::uint32_t>(probe == 0   ? horizon - random() % 100
+                                                                 : probe == 1 ? random() % (horizon + 1)
+                                                                 : probe == 2 ? horizon + random() % 200000
+                                                                              : t + 1 + random() % 10);
+                    const std::uint64_t found = walk.lower_bound(time);
+                    ASSERT_EQ(found, first_at(time)) << "node " << node << ", t " << time << ", horizon " << horizon;
+                    if (found < whole.size()) {
+                        EXPECT_EQ(walk.at(found).t, whole[found].t);
+                        EXPECT_EQ(walk.at(found).value, whole[found].value);
+                    }
+                }
+            }
+            EXPECT_EQ(walk.walk_to(std::uint64_t{t} + 1, [&](const NodeEvent&) { ++visited; }), whole.size());
+            EXPECT_EQ(visited, whole.size());
+        }
     }
 }
 

@@ -118,10 +118,17 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const E
     }
     constexpr std::size_t piece_asks = std::size_t{1} << 16;
     std::vector<std::pair<std::uint32_t, DefAsk>> piece;  // (node kept under, ask)
-    for (std::size_t node = 0; node < nodes.size(); ++node) {
+    // Under each node, a run of asks a load (asks_in_horizon_order.hpp):
+    // the pieces end with each load, so that a run begins where its node's
+    // asks stand when its load is reached.
+    constexpr std::uint32_t no_load = ~std::uint32_t{0};
+    std::vector<std::uint32_t> last_load(nodes.size(), no_load);  // per node, the load of its latest asks
+    for (std::uint32_t node = 0; node < nodes.size(); ++node) {
         if (by_use.count(node) == 0) {
             continue;
         }
+        questions.asks->add(piece);
+        piece.clear();
         // The load's events and its edges, each a piece at a time: a hot
         // load's run is never held whole.
         const std::uint64_t edge_count = by_use.count(node);
@@ -149,7 +156,12 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const E
                 const DefAsk ask{edge.index, raw_edge.use, raw_edge.t_use, raw_edge.def, raw_edge.t_def, event.address};
                 ++at;
                 ++next_edge;
-                piece.emplace_back(kept_under(raw_edge), ask);
+                const std::uint32_t under = kept_under(raw_edge);
+                if (last_load[under] != node) {
+                    questions.asks->start_run(under);
+                    last_load[under] = node;
+                }
+                piece.emplace_back(under, ask);
                 if (piece.size() >= piece_asks) {
                     questions.asks->add(piece);
                     piece.clear();
@@ -160,15 +172,6 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const E
     questions.asks->add(piece);
     questions.asks->check_full();
     return questions;
-}
-
-std::vector<DefAsk> DefQuestions::asks_of(std::uint32_t store) const {
-    std::vector<DefAsk> all = asks->read(store);
-    for (const std::uint32_t load : written_by[store]) {
-        const std::vector<DefAsk> load_asks = asks->read(load);
-        all.insert(all.end(), load_asks.begin(), load_asks.end());
-    }
-    return all;
 }
 
 }  // namespace tcgen::wet

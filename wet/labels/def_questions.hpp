@@ -30,13 +30,10 @@ struct DefQuestions {
     // Each edge asks its own store node, under which it is kept, or, when
     // its load has writers, each of them (which include its own): kept under
     // its load then. Through a temporary file beside the events' when they
-    // are in one.
+    // are in one; under each node, a run a load, in time order.
     std::unique_ptr<AsksByNode> asks;
     // Per store node, the loads it is a writer of.
     std::vector<std::vector<std::uint32_t>> written_by;
-
-    // The asks of store node `store`, its own and its loads'.
-    std::vector<DefAsk> asks_of(std::uint32_t store) const;
 };
 
 // `edges` (a checked raw trace's, of nodes `nodes`) asked, then freed

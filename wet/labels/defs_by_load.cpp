@@ -13,50 +13,58 @@ bool earlier(const EdgeDef& a, const EdgeDef& b) {
 
 }  // namespace
 
-void DefsByLoad::finish() {
-    runs_.check_full();
-    // A load's runs of several stores, merged into time order (one def a load execution).
-    for (std::size_t load = 0; load < runs_.nodes(); ++load) {
-        if (count(load) > 1) {
-            std::vector<EdgeDef> defs = runs_.read(load);
-            if (!std::is_sorted(defs.begin(), defs.end(), earlier)) {
-                std::sort(defs.begin(), defs.end(), earlier);
-                runs_.put(runs_.first(load), defs.data(), defs.size());
-            }
+void DefsByLoad::add_store(std::uint32_t store, std::vector<std::pair<std::uint32_t, EdgeDef>>& defs) {
+    for (const auto& [load, def] : defs) {
+        if (load < last_store_.size() && last_store_[load] != store) {
+            runs_.start_run(load);
+            last_store_[load] = store;
         }
     }
+    runs_.add(defs);
 }
 
 std::vector<EdgeDef> DefsByLoad::read(std::size_t load, std::uint32_t t_first, std::uint32_t t_last) const {
-    // The run's bounds by a binary search of its times, one def read a probe.
-    const auto bound = [&](std::uint32_t t) {
-        std::uint64_t low = runs_.first(load);
-        std::uint64_t high = runs_.first(load + 1);
-        while (low < high) {
-            const std::uint64_t middle = low + (high - low) / 2;
-            if (runs_.get(middle, 1)[0].t_use < t) {
-                low = middle + 1;
-            } else {
-                high = middle;
-            }
-        }
-        return low;
-    };
     if (count(load) == 0 || t_first > t_last) {
         return {};
     }
-    // A short run is read whole: one read rather than a search's several.
+    // Each run's part by a binary search of its times, one def read a
+    // probe; a short run is read whole: one read rather than a search's
+    // several.
     constexpr std::uint64_t read_whole = 256;
-    if (count(load) <= read_whole) {
-        std::vector<EdgeDef> defs = runs_.read(load);
-        defs.erase(std::remove_if(defs.begin(), defs.end(),
-                                  [&](const EdgeDef& def) { return def.t_use < t_first || def.t_use > t_last; }),
-                   defs.end());
-        return defs;
+    std::vector<EdgeDef> defs;
+    const auto runs = runs_.runs(load);
+    for (const auto& [first, end] : runs) {
+        if (end - first <= read_whole) {
+            for (const EdgeDef& def : runs_.get(first, static_cast<std::size_t>(end - first))) {
+                if (def.t_use >= t_first && def.t_use <= t_last) {
+                    defs.push_back(def);
+                }
+            }
+            continue;
+        }
+        const auto bound = [&, first = first, end = end](std::uint32_t t) {
+            std::uint64_t low = first;
+            std::uint64_t high = end;
+            while (low < high) {
+                const std::uint64_t middle = low + (high - low) / 2;
+                if (runs_.get(middle, 1)[0].t_use < t) {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            return low;
+        };
+        const std::uint64_t begin = bound(t_first);
+        const std::uint64_t stop = t_last == ~std::uint32_t{0} ? end : bound(t_last + 1);
+        const std::vector<EdgeDef> part = runs_.get(begin, static_cast<std::size_t>(stop - begin));
+        defs.insert(defs.end(), part.begin(), part.end());
     }
-    const std::uint64_t begin = bound(t_first);
-    const std::uint64_t end = t_last == ~std::uint32_t{0} ? runs_.first(load + 1) : bound(t_last + 1);
-    return runs_.get(begin, static_cast<std::size_t>(end - begin));
+    // A load's runs of several stores, merged into time order (one def a load execution).
+    if (runs.size() > 1) {
+        std::sort(defs.begin(), defs.end(), earlier);
+    }
+    return defs;
 }
 
 }  // namespace tcgen::wet

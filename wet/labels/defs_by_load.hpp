@@ -5,8 +5,8 @@
 // stores, and read a load node at a time, as the node labels are made, so
 // they go through a temporary file beside the events' when those are in one
 // (node_runs.hpp; 20 bytes an edge), else through memory. Each load's
-// edges are first written as one run per store (stores in increasing id,
-// each run in time order), then put in time order by finish().
+// edges are written as one run per store, each in time order, and merged
+// into time order as they are read: a load's defs are never held whole.
 
 #include <cstddef>
 #include <cstdint>
@@ -52,13 +52,15 @@ public:
     // first[n] .. first[n + 1] - 1: load node n's places; a temporary file
     // beside `beside`, or memory when it is empty.
     DefsByLoad(std::vector<std::uint64_t> first, const std::string& beside)
-        : runs_(std::move(first), beside, "defs", "the defs grouped by load", "defs") {}
+        : runs_(std::move(first), beside, "defs", "the defs grouped by load", "defs"),
+          last_store_(runs_.nodes(), ~0U) {}
 
-    // The defs of the next store node's edges (stores in increasing id), each
-    // with its load node, in time order.
-    void add_store(std::vector<std::pair<std::uint32_t, EdgeDef>>& defs) { runs_.add(defs); }
-    // Every store added: each load's defs put in time order.
-    void finish();
+    // The next defs of store node `store`'s edges, each with its load node,
+    // each load's in time order: a store's defs come in one or several
+    // pieces, one after the other (not between another store's).
+    void add_store(std::uint32_t store, std::vector<std::pair<std::uint32_t, EdgeDef>>& defs);
+    // Every store added.
+    void finish() { runs_.check_full(); }
 
     std::uint64_t count(std::size_t load) const { return runs_.count(load); }
     // Load node `load`'s defs of its executions at t_first .. t_last, in time order.
@@ -66,6 +68,7 @@ public:
 
 private:
     NodeRuns<EdgeDefCodec> runs_;
+    std::vector<std::uint32_t> last_store_;  // per load, the store of its latest defs
 };
 
 }  // namespace tcgen::wet

@@ -17,9 +17,11 @@
 #include "wet/format/raw_files.hpp"
 #include "wet/labels/address_siblings.hpp"
 #include "wet/labels/asks_by_node.hpp"
+#include "wet/labels/asks_in_horizon_order.hpp"
 #include "wet/labels/def_encoding.hpp"
 #include "wet/labels/def_questions.hpp"
 #include "wet/labels/defs_by_load.hpp"
+#include "wet/labels/event_walk.hpp"
 #include "wet/labels/grouping.hpp"
 
 namespace tcgen::wet {
@@ -35,7 +37,8 @@ namespace {
 // (its run of `events`) are walked in order keeping the latest at each
 // address, and the edges that ask it (`questions`: its own defs, and every
 // def of the loads it is a writer of) answered in the order of their horizons
-// as the walk reaches them: per edge, whether its own store's answer is its
+// as the walk reaches them, both a piece at a time (asks_in_horizon_order.hpp,
+// event_walk.hpp): per edge, whether its own store's answer is its
 // def, and whether another writer's answer is later (t, then the higher
 // store id: the later in a block execution), two bits an edge.
 enum class DefFound : std::uint8_t { kept, by_store, by_writers };
@@ -50,38 +53,29 @@ struct DefAnswers {
         return own_store[ask.edge] ? DefFound::by_store : DefFound::kept;
     }
 };
-DefAnswers find_defs(const RawTrace& raw, const DefQuestions& questions, const EventsByNode& events) {
+DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& questions, const EventsByNode& events) {
     const std::size_t edge_count = questions.edge_count;
     DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
-    std::unordered_map<std::uint64_t, std::uint64_t> latest;  // address -> execution index
-    for (std::uint32_t store = 0; store < raw.nodes.size(); ++store) {
-        const std::uint16_t size = raw.nodes[store].size;
+    // Address -> the timestamp of the store's latest execution that wrote there.
+    std::unordered_map<std::uint64_t, std::uint32_t> latest;
+    for (std::uint32_t store = 0; store < nodes.size(); ++store) {
+        const std::uint16_t size = nodes[store].size;
         // (A load's asks are kept under it too: for its writers to read.)
-        if (raw.nodes[store].access != 'S' || size == 0 || size > widest_inferred_store) {
+        if (nodes[store].access != 'S' || size == 0 || size > widest_inferred_store) {
             continue;
         }
-        std::vector<DefAsk> asked = questions.asks_of(store);
+        AsksInHorizonOrder asked(questions, store);
         if (asked.empty()) {
             continue;
         }
-        const auto horizon_of = [&](const DefAsk& ask) { return store_horizon(store, ask.use, ask.t_use); };
-        // The walk needs the horizons in order only (each edge is asked once).
-        std::sort(asked.begin(), asked.end(), [&](const DefAsk& a, const DefAsk& b) {
-            const auto horizon_a = horizon_of(a);
-            const auto horizon_b = horizon_of(b);
-            return horizon_a != horizon_b ? horizon_a < horizon_b : a.edge < b.edge;
-        });
         latest.clear();
-        const std::vector<NodeEvent> executions = events.read(store);
-        const std::uint64_t execution_count = executions.size();
-        std::uint64_t before = 0;
-        for (const DefAsk& ask : asked) {
-            const auto horizon = horizon_of(ask);
-            for (; before < execution_count && executions[before].t < horizon; ++before) {
-                latest[executions[before].address] = before;
-            }
+        EventWalk executions(events, store);
+        DefAsk ask;
+        while (asked.next(ask)) {
+            executions.walk_to(store_horizon(store, ask.use, ask.t_use),
+                               [&](const NodeEvent& execution) { latest[execution.address] = execution.t; });
             const std::uint64_t address = ask.address;
-            std::optional<std::uint64_t> found;
+            std::optional<std::uint32_t> found;  // the latest write that covers the address
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
                 const auto entry = latest.find(address - back);
                 if (entry != latest.end() && (!found || entry->second > *found)) {
@@ -91,7 +85,7 @@ DefAnswers find_defs(const RawTrace& raw, const DefQuestions& questions, const E
             if (!found) {
                 continue;
             }
-            const std::uint32_t t = executions[*found].t;
+            const std::uint32_t t = *found;
             if (store == ask.def) {
                 answers.own_store[ask.edge] = t == ask.t_def;
             } else if (t > ask.t_def || (t == ask.t_def && store > ask.def)) {
@@ -244,19 +238,15 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
     // ago has one rank, but a distance that grows with the loop's body. An
     // older def keeps its distance (encode_def): finding it by rank would
     // walk the store's timestamps back that far and, in a slice, forth again.
-    const auto executions_before = [](const std::vector<NodeEvent>& run, std::uint64_t t) {
-        const auto found = std::lower_bound(run.begin(), run.end(), t,
-                                            [](const NodeEvent& event, std::uint64_t value) { return event.t < value; });
-        return static_cast<std::uint64_t>(found - run.begin());
-    };
     // Most defs need neither: the store's addresses give them (inferred_field2).
     // And most loads read what their def wrote: their values are kept XOR
     // the def's (value_from_def). The edges themselves are gone: each is an
     // ask of its store (`questions`, def_questions.hpp), read a store at a
     // time. A def's record and its load's predicted value are kept per edge,
     // not per event (most events are no load with a def), made from the
-    // ask of its own store once find_defs has answered every ask, a store's
-    // run at a time, and handed to `defs`, which gives them back a load at a
+    // ask of its own store once find_defs has answered every ask, as a
+    // store's executions are walked (a piece at a time, as the asks are
+    // read), and handed to `defs`, which gives them back a load at a
     // time (through a temporary file when the events are in one): nothing
     // of 4 bytes or more an edge is held through the node labels.
     std::optional<DefsByLoad> defs;
@@ -269,7 +259,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                 store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
             }
         }
-        const DefAnswers answers = find_defs(raw, questions, events);
+        const DefAnswers answers = find_defs(raw.nodes, questions, events);
         // Each edge's def record and predicted value, from its ask of its own store.
         defs.emplace(std::move(questions.load_first), events.temporaries_beside());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
@@ -279,19 +269,21 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             if (raw.nodes[node].access != 'S') {
                 continue;
             }
-            std::vector<DefAsk> asked = questions.asks_of(node);
-            asked.erase(std::remove_if(asked.begin(), asked.end(), [&](const DefAsk& ask) { return ask.def != node; }),
-                        asked.end());
-            if (asked.empty()) {
-                continue;
-            }
-            const std::vector<NodeEvent> run = events.read(node);
-            store_defs.clear();
-            for (const DefAsk& def : asked) {
-                const std::uint64_t def_index = executions_before(run, def.t_def);
+            // Its own asks in the order of their horizons, each load's in
+            // time order, as its executions are walked.
+            AsksInHorizonOrder asked(questions, node);
+            EventWalk run(events, node);
+            DefAsk def;
+            while (asked.next(def)) {
+                if (def.def != node) {
+                    continue;  // another writer's, read for the inference
+                }
+                const std::uint64_t before = run.walk_to(store_horizon(def.def, def.use, def.t_use));
+                const std::uint64_t def_index = run.lower_bound(def.t_def);
                 // A streamed raw trace's edges are checked for their store's
                 // event here (raw_files.hpp): the first such edge is refused.
-                if (def_index == run.size() || run[def_index].t != def.t_def) {
+                const NodeEvent stored = def_index == run.size() ? NodeEvent{} : run.at(def_index);
+                if (def_index == run.size() || stored.t != def.t_def) {
                     first_missing = std::min(first_missing, std::make_tuple(def.edge, def.def, def.t_def));
                     continue;
                 }
@@ -300,15 +292,18 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                 if (found == DefFound::by_writers) {
                     record.field1 = by_writers_field1;
                 } else if (found == DefFound::kept) {
-                    const std::uint64_t before = executions_before(run, store_horizon(def.def, def.use, def.t_use));
                     record.field2 = encode_def(before - 1 - def_index, def.t_use - def.t_def);
                 }
-                const NodeEvent& stored = run[def_index];
                 const std::uint64_t predicted = value_from_def(stored.value, stored.address, raw.nodes[def.def].size,
                                                                def.address, raw.nodes[def.use].size);
                 store_defs.emplace_back(def.use, EdgeDef{def.t_use, record, predicted});
+                if (store_defs.size() >= EventWalk::piece_events) {
+                    defs->add_store(node, store_defs);
+                    store_defs.clear();
+                }
             }
-            defs->add_store(store_defs);
+            defs->add_store(node, store_defs);
+            store_defs.clear();
         }
         if (std::get<0>(first_missing) != none) {
             const auto [edge, store_node, t_def] = first_missing;

@@ -6,7 +6,11 @@
 // no file, of memory. add() takes a piece of records, each with its node,
 // and writes each node's records after those it holds already, in the
 // piece's order; check_full() then checks that every node got the records
-// counted for it. The records' bytes in the file are the codec's:
+// counted for it. A node's records may come as several runs, each in an
+// order of its own (a load's defs, a run a store, each in time order):
+// start_run() marks where one begins, and runs() gives them back, for a
+// reader that merges them a piece at a time rather than sorting a node's
+// records whole. The records' bytes in the file are the codec's:
 // Codec::Record, Codec::bytes a record, Codec::encode(record, bytes) and
 // Codec::decode(bytes).
 
@@ -66,6 +70,13 @@ public:
         }
     }
 
+    // The next records added to node `node` begin a run of their own.
+    void start_run(std::size_t node) {
+        if (node < fill_.size() && fill_[node] != first_[node]) {
+            later_starts_.push_back(fill_[node]);
+        }
+    }
+
     // Every record added (nothing can be added after).
     void check_full() {
         for (std::size_t node = 0; node < fill_.size(); ++node) {
@@ -74,6 +85,27 @@ public:
             }
         }
         fill_ = {};
+        // The places of the runs' starts, every node's, in order (a run is
+        // marked once its node has records, so none is empty).
+        std::sort(later_starts_.begin(), later_starts_.end());
+        later_starts_.erase(std::unique(later_starts_.begin(), later_starts_.end()), later_starts_.end());
+    }
+
+    // Node `node`'s runs, after check_full(): places [begin, end) of each,
+    // in the order they were added; none when it has no records.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> runs(std::size_t node) const {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+        const std::uint64_t end = first_[node + 1];
+        std::uint64_t begin = first_[node];
+        for (auto start = std::upper_bound(later_starts_.begin(), later_starts_.end(), begin);
+             start != later_starts_.end() && *start < end; ++start) {
+            runs.emplace_back(begin, *start);
+            begin = *start;
+        }
+        if (begin != end) {
+            runs.emplace_back(begin, end);
+        }
+        return runs;
     }
 
     // Node `node`'s records, in the order they were added.
@@ -112,6 +144,7 @@ private:
 
     std::vector<std::uint64_t> first_;
     std::vector<std::uint64_t> fill_;
+    std::vector<std::uint64_t> later_starts_;  // where a node's second and later runs begin
     std::string kind_;
     std::string noun_;
     std::unique_ptr<TemporaryFile> file_;
