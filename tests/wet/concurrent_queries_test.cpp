@@ -7,8 +7,12 @@
 // The WET is loaded from bytes, as a user's is: its lazily decoded parts
 // (the register dataflow, the flow's index, the blocks' timestamps, the
 // symbols) are then first made while the threads race for them.
+//
+// And one WET built on many threads (the nodes' labels, the shared frames'
+// keys and compression): the bytes of the build on one.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -238,6 +242,25 @@ TEST(WetConcurrentQueries, ABuiltWetIsSharedAlike) {
     const WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "run.wet");
     const std::vector<Query> list = queries(loaded);
     expect_answers(answers_from_threads(wet, list, 1), answers_from_one_thread(loaded, list));
+}
+
+// Long enough for nodes of many chunks and several shared frames, in
+// memory and through temporary files beside an output.
+TEST(WetConcurrentBuild, ThreadsBuildTheBytesOfOneThread) {
+    const std::string directory = testing::TempDir() + "wet_threads_build_test/";
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+    const RawTrace raw = synthetic_wet::make_trace(3000, 13);
+    constexpr std::uint64_t checkpoint = 64;
+    const std::vector<std::uint8_t> one = WholeExecutionTrace::build(raw, nullptr, checkpoint, "", 1).to_bytes();
+    for (const unsigned threads : {2U, 8U, 0U}) {
+        EXPECT_EQ(WholeExecutionTrace::build(raw, nullptr, checkpoint, "", threads).to_bytes(), one)
+            << threads << " threads";
+        EXPECT_EQ(WholeExecutionTrace::build(raw, nullptr, checkpoint, directory + "out.wet", threads).to_bytes(), one)
+            << threads << " threads, temporary files";
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(directory));
+    std::filesystem::remove_all(directory);
 }
 
 }  // namespace

@@ -13,8 +13,9 @@
 #    subcommand, queries out of range: one line on stderr, exit status 1.
 # 4. `wet build` groups the events through a temporary file beside its
 #    output: on the real run its .wet is the same bytes as the one built
-#    with the raw trace whole in memory (wet-build-in-memory, when given),
-#    and no temporary is left beside the output after a build, a refused
+#    with the raw trace whole in memory (wet-build-in-memory, when given)
+#    and as the one built on 3 threads and on one per core (-T), and no
+#    temporary is left beside the output after a build, a refused
 #    input (refused before the temporary is made, and after), a SIGTERM
 #    during a build or a write error on the temporary file.
 # Usage: wet_command_test.sh WET TRACER_LIB_DIR [CONTROL_DEPENDENCE_DRIVER [IN_MEMORY_BUILD]]
@@ -355,6 +356,14 @@ if [[ -n $in_memory ]]; then
     rm "$work/in-memory.wet"
     echo "ok: real run: wet build's .wet is the same bytes as the one built in memory"
 fi
+# On several threads (the nodes' labels, the shared frames): the same bytes.
+for threads in 3 0; do
+    "$wet" build -T "$threads" "$work/real" "$work/threads.wet" 2> /dev/null || fail "wet build -T $threads failed"
+    cmp -s "$work/real.wet" "$work/threads.wet" || fail "real run: wet build -T $threads's .wet differs from -T 1's"
+done
+rm "$work/threads.wet"
+echo "ok: real run: wet build -T 3 and -T 0 write the bytes of -T 1"
+one_line_error "more threads than a build takes" "$wet" build -T 5000 "$work/real" "$work/threads.wet"
 # A SIGTERM during the build: the tool dies of it, leaving nothing behind.
 list_work
 "$wet" build "$work/real" "$work/killed.wet" 2> /dev/null &

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "runtime/byte_order.hpp"
+#include "runtime/task_pool.hpp"
 #include "runtime/zstd_codec.hpp"
 #include "wet/flow/flow_pass.hpp"
 #include "wet/labels/byte_planes.hpp"
@@ -49,7 +50,8 @@ FlowStream FlowStream::build(const std::uint32_t* flow, std::uint64_t count, std
 }
 
 FlowStream FlowStream::build(const FlowPass& flow, std::uint64_t count, std::size_t blocks,
-                             std::uint64_t checkpoint_records, std::uint64_t frame_records) {
+                             std::uint64_t checkpoint_records, std::uint64_t frame_records,
+                             tcgen_runtime::TaskPool* pool) {
     FlowStream stream;
     stream.count_ = count;
     stream.blocks_ = blocks;
@@ -98,18 +100,40 @@ FlowStream FlowStream::build(const FlowPass& flow, std::uint64_t count, std::siz
 
     // The frames, each of frame_records_ records (the last of the rest): its
     // checkpoints' blocks, its exceptions and its ranks, made as the flow
-    // passes.
+    // passes, compressed a batch of frames at a time.
     std::vector<std::uint8_t> checkpoints;
     std::vector<std::uint8_t> exceptions;
     std::vector<std::uint8_t> ranks;
     std::uint32_t exception_count = 0;
+    const std::size_t batch_frames = pool != nullptr ? 4 * std::size_t{pool->threads()} : 1;
+    std::vector<std::vector<std::uint8_t>> batch;  // frames' bytes, not yet compressed
+    const auto compress_batch = [&] {
+        const std::size_t first = stream.frames_->size();
+        stream.frames_->resize(first + batch.size());
+        const auto compress = [&](std::size_t index) {
+            std::vector<std::uint8_t>& frame = (*stream.frames_)[first + index];
+            frame = tcgen_runtime::zstd_frame(batch[index], level);
+            frame.shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
+        };
+        if (pool != nullptr) {
+            pool->start(batch.size(), compress);
+            pool->wait();
+        } else {
+            for (std::size_t index = 0; index < batch.size(); ++index) {
+                compress(index);
+            }
+        }
+        batch.clear();
+    };
     const auto end_frame = [&] {
         std::vector<std::uint8_t> bytes = std::move(checkpoints);
         append_u32(bytes, exception_count);
         bytes.insert(bytes.end(), exceptions.begin(), exceptions.end());
         bytes.insert(bytes.end(), ranks.begin(), ranks.end());
-        stream.frames_->push_back(tcgen_runtime::zstd_frame(bytes, level));
-        stream.frames_->back().shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
+        batch.push_back(std::move(bytes));
+        if (batch.size() == batch_frames) {
+            compress_batch();
+        }
         checkpoints.clear();
         exceptions.clear();
         ranks.clear();
@@ -139,6 +163,7 @@ FlowStream FlowStream::build(const FlowPass& flow, std::uint64_t count, std::siz
             end_frame();
         }
     });
+    compress_batch();
     if (stream.frames_->size() != (count + stream.frame_records_ - 1) / stream.frame_records_) {
         throw std::invalid_argument("the flow changed while it was read");
     }

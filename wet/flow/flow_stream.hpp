@@ -34,6 +34,10 @@
 #include "common/byte_io.hpp"
 #include "wet/flow/flow_pass.hpp"
 
+namespace tcgen_runtime {
+class TaskPool;
+}
+
 namespace tcgen::wet {
 
 class FlowStream {
@@ -51,9 +55,12 @@ public:
                             std::uint64_t checkpoint_records, std::uint64_t frame_records = target_frame_records);
     // The same over a flow of `count` blocks walked twice in passes; a pass
     // that meets a block not below `blocks`, or another count, throws
-    // std::invalid_argument (a file changed while it was read).
+    // std::invalid_argument (a file changed while it was read). With a
+    // pool, the frames are compressed on its threads, a batch at a time
+    // (the same bytes).
     static FlowStream build(const FlowPass& flow, std::uint64_t count, std::size_t blocks,
-                            std::uint64_t checkpoint_records, std::uint64_t frame_records = target_frame_records);
+                            std::uint64_t checkpoint_records, std::uint64_t frame_records = target_frame_records,
+                            tcgen_runtime::TaskPool* pool = nullptr);
     void save(ByteWriter& writer) const;
     // Checks the framing whole: every frame decodes to its size, every
     // block named in full is below `blocks`. A rank past a block's

@@ -106,7 +106,8 @@ public:
     // (defs_by_load.hpp), before the node labels.
     static LabelStore build(const RawTrace& raw, const EventsByNode& events, RawFlow flow, DefQuestions questions,
                             std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
-                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records);
+                            const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records,
+                            unsigned threads = 1);
 
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};

@@ -6,14 +6,18 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <unordered_map>
 
+#include "runtime/task_pool.hpp"
 #include "wet/format/raw_files.hpp"
 #include "wet/labels/address_siblings.hpp"
 #include "wet/labels/asks_by_node.hpp"
@@ -113,10 +117,11 @@ Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_
 // the frames and the chunks' places take fewer bytes than the chunks did;
 // returns the frames, or null. records_in(node, first, count): node n's
 // records from its first-th, count of them, made again whenever asked, so
-// that the records of every chunk are never held at once.
+// that the records of every chunk are never held at once. The chunks' keys
+// and the frames are made on the pool's threads.
 template <class Stream, class RecordsIn>
 std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, const RecordsIn& records_in,
-                                           std::uint64_t chunk_records) {
+                                           std::uint64_t chunk_records, tcgen_runtime::TaskPool& pool) {
     using Record = typename Stream::Record;
     struct Candidate {
         std::uint64_t key;
@@ -154,16 +159,22 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
     if (candidates.empty()) {
         return keep_unshared();
     }
-    for (Candidate& candidate : candidates) {
-        const std::vector<Record> records = records_in(candidate.node, candidate.first, candidate.count);
-        std::uint64_t key = ~std::uint64_t{0};
-        for (const Record& record : records) {
-            std::uint64_t value = 0;
-            std::memcpy(&value, &record, std::min(sizeof(value), sizeof(Record)));
-            key = std::min(key, (value * std::uint64_t{0x9E3779B97F4A7C15}) >> 11);
+    constexpr std::size_t task_candidates = 256;
+    pool.start((candidates.size() + task_candidates - 1) / task_candidates, [&](std::size_t task) {
+        const std::size_t end = std::min(candidates.size(), (task + 1) * task_candidates);
+        for (std::size_t index = task * task_candidates; index < end; ++index) {
+            Candidate& candidate = candidates[index];
+            const std::vector<Record> records = records_in(candidate.node, candidate.first, candidate.count);
+            std::uint64_t key = ~std::uint64_t{0};
+            for (const Record& record : records) {
+                std::uint64_t value = 0;
+                std::memcpy(&value, &record, std::min(sizeof(value), sizeof(Record)));
+                key = std::min(key, (value * std::uint64_t{0x9E3779B97F4A7C15}) >> 11);
+            }
+            candidate.key = key;
         }
-        candidate.key = key;
-    }
+    });
+    pool.wait();
     std::vector<std::size_t> order(candidates.size());
     for (std::size_t index = 0; index < order.size(); ++index) {
         order[index] = index;
@@ -175,13 +186,15 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
         pieces.push_back(SharedFrames::Piece{nullptr, candidates[index].count, sizeof(Record)});
     }
     std::vector<SharedFrames::Place> places;
-    std::shared_ptr<SharedFrames> frames =
-        SharedFrames::build(pieces, places, [&](std::size_t piece, std::vector<std::uint8_t>& out) {
+    std::shared_ptr<SharedFrames> frames = SharedFrames::build(
+        pieces, places,
+        [&](std::size_t piece, std::vector<std::uint8_t>& out) {
             const Candidate& candidate = candidates[order[piece]];
             const std::vector<Record> records = records_in(candidate.node, candidate.first, candidate.count);
             const auto* bytes = reinterpret_cast<const std::uint8_t*>(records.data());
             out.insert(out.end(), bytes, bytes + records.size() * sizeof(Record));
-        });
+        },
+        &pool);
     if (frames->saved_bytes() + 8 * candidates.size() >= own_bytes) {
         return keep_unshared();
     }
@@ -196,7 +209,11 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
 
 LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, RawFlow flow, DefQuestions questions,
                              std::shared_ptr<const std::vector<RawNode>> nodes, GroupedParents parents,
-                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records) {
+                             const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint_records,
+                             unsigned threads) {
+    // The nodes' labels and the shared frames are made side by side, each
+    // node's and each frame's on its own: the same bytes on any number of threads.
+    tcgen_runtime::TaskPool pool(threads == 0 ? tcgen_runtime::hardware_threads() : threads);
     const auto report = [&](std::string_view step, std::uint64_t done, std::uint64_t total) {
         if (progress) {
             progress(step, done, total);
@@ -207,7 +224,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
     store.control_dependences_ = parents.dependences;
     report("control flow", 0, 1);
     try {
-        store.flow_ = FlowStream::build(flow.passes(), flow.size(), raw.blocks.size(), checkpoint_records);
+        store.flow_ = FlowStream::build(flow.passes(), flow.size(), raw.blocks.size(), checkpoint_records,
+                                        FlowStream::target_frame_records, &pool);
     } catch (const std::invalid_argument&) {
         flow.refuse_changed();
     }
@@ -427,9 +445,21 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
         });
         return all;
     };
-    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-        if (node % 256 == 0) {
-            report("node labels", node, raw.nodes.size());
+    // Each node's labels, the hottest nodes first (a thread that takes one
+    // last would leave the others idle), then kept in node order.
+    std::vector<Label<NodeTimestamps>> times_labels(raw.nodes.size());
+    std::vector<Label<LoadDefs>> defs_labels(raw.nodes.size());
+    std::vector<std::uint32_t> hottest_first(raw.nodes.size());
+    std::iota(hottest_first.begin(), hottest_first.end(), 0);
+    std::stable_sort(hottest_first.begin(), hottest_first.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return events.count(a) > events.count(b); });
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<std::size_t> nodes_made{0};
+    pool.start(hottest_first.size(), [&](std::size_t task) {
+        const std::uint32_t node = hottest_first[task];
+        const std::size_t made = nodes_made.fetch_add(1, std::memory_order_relaxed);
+        if (made % 256 == 0 && std::this_thread::get_id() == caller) {
+            report("node labels", made, raw.nodes.size());  // the progress callback on the build's thread only
         }
         const Times times = events.count(node) == 0 ? Times::never : every_execution[node] ? Times::block : Times::own;
         store.node_mode_[node] = static_cast<std::uint8_t>(times);
@@ -477,17 +507,27 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                 defs_label.add(defs_with(run, node_defs));
             }
         });
-        store.node_times_.add(times == Times::own ? times_label.finish([&] { return all_records(node, timestamps_of); })
-                                                  : Label<NodeTimestamps>{});
+        if (times == Times::own) {
+            times_labels[node] = times_label.finish([&] { return all_records(node, timestamps_of); });
+        }
         values[node] = values_label.finish([&] { return all_records(node, node_values_of); });
         addresses[node] = addresses_label.finish([&] { return all_records(node, node_addresses_of); });
-        store.defs_.add(has_defs ? defs_label.finish([&] { return all_records(node, defs_of); }) : Label<LoadDefs>{});
+        if (has_defs) {
+            defs_labels[node] = defs_label.finish([&] { return all_records(node, defs_of); });
+        }
+    });
+    pool.wait();
+    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
+        store.node_times_.add(std::move(times_labels[node]));
+        store.defs_.add(std::move(defs_labels[node]));
     }
+    times_labels = std::vector<Label<NodeTimestamps>>();
+    defs_labels = std::vector<Label<LoadDefs>>();
     store.node_times_.shrink();
     store.defs_.shrink();
     report("shared frames", 0, 1);
-    std::shared_ptr<SharedFrames> value_frames = share_frames(values, value_records, checkpoint_records);
-    std::shared_ptr<SharedFrames> address_frames = share_frames(addresses, address_records, checkpoint_records);
+    std::shared_ptr<SharedFrames> value_frames = share_frames(values, value_records, checkpoint_records, pool);
+    std::shared_ptr<SharedFrames> address_frames = share_frames(addresses, address_records, checkpoint_records, pool);
     store.values_ = PackedLabels<NodeValues>::pack(std::move(values), "values of node ", false, value_frames);
     store.addresses_ =
         PackedLabels<NodeAddresses>::pack(std::move(addresses), "addresses of node ", false, address_frames);

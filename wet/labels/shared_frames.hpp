@@ -26,6 +26,7 @@
 
 
 #include "common/byte_io.hpp"
+#include "runtime/task_pool.hpp"
 #include "wet/labels/byte_planes.hpp"
 
 namespace tcgen::wet {
@@ -71,35 +72,41 @@ public:
 
     // The same, with piece i's bytes appended to `out` by fill(i, out) only
     // when its frame is made (pieces[i].bytes unused): a builder need not
-    // hold every piece's records at once, only one frame's.
+    // hold every piece's records at once, only one frame's. With a pool,
+    // the frames are made on its threads, fill() called from any of them
+    // (the same frames whatever the threads: which pieces make a frame
+    // depends on their sizes only).
     template <class Fill>
     static std::shared_ptr<SharedFrames> build(const std::vector<Piece>& pieces, std::vector<Place>& places,
-                                               const Fill& fill) {
+                                               const Fill& fill, tcgen_runtime::TaskPool* pool = nullptr) {
         auto frames = std::make_shared<SharedFrames>();
         places.assign(pieces.size(), Place{});
-        std::size_t first = 0;
-        while (first < pieces.size()) {
-            std::size_t end = first;
+        // A frame closes before the piece that would take it past frame_bytes.
+        std::vector<std::size_t> firsts;  // each frame's first piece, then the end
+        for (std::size_t first = 0; first < pieces.size();) {
+            firsts.push_back(first);
             std::uint64_t bytes = 0;
-            while (end < pieces.size() &&
-                   (bytes == 0 || bytes + pieces[end].count * pieces[end].width <= frame_bytes)) {
-                bytes += pieces[end].count * pieces[end].width;
-                ++end;
+            while (first < pieces.size() &&
+                   (bytes == 0 || bytes + pieces[first].count * pieces[first].width <= frame_bytes)) {
+                bytes += pieces[first].count * pieces[first].width;
+                ++first;
             }
+        }
+        firsts.push_back(pieces.size());
+        frames->frames_->resize(firsts.size() - 1);
+        const auto make_frame = [&](std::size_t index) {
             std::vector<std::uint8_t> records;
             std::vector<std::uint8_t> planes;
-            for (std::size_t index = first; index < end; ++index) {
-                const Piece& piece = pieces[index];
-                places[index] = Place{static_cast<std::uint32_t>(frames->frames_->size()),
-                                      static_cast<std::uint32_t>(records.size())};
+            for (std::size_t piece = firsts[index]; piece < firsts[index + 1]; ++piece) {
+                places[piece] = Place{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(records.size())};
                 const std::size_t at = records.size();
-                fill(index, records);
-                if (records.size() != at + piece.count * piece.width) {
+                fill(piece, records);
+                if (records.size() != at + pieces[piece].count * pieces[piece].width) {
                     throw std::logic_error("SharedFrames::build: a piece filled with the wrong number of bytes");
                 }
-                byte_planes::append_planes(records.data() + at, piece.count, piece.width, planes);
+                byte_planes::append_planes(records.data() + at, pieces[piece].count, pieces[piece].width, planes);
             }
-            Frame frame;
+            Frame& frame = (*frames->frames_)[index];
             frame.decoded = static_cast<std::uint32_t>(records.size());
             // Each layout at the trial level; at `level` only those within
             // the margin of the smaller one.
@@ -119,8 +126,14 @@ public:
             } else {
                 frame.compressed = std::move(as_records);
             }
-            frames->frames_->push_back(std::move(frame));
-            first = end;
+        };
+        if (pool != nullptr) {
+            pool->start(firsts.size() - 1, make_frame);
+            pool->wait();
+        } else {
+            for (std::size_t index = 0; index + 1 < firsts.size(); ++index) {
+                make_frame(index);
+            }
         }
         return frames;
     }

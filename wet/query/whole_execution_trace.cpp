@@ -126,27 +126,28 @@ std::vector<std::uint32_t> WholeExecutionTrace::nodes_of_block(std::uint32_t id)
 }
 
 WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progress& progress,
-                                               std::uint64_t checkpoint_records, const std::string& temporary_beside) {
+                                               std::uint64_t checkpoint_records, const std::string& temporary_beside,
+                                               unsigned threads) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
     return build_checked(raw, RawFlow(&raw.flow), RawEdges(&raw.edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
-                         checkpoint_records);
+                         checkpoint_records, threads);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build(RawTrace&& raw, const Progress& progress,
-                                               std::uint64_t checkpoint_records, const std::string& temporary_beside) {
+                                               std::uint64_t checkpoint_records, const std::string& temporary_beside,
+                                               unsigned threads) {
     check_raw_trace(raw, "raw");
     RawFlow flow(std::move(raw.flow));
     RawEdges edges(std::move(raw.edges));
     return build_checked(raw, std::move(flow), std::move(edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
-                         checkpoint_records);
+                         checkpoint_records, threads);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& prefix,
-                                                          const std::string& temporary_beside,
-                                                          const Progress& progress,
-                                                          std::uint64_t checkpoint_records) {
+                                                          const std::string& temporary_beside, const Progress& progress,
+                                                          std::uint64_t checkpoint_records, unsigned threads) {
     std::optional<EventsByNode::Scatter> scatter;
     StreamedEvents streamed;
     // Larger pieces than the reader's own: fewer, longer writes of each node's run.
@@ -156,12 +157,13 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     StreamedRawTrace read = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
     // The flow and the edges read from their files a piece at a time.
-    return build_checked(read.raw, std::move(read.flow), std::move(read.edges), events, progress, checkpoint_records);
+    return build_checked(read.raw, std::move(read.flow), std::move(read.edges), events, progress, checkpoint_records,
+                         threads);
 }
 
 WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawFlow flow, RawEdges edges,
                                                        const EventsByNode& events, const Progress& progress,
-                                                       std::uint64_t checkpoint_records) {
+                                                       std::uint64_t checkpoint_records, unsigned threads) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
@@ -197,7 +199,7 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawF
     }
     wet.hold_labels(
         std::make_unique<LabelStore>(LabelStore::build(raw, events, std::move(flow), std::move(questions), wet.nodes_,
-                                                       std::move(*parents), progress, checkpoint_records)));
+                                                       std::move(*parents), progress, checkpoint_records, threads)));
     return wet;
 }
 

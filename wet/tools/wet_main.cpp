@@ -124,19 +124,36 @@ void print_progress(std::string_view step, std::uint64_t done, std::uint64_t tot
     std::fflush(stderr);
 }
 
-// `wet build` and `wet run`: the WET that build(progress, checkpoint) makes, saved.
+// `wet build`'s and `wet run`'s options, as given.
+struct BuildSettings {
+    std::string checkpoint;
+    std::string threads;
+};
+
+// `wet build` and `wet run`: the WET that build(progress, checkpoint, threads) makes, saved.
 template <typename Build>
-int build_wet(const Build& build, const std::string& output, const std::string& checkpoint_text) {
+int build_wet(const Build& build, const std::string& output, const BuildSettings& settings) {
     std::uint64_t checkpoint = WholeExecutionTrace::default_checkpoint_records;
-    if (!checkpoint_text.empty()) {
-        checkpoint = parse_number(checkpoint_text, "--checkpoint-every");
+    if (!settings.checkpoint.empty()) {
+        checkpoint = parse_number(settings.checkpoint, "--checkpoint-every");
         if (checkpoint == 0) {
             throw UsageError("--checkpoint-every: 0 records; give 1 or more");
         }
     }
+    // More threads than a machine runs at once gain nothing: a bound keeps
+    // a mistyped count from asking for thousands.
+    constexpr std::uint64_t most_threads = 1024;
+    std::uint64_t threads = 1;
+    if (!settings.threads.empty()) {
+        threads = parse_number(settings.threads, "--threads");
+        if (threads > most_threads) {
+            throw UsageError("--threads: " + settings.threads + " threads; give 0 (one per core) to " +
+                             std::to_string(most_threads));
+        }
+    }
     const auto started = std::chrono::steady_clock::now();
     const bool terminal = isatty(STDERR_FILENO) != 0;
-    WholeExecutionTrace wet = build(terminal ? print_progress : nullptr, checkpoint);
+    WholeExecutionTrace wet = build(terminal ? print_progress : nullptr, checkpoint, static_cast<unsigned>(threads));
     if (terminal) {
         std::fprintf(stderr, "\r%40s\r", "");
     }
@@ -153,30 +170,29 @@ int build_wet(const Build& build, const std::string& output, const std::string& 
     return 0;
 }
 
-int run_build(const std::string& prefix, const std::string& output, const std::string& checkpoint_text) {
+int run_build(const std::string& prefix, const std::string& output, const BuildSettings& settings) {
     // The events never all in memory, nor the edges after they are read:
     // through temporary files beside the output
     // (WholeExecutionTrace::build_from_files).
     return build_wet(
-        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint) {
+        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads) {
             if (progress) {
                 progress("reading and checking", 0, 1);
             }
-            return WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint);
+            return WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint, threads);
         },
-        output, checkpoint_text);
+        output, settings);
 }
 
-int run_traced(const std::string& output, const std::vector<std::string>& command,
-               const std::string& checkpoint_text) {
+int run_traced(const std::string& output, const std::vector<std::string>& command, const BuildSettings& settings) {
     return build_wet(
-        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint) {
+        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads) {
             // The defs' tables through temporary files beside the output,
             // as `wet build`'s (the raw events come through pipes, held).
             return WholeExecutionTrace::build(tcgen::wet::tools::traced_run(output, command), progress, checkpoint,
-                                              output);
+                                              output, threads);
         },
-        output, checkpoint_text);
+        output, settings);
 }
 
 int run_stats(const std::string& file) {
@@ -393,9 +409,15 @@ int main(int argc, char** argv) {
         "run", "Runs PROGRAM under tcgen-tracer --wet and builds OUT.wet from what it writes, no raw file on disk");
     run->add_option("OUT", file, "The WET file to write")->required();
     run->add_option("COMMAND", command, "[TRACER OPTIONS] PROGRAM [ARGS...], after --")->required();
+    std::string threads;
     for (CLI::App* command_line : {build, run}) {
         command_line->add_option("--checkpoint-every", checkpoint,
                                  "Records between two checkpoints of a stream (default 4096): a seek walks fewer")
+            ->type_name("N");
+        command_line
+            ->add_option("-T,--threads", threads,
+                         "Make the nodes' labels and compress the shared frames on N threads (default 1; 0: "
+                         "one per core): the same file whatever N")
             ->type_name("N");
     }
     CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");
@@ -455,8 +477,8 @@ int main(int argc, char** argv) {
         app, argc, argv, "wet",
         [&] {
             queried = build->parsed() || run->parsed() ? "" : file;
-            return build->parsed()       ? run_build(prefix, file, checkpoint)
-                   : run->parsed()       ? run_traced(file, command, checkpoint)
+            return build->parsed()       ? run_build(prefix, file, BuildSettings{checkpoint, threads})
+                   : run->parsed()       ? run_traced(file, command, BuildSettings{checkpoint, threads})
                    : stats->parsed()     ? run_stats(file)
                    : cf->parsed()        ? run_cf(file, from, backward, count, ids, symbols)
                    : top->parsed()       ? run_top(file, count, symbols)

@@ -172,14 +172,17 @@ public:
     // With `temporary_beside`, the defs' questions and each edge's def go
     // through temporary files beside it, as build_from_files() does, rather
     // than memory (28 and 20 bytes an edge there).
+    // `threads` (the caller's included; 0: as many as the machine runs at
+    // once) make the nodes' labels and the shared frames' compression side
+    // by side: the same bytes whatever their number.
     static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr,
                                      std::uint64_t checkpoint_records = default_checkpoint_records,
-                                     const std::string& temporary_beside = "");
+                                     const std::string& temporary_beside = "", unsigned threads = 1);
     // The same of a raw trace given up: its flow and edges are freed as soon
     // as the build has read them, not copied (`wet run`'s).
     static WholeExecutionTrace build(RawTrace&& raw, const Progress& progress = nullptr,
                                      std::uint64_t checkpoint_records = default_checkpoint_records,
-                                     const std::string& temporary_beside = "");
+                                     const std::string& temporary_beside = "", unsigned threads = 1);
     // build(read_raw_trace(prefix)), the same bytes, without the raw events
     // ever all in memory: PREFIX.events is read twice, a piece at a time,
     // its events checked and counted per node, then each written at its
@@ -192,7 +195,8 @@ public:
     // build() do, and on the temporary files' errors (a full disk).
     static WholeExecutionTrace build_from_files(const std::string& prefix, const std::string& temporary_beside,
                                                 const Progress& progress = nullptr,
-                                                std::uint64_t checkpoint_records = default_checkpoint_records);
+                                                std::uint64_t checkpoint_records = default_checkpoint_records,
+                                                unsigned threads = 1);
 
     // The saved form: magic, format version, then sections each with its size
     // and XXH64 checksum (docs/wet.md). load() checks every size against the
@@ -348,7 +352,7 @@ private:
     // raw.events unread).
     static WholeExecutionTrace build_checked(const RawTrace& raw, RawFlow flow, RawEdges edges,
                                              const EventsByNode& events, const Progress& progress,
-                                             std::uint64_t checkpoint_records);
+                                             std::uint64_t checkpoint_records, unsigned threads);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
     std::vector<std::uint32_t> nodes_of_pc_or_fail(std::uint64_t pc) const;
     // Per block of pc's nodes, one node whose executions are the pc's in
