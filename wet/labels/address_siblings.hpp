@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "runtime/task_pool.hpp"
 
 namespace tcgen::wet {
 
@@ -36,11 +37,15 @@ constexpr std::size_t address_sibling_candidates = 16;
 // Of the candidates, the one whose differences repeat most often is taken
 // when they repeat more often than the node's own strides and its label of
 // differences is the smaller.
+// A block's nodes are chosen for in node order, each block on its own: with
+// a pool, blocks side by side on its threads (the same choices; the
+// callbacks are then called from any of them).
 template <class CountOf, class AddressesOf, class SavedBytes>
 std::vector<std::uint32_t> choose_address_siblings(const std::vector<RawNode>& nodes,
                                                    const std::vector<bool>& every_execution, std::size_t blocks,
                                                    const CountOf& count_of, const AddressesOf& addresses_of,
-                                                   const SavedBytes& saved_bytes) {
+                                                   const SavedBytes& saved_bytes,
+                                                   tcgen_runtime::TaskPool* pool = nullptr) {
     constexpr std::uint64_t piece_addresses = std::uint64_t{1} << 16;
     // visit(first, addresses) for node's addresses, a piece at a time.
     const auto each_piece = [&](std::uint32_t node, const auto& visit) {
@@ -55,13 +60,11 @@ std::vector<std::uint32_t> choose_address_siblings(const std::vector<RawNode>& n
         std::uint64_t last = 0;
     };
     std::vector<std::uint32_t> sibling(nodes.size(), 0);
-    std::vector<std::vector<std::uint32_t>> recent(blocks);  // per block, latest last
-    for (std::uint32_t node = 0; node < nodes.size(); ++node) {
-        if (!every_execution[node]) {
-            continue;
-        }
+    // Chooses for `node`, whose block's latest nodes that keep their own
+    // addresses are `candidates` (latest last), and adds it there when it
+    // keeps its own.
+    const auto choose_for = [&](std::uint32_t node, std::vector<std::uint32_t>& candidates) {
         const std::uint64_t count = count_of(node);
-        std::vector<std::uint32_t>& candidates = recent[nodes[node].block];
         std::vector<Candidate> tried;
         for (const std::uint32_t candidate : candidates) {
             if (count_of(candidate) == count) {  // else not the same block executions after all
@@ -112,14 +115,48 @@ std::vector<std::uint32_t> choose_address_siblings(const std::vector<RawNode>& n
             };
             if (saved_bytes(differences) < saved_bytes(own)) {
                 sibling[node] = best_node + 1;
-                continue;
+                return;
             }
         }
         if (candidates.size() == address_sibling_candidates) {
             candidates.erase(candidates.begin());
         }
         candidates.push_back(node);
+    };
+    // Per block, its nodes that ran at every execution, in node order.
+    std::vector<std::vector<std::uint32_t>> block_nodes(blocks);
+    for (std::uint32_t node = 0; node < nodes.size(); ++node) {
+        if (every_execution[node]) {
+            block_nodes[nodes[node].block].push_back(node);
+        }
     }
+    const auto choose_in_block = [&](std::size_t block) {
+        std::vector<std::uint32_t> candidates;  // latest last
+        for (const std::uint32_t node : block_nodes[block]) {
+            choose_for(node, candidates);
+        }
+    };
+    if (pool == nullptr) {
+        for (std::size_t block = 0; block < blocks; ++block) {
+            choose_in_block(block);
+        }
+        return sibling;
+    }
+    // The busiest blocks first: none left alone on a thread at the end.
+    std::vector<std::uint32_t> busiest_first;
+    std::vector<std::uint64_t> work(blocks, 0);
+    for (std::size_t block = 0; block < blocks; ++block) {
+        for (const std::uint32_t node : block_nodes[block]) {
+            work[block] += count_of(node);
+        }
+        if (!block_nodes[block].empty()) {
+            busiest_first.push_back(static_cast<std::uint32_t>(block));
+        }
+    }
+    std::stable_sort(busiest_first.begin(), busiest_first.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return work[a] > work[b]; });
+    pool->start(busiest_first.size(), [&](std::size_t task) { choose_in_block(busiest_first[task]); });
+    pool->wait();
     return sibling;
 }
 

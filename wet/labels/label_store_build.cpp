@@ -396,7 +396,8 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                 label.add(records);
             });
             return label.saved_bytes();
-        });
+        },
+        &pool);
     // Node `node`'s address records of its events `run`, which start at its from-th.
     const auto addresses_of = [&](std::size_t node, const std::vector<NodeEvent>& run, std::size_t from) {
         std::vector<NodeAddresses::Record> records;

@@ -416,8 +416,8 @@ int main(int argc, char** argv) {
             ->type_name("N");
         command_line
             ->add_option("-T,--threads", threads,
-                         "Make the nodes' labels and compress the shared frames on N threads (default 1; 0: "
-                         "one per core): the same file whatever N")
+                         "Make the labels and compress the frames on N threads (default 1; 0: one per core): "
+                         "the same file whatever N")
             ->type_name("N");
     }
     CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");

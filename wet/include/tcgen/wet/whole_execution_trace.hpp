@@ -173,8 +173,8 @@ public:
     // through temporary files beside it, as build_from_files() does, rather
     // than memory (28 and 20 bytes an edge there).
     // `threads` (the caller's included; 0: as many as the machine runs at
-    // once) make the nodes' labels and the shared frames' compression side
-    // by side: the same bytes whatever their number.
+    // once) make the nodes' labels, their address siblings and the frames'
+    // compression side by side: the same bytes whatever their number.
     static WholeExecutionTrace build(const RawTrace& raw, const Progress& progress = nullptr,
                                      std::uint64_t checkpoint_records = default_checkpoint_records,
                                      const std::string& temporary_beside = "", unsigned threads = 1);
