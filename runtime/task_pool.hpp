@@ -92,6 +92,18 @@ public:
         wait();
     }
 
+    // pool->run(count, task), or without a pool task(0) .. task(count - 1)
+    // in turn on the caller: for work that may be given threads.
+    static void run(TaskPool* pool, std::size_t count, const std::function<void(std::size_t)>& task) {
+        if (pool != nullptr) {
+            pool->run(count, task);
+            return;
+        }
+        for (std::size_t index = 0; index < count; ++index) {
+            task(index);
+        }
+    }
+
 private:
     // Up to the workers asked for, and no more than a batch of `count`
     // tasks can keep busy beside the caller.

@@ -115,14 +115,7 @@ FlowStream FlowStream::build(const FlowPass& flow, std::uint64_t count, std::siz
             frame = tcgen_runtime::zstd_frame(batch[index], level);
             frame.shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
         };
-        if (pool != nullptr) {
-            pool->start(batch.size(), compress);
-            pool->wait();
-        } else {
-            for (std::size_t index = 0; index < batch.size(); ++index) {
-                compress(index);
-            }
-        }
+        tcgen_runtime::TaskPool::run(pool, batch.size(), compress);
         batch.clear();
     };
     const auto end_frame = [&] {

@@ -136,12 +136,6 @@ std::vector<std::uint32_t> choose_address_siblings(const std::vector<RawNode>& n
             choose_for(node, candidates);
         }
     };
-    if (pool == nullptr) {
-        for (std::size_t block = 0; block < blocks; ++block) {
-            choose_in_block(block);
-        }
-        return sibling;
-    }
     // The busiest blocks first: none left alone on a thread at the end.
     std::vector<std::uint32_t> busiest_first;
     std::vector<std::uint64_t> work(blocks, 0);
@@ -155,8 +149,8 @@ std::vector<std::uint32_t> choose_address_siblings(const std::vector<RawNode>& n
     }
     std::stable_sort(busiest_first.begin(), busiest_first.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return work[a] > work[b]; });
-    pool->start(busiest_first.size(), [&](std::size_t task) { choose_in_block(busiest_first[task]); });
-    pool->wait();
+    tcgen_runtime::TaskPool::run(pool, busiest_first.size(),
+                                 [&](std::size_t task) { choose_in_block(busiest_first[task]); });
     return sibling;
 }
 

@@ -160,7 +160,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
         return keep_unshared();
     }
     constexpr std::size_t task_candidates = 256;
-    pool.start((candidates.size() + task_candidates - 1) / task_candidates, [&](std::size_t task) {
+    pool.run((candidates.size() + task_candidates - 1) / task_candidates, [&](std::size_t task) {
         const std::size_t end = std::min(candidates.size(), (task + 1) * task_candidates);
         for (std::size_t index = task * task_candidates; index < end; ++index) {
             Candidate& candidate = candidates[index];
@@ -174,7 +174,6 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
             candidate.key = key;
         }
     });
-    pool.wait();
     std::vector<std::size_t> order(candidates.size());
     for (std::size_t index = 0; index < order.size(); ++index) {
         order[index] = index;
@@ -456,7 +455,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                      [&](std::uint32_t a, std::uint32_t b) { return events.count(a) > events.count(b); });
     const std::thread::id caller = std::this_thread::get_id();
     std::atomic<std::size_t> nodes_made{0};
-    pool.start(hottest_first.size(), [&](std::size_t task) {
+    pool.run(hottest_first.size(), [&](std::size_t task) {
         const std::uint32_t node = hottest_first[task];
         const std::size_t made = nodes_made.fetch_add(1, std::memory_order_relaxed);
         if (made % 256 == 0 && std::this_thread::get_id() == caller) {
@@ -517,7 +516,6 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             defs_labels[node] = defs_label.finish([&] { return all_records(node, defs_of); });
         }
     });
-    pool.wait();
     for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
         store.node_times_.add(std::move(times_labels[node]));
         store.defs_.add(std::move(defs_labels[node]));

@@ -127,14 +127,7 @@ public:
                 frame.compressed = std::move(as_records);
             }
         };
-        if (pool != nullptr) {
-            pool->start(firsts.size() - 1, make_frame);
-            pool->wait();
-        } else {
-            for (std::size_t index = 0; index + 1 < firsts.size(); ++index) {
-                make_frame(index);
-            }
-        }
+        tcgen_runtime::TaskPool::run(pool, firsts.size() - 1, make_frame);
         return frames;
     }
 
