@@ -253,4 +253,7 @@ done
 if "$repo/bench/wet.py" --programs=nosuch >/dev/null 2>"$work/err"; then fail "bench/wet.py accepted an unknown program"; fi
 [[ $(cat "$work/err") == "bench/wet.py: unknown program 'nosuch' (known: bzip2, gzip, xz, sort, sqlite3, python3, perl, cc1)" ]] \
     || fail "bench/wet.py: unknown program: $(cat "$work/err")"
+if "$repo/bench/wet.py" --programs= --build="$build" >/dev/null 2>"$work/err"; then fail "bench/wet.py measured nothing"; fi
+[[ $(cat "$work/err") == "bench/wet.py: nothing to measure: no --programs and no --long" ]] \
+    || fail "bench/wet.py: nothing to measure: $(cat "$work/err")"
 echo "bench_scripts_test: ok"

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <tcgen/wet/raw_trace.hpp>
 
@@ -41,11 +42,24 @@ PiecesFile::PiecesFile(const std::string& name, const char* magic, std::size_t r
     const std::size_t size = static_cast<std::size_t>(status.st_size);
     std::uint8_t head[4] = {};
     const std::size_t head_bytes = std::fread(head, 1, std::min<std::size_t>(size, 4), file_.get());
+    if (starts_zstd_frames(head, head_bytes)) {
+        frames_ = std::make_unique<ZstdFramesReader>(name, tcgen_runtime::Descriptor(::dup(::fileno(file_.get()))));
+        file_.reset();
+        const std::uint64_t raw_size = frames_->size();
+        const std::size_t raw_head_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(raw_size, 4));
+        frames_->read(0, raw_head_bytes, head);
+        count_ = check_records(name, head, raw_head_bytes < 4 ? raw_head_bytes : raw_size, magic, record_bytes);
+        return;
+    }
     count_ = check_records(name, head, head_bytes < 4 ? head_bytes : size, magic, record_bytes);
 }
 
 void PiecesFile::read(std::size_t first, std::size_t count, std::uint8_t* bytes) const {
     const std::size_t offset = 4 + first * record_bytes_;
+    if (frames_) {
+        frames_->read(offset, count * record_bytes_, bytes);
+        return;
+    }
     if (!file_) {
         std::memcpy(bytes, bytes_.data() + offset, count * record_bytes_);
         return;

@@ -3,15 +3,19 @@
 // PREFIX.edges) read a piece at a time, as often as asked: whole, its bytes
 // beside the records made from them would double the raw trace's largest
 // parts while they are read. A regular file stays open and is read where
-// asked; anything else (a pipe, `wet run`'s) can be read once only, so it is
-// read whole, once, and its pieces served from memory.
+// asked, decompressing the frames a piece is in when it is zstd frames
+// (zstd_frames.hpp, as `wet run` keeps the tracer's output); anything else
+// (a pipe) can be read once only, so it is read whole, once, and its pieces
+// served from memory.
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/files.hpp"
+#include "wet/format/zstd_frames.hpp"
 
 namespace tcgen::wet {
 
@@ -48,6 +52,7 @@ private:
     std::string name_;
     std::size_t record_bytes_;
     FilePtr file_;
+    std::unique_ptr<ZstdFramesReader> frames_;
     std::vector<std::uint8_t> bytes_;  // a file that is not a regular one, whole
     std::size_t count_ = 0;
 };

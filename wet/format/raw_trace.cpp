@@ -21,6 +21,7 @@
 #include "wet/format/raw_edges.hpp"
 #include "wet/format/raw_files.hpp"
 #include "wet/format/raw_flow.hpp"
+#include "wet/format/zstd_frames.hpp"
 
 namespace tcgen::wet {
 namespace {
@@ -301,12 +302,13 @@ private:
     bool edge_failed_ = false;
 };
 
-// A raw file's bytes; none for an optional file that is not there.
+// A raw file's bytes, decompressed if it is zstd frames; none for an
+// optional file that is not there.
 std::optional<std::vector<std::uint8_t>> read_file_if_there(const std::string& name, bool required) {
     if (!required && !std::filesystem::exists(name)) {
         return std::nullopt;
     }
-    return read_whole_file(name);
+    return read_raw_bytes(name);
 }
 
 }  // namespace

@@ -7,7 +7,10 @@
 // the moment (reading the files one after another would stall it as soon
 // as one pipe filled). On Linux a pipe that no writer has opened yet polls
 // as quiet, and one whose writer closed polls as hung up: a pipe is done
-// when it hangs up or when the tracer has exited and it is drained. The
+// when it hangs up or when the tracer has exited and it is drained. What
+// comes through a pipe is kept compressed, as zstd frames, in a file beside
+// it, which the build reads as it reads raw files: the run's raw labels are
+// never held in memory, and on disk they take a fraction of their size. The
 // symbols, which the tracer opens anew for each write, go to a plain file.
 
 #include "wet/tools/traced_run.hpp"
@@ -25,14 +28,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <tcgen/wet/raw_trace.hpp>
+
 #include "common/command_line.hpp"
 #include "common/files.hpp"
 #include "runtime/files.hpp"
-#include "wet/format/raw_files.hpp"
+#include "wet/format/zstd_frames.hpp"
 
 extern char** environ;
 
@@ -61,48 +67,49 @@ std::string tracer_path() {
     return tracer_name;  // looked up on PATH
 }
 
-// One raw file of the run: its name beside OUT, removed when the run ends
-// or a signal ends this program.
+// A file of the run beside OUT, removed when the run ends or a signal ends
+// this program.
 class RunFile {
 public:
-    explicit RunFile(std::string path) { pending_.path = std::move(path); }
+    explicit RunFile(std::string path) : pending_{std::move(path)} { tcgen_runtime::add_pending_temporary(pending_); }
     RunFile(const RunFile&) = delete;
     RunFile& operator=(const RunFile&) = delete;
     ~RunFile() {
-        if (descriptor_ >= 0) {
-            ::close(descriptor_);
-        }
-        if (made_) {
-            ::unlink(pending_.path.c_str());
-            tcgen_runtime::remove_pending_temporary(pending_);
-        }
+        ::unlink(pending_.path.c_str());
+        tcgen_runtime::remove_pending_temporary(pending_);
     }
 
     const std::string& path() const { return pending_.path; }
 
-    // The named pipe, made and opened for reading without waiting for a writer.
-    void make_pipe() {
-        tcgen_runtime::add_pending_temporary(pending_);
-        if (::mkfifo(path().c_str(), 0600) != 0) {
-            const int error = errno;
-            tcgen_runtime::remove_pending_temporary(pending_);
-            throw WetError(path(), std::string("cannot make a named pipe: ") + std::strerror(error));
+private:
+    tcgen_runtime::PendingTemporary pending_;
+};
+
+// One raw file the tracer writes while it runs: a named pipe, read without
+// waiting, its bytes kept as zstd frames in a file of the same kind beside
+// it (a fraction of the raw bytes, read by the build as raw files are).
+class PipedFile {
+public:
+    PipedFile(const std::string& pipe, const std::string& packed) : pipe_(pipe), packed_(packed), writer_(packed) {
+        if (::mkfifo(pipe.c_str(), 0600) != 0) {
+            throw WetError(pipe, std::string("cannot make a named pipe: ") + std::strerror(errno));
         }
-        made_ = true;
-        descriptor_ = ::open(path().c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        descriptor_ = ::open(pipe.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (descriptor_ < 0) {
-            throw WetError(path(), std::string("cannot open the named pipe: ") + std::strerror(errno));
+            throw WetError(pipe, std::string("cannot open the named pipe: ") + std::strerror(errno));
         }
     }
-    // A plain file the tracer makes: only removed afterwards.
-    void expect_file() {
-        tcgen_runtime::add_pending_temporary(pending_);
-        made_ = true;
+    PipedFile(const PipedFile&) = delete;
+    PipedFile& operator=(const PipedFile&) = delete;
+    ~PipedFile() {
+        if (descriptor_ >= 0) {
+            ::close(descriptor_);
+        }
     }
 
+    const std::string& path() const { return pipe_.path(); }
     int descriptor() const { return descriptor_; }
     bool done() const { return descriptor_ < 0; }
-    std::vector<std::uint8_t>& bytes() { return bytes_; }
 
     // Reads what the pipe holds now; closes it at its end. `ended`: the
     // tracer has exited, so an empty pipe is at its end too.
@@ -111,7 +118,7 @@ public:
         for (;;) {
             const ssize_t got = ::read(descriptor_, buffer, sizeof buffer);
             if (got > 0) {
-                bytes_.insert(bytes_.end(), buffer, buffer + got);
+                writer_.write(buffer, static_cast<std::size_t>(got));
                 continue;
             }
             if (got < 0 && errno == EINTR) {
@@ -132,12 +139,24 @@ public:
     // The pipe polled as hung up: its writer came and went.
     void saw_writer() { connected_ = true; }
 
+    // After the pipe's end: its frames written. A required file the tracer
+    // wrote nothing to is refused; an optional one is not there.
+    void finish(bool required) {
+        writer_.finish();
+        if (writer_.size() == 0 && required) {
+            throw WetError(path(), "the tracer wrote nothing to it");
+        }
+        if (writer_.size() == 0) {
+            ::unlink(packed_.path().c_str());  // a tracer that does not write it
+        }
+    }
+
 private:
-    tcgen_runtime::PendingTemporary pending_;
-    bool made_ = false;
+    RunFile pipe_;
+    RunFile packed_;
+    ZstdFramesWriter writer_;
     bool connected_ = false;
     int descriptor_ = -1;
-    std::vector<std::uint8_t> bytes_;
 };
 
 // The tracer as a child process; its exit status once it has ended.
@@ -198,7 +217,8 @@ private:
 
 }  // namespace
 
-RawTrace traced_run(const std::string& out, const std::vector<std::string>& command) {
+void traced_run(const std::string& out, const std::vector<std::string>& command,
+                const std::function<void(const std::string& prefix)>& use) {
     for (const std::string& argument : command) {
         if (argument.rfind("--wet=", 0) == 0 || argument == "--wet") {
             throw cli::UsageError("wet run gives tcgen-tracer its --wet=PREFIX itself: leave " + argument + " out");
@@ -208,21 +228,22 @@ RawTrace traced_run(const std::string& out, const std::vector<std::string>& comm
         }
     }
     const std::string prefix = out + ".run-" + std::to_string(::getpid());
-    std::array<std::optional<RunFile>, piped_files.size()> pipes;
+    const std::string packed = prefix + ".zst";
+    std::array<std::optional<PipedFile>, piped_files.size()> pipes;
     for (std::size_t at = 0; at < piped_files.size(); ++at) {
-        pipes[at].emplace(prefix + piped_files[at]);
-        pipes[at]->make_pipe();
+        pipes[at].emplace(prefix + piped_files[at], packed + piped_files[at]);
     }
+    // The symbols, a plain file the tracer writes, join the packed files.
     RunFile symbols(prefix + ".syms");
-    symbols.expect_file();
+    RunFile packed_symbols(packed + ".syms");
 
     std::vector<std::string> argv = {tracer_path(), "--wet=" + prefix};
     argv.insert(argv.end(), command.begin(), command.end());
     Tracer tracer(argv);
     for (bool ended = false;;) {
         std::vector<pollfd> polled;
-        std::vector<RunFile*> polled_files;
-        for (std::optional<RunFile>& pipe : pipes) {
+        std::vector<PipedFile*> polled_files;
+        for (std::optional<PipedFile>& pipe : pipes) {
             if (!pipe->done()) {
                 polled.push_back(pollfd{pipe->descriptor(), POLLIN, 0});
                 polled_files.push_back(&*pipe);
@@ -247,25 +268,13 @@ RawTrace traced_run(const std::string& out, const std::vector<std::string>& comm
         ended = ended || tracer.wait(false);
     }
     tracer.check();
-
-    return read_raw_files(prefix, [&](const std::string& name, bool required) -> std::optional<std::vector<std::uint8_t>> {
-        for (std::optional<RunFile>& pipe : pipes) {
-            if (pipe->path() == name) {
-                std::vector<std::uint8_t> bytes = std::move(pipe->bytes());
-                if (bytes.empty() && !required) {
-                    return std::nullopt;  // a tracer that does not write it
-                }
-                if (bytes.empty()) {
-                    throw WetError(name, "the tracer wrote nothing to it");
-                }
-                return bytes;
-            }
-        }
-        if (name == symbols.path() && !required && !std::filesystem::exists(name)) {
-            return std::nullopt;
-        }
-        return read_whole_file(name);
-    });
+    for (std::size_t at = 0; at < piped_files.size(); ++at) {
+        pipes[at]->finish(std::strcmp(piped_files[at], ".regs") != 0);  // traces of older tracers have no .regs
+    }
+    if (std::filesystem::exists(symbols.path())) {
+        std::filesystem::rename(symbols.path(), packed_symbols.path());
+    }
+    use(packed);
 }
 
 }  // namespace tcgen::wet::tools

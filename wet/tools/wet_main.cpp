@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -160,13 +161,19 @@ int build_wet(const Build& build, const std::string& output, const BuildSettings
     wet.save(output);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const tcgen::wet::LabelStats total = wet.stats().back();
+    // This process's own CPU time and peak (not the tracer's, under `wet run`).
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    const auto cpu_seconds = [](const timeval& time) { return double(time.tv_sec) + double(time.tv_usec) / 1e6; };
     std::fprintf(stderr,
                  "wet: %s: %u timestamps, %zu blocks, %zu nodes, %llu events, %llu defs; %llu raw label bytes -> "
-                 "%llu bytes (%.1fx) in %.2f s\n",
+                 "%llu bytes (%.1fx) in %.2f s, CPU %.2f s, peak memory %.0f MB\n",
                  output.c_str(), wet.executed(), wet.block_count(), wet.node_count(),
                  static_cast<unsigned long long>(wet.events()), static_cast<unsigned long long>(wet.edges()),
-                 static_cast<unsigned long long>(total.raw_bytes), static_cast<unsigned long long>(total.compressed_bytes),
-                 total.compressed_bytes == 0 ? 0.0 : double(total.raw_bytes) / double(total.compressed_bytes), seconds);
+                 static_cast<unsigned long long>(total.raw_bytes),
+                 static_cast<unsigned long long>(total.compressed_bytes),
+                 total.compressed_bytes == 0 ? 0.0 : double(total.raw_bytes) / double(total.compressed_bytes), seconds,
+                 cpu_seconds(usage.ru_utime) + cpu_seconds(usage.ru_stime), double(usage.ru_maxrss) * 1024 / 1e6);
     return 0;
 }
 
@@ -187,10 +194,13 @@ int run_build(const std::string& prefix, const std::string& output, const BuildS
 int run_traced(const std::string& output, const std::vector<std::string>& command, const BuildSettings& settings) {
     return build_wet(
         [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads) {
-            // The defs' tables through temporary files beside the output,
-            // as `wet build`'s (the raw events come through pipes, held).
-            return WholeExecutionTrace::build(tcgen::wet::tools::traced_run(output, command), progress, checkpoint,
-                                              output, threads);
+            // The run's raw files, kept compressed while it ran, built from
+            // as `wet build` builds from files.
+            std::optional<WholeExecutionTrace> wet;
+            tcgen::wet::tools::traced_run(output, command, [&](const std::string& prefix) {
+                wet.emplace(WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint, threads));
+            });
+            return std::move(*wet);
         },
         output, settings);
 }

@@ -179,7 +179,7 @@ public:
                                      std::uint64_t checkpoint_records = default_checkpoint_records,
                                      const std::string& temporary_beside = "", unsigned threads = 1);
     // The same of a raw trace given up: its flow and edges are freed as soon
-    // as the build has read them, not copied (`wet run`'s).
+    // as the build has read them, not copied.
     static WholeExecutionTrace build(RawTrace&& raw, const Progress& progress = nullptr,
                                      std::uint64_t checkpoint_records = default_checkpoint_records,
                                      const std::string& temporary_beside = "", unsigned threads = 1);
