@@ -181,7 +181,8 @@ def measure(program, args, binaries):
 
 
 def measure_long(args, binaries):
-    """The billion-instruction run: traced and built at once by `wet run`;
+    """The billion-instruction run: traced and built at once by `wet run`
+    on every core;
     its build CPU and peak memory are wet's own, as it prints them (the
     tracer's not counted), and it has no xz column (no raw labels on disk)."""
     source = os.path.join(args.work, "long-run.c")
@@ -192,7 +193,7 @@ def measure_long(args, binaries):
     saved = os.path.join(args.work, "cc1-whole.wet")
     print(f"{PROG}: {LONG_RUN}: tracing and building the WET ...", file=sys.stderr)
     with open(source, "rb") as stdin:
-        result = run([binaries["wet"], "run", saved, "--", *LONG_RUN_COMMAND], stdin=stdin)
+        result = run([binaries["wet"], "run", "-T", "0", saved, "--", *LONG_RUN_COMMAND], stdin=stdin)
     built = re.search(r"in ([\d.]+) s, CPU ([\d.]+) s, peak memory (\d+) MB$", result.stderr.decode().strip())
     if not built:
         die(f"wet run: no build line in its output: {result.stderr.decode(errors='replace').strip()[-300:]}")
@@ -229,9 +230,9 @@ def report(rows, args, argv, items):
                f"execution order. Times on the CPU clock of one thread.\n")
     if args.long:
         out.append(f"The billion-instruction run, *{LONG_RUN}*: cc1 -O2 compiling the tracer's wet.c (after tracer.h, "
-                   "as one translation unit), traced and built at once by `wet run`, its raw labels never on disk; "
-                   "its build CPU and peak memory are `wet`'s own (the tracer's not counted), and it has no xz "
-                   "column.\n")
+                   "as one translation unit), traced and built at once by `wet run -T 0` (a thread per core), its "
+                   "raw labels never on disk; its build CPU (of every thread) and peak memory are `wet`'s own (the "
+                   "tracer's not counted), and it has no xz column.\n")
 
     out.append("#### WET sizes (the paper's Table I)\n")
     out.append("| program | instructions (M) | blocks executed (M) | loads and stores (M) | raw WET (MB) | "
