@@ -73,15 +73,22 @@ def tcgen_version(tcgen):
     return _versions[tcgen]
 
 
+def _compiler_flags():
+    return os.environ.get("TCGEN_CXXFLAGS", "-O2").split()
+
+
 def _cache_key(fingerprint, tcgen, names):
     # The fingerprint names the encoding; the tcgen that wrote the code and
     # the ABI name the library's functions. The executable's identity makes a
-    # rebuilt tcgen of the same version (a developer's) compile afresh.
+    # rebuilt tcgen of the same version (a developer's) compile afresh, and
+    # the compiler asked for and its flags another build of the same code
+    # (a library built with -O0 -g is not the one asked for with -O3).
     # `names` tells the field names apart: a .tcz stores its spec without
     # them (its columns are field_1, field_2, ...), a spec file has its own,
     # and the same encoding read both ways must not share a library.
     status = os.stat(tcgen)
-    identity = "%s:%d:%d" % (os.path.realpath(tcgen), status.st_size, status.st_mtime_ns)
+    identity = "%s:%d:%d:%s:%s" % (os.path.realpath(tcgen), status.st_size, status.st_mtime_ns,
+                                   os.environ.get("CXX", ""), " ".join(_compiler_flags()))
     tag = hashlib.sha256(identity.encode()).hexdigest()[:12]
     return "%016x-tcgen%s-abi%d-%s-%s" % (fingerprint, tcgen_version(tcgen), ABI_VERSION, tag, names)
 
@@ -132,8 +139,7 @@ def _compile(source, destination):
     with open(source) as generated:
         link = next((line.split(":", 1)[1].split() for line in generated if line.startswith("// Link:")), [])
     library = source[:-len(".cpp")] + ".so"
-    flags = os.environ.get("TCGEN_CXXFLAGS", "-O2").split()
-    command = ([compiler, "-std=c++17"] + flags +
+    command = ([compiler, "-std=c++17"] + _compiler_flags() +
                ["-shared", "-fPIC", "-fvisibility=hidden", "-pthread", "-I", include, "-o", library, source] + link)
     ran = subprocess.run(command, capture_output=True, text=True)
     if ran.returncode != 0:

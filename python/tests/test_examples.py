@@ -51,3 +51,9 @@ def test_the_cache_from_empty(goldens, tmp_path, monkeypatch):
     # Two libraries, and the second names a .tcz finds the first by (its unnamed fields).
     names = os.listdir(tmp_path / "cache" / "tcgen")
     assert len([name for name in names if name.endswith(".so") and not name.endswith("-tcz.so")]) == 2
+    # Other compiler flags: another build of the same code, once.
+    monkeypatch.setenv("TCGEN_CXXFLAGS", "-O1")
+    tcgen.read(vpc3)
+    assert tcgen._build.compilations == start + 3
+    tcgen.read(vpc3)
+    assert tcgen._build.compilations == start + 3
