@@ -22,6 +22,7 @@
 
 #include <tcgen/wet/raw_trace.hpp>
 #include "runtime/byte_order.hpp"
+#include "test_directory.hpp"
 #include "wet/format/raw_edges.hpp"
 #include "wet/labels/asks_by_node.hpp"
 #include "wet/labels/asks_in_horizon_order.hpp"
@@ -47,23 +48,8 @@ using tcgen::wet::RawEdge;
 using tcgen::wet::RawEdges;
 using tcgen::wet::RawEvent;
 using tcgen::wet::TemporaryFile;
+using tcgen_test::Directory;
 using tcgen_test::wet_error_of;
-
-struct Directory {
-    std::string path;
-    explicit Directory(const std::string& name) : path(testing::TempDir() + name + "/") {
-        std::filesystem::remove_all(path);
-        std::filesystem::create_directories(path);
-    }
-    ~Directory() { std::filesystem::remove_all(path); }
-    std::set<std::string> listing() const {
-        std::set<std::string> names;
-        for (const auto& entry : std::filesystem::directory_iterator(path)) {
-            names.insert(entry.path().filename().string());
-        }
-        return names;
-    }
-};
 
 bool same(const std::vector<EdgeDef>& a, const std::vector<EdgeDef>& b) {
     if (a.size() != b.size()) {

@@ -18,6 +18,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 #include "common/files.hpp"
 #include "synthetic_wet.hpp"
+#include "test_directory.hpp"
 #include "wet/format/zstd_frames.hpp"
 #include "wet_error_of.hpp"
 
@@ -27,6 +28,7 @@ using tcgen::wet::RawTrace;
 using tcgen::wet::WholeExecutionTrace;
 using tcgen::wet::ZstdFramesReader;
 using tcgen::wet::ZstdFramesWriter;
+using tcgen_test::Directory;
 using tcgen_test::wet_error_of;
 
 // Bytes that compress some: runs of a few values, with noise.
@@ -82,15 +84,6 @@ std::vector<std::uint8_t> one_frame(const std::vector<std::uint8_t>& bytes, bool
     packed.resize(size);
     return packed;
 }
-
-struct Directory {
-    std::string path;
-    explicit Directory(const std::string& name) : path(testing::TempDir() + name + "/") {
-        std::filesystem::remove_all(path);
-        std::filesystem::create_directories(path);
-    }
-    ~Directory() { std::filesystem::remove_all(path); }
-};
 
 TEST(ZstdFrames, BytesWrittenInAnyPiecesAreReadFromAnywhere) {
     const Directory directory("zstd_frames_read");
