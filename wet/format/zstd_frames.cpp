@@ -40,19 +40,15 @@ ZstdFramesWriter::ZstdFramesWriter(const std::string& name)
     if (file_.get() < 0) {
         throw WetError(name, std::string("cannot write: ") + std::strerror(errno));
     }
-    context_ = ZSTD_createCCtx();
-    if (context_ == nullptr) {
+    context_.reset(ZSTD_createCCtx());
+    if (!context_) {
         throw WetError(name, "cannot write: out of memory");
     }
     // Each frame checked by its own checksum when read.
-    ZSTD_CCtx_setParameter(context_, ZSTD_c_compressionLevel, frame_level);
-    ZSTD_CCtx_setParameter(context_, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(context_.get(), ZSTD_c_compressionLevel, frame_level);
+    ZSTD_CCtx_setParameter(context_.get(), ZSTD_c_checksumFlag, 1);
     pending_.reserve(frame_bytes);
     frame_.resize(ZSTD_compressBound(frame_bytes));
-}
-
-ZstdFramesWriter::~ZstdFramesWriter() {
-    ZSTD_freeCCtx(context_);
 }
 
 void ZstdFramesWriter::write(const std::uint8_t* bytes, std::size_t count) {
@@ -76,7 +72,8 @@ void ZstdFramesWriter::finish() {
 }
 
 void ZstdFramesWriter::write_frame() {
-    const std::size_t packed = ZSTD_compress2(context_, frame_.data(), frame_.size(), pending_.data(), pending_.size());
+    const std::size_t packed =
+        ZSTD_compress2(context_.get(), frame_.data(), frame_.size(), pending_.data(), pending_.size());
     if (ZSTD_isError(packed)) {
         throw WetError(name_, "cannot write: zstd: " + zstd_text(packed));
     }
@@ -100,15 +97,11 @@ ZstdFramesReader::ZstdFramesReader(const std::string& name, tcgen_runtime::Descr
         throw WetError(name, std::string("cannot read: ") + std::strerror(errno));
     }
     file_size_ = static_cast<std::uint64_t>(status.st_size);
-    context_ = ZSTD_createDCtx();
-    if (context_ == nullptr) {
+    context_.reset(ZSTD_createDCtx());
+    if (!context_) {
         throw WetError(name, "cannot read: out of memory");
     }
     index();
-}
-
-ZstdFramesReader::~ZstdFramesReader() {
-    ZSTD_freeDCtx(context_);
 }
 
 void ZstdFramesReader::read_packed(std::uint64_t at, std::size_t count, std::uint8_t* bytes) const {
@@ -214,7 +207,7 @@ const std::vector<std::uint8_t>& ZstdFramesReader::decoded(std::size_t frame) co
     kept.frame = SIZE_MAX;
     kept.bytes.resize(where.raw);
     const std::size_t got =
-        ZSTD_decompressDCtx(context_, kept.bytes.data(), kept.bytes.size(), packed_.data(), packed_.size());
+        ZSTD_decompressDCtx(context_.get(), kept.bytes.data(), kept.bytes.size(), packed_.data(), packed_.size());
     if (ZSTD_isError(got) || got != where.raw) {
         throw WetError(name_, "truncated or corrupt zstd frames: the frame at byte " + std::to_string(where.at) +
                                   (ZSTD_isError(got) ? " does not decompress (" + zstd_text(got) + ")"
@@ -226,6 +219,9 @@ const std::vector<std::uint8_t>& ZstdFramesReader::decoded(std::size_t frame) co
 }
 
 void ZstdFramesReader::read(std::uint64_t offset, std::size_t count, std::uint8_t* bytes) const {
+    if (count == 0) {
+        return;  // nothing to find, even in a file of no frames
+    }
     // The first frame holding `offset`: the last that starts at or before it.
     auto frame = std::upper_bound(frames_.begin(), frames_.end(), offset,
                                   [](std::uint64_t wanted, const Frame& f) { return wanted < f.raw_start; }) -

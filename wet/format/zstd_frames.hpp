@@ -36,7 +36,6 @@ public:
     explicit ZstdFramesWriter(const std::string& name);
     ZstdFramesWriter(const ZstdFramesWriter&) = delete;
     ZstdFramesWriter& operator=(const ZstdFramesWriter&) = delete;
-    ~ZstdFramesWriter();
 
     void write(const std::uint8_t* bytes, std::size_t count);
     // Writes the last frame and closes the file; throws WetError on a write
@@ -49,9 +48,13 @@ public:
 private:
     void write_frame();
 
+    struct FreeContext {
+        void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
+    };
+
     std::string name_;
     tcgen_runtime::Descriptor file_;
-    ZSTD_CCtx* context_ = nullptr;
+    std::unique_ptr<ZSTD_CCtx, FreeContext> context_;
     std::vector<std::uint8_t> pending_;
     std::vector<std::uint8_t> frame_;
     std::uint64_t size_ = 0;
@@ -77,7 +80,6 @@ public:
     ZstdFramesReader(const std::string& name, tcgen_runtime::Descriptor file);
     ZstdFramesReader(const ZstdFramesReader&) = delete;
     ZstdFramesReader& operator=(const ZstdFramesReader&) = delete;
-    ~ZstdFramesReader();
 
     std::uint64_t size() const { return size_; }
     // Raw bytes offset .. offset + count - 1 (within size()). Throws
@@ -105,8 +107,12 @@ private:
     tcgen_runtime::Descriptor file_;
     std::uint64_t file_size_ = 0;
     std::vector<Frame> frames_;
+    struct FreeContext {
+        void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
+    };
+
     std::uint64_t size_ = 0;
-    ZSTD_DCtx* context_ = nullptr;
+    std::unique_ptr<ZSTD_DCtx, FreeContext> context_;
     // Two frames kept: a walk and a cursor beside it, each in its own.
     mutable Decoded kept_[2];
     mutable std::size_t next_kept_ = 0;
