@@ -182,9 +182,9 @@ def measure(program, args, binaries):
 
 def measure_long(args, binaries):
     """The billion-instruction run: traced and built at once by `wet run`
-    on every core;
-    its build CPU and peak memory are wet's own, as it prints them (the
-    tracer's not counted), and it has no xz column (no raw labels on disk)."""
+    on every core; its build CPU and peak memory are wet's own, as it
+    prints them (the tracer's not counted), and it has no xz column (no raw
+    labels on disk)."""
     source = os.path.join(args.work, "long-run.c")
     with open(source, "w") as out:
         for name in LONG_RUN_SOURCES:
