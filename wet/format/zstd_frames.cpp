@@ -22,7 +22,7 @@ namespace {
 
 constexpr std::uint8_t zstd_magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
 // Quick enough not to slow a traced program, which runs 20-50 times slower
-// than the compression; the raw labels shrink 5-20 times.
+// than the compression; the raw files shrink 4-26 times (edges 3.8, events 5.4, flow 26 on a cc1 run).
 constexpr int frame_level = 1;
 
 std::string zstd_text(std::size_t code) {
