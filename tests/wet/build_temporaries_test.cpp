@@ -2,7 +2,8 @@
 // (AsksByNode, read in the order of their horizons by AsksInHorizonOrder)
 // and each edge's def grouped by load (DefsByLoad), through a temporary
 // file against the same through memory; a node's events walked a piece at
-// a time (EventWalk); and a temporary file's
+// a time (EventWalk); records grouped by node in a compressed temporary
+// file (FramedRuns), read from anywhere; and a temporary file's
 // refusals (a write beyond the size limit, a read
 // beyond what was written), one line each, with nothing left behind. And
 // the raw edges the build walks in passes over their file (RawEdges): the
@@ -15,6 +16,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -31,6 +33,7 @@
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/event_walk.hpp"
 #include "wet/labels/events_by_node.hpp"
+#include "wet/labels/framed_runs.hpp"
 #include "wet/labels/temporary_file.hpp"
 #include "wet_error_of.hpp"
 
@@ -358,6 +361,108 @@ TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
               std::string::npos)
         << refused;
     EXPECT_EQ(refused.find('\n'), std::string::npos);
+}
+
+// Records of `width` bytes for node `node`'s places, each its own bytes
+// (node, index and a few bytes of noise), so that a read from the wrong
+// place or node shows.
+std::vector<std::uint8_t> numbered_records(std::size_t node, std::uint64_t count, std::size_t width,
+                                           std::mt19937& random) {
+    std::vector<std::uint8_t> bytes(count * width);
+    for (std::uint64_t index = 0; index < count; ++index) {
+        std::uint8_t* record = bytes.data() + index * width;
+        for (std::size_t k = 0; k < width; ++k) {
+            record[k] = static_cast<std::uint8_t>(k == 0 ? node : k == 1 ? index : k == 2 ? index >> 8 : random() % 4);
+        }
+    }
+    return bytes;
+}
+
+TEST(FramedRuns, ReadsAnyPlacesOfWhatWasAppendedInAnyOrder) {
+    const Directory directory("framed_runs_test");
+    constexpr std::size_t width = 7;
+    std::mt19937 random(11);
+    // 40 nodes, some without records; appended a few at a time, nodes
+    // taken at random; frames of 10 records, buffers of at most 300 bytes.
+    std::vector<std::uint64_t> counts(40);
+    for (std::uint64_t& count : counts) {
+        count = random() % 4 == 0 ? 0 : random() % 500;
+    }
+    const std::vector<std::uint64_t> first = tcgen::wet::node_places(counts);
+    std::vector<std::uint8_t> expected;
+    std::vector<std::vector<std::uint8_t>> by_node(counts.size());
+    for (std::size_t node = 0; node < counts.size(); ++node) {
+        by_node[node] = numbered_records(node, counts[node], width, random);
+        expected.insert(expected.end(), by_node[node].begin(), by_node[node].end());
+    }
+    const tcgen::wet::FramedRunsLimits limits{70, 300};
+    tcgen::wet::FramedRuns runs(width, first, directory.path + "out.wet", "events", "the events grouped by node",
+                                limits);
+    EXPECT_TRUE(directory.listing().empty());
+    std::vector<std::uint64_t> appended(counts.size(), 0);
+    for (std::uint64_t left = first.back(); left > 0;) {
+        const std::size_t node = random() % counts.size();
+        const std::uint64_t count = std::min<std::uint64_t>(1 + random() % 60, counts[node] - appended[node]);
+        runs.append(node, by_node[node].data() + appended[node] * width, count);
+        appended[node] += count;
+        left -= count;
+        EXPECT_LE(runs.buffered_bytes(), limits.buffer_budget);
+    }
+    runs.finish();
+    EXPECT_EQ(runs.buffered_bytes(), 0u);
+    const auto read = [&](std::uint64_t at, std::uint64_t count) {
+        std::vector<std::uint8_t> bytes(count * width);
+        runs.read(at, count, bytes.data());
+        return bytes;
+    };
+    EXPECT_EQ(read(0, first.back()), expected);
+    // Any places, within a frame, across frames and across nodes, from
+    // several threads at once (each with its own decoded frames).
+    const auto random_reads = [&](unsigned seed) {
+        std::mt19937 own(seed);
+        for (int probe = 0; probe < 400; ++probe) {
+            const std::uint64_t at = own() % first.back();
+            const std::uint64_t count = 1 + own() % std::min<std::uint64_t>(first.back() - at, probe % 2 ? 3 : 200);
+            const auto begin = expected.begin() + static_cast<std::ptrdiff_t>(at * width);
+            if (read(at, count) !=
+                std::vector<std::uint8_t>(begin, begin + static_cast<std::ptrdiff_t>(count * width))) {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::vector<char> agreed(4, 0);
+    std::vector<std::thread> threads;
+    for (unsigned thread = 0; thread < agreed.size(); ++thread) {
+        threads.emplace_back([&, thread] { agreed[thread] = random_reads(thread); });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(agreed, std::vector<char>(4, 1));
+}
+
+TEST(FramedRuns, TheFileHoldsStructuredRecordsInAFractionOfTheirBytes) {
+    // An event-like record (a timestamp, an address, a value) for 200,000
+    // executions of one node: the file is compressed, not the records laid out.
+    const Directory directory("framed_runs_test");
+    constexpr std::uint64_t count = 200000;
+    std::vector<NodeEvent> events(count);
+    for (std::uint64_t index = 0; index < count; ++index) {
+        events[index] = NodeEvent{0x7ffd0000 + 8 * (index % 1000), index % 17, static_cast<std::uint32_t>(3 * index)};
+    }
+    std::vector<std::uint8_t> bytes(count * tcgen::wet::NodeEventCodec::bytes);
+    for (std::uint64_t index = 0; index < count; ++index) {
+        tcgen::wet::NodeEventCodec::encode(events[index], bytes.data() + index * tcgen::wet::NodeEventCodec::bytes);
+    }
+    tcgen::wet::FramedRuns runs(tcgen::wet::NodeEventCodec::bytes, {0, count}, directory.path + "out.wet", "events",
+                                "the events grouped by node");
+    runs.append(0, bytes.data(), count);
+    runs.finish();
+    EXPECT_LT(runs.file_bytes(), bytes.size() / 4);
+    std::vector<std::uint8_t> back(bytes.size());
+    runs.read(0, count, back.data());
+    EXPECT_EQ(back, bytes);
 }
 
 // PREFIX.edges's bytes for `edges`: the magic, then 16 bytes an edge.

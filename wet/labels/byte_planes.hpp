@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "runtime/zstd_codec.hpp"
@@ -33,33 +34,84 @@ constexpr int memory_level = 1;
 // a reader allocate more than this.
 constexpr std::uint64_t max_bytes = std::uint64_t{1} << 22;
 
+// The two directions for a width known when compiling: loops the compiler
+// unrolls, a record at a time.
+template <std::size_t Width>
+void planes_of_records(const std::uint8_t* records, std::size_t count, std::uint8_t* planes) {
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < Width; ++k) {
+            planes[k * count + i] = records[i * Width + k];
+        }
+    }
+}
+template <std::size_t Width>
+void records_of_planes(const std::uint8_t* planes, std::size_t plane_bytes, std::size_t count, std::uint8_t* records) {
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t k = 0; k < Width; ++k) {
+            records[i * Width + k] = planes[k * plane_bytes + i];
+        }
+    }
+}
+
+// known(std::integral_constant<std::size_t, W>) for the widths of the
+// build's temporary records (node_runs.hpp), else any(): a plane at a time
+// there, long loops whatever the width.
+template <class Known, class Any>
+void with_width(std::size_t width, Known known, Any any) {
+    switch (width) {
+        case 4:
+            return known(std::integral_constant<std::size_t, 4>{});
+        case 20:
+            return known(std::integral_constant<std::size_t, 20>{});
+        case 28:
+            return known(std::integral_constant<std::size_t, 28>{});
+        default:
+            return any();
+    }
+}
+
 // The byte planes of `count` records of `width` bytes each, laid end to end
 // at `records`, appended to `planes`.
 inline void append_planes(const std::uint8_t* records, std::size_t count, std::size_t width,
                           std::vector<std::uint8_t>& planes) {
     const std::size_t at = planes.size();
     planes.resize(at + count * width);
-    for (std::size_t i = 0; i < count; ++i) {
-        for (std::size_t k = 0; k < width; ++k) {
-            planes[at + k * count + i] = records[i * width + k];
-        }
-    }
+    std::uint8_t* out = planes.data() + at;
+    with_width(
+        width, [&](auto known) { planes_of_records<decltype(known)::value>(records, count, out); },
+        [&] {
+            for (std::size_t k = 0; k < width; ++k) {
+                for (std::size_t i = 0; i < count; ++i) {
+                    out[k * count + i] = records[i * width + k];
+                }
+            }
+        });
 }
 
-// The `count` records whose byte planes start at `planes` (append_planes's
-// inverse; the caller has checked that count * sizeof(Record) bytes are there).
+// `count` records of `width` bytes laid end to end at `records`, from byte
+// planes of `plane_bytes` bytes each (append_planes's inverse, or a part of
+// it: `planes` then points `first` bytes into the first plane for the
+// records from the first-th).
+inline void records_of_planes(const std::uint8_t* planes, std::size_t plane_bytes, std::size_t count, std::size_t width,
+                              std::uint8_t* records) {
+    with_width(
+        width, [&](auto known) { records_of_planes<decltype(known)::value>(planes, plane_bytes, count, records); },
+        [&] {
+            for (std::size_t k = 0; k < width; ++k) {
+                for (std::size_t i = 0; i < count; ++i) {
+                    records[i * width + k] = planes[k * plane_bytes + i];
+                }
+            }
+        });
+}
+
+// The `count` records whose byte planes start at `planes` (the caller has
+// checked that count * sizeof(Record) bytes are there).
 template <class Record>
 std::vector<Record> records_of_planes(const std::uint8_t* planes, std::size_t count) {
     static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
-    constexpr std::size_t width = sizeof(Record);
     std::vector<Record> records(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        std::uint8_t bytes[width];
-        for (std::size_t k = 0; k < width; ++k) {
-            bytes[k] = planes[k * count + i];
-        }
-        std::memcpy(&records[i], bytes, width);
-    }
+    records_of_planes<sizeof(Record)>(planes, count, count, reinterpret_cast<std::uint8_t*>(records.data()));
     return records;
 }
 

@@ -6,19 +6,21 @@
 //   event beside the events): WholeExecutionTrace::build() of a raw trace;
 // - in a temporary file: `wet build`'s, filled by an external sort (the
 //   events counted per node on a first read of PREFIX.events, each then
-//   written at its node's place on a second), so that the events are never
-//   all in memory. The file is made beside another (the build's output),
+//   added to its node's run on a second: NodeRuns), so that the events are
+//   never all in memory. The file is made beside another (the build's output),
 //   and so are the build's other temporaries (temporary_file.hpp).
-// 20 bytes an event in the file (t, address, value); a write or read error
-// (a full disk) throws WetError naming the file.
+// 20 bytes an event (t, address, value) before the file's compression
+// (framed_runs.hpp); a write or read error (a full disk) throws WetError
+// naming the file.
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
-#include "wet/labels/temporary_file.hpp"
+#include "wet/labels/node_runs.hpp"
 
 namespace tcgen::wet {
 
@@ -27,6 +29,25 @@ struct NodeEvent {
     std::uint64_t address = 0;
     std::uint64_t value = 0;
     std::uint32_t t = 0;
+};
+
+// An event's 20 bytes in the temporary file: t (4), address (8), value (8),
+// in this machine's order.
+struct NodeEventCodec {
+    using Record = NodeEvent;
+    static constexpr std::size_t bytes = 20;
+    static void encode(const NodeEvent& event, std::uint8_t* record) {
+        std::memcpy(record, &event.t, 4);
+        std::memcpy(record + 4, &event.address, 8);
+        std::memcpy(record + 12, &event.value, 8);
+    }
+    static NodeEvent decode(const std::uint8_t* record) {
+        NodeEvent event;
+        std::memcpy(&event.t, record, 4);
+        std::memcpy(&event.address, record + 4, 8);
+        std::memcpy(&event.value, record + 12, 8);
+        return event;
+    }
 };
 
 class EventsByNode {
@@ -67,7 +88,7 @@ private:
     std::vector<std::uint32_t> order_;
     // In a file:
     std::string beside_;
-    std::unique_ptr<TemporaryFile> file_;
+    std::unique_ptr<NodeRuns<NodeEventCodec>> file_;
 };
 
 class EventsByNode::Scatter {
@@ -84,7 +105,6 @@ public:
 
 private:
     EventsByNode events_;
-    std::vector<std::uint64_t> fill_;
 };
 
 }  // namespace tcgen::wet

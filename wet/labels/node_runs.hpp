@@ -2,8 +2,8 @@
 // Records of one kind grouped by node, for `wet build`'s tables that are made
 // in one order (a store at a time, a load at a time) and read in another (a
 // node at a time): node n's run is at places first[n] .. first[n + 1] - 1 of
-// a temporary file beside the build's output (temporary_file.hpp) or, with
-// no file, of memory. add() takes a piece of records, each with its node,
+// a compressed temporary file beside the build's output (framed_runs.hpp)
+// or, with no file, of memory. add() takes a piece of records, each with its node,
 // and writes each node's records after those it holds already, in the
 // piece's order; check_full() then checks that every node got the records
 // counted for it. A node's records may come as several runs, each in an
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
-#include "wet/labels/temporary_file.hpp"
+#include "wet/labels/framed_runs.hpp"
 
 namespace tcgen::wet {
 
@@ -42,7 +42,7 @@ public:
         if (beside.empty()) {
             memory_.resize(first_.back());
         } else {
-            file_ = std::make_unique<TemporaryFile>(beside, kind, holds);
+            file_ = std::make_unique<FramedRuns>(Codec::bytes, first_, beside, kind, holds);
         }
     }
 
@@ -64,8 +64,7 @@ public:
             if (node >= fill_.size() || fill_[node] + run.size() > first_[node + 1]) {
                 throw WetError(name(), "more " + noun_ + " of node " + std::to_string(node) + " than were counted");
             }
-            put(fill_[node], run.data(), run.size());
-            fill_[node] += run.size();
+            append(node, run.data(), run.size());
             begin = end;
         }
     }
@@ -85,6 +84,9 @@ public:
             }
         }
         fill_ = {};
+        if (file_) {
+            file_->finish();
+        }
         // The places of the runs' starts, every node's, in order (a run is
         // marked once its node has records, so none is empty).
         std::sort(later_starts_.begin(), later_starts_.end());
@@ -113,25 +115,14 @@ public:
         return get(first_[node], static_cast<std::size_t>(count(node)));
     }
 
-    // The records at places at .. at + count - 1, written and read directly.
-    void put(std::uint64_t at, const Record* records, std::size_t count) {
-        if (!file_) {
-            std::copy(records, records + count, memory_.begin() + static_cast<std::ptrdiff_t>(at));
-            return;
-        }
-        std::vector<std::uint8_t> bytes(count * Codec::bytes);
-        for (std::size_t index = 0; index < count; ++index) {
-            Codec::encode(records[index], bytes.data() + index * Codec::bytes);
-        }
-        file_->write(at * Codec::bytes, bytes.data(), bytes.size());
-    }
+    // The records at places at .. at + count - 1, after check_full().
     std::vector<Record> get(std::uint64_t at, std::size_t count) const {
         if (!file_) {
             const auto begin = memory_.begin() + static_cast<std::ptrdiff_t>(at);
             return std::vector<Record>(begin, begin + static_cast<std::ptrdiff_t>(count));
         }
         std::vector<std::uint8_t> bytes(count * Codec::bytes);
-        file_->read(at * Codec::bytes, bytes.data(), bytes.size());
+        file_->read(at, count, bytes.data());
         std::vector<Record> records(count);
         for (std::size_t index = 0; index < count; ++index) {
             records[index] = Codec::decode(bytes.data() + index * Codec::bytes);
@@ -139,15 +130,32 @@ public:
         return records;
     }
 
+    // The bytes of the temporary file so far; 0 in memory.
+    std::uint64_t file_bytes() const { return file_ ? file_->file_bytes() : 0; }
+
 private:
     const std::string& name() const { return file_ ? file_->name() : kind_; }
+
+    // Node `node`'s next records (its room checked).
+    void append(std::size_t node, const Record* records, std::size_t count) {
+        if (!file_) {
+            std::copy(records, records + count, memory_.begin() + static_cast<std::ptrdiff_t>(fill_[node]));
+        } else {
+            std::vector<std::uint8_t> bytes(count * Codec::bytes);
+            for (std::size_t index = 0; index < count; ++index) {
+                Codec::encode(records[index], bytes.data() + index * Codec::bytes);
+            }
+            file_->append(node, bytes.data(), count);
+        }
+        fill_[node] += count;
+    }
 
     std::vector<std::uint64_t> first_;
     std::vector<std::uint64_t> fill_;
     std::vector<std::uint64_t> later_starts_;  // where a node's second and later runs begin
     std::string kind_;
     std::string noun_;
-    std::unique_ptr<TemporaryFile> file_;
+    std::unique_ptr<FramedRuns> file_;
     std::vector<Record> memory_;  // when there is no file
 };
 
