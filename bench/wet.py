@@ -2,6 +2,7 @@
 """bench/wet.py: whole WETs of the corpus programs, in the WET paper's tables.
 
     bench/wet.py [--corpus=DIR] [--wet-max=N] [--programs=P1,P2] [--long] [--jobs=N]
+                 [--long-trace-pcs=N] [--long-slice-items=N]
                  [--tool-dir=DIR] [--build=DIR] [--work=DIR] [--slices=N]
                  [--seeks=N] [--no-xz] [--out=FILE] [--section=NAME]
 
@@ -14,7 +15,9 @@ with `xz -9 -T1` (the control flow, values, addresses, and the edges'
 ⟨t_use, t_def⟩ pairs), and times the paper's queries on the saved WET
 (wet-query-bench: control flow both ways, every instruction's access trace,
 seeks, backward slices). --long adds a billion-instruction run (cc1
-compiling the tracer's wet.c, 1.17 G instructions) through `wet run`.
+compiling the tracer's wet.c, 1.17 G instructions) through `wet run`,
+its access traces timed on a sample of instructions and its slices
+stopped at N items (--long-trace-pcs, --long-slice-items).
 Prints Markdown tables shaped as the paper's
 Tables I, II/III, V-VIII with the paper's averages beside them, and whether
 the WET's goals are met (reported, never asserted); --out=FILE replaces the
@@ -96,6 +99,10 @@ def parse_args(argv):
     p.add_argument("--work", help="directory for the saved WETs (default BUILD/wet-whole)")
     p.add_argument("--slices", type=int, default=25, help="backward slices per program (default 25, as the paper)")
     p.add_argument("--seeks", type=int, default=101, help="control-flow seeks per program (default 101)")
+    p.add_argument("--long-trace-pcs", type=int, default=5000, metavar="N",
+                   help="the long run's access traces: of N loads and N stores taken at random (default 5000)")
+    p.add_argument("--long-slice-items", type=int, default=20000000, metavar="N",
+                   help="the long run's slices: each stopped at N items (default 20,000,000)")
     p.add_argument("--no-xz", action="store_true", help="skip xz -9 on the raw labels")
     p.add_argument("--out", metavar="FILE", help="replace the bench/wet.py section of this Markdown file "
                    "(docs/benchmarks/wet.md)")
@@ -158,8 +165,8 @@ def xz_size(data):
     return len(result.stdout)
 
 
-def query_bench(binary, path, args):
-    line = run([binary, path, f"--slices={args.slices}", f"--seeks={args.seeks}"]).stdout.decode()
+def query_bench(binary, path, args, bounds=()):
+    line = run([binary, path, f"--slices={args.slices}", f"--seeks={args.seeks}", *bounds]).stdout.decode()
     return {key: float(value) for key, value in (item.split("=", 1) for item in line.split())}
 
 
@@ -201,7 +208,8 @@ def measure_long(args, binaries):
            "build_wall_s": float(built.group(1)), "saved_bytes": os.path.getsize(saved),
            "stats": stats_rows(binaries["wet"], saved), "xz": {}}
     print(f"{PROG}: {LONG_RUN}: timing the queries ...", file=sys.stderr)
-    row["queries"] = query_bench(binaries["query"], saved, args)
+    row["queries"] = query_bench(binaries["query"], saved, args,
+                                 [f"--trace-pcs={args.long_trace_pcs}", f"--slice-items={args.long_slice_items}"])
     return row
 
 
@@ -294,6 +302,13 @@ def report(rows, args, argv, items):
                    f"{per_second(q['S_accesses'], q['S_s'], digits=2)} | {q['seek_median_s'] * 1e6:,.0f} | "
                    f"{q['slice_median_s'] * 1e3:,.1f} | {q['slice_max_s'] * 1e3:,.0f} | "
                    f"{q['slice_items_median']:,.0f} |")
+    for r in rows:
+        q = r["queries"]
+        if q.get("slice_items_cap"):
+            out.append(f"\n{r['program']}: the access traces of {q['L_pcs']:,.0f} loads and {q['S_pcs']:,.0f} "
+                       f"stores taken at random (a fixed seed), the slices each stopped at "
+                       f"{q['slice_items_cap']:,.0f} items (`wet slice --count`): a run this long is not queried "
+                       "whole in a bench's time.")
     out.append(f"\nSlices: {args.slices} per program from random executions of random loads (fixed seed). "
                "The paper's averages: control flow 126–148 MB/s of raw timestamps (31–37 M blocks/s), load "
                "values 1.6 MB/s, addresses 1.3 MB/s, a slice 91 s on 127 M statements.\n")

@@ -18,10 +18,15 @@
 //   wall-clock and CPU seconds of each round.
 // Prints tab-separated `key=value` pairs on one line (bench/wet.py reads them):
 //
-//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]
+//   wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--trace-pcs=N] [--slice-items=N] [--threads=N]
 //
 // --no-traces skips the access traces, so the slices run on a WET whose
 // blocks' timestamps are not all derived (as right after a load).
+// For a run too long to query whole in a bench's time: --trace-pcs=N times
+// the access traces of N instructions of each kind, taken at random, rather
+// than of every one (the rates are what the tables show), and
+// --slice-items=N stops each slice once it has found N items (as `wet slice
+// --count=N`). Both are printed with the figures they bound.
 //
 // Random choices come from a fixed seed, so two runs on one file time the
 // same queries. Exit status 1 with one line on a bad argument or file.
@@ -129,7 +134,8 @@ struct Round {
 // (its sweeps of loads, stores' columns, decoded frames), the second finds
 // them made, as a pool of threads that keeps querying would.
 std::pair<Round, Round> slices_on_threads(const tcgen::wet::WholeExecutionTrace& wet,
-                                          const std::vector<SliceStart>& starts, unsigned threads) {
+                                          const std::vector<SliceStart>& starts, const tcgen::wet::SliceWindow& window,
+                                          unsigned threads) {
     std::vector<std::uint64_t> found(2 * std::size_t{threads}, 0);
     std::vector<std::string> errors(threads);
     std::mutex mutex;
@@ -139,7 +145,7 @@ std::pair<Round, Round> slices_on_threads(const tcgen::wet::WholeExecutionTrace&
     const auto run_round = [&](unsigned worker, unsigned number) {
         std::vector<tcgen::wet::SliceItem> items;
         for (std::size_t index = worker; index < starts.size(); index += threads) {
-            auto walk = wet.slice_walk(starts[index].first, starts[index].second);
+            auto walk = wet.slice_walk(starts[index].first, starts[index].second, window);
             while (walk.next(items)) {
             }
             found[number * threads + worker] += walk.items_found();
@@ -190,7 +196,20 @@ std::pair<Round, Round> slices_on_threads(const tcgen::wet::WholeExecutionTrace&
     return rounds;
 }
 
-void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, unsigned threads) {
+// What the options ask of run(); 0 for trace_pcs and slice_items: no bound.
+struct Options {
+    unsigned slices = 25;
+    unsigned seeks = 101;
+    bool traces = true;
+    unsigned trace_pcs = 0;
+    unsigned slice_items = 0;
+    unsigned threads = 1;
+};
+
+void run(const std::string& path, const Options& options) {
+    const unsigned slices = options.slices;
+    const unsigned seeks = options.seeks;
+    const unsigned threads = options.threads;
     using tcgen::wet::WholeExecutionTrace;
     const Resident before = resident();
     double start = cpu_seconds();
@@ -225,8 +244,8 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
     if (blocks.size() != wet.executed() || backward_steps != wet.executed()) {
         throw std::runtime_error(path + ": a control-flow walk did not yield every timestamp");
     }
-    std::cout << "\tinstructions=" << instructions << "\texecuted=" << wet.executed() << "\tcf_forward_s="
-              << forward_seconds << "\tcf_backward_s=" << backward_seconds;
+    std::cout << "\tinstructions=" << instructions << "\texecuted=" << wet.executed()
+              << "\tcf_forward_s=" << forward_seconds << "\tcf_backward_s=" << backward_seconds;
 
     // Every instruction's access trace, loads first, then stores.
     std::vector<std::uint64_t> load_pcs;
@@ -255,13 +274,27 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
         const std::size_t instances = wet.instances(load_pcs[load_pcs.size() / 2]).size();
         std::cout << "\tfirst_instances_s=" << cpu_seconds() - begin << "\tfirst_instances=" << instances;
     }
-    if (traces) {
-        time_accesses(load_pcs, "L");
-        time_accesses(store_pcs, "S");
+    // Seeks' and slices' random choices first, the same with or without a
+    // sample of the traces.
+    std::mt19937_64 random(20051);
+    if (options.traces) {
+        std::mt19937_64 sampling(1127);
+        const auto traced = [&](std::vector<std::uint64_t> pcs) {
+            if (options.trace_pcs != 0 && pcs.size() > options.trace_pcs) {
+                std::shuffle(pcs.begin(), pcs.end(), sampling);
+                pcs.resize(options.trace_pcs);
+                std::sort(pcs.begin(), pcs.end());
+            }
+            return pcs;
+        };
+        const std::vector<std::uint64_t> traced_loads = traced(load_pcs);
+        const std::vector<std::uint64_t> traced_stores = traced(store_pcs);
+        std::cout << "\tL_pcs=" << traced_loads.size() << "\tS_pcs=" << traced_stores.size();
+        time_accesses(traced_loads, "L");
+        time_accesses(traced_stores, "S");
     }
 
     // Seeks: the control flow at a random timestamp.
-    std::mt19937_64 random(20051);
     std::vector<double> seek_times;
     for (unsigned seek = 0; seek < seeks && wet.executed() > 0; ++seek) {
         const auto t = static_cast<std::uint32_t>(1 + random() % wet.executed());
@@ -277,6 +310,10 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
               << "\tseek_max_s=" << (seek_times.empty() ? 0 : *std::max_element(seek_times.begin(), seek_times.end()));
 
     // Slices from random executions of random loads.
+    tcgen::wet::SliceWindow window;
+    if (options.slice_items != 0) {
+        window.count = options.slice_items;
+    }
     std::vector<double> slice_times;
     std::vector<double> slice_items;
     std::vector<SliceStart> slice_starts;
@@ -288,14 +325,15 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
         const double begin = cpu_seconds();
         // Walked as `wet slice` walks it: the items handed out a timestamp
         // at a time, never all held.
-        auto walk = wet.slice_walk(pc, instance);
+        auto walk = wet.slice_walk(pc, instance, window);
         std::vector<tcgen::wet::SliceItem> items;
         while (walk.next(items)) {
         }
         slice_times.push_back(cpu_seconds() - begin);
         slice_items.push_back(static_cast<double>(walk.items_found()));
     }
-    std::cout << "\tslices=" << slice_times.size() << "\tslice_median_s=" << median(slice_times) << "\tslice_max_s="
+    std::cout << "\tslices=" << slice_times.size() << "\tslice_items_cap=" << options.slice_items
+              << "\tslice_median_s=" << median(slice_times) << "\tslice_max_s="
               << (slice_times.empty() ? 0 : *std::max_element(slice_times.begin(), slice_times.end()))
               << "\tslice_items_median=" << median(slice_items) << "\tslowest_slice_items="
               << (slice_times.empty()
@@ -304,8 +342,8 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
                                                              slice_times.begin())]);
 
     if (threads > 1) {
-        const auto [one_cold, one_warm] = slices_on_threads(wet, slice_starts, 1);
-        const auto [cold, warm] = slices_on_threads(wet, slice_starts, threads);
+        const auto [one_cold, one_warm] = slices_on_threads(wet, slice_starts, window, 1);
+        const auto [cold, warm] = slices_on_threads(wet, slice_starts, window, threads);
         for (const Round* round : {&one_warm, &cold, &warm}) {
             if (round->items != one_cold.items) {
                 throw std::runtime_error(path + ": a round of slices found " + std::to_string(round->items) +
@@ -331,33 +369,35 @@ void run(const std::string& path, unsigned slices, unsigned seeks, bool traces, 
 int main(int argc, char** argv) {
     try {
         std::string path;
-        unsigned slices = 25;
-        unsigned seeks = 101;
-        bool traces = true;
-        unsigned threads = 1;
+        Options options;
         for (int index = 1; index < argc; ++index) {
             const std::string argument = argv[index];
             if (argument.rfind("--slices=", 0) == 0) {
-                slices = parse_count(argument, "--slices=");
+                options.slices = parse_count(argument, "--slices=");
             } else if (argument.rfind("--seeks=", 0) == 0) {
-                seeks = parse_count(argument, "--seeks=");
+                options.seeks = parse_count(argument, "--seeks=");
+            } else if (argument.rfind("--trace-pcs=", 0) == 0) {
+                options.trace_pcs = parse_count(argument, "--trace-pcs=");
+            } else if (argument.rfind("--slice-items=", 0) == 0) {
+                options.slice_items = parse_count(argument, "--slice-items=");
             } else if (argument.rfind("--threads=", 0) == 0) {
-                threads = std::max(parse_count(argument, "--threads="), 1u);
+                options.threads = std::max(parse_count(argument, "--threads="), 1u);
             } else if (argument == "--no-traces") {
-                traces = false;
+                options.traces = false;
             } else if (path.empty() && argument.rfind("-", 0) != 0) {
                 path = argument;
             } else {
-                throw std::runtime_error(
-                    "unknown argument " + argument +
-                    " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N])");
+                throw std::runtime_error("unknown argument " + argument +
+                                         " (usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] "
+                                         "[--trace-pcs=N] [--slice-items=N] [--threads=N])");
             }
         }
         if (path.empty()) {
             throw std::runtime_error(
-                "usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--threads=N]");
+                "usage: wet-query-bench OUT.wet [--slices=N] [--seeks=N] [--no-traces] [--trace-pcs=N] "
+                "[--slice-items=N] [--threads=N]");
         }
-        run(path, slices, seeks, traces, threads);
+        run(path, options);
     } catch (const std::exception& error) {
         std::cerr << "wet-query-bench: " << error.what() << "\n";
         return 1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # wet-query-bench on the toy run of tests/wet/make_synthetic_wet.py: every key
 # present, the counts it walked equal to what `wet stats` says the WET holds
-# (blocks executed, loads plus stores), the slices asked for taken; a bad
+# (blocks executed, loads plus stores), the slices asked for taken, a sample
+# of the traces and slices stopped early when asked; a bad
 # argument and a missing file give one line and exit status 1. No timing
 # checks: the machine decides those.
 # Usage: wet_query_bench_test.sh WET_QUERY_BENCH WET
@@ -39,6 +40,24 @@ for round in one_thread_cold one_thread_warm threads_cold threads_warm; do
     done
 done
 (( $(value round_items) > 0 )) || fail "round_items $(value round_items)"
+
+# --trace-pcs and --slice-items: a sample of the instructions traced (fewer
+# accesses than all), the same slices each stopped at the cap, its threads'
+# rounds too.
+whole_line=$line
+line=$("$bench" "$work/toy.wet" --slices=7 --seeks=1 --threads=2)
+whole_items=$(value round_items)
+all_loads=$(value L_pcs)
+line=$("$bench" "$work/toy.wet" --slices=7 --seeks=1 --threads=2 --trace-pcs=1 --slice-items=2)
+[[ $(value L_pcs) == 1 && $(value S_pcs) == 1 ]] || fail "traced $(value L_pcs) loads, $(value S_pcs) stores, asked for 1"
+(( all_loads > 1 )) || fail "the toy run has $all_loads loads: the sample samples nothing"
+(( $(value L_accesses) + $(value S_accesses) < events )) \
+    || fail "a sample of one load and one store traced $(value L_accesses) + $(value S_accesses) of $events accesses"
+[[ $(value slice_items_cap) == 2 ]] || fail "slice_items_cap $(value slice_items_cap), asked for 2"
+(( $(value slowest_slice_items) <= 2 && $(value round_items) <= 14 && $(value round_items) < whole_items )) \
+    || fail "slices stopped at 2 items found $(value slowest_slice_items) at most, $(value round_items) a round"
+line=$whole_line
+[[ $(value slice_items_cap) == 0 ]] || fail "no cap asked, slice_items_cap $(value slice_items_cap)"
 
 if "$bench" "$work/toy.wet" --slices=x 2> "$work/err"; then fail "--slices=x accepted"; fi
 [[ $(wc -l < "$work/err") == 1 && $(cat "$work/err") == "wet-query-bench: bad count in --slices=x" ]] \
