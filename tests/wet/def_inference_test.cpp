@@ -1,7 +1,9 @@
 // A load's def inferred from its store node's addresses (LabelStore::def_at):
 // the latest of the store's executions before the load that wrote the load's
 // first byte, found by walking back over the last few or, further back, in
-// the store's address index; the index and its cache against brute force; a
+// the store's address index, or, for a store too large to index, by a walk
+// back that passes the chunks whose address ranges cannot hold it; the
+// index, the ranges and the cache against brute force; a
 // file whose store sizes were forged is refused at the query that needs them.
 
 #include <algorithm>
@@ -15,7 +17,9 @@
 
 #include <tcgen/wet.hpp>
 
+#include "wet/dependences/address_ranges.hpp"
 #include "wet/dependences/store_address_index.hpp"
+#include "wet/labels/def_encoding.hpp"
 #include "wet/labels/lru_cache.hpp"
 #include "wet_file_bytes.hpp"
 
@@ -234,6 +238,53 @@ TEST(DefInference, TheAddressIndexFindsTheLatestWriter) {
             if (found) {
                 EXPECT_EQ(index.time(*found), 7 * *found + 3);
             }
+        }
+    }
+}
+
+// The chunks' address ranges against a walk over every execution: stores of
+// several widths whose addresses stay within a region for a few chunks at a
+// time (so most chunks are passed), from any execution back to any floor,
+// including addresses below and above every range and near 0 and 2^64 - 1.
+TEST(DefInference, TheChunksAddressRangesFindTheLatestWriter) {
+    using tcgen::wet::AddressRanges;
+    std::mt19937_64 random(6);
+    for (const std::uint16_t size : {std::uint16_t{1}, std::uint16_t{4}, std::uint16_t{8}, std::uint16_t{64}}) {
+        std::vector<std::uint64_t> addresses(5 * AddressRanges::chunk_executions + 17);
+        std::uint64_t region = 0;
+        for (std::size_t execution = 0; execution < addresses.size(); ++execution) {
+            if (execution % 3000 == 0) {
+                region = random() % 4 == 0 ? ~std::uint64_t{0} - 200 : (random() % 8) * 1000;
+            }
+            addresses[execution] = region + random() % 100;
+        }
+        AddressRanges ranges;
+        for (const std::uint64_t address : addresses) {
+            ranges.add(address);
+        }
+        ASSERT_EQ(ranges.size(), addresses.size());
+        for (int query = 0; query < 4000; ++query) {
+            const std::uint64_t address =
+                query % 50 == 0 ? random() % 3 : addresses[random() % addresses.size()] + random() % 80 - 40;
+            const std::uint64_t before = random() % (addresses.size() + 1);
+            const std::uint64_t floor = random() % 3 == 0 ? random() % (before + 1) : 0;
+            std::optional<std::uint64_t> expected;
+            for (std::uint64_t execution = before; execution > floor; --execution) {
+                if (tcgen::wet::def_encoding::covers(addresses[execution - 1], size, address)) {
+                    expected = execution - 1;
+                    break;
+                }
+            }
+            std::uint64_t read = 0;
+            const auto found = ranges.latest_covering(before, floor, address, size, [&](std::uint64_t execution) {
+                ++read;
+                EXPECT_GE(execution, floor);
+                EXPECT_LT(execution, before);
+                return addresses[execution];
+            });
+            ASSERT_EQ(found, expected) << "size " << size << " address " << address << " before " << before << " floor "
+                                       << floor;
+            EXPECT_LE(read, before - floor);
         }
     }
 }

@@ -53,6 +53,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <tcgen/wet.hpp>
@@ -60,6 +61,7 @@
 #include <tcgen/wet/whole_execution_trace.hpp>
 
 #include "common/byte_io.hpp"
+#include "wet/dependences/address_ranges.hpp"
 #include "wet/dependences/def_sweep.hpp"
 #include "wet/dependences/store_address_index.hpp"
 #include "wet/flow/block_times.hpp"
@@ -368,6 +370,9 @@ private:
         return 4 * (writer_loads_.capacity() + writer_first_.capacity() + writers_.capacity());
     }
     LruCache<StoreAddressIndex> store_indexes_{store_index_budget};  // costs: their bytes
+    // Stores too large for that budget: each chunk's address range, made on
+    // the first walk back through the store (16 bytes per 4096 executions).
+    std::unordered_map<std::uint32_t, AddressRanges> address_ranges_;
 };
 
 }  // namespace tcgen::wet

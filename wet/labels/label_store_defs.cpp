@@ -212,13 +212,25 @@ std::optional<LabelStore::DefExecution> LabelStore::inferred_def(std::uint32_t s
         const std::optional<std::uint32_t> execution = index->latest_covering(address, size, before - walked);
         return execution && *execution >= floor ? std::optional<DefExecution>(def(*execution)) : std::nullopt;
     }
-    // A store too large for the budget of indexes: walked all the way.
-    for (std::uint64_t back = walked + 1; back <= span; ++back) {
-        if (covers(address_of(before - back), size, address)) {
-            return def(before - back);
+    // A store too large for the budget of indexes: walked back a chunk at a
+    // time, past the chunks whose addresses cannot cover the load's (their
+    // ranges made by one walk through the store the first time).
+    auto ranges = address_ranges_.find(store);
+    if (ranges == address_ranges_.end()) {
+        AddressRanges made;
+        const std::uint64_t executions = node_executions(store);
+        for (std::uint64_t execution = 0; execution < executions; ++execution) {
+            made.add(address_of(execution));
         }
+        ranges = address_ranges_.emplace(store, std::move(made)).first;
     }
-    return std::nullopt;
+    if (before > ranges->second.size()) {
+        corrupt("store node " + std::to_string(store) + " ran " + std::to_string(ranges->second.size()) +
+                " times, not " + std::to_string(before));
+    }
+    const std::optional<std::uint64_t> execution =
+        ranges->second.latest_covering(before - walked, floor, address, size, address_of);
+    return execution ? std::optional<DefExecution>(def(*execution)) : std::nullopt;
 }
 
 const StoreAddressIndex* LabelStore::store_index(std::uint32_t store) {
