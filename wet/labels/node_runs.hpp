@@ -130,9 +130,6 @@ public:
         return records;
     }
 
-    // The bytes of the temporary file so far; 0 in memory.
-    std::uint64_t file_bytes() const { return file_ ? file_->file_bytes() : 0; }
-
 private:
     const std::string& name() const { return file_ ? file_->name() : kind_; }
 
