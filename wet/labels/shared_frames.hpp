@@ -254,8 +254,9 @@ private:
         std::uint32_t decoded = 0;
         std::vector<std::uint8_t> compressed;
     };
+    static constexpr std::uint64_t none = ~std::uint64_t{0};  // a Cached holding no frame yet
     struct Cached {
-        std::uint32_t frame = 0;
+        std::uint64_t frame = none;
         std::vector<std::uint8_t> bytes;
     };
 
@@ -278,16 +279,21 @@ private:
                 return cache_.front().bytes;
             }
         }
-        Cached cached;
-        cached.frame = index;
-        if (!decode((*frames_)[index], cached.bytes)) {  // checked on load: only a bug gets here
+        // The least recent frame's buffer is decoded into, first in the
+        // list: frames are about the same size, so a decode allocates and
+        // zero-fills nothing (a fresh 256 KiB buffer per decode spent the
+        // load traces' time in page faults and memset).
+        if (cache_.size() < cached_frames) {
+            cache_.emplace_back();
+        }
+        std::rotate(cache_.begin(), cache_.end() - 1, cache_.end());
+        Cached& fresh = cache_.front();
+        fresh.frame = none;  // until it holds the frame
+        if (!decode((*frames_)[index], fresh.bytes)) {  // checked on load: only a bug gets here
             throw std::runtime_error("shared frame " + std::to_string(index) + " is corrupt");
         }
-        if (cache_.size() == cached_frames) {
-            cache_.pop_back();
-        }
-        cache_.insert(cache_.begin(), std::move(cached));
-        return cache_.front().bytes;
+        fresh.frame = index;
+        return fresh.bytes;
     }
 
     // Written by build() and load() alone, then shared by every fork().
