@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,7 +19,24 @@ namespace tcgen {
 
 class ByteWriter {
 public:
-    void u8(std::uint8_t value) { bytes_.push_back(value); }
+    // Where a writer with a sink hands its bytes, in order.
+    using Sink = std::function<void(const std::uint8_t* data, std::size_t size)>;
+    // A writer with a sink holds at most about this many bytes before it
+    // hands them on; larger writes go to the sink at once, not copied.
+    static constexpr std::size_t sink_piece_bytes = std::size_t{1} << 20;
+
+    // Bytes gathered in data().
+    ByteWriter() = default;
+    // Bytes handed to `sink` as written, a piece at a time: a saved form
+    // written to a file is never held whole. flush() hands on the last.
+    explicit ByteWriter(Sink sink) : sink_(std::move(sink)) {}
+
+    void u8(std::uint8_t value) {
+        bytes_.push_back(value);
+        if (sink_ && bytes_.size() >= sink_piece_bytes) {
+            flush();
+        }
+    }
     void u16(std::uint16_t value) {
         std::uint8_t le[2];
         tcgen_runtime::store_le16(le, value);
@@ -34,15 +52,33 @@ public:
         tcgen_runtime::store_le64(le, value);
         bytes(le, sizeof le);
     }
-    void bytes(const std::uint8_t* data, std::size_t size) { bytes_.insert(bytes_.end(), data, data + size); }
+    void bytes(const std::uint8_t* data, std::size_t size) {
+        if (sink_ && bytes_.size() + size >= sink_piece_bytes) {
+            flush();
+            if (size >= sink_piece_bytes) {
+                sink_(data, size);
+                return;
+            }
+        }
+        bytes_.insert(bytes_.end(), data, data + size);
+    }
     // A length-prefixed blob (u64 length, then the bytes).
     void blob(const std::vector<std::uint8_t>& data) {
         u64(data.size());
         bytes(data.data(), data.size());
     }
+    // The bytes written (with a sink: those not yet handed on).
     std::vector<std::uint8_t>& data() { return bytes_; }
+    // With a sink: every byte written handed on.
+    void flush() {
+        if (sink_ && !bytes_.empty()) {
+            sink_(bytes_.data(), bytes_.size());
+            bytes_.clear();
+        }
+    }
 
 private:
+    Sink sink_;
     std::vector<std::uint8_t> bytes_;
 };
 

@@ -12,12 +12,16 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include <tcgen/wet.hpp>
+
+#include "common/byte_io.hpp"
+#include "common/files.hpp"
 
 #include "raw_lookups.hpp"
 #include "wet/format/raw_files.hpp"
@@ -281,6 +285,69 @@ TEST(WetObject, ACapCutsTheLastBlockShort) {
     check_queries(wet, raw);
 }
 
+// save() writes the file a section at a time, each made twice (its size
+// and checksum, then its bytes): the same bytes as to_bytes().
+TEST(WetObject, SaveWritesTheBytesOfToBytes) {
+    const RawTrace raw = synthetic_wet::make_trace(700, 8);
+    const WholeExecutionTrace wet = WholeExecutionTrace::build(raw, nullptr, 5);
+    const std::string path = testing::TempDir() + "wet_object_save.wet";
+    wet.save(path);
+    EXPECT_EQ(tcgen::read_whole_file(path), wet.to_bytes());
+    std::remove(path.c_str());
+}
+
+// A writer with a sink hands on exactly the bytes one without gathers, in
+// pieces of at most sink_piece_bytes but for a larger single write, which
+// goes on whole and uncopied.
+TEST(WetObject, AWriterWithASinkHandsOnWhatAWriterGathers) {
+    using tcgen::ByteWriter;
+    std::mt19937_64 random(11);
+    std::vector<std::uint8_t> large(ByteWriter::sink_piece_bytes + 5);
+    for (std::uint8_t& byte : large) {
+        byte = static_cast<std::uint8_t>(random());
+    }
+    ByteWriter gathered;
+    std::vector<std::uint8_t> handed;
+    std::size_t largest_piece = 0;
+    std::size_t large_writes_seen = 0;
+    ByteWriter sunk([&](const std::uint8_t* data, std::size_t size) {
+        handed.insert(handed.end(), data, data + size);
+        largest_piece = std::max(largest_piece, size);
+        large_writes_seen += data == large.data();
+    });
+    for (int step = 0; step < 200000; ++step) {
+        const std::uint64_t value = random();
+        for (ByteWriter* writer : {&gathered, &sunk}) {
+            if (step % 50000 == 7) {
+                writer->bytes(large.data(), large.size());
+                continue;
+            }
+            switch (value % 5) {
+                case 0:
+                    writer->u8(static_cast<std::uint8_t>(value));
+                    break;
+                case 1:
+                    writer->u16(static_cast<std::uint16_t>(value));
+                    break;
+                case 2:
+                    writer->u32(static_cast<std::uint32_t>(value));
+                    break;
+                case 3:
+                    writer->u64(value);
+                    break;
+                default:
+                    writer->bytes(large.data() + value % 1000, value % 300);
+            }
+        }
+    }
+    EXPECT_LT(handed.size(), gathered.data().size());  // the rest still held
+    sunk.flush();
+    EXPECT_TRUE(sunk.data().empty());
+    EXPECT_EQ(handed, gathered.data());
+    EXPECT_EQ(largest_piece, large.size());
+    EXPECT_EQ(large_writes_seen, 4u);
+}
+
 TEST(WetObject, FilesOnDiskRoundTrip) {
     const RawTrace raw = synthetic_wet::make_trace(50, 3);
     const std::string prefix = testing::TempDir() + "wet_object_test";
@@ -323,13 +390,27 @@ TEST(WetObject, QueriesOutsideTheTraceAreErrors) {
     }
 }
 
-std::string message_of(const std::vector<std::uint8_t>& bytes) {
+template <class Load>
+std::string refusal_of(const Load& load) {
     try {
-        WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "bad.wet");
+        load();
     } catch (const WetError& error) {
         return error.what();
     }
     return "";
+}
+
+// The refusal of `bytes` as a saved WET named bad.wet ("" if accepted): the
+// same held whole (from_bytes) as read from a file a section at a time (load).
+std::string message_of(const std::vector<std::uint8_t>& bytes) {
+    const std::string name = "bad.wet";
+    const std::string path = testing::TempDir() + name;
+    tcgen::write_whole_file(path, bytes);
+    const std::string held = refusal_of([&] { WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), path); });
+    const std::string loaded = refusal_of([&] { WholeExecutionTrace::load(path); });
+    std::remove(path.c_str());
+    EXPECT_EQ(held, loaded);
+    return held.rfind(path, 0) == 0 ? name + held.substr(path.size()) : held;
 }
 
 TEST(WetObject, CorruptOrTruncatedFilesAreRefused) {

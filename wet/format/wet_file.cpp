@@ -9,15 +9,21 @@
 
 #include <tcgen/wet/whole_execution_trace.hpp>
 
+#include <cerrno>
 #include <cstring>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <tcgen/wet/symbols.hpp>
 #include "common/byte_io.hpp"
 #include "common/files.hpp"
+#include "common/output.hpp"
 #include "runtime/checksum.hpp"
+#include "runtime/files.hpp"
 #include "runtime/zstd_codec.hpp"
 #include "wet/dependences/dataflow.hpp"
 #include "wet/labels/label_store.hpp"
@@ -58,15 +64,89 @@ constexpr std::uint64_t symbols_max_ratio = 1024;
 constexpr std::uint64_t symbols_max_bytes = std::uint64_t{1} << 32;
 constexpr std::uint32_t section_total = static_sections + LabelStore::section_count;
 
-void write_section(ByteWriter& file, const char* tag, const std::vector<std::uint8_t>& payload) {
-    file.bytes(reinterpret_cast<const std::uint8_t*>(tag), 4);
-    file.u64(payload.size());
-    file.u64(tcgen_runtime::xxh64(payload.data(), payload.size(), 0));
-    file.bytes(payload.data(), payload.size());
+// A section: its header, then its payload made by make(writer) into `out`.
+// The payload is made twice, first into its size and checksum alone, so
+// that no section is ever held whole (the values' and addresses' sections
+// are most of a large WET).
+template <class Make>
+void write_section(const ByteWriter::Sink& out, const char* tag, const Make& make) {
+    tcgen_runtime::Xxh64 checksum(0);
+    std::uint64_t size = 0;
+    ByteWriter measured([&](const std::uint8_t* data, std::size_t bytes) {
+        checksum.update(data, bytes);
+        size += bytes;
+    });
+    make(measured);
+    measured.flush();
+    ByteWriter written(out);
+    written.bytes(reinterpret_cast<const std::uint8_t*>(tag), 4);
+    written.u64(size);
+    written.u64(checksum.digest());
+    make(written);
+    written.flush();
 }
 
-// The next section's payload, its tag and checksum verified.
-ByteReader read_section(ByteReader& file, const char* tag) {
+void write_section(const ByteWriter::Sink& out, const char* tag, const std::vector<std::uint8_t>& payload) {
+    write_section(out, tag, [&](ByteWriter& writer) { writer.bytes(payload.data(), payload.size()); });
+}
+
+// A saved WET read from a regular file a part at a time, with ByteReader's
+// checks and messages (remaining(): the file's bytes after the part read),
+// so that load() holds one section at a time beside the WET it makes, not
+// the whole file. A part stays valid until the next is read.
+class SavedFile {
+public:
+    SavedFile(int descriptor, std::uint64_t size, std::string name)
+        : descriptor_(descriptor), size_(size), name_(std::move(name)) {}
+
+    std::uint32_t u32() { return tcgen_runtime::load_le32(bytes(4)); }
+    std::uint64_t u64() { return tcgen_runtime::load_le64(bytes(8)); }
+    const std::uint8_t* bytes(std::uint64_t size) {
+        if (size > remaining()) {
+            fail("truncated: needs " + std::to_string(size) + " bytes, " + std::to_string(remaining()) + " left");
+        }
+        // A section's buffer is given back once a smaller part follows it.
+        if (size > part_.size() || part_.size() > 2 * size + 4096) {
+            part_ = std::vector<std::uint8_t>(static_cast<std::size_t>(size));
+        }
+        for (std::uint64_t done = 0; done < size;) {
+            const ssize_t got = ::pread(descriptor_, part_.data() + done, static_cast<std::size_t>(size - done),
+                                        static_cast<off_t>(position_ + done));
+            if (got < 0 && errno == EINTR) {
+                continue;
+            }
+            if (got < 0) {
+                throw FileError(name_, std::string("cannot read: ") + std::strerror(errno));
+            }
+            if (got == 0) {
+                fail("truncated: the file shrank while read");
+            }
+            done += static_cast<std::uint64_t>(got);
+        }
+        position_ += size;
+        return part_.data();
+    }
+    std::uint64_t remaining() const { return size_ - position_; }
+    void expect_end() const {
+        if (remaining() != 0) {
+            fail(std::to_string(remaining()) + " unexpected bytes at its end");
+        }
+    }
+    [[noreturn]] void fail(const std::string& message) const { throw FileError(name_, "saved WET: " + message); }
+    const std::string& file() const { return name_; }
+
+private:
+    int descriptor_;
+    std::uint64_t size_;
+    std::uint64_t position_ = 0;
+    std::string name_;
+    std::vector<std::uint8_t> part_;
+};
+
+// The next section's payload, its tag and checksum verified: of bytes held
+// (ByteReader) or of a file read a section at a time (SavedFile).
+template <class Reader>
+ByteReader read_section(Reader& file, const char* tag) {
     const std::uint8_t* found = file.bytes(4);
     const std::string found_tag(reinterpret_cast<const char*>(found), 4);
     if (found_tag != tag) {
@@ -141,23 +221,23 @@ RawDataflow WholeExecutionTrace::decode_dataflow() const {
     return dataflow;
 }
 
-std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
-    ByteWriter file;
-    file.bytes(reinterpret_cast<const std::uint8_t*>(magic), sizeof magic);
-    file.u32(format_version);
-    file.u32(section_total);
+void WholeExecutionTrace::write_saved(const ByteWriter::Sink& out) const {
     {
-        ByteWriter meta;
+        ByteWriter header(out);
+        header.bytes(reinterpret_cast<const std::uint8_t*>(magic), sizeof magic);
+        header.u32(format_version);
+        header.u32(section_total);
+        header.flush();
+    }
+    write_section(out, static_tags[0], [&](ByteWriter& meta) {
         meta.u32(first_labels().executed());
         meta.u32(static_cast<std::uint32_t>(blocks_.size()));
         meta.u32(static_cast<std::uint32_t>(nodes().size()));
         meta.u64(events_);
         meta.u64(edges_);
         meta.u64(first_labels().control_dependences());
-        write_section(file, static_tags[0], meta.data());
-    }
-    {
-        ByteWriter blocks;
+    });
+    write_section(out, static_tags[1], [&](ByteWriter& blocks) {
         blocks.u64(blocks_.size());
         for (const RawBlock& block : blocks_) {
             blocks.u64(block.pc);
@@ -166,10 +246,8 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
             blocks.u8(static_cast<std::uint8_t>(block.end));
             blocks.u8(0);
         }
-        write_section(file, static_tags[1], blocks.data());
-    }
-    {
-        ByteWriter records;
+    });
+    write_section(out, static_tags[2], [&](ByteWriter& records) {
         records.u64(nodes().size());
         for (const RawNode& node : nodes()) {
             records.u32(node.block);
@@ -178,23 +256,32 @@ std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
             records.u8(node.slot);
             records.u16(node.size);
         }
-        write_section(file, static_tags[2], records.data());
-    }
-    write_section(file, static_tags[3], dataflow_saved_);
-    write_section(file, static_tags[4], symbols_saved_);
+    });
+    write_section(out, static_tags[3], dataflow_saved_);
+    write_section(out, static_tags[4], symbols_saved_);
     for (std::size_t section = 0; section < LabelStore::section_count; ++section) {
-        write_section(file, LabelStore::section_tags[section], first_labels().save_section(section));
+        write_section(out, LabelStore::section_tags[section],
+                      [&](ByteWriter& labels) { first_labels().save_section(section, labels); });
     }
-    return std::move(file.data());
+}
+
+std::vector<std::uint8_t> WholeExecutionTrace::to_bytes() const {
+    std::vector<std::uint8_t> bytes;
+    write_saved([&](const std::uint8_t* data, std::size_t size) { bytes.insert(bytes.end(), data, data + size); });
+    return bytes;
 }
 
 WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, std::size_t size,
                                                     const std::string& name) {
     ByteReader file(data, size, name, "saved WET");
-    if (size < file_header_bytes || std::memcmp(data, magic, sizeof magic) != 0) {
+    return read_saved(file, name);
+}
+
+template <class Reader>
+WholeExecutionTrace WholeExecutionTrace::read_saved(Reader& file, const std::string& name) {
+    if (file.remaining() < file_header_bytes || std::memcmp(file.bytes(sizeof magic), magic, sizeof magic) != 0) {
         throw WetError(name, "not a saved WET (no TCGENWET magic)");
     }
-    file.bytes(sizeof magic);
     const std::uint32_t version = file.u32();
     if (version != format_version) {
         throw WetError(name, "WET format version " + std::to_string(version) + ", this library reads version " +
@@ -290,14 +377,23 @@ WholeExecutionTrace WholeExecutionTrace::from_bytes(const std::uint8_t* data, st
 }
 
 void WholeExecutionTrace::save(const std::string& path) const {
-    write_whole_file(path, to_bytes());
+    Output file(path);
+    write_saved([&](const std::uint8_t* data, std::size_t size) { file.write(data, size); });
+    file.commit();
 }
 
 WholeExecutionTrace WholeExecutionTrace::load(const std::string& path) {
     WholeExecutionTrace wet;
     {
-        const std::vector<std::uint8_t> bytes = read_whole_file(path);
-        wet = from_bytes(bytes.data(), bytes.size(), path);
+        const tcgen_runtime::Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+        struct stat status {};
+        if (file.get() >= 0 && ::fstat(file.get(), &status) == 0 && S_ISREG(status.st_mode)) {
+            SavedFile saved(file.get(), static_cast<std::uint64_t>(status.st_size), path);
+            wet = read_saved(saved, path);
+        } else {  // read_whole_file()'s refusal, or a pipe's bytes read whole
+            const std::vector<std::uint8_t> bytes = read_whole_file(path);
+            wet = from_bytes(bytes.data(), bytes.size(), path);
+        }
     }
 #ifdef __GLIBC__
     malloc_trim(0);

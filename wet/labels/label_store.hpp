@@ -114,7 +114,14 @@ public:
     // The label sections of the saved form, in order, each with its tag.
     static constexpr const char* section_tags[] = {"FLOW", "BCNT", "BPAR", "NTIM", "VALS", "ADDR", "DEFS"};
     static constexpr std::size_t section_count = sizeof(section_tags) / sizeof(section_tags[0]);
-    std::vector<std::uint8_t> save_section(std::size_t section) const;
+    // Section `section`'s payload, to `writer` (whose sink may write it out
+    // as it comes: a section is made again rather than held).
+    void save_section(std::size_t section, ByteWriter& writer) const;
+    std::vector<std::uint8_t> save_section(std::size_t section) const {  // the same, gathered
+        ByteWriter writer;
+        save_section(section, writer);
+        return std::move(writer.data());
+    }
     // For checked nodes (blocks below the block count, accesses L or S).
     LabelStore(std::uint32_t executed, std::shared_ptr<const std::vector<RawNode>> nodes, std::size_t blocks);
     void load_section(std::size_t section, ByteReader& reader);

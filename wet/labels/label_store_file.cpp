@@ -35,8 +35,7 @@ std::shared_ptr<SharedFrames> load_frames(ByteReader& reader, const std::string&
 
 }  // namespace
 
-std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
-    ByteWriter writer;
+void LabelStore::save_section(std::size_t section, ByteWriter& writer) const {
     switch (section) {
     case 0:
         flow_->save(writer);
@@ -82,7 +81,6 @@ std::vector<std::uint8_t> LabelStore::save_section(std::size_t section) const {
         }
         break;
     }
-    return std::move(writer.data());
 }
 
 void LabelStore::load_section(std::size_t section, ByteReader& reader) {

@@ -201,7 +201,10 @@ public:
     // The saved form: magic, format version, then sections each with its size
     // and XXH64 checksum (docs/wet.md). load() checks every size against the
     // bytes present before allocating and every checksum before parsing;
-    // `name` names the file in messages.
+    // `name` names the file in messages. save() writes a section at a time
+    // and holds none whole (each is made twice, for its checksum, then
+    // written): a few MB beyond the WET, the same bytes as to_bytes(). The
+    // file appears under `path` only once complete.
     std::vector<std::uint8_t> to_bytes() const;
     static WholeExecutionTrace from_bytes(const std::uint8_t* data, std::size_t size, const std::string& name);
     void save(const std::string& path) const;
@@ -375,6 +378,12 @@ private:
     static std::vector<SliceItem> all_items(SliceWalk walk);
     std::uint32_t checked_t(std::uint32_t t) const;
     std::uint64_t static_bytes() const;                  // the saved file but for its label and dataflow sections
+    // The saved form read and checked from `file` (a ByteReader over bytes
+    // held, or a file read a section at a time), at its magic.
+    template <class Reader>
+    static WholeExecutionTrace read_saved(Reader& file, const std::string& name);
+    // The saved form, handed to `sink` in order a piece at a time.
+    void write_saved(const std::function<void(const std::uint8_t* data, std::size_t size)>& sink) const;
     std::vector<std::uint8_t> dataflow_section() const;  // DFLW's payload made from dataflow_
     RawDataflow decode_dataflow() const;                 // dataflow_saved_ decoded and checked
     void need_dataflow() const;                          // dataflow_, node_op_ and register_reads_
