@@ -84,20 +84,31 @@ inline void zstd_compress(const std::uint8_t* data, std::size_t size, std::vecto
 }
 
 // Frames outside the .tcz format's rule, for the WET's labels and flow: at
-// any level, with zstd's own window for it, an empty input a frame too.
-// One context per thread, kept: making one per frame costs more than coding
-// a small frame.
+// any level, with zstd's own window for it, an empty input a frame too. As
+// zstd_compress() does, an input up to the limit below is coded with a
+// context kept per thread and a larger one with a context of its own. The
+// limit holds a WET's shared frames (256 KiB and a chunk at most), made by
+// the thousand, with a kept level-19 workspace of about 9 MB; a larger
+// input coded once (a WET's symbols, a few MB) would otherwise leave its
+// tables of tens of MB to the thread for the rest of its life.
+inline constexpr std::size_t zstd_frame_kept_context_limit = std::size_t{512} << 10;
 
 // `size` bytes at `data` as one zstd frame at `level`, its content size
 // stated.
 inline std::vector<std::uint8_t> zstd_frame(const std::uint8_t* data, std::size_t size, int level) {
-    thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(),
-                                                                                       ZSTD_freeCCtx);
-    if (context == nullptr) {
-        throw std::bad_alloc();
-    }
+    using Context = std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)>;
+    const auto make = [] {
+        Context context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+        if (context == nullptr) {
+            throw std::bad_alloc();
+        }
+        return context;
+    };
+    thread_local const Context kept = make();
+    const Context own = size > zstd_frame_kept_context_limit ? make() : Context(nullptr, ZSTD_freeCCtx);
+    ZSTD_CCtx* const context = own ? own.get() : kept.get();
     std::vector<std::uint8_t> frame(ZSTD_compressBound(size));
-    const std::size_t result = ZSTD_compressCCtx(context.get(), frame.data(), frame.size(), data, size, level);
+    const std::size_t result = ZSTD_compressCCtx(context, frame.data(), frame.size(), data, size, level);
     if (ZSTD_isError(result)) {
         fail("internal error: zstd compression failed (" + zstd_error_text(result) + ")");
     }
@@ -107,6 +118,33 @@ inline std::vector<std::uint8_t> zstd_frame(const std::uint8_t* data, std::size_
 
 inline std::vector<std::uint8_t> zstd_frame(const std::vector<std::uint8_t>& bytes, int level) {
     return zstd_frame(bytes.data(), bytes.size(), level);
+}
+
+// The same with the match finder's tables held to 2^chain_log and 2^hash_log
+// entries of 4 bytes, whatever the input's size (zstd's own for a large
+// input at level 19 take 2^24 and 2^22), in a context freed once done.
+inline std::vector<std::uint8_t> zstd_frame(const std::vector<std::uint8_t>& bytes, int level, int chain_log,
+                                            int hash_log) {
+    const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    if (context == nullptr) {
+        throw std::bad_alloc();
+    }
+    std::size_t result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, level);
+    if (!ZSTD_isError(result)) {
+        result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_chainLog, chain_log);
+    }
+    if (!ZSTD_isError(result)) {
+        result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_hashLog, hash_log);
+    }
+    std::vector<std::uint8_t> frame(ZSTD_compressBound(bytes.size()));
+    if (!ZSTD_isError(result)) {
+        result = ZSTD_compress2(context.get(), frame.data(), frame.size(), bytes.data(), bytes.size());
+    }
+    if (ZSTD_isError(result)) {
+        fail("internal error: zstd compression failed (" + zstd_error_text(result) + ")");
+    }
+    frame.resize(result);
+    return frame;
 }
 
 // The content size the zstd frame at `data` states, or none where it states

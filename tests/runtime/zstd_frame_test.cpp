@@ -5,6 +5,7 @@
 
 #include "runtime/zstd_codec.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -34,6 +35,30 @@ TEST(ZstdFrame, RoundTripsAtEveryLevelItIsUsedAt) {
         ASSERT_TRUE(zstd_unframe(frame.data(), frame.size(), out.data(), data.size())) << level;
         EXPECT_EQ(out, data) << level;
     }
+}
+
+// Inputs above the size a thread's kept context codes (coded in a context
+// of their own) and frames made with the match finder's tables held small
+// (the WET's register dataflow) decode as any other frame.
+TEST(ZstdFrame, LargeInputsAndSmallTablesRoundTrip) {
+    const Bytes data = repeating_bytes(zstd_frame_kept_context_limit + 4097);
+    Bytes out(data.size());
+    const Bytes large = zstd_frame(data, 19);
+    ASSERT_TRUE(zstd_unframe(large.data(), large.size(), out.data(), out.size()));
+    EXPECT_EQ(out, data);
+    for (const int level : {1, 19}) {
+        const Bytes small_tables = zstd_frame(data, level, 16, 15);
+        EXPECT_LT(small_tables.size(), data.size() / 10) << level;
+        EXPECT_EQ(zstd_frame_content_size(small_tables.data(), small_tables.size()),
+                  std::optional<std::uint64_t>(data.size()));
+        std::fill(out.begin(), out.end(), std::uint8_t{0});
+        ASSERT_TRUE(zstd_unframe(small_tables.data(), small_tables.size(), out.data(), out.size())) << level;
+        EXPECT_EQ(out, data) << level;
+    }
+    Bytes empty_out(1);
+    const Bytes empty = zstd_frame(Bytes{}, 19, 16, 15);
+    EXPECT_EQ(zstd_frame_content_size(empty.data(), empty.size()), std::optional<std::uint64_t>(0));
+    EXPECT_TRUE(zstd_unframe(empty.data(), empty.size(), empty_out.data(), 0));
 }
 
 TEST(ZstdFrame, AnEmptyInputIsAFrame) {

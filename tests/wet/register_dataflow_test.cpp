@@ -20,6 +20,7 @@
 
 #include "raw_lookups.hpp"
 #include "synthetic_wet.hpp"
+#include "test_directory.hpp"
 #include "tests/test_scale.hpp"
 #include "wet/dependences/dataflow.hpp"
 #include "wet_file_bytes.hpp"
@@ -334,7 +335,7 @@ TEST(RegisterDataflow, ARunWithoutRegsSlicesAsBefore) {
 class RegsFile : public ::testing::Test {
 protected:
     void SetUp() override {
-        prefix_ = testing::TempDir() + "regs_file_test";
+        prefix_ = tcgen_test::test_file_path("regs_file_test");
         raw_ = trace_with_registers(20, 4);
         synthetic_wet::write_trace(raw_, prefix_);
         std::FILE* file = std::fopen((prefix_ + ".regs").c_str(), "rb");

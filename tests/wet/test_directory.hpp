@@ -1,6 +1,8 @@
 #pragma once
 // A directory of its own for a test, empty when made and removed with
 // everything in it when the test ends; listing() tells what a build left.
+// A path of its own for a test's file: ctest runs a file's tests side by
+// side, so two tests writing one name would read each other's bytes.
 
 #include <filesystem>
 #include <set>
@@ -28,5 +30,11 @@ struct Directory {
         return names;
     }
 };
+
+// TempDir()/Suite.Test.name: no other test writes it.
+inline std::string test_file_path(const std::string& name) {
+    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
+    return testing::TempDir() + test->test_suite_name() + "." + test->name() + "." + name;
+}
 
 }  // namespace tcgen_test

@@ -24,11 +24,12 @@
 #include "common/files.hpp"
 
 #include "raw_lookups.hpp"
-#include "wet/format/raw_files.hpp"
 #include "synthetic_wet.hpp"
-#include "wet_file_bytes.hpp"
+#include "test_directory.hpp"
 #include "tests/test_scale.hpp"
+#include "wet/format/raw_files.hpp"
 #include "wet_error_of.hpp"
+#include "wet_file_bytes.hpp"
 
 namespace {
 
@@ -404,7 +405,7 @@ std::string refusal_of(const Load& load) {
 // same held whole (from_bytes) as read from a file a section at a time (load).
 std::string message_of(const std::vector<std::uint8_t>& bytes) {
     const std::string name = "bad.wet";
-    const std::string path = testing::TempDir() + name;
+    const std::string path = tcgen_test::test_file_path(name);
     tcgen::write_whole_file(path, bytes);
     const std::string held = refusal_of([&] { WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), path); });
     const std::string loaded = refusal_of([&] { WholeExecutionTrace::load(path); });
