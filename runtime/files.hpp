@@ -10,6 +10,7 @@
 // so of two runs writing the same new name exactly one succeeds.
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -146,8 +147,16 @@ inline void remove_pending_temporary(PendingTemporary& node) {
     node.previous = nullptr;
 }
 
+// A program's own step before its temporaries are removed on a signal,
+// async-signal-safe: `wet run` ends the tracer it runs there, which would
+// otherwise go on making files beside OUT after they were removed.
+inline std::atomic<void (*)()> before_removing_temporaries{nullptr};
+
 // Removes the pending temporaries, then dies of the signal as if unhandled.
 extern "C" inline void remove_pending_temporary_and_die(int signal_number) {
+    if (void (*const step)() = before_removing_temporaries.load()) {
+        step();
+    }
     for (const PendingTemporary* node = pending_temporaries().first; node != nullptr; node = node->next) {
         ::unlink(node->path.c_str());
     }

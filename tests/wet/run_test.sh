@@ -4,7 +4,8 @@
 # files and `wet build` (its control flow, hottest blocks and accesses, its
 # counts; a run's loaded values differ in a few random bytes, the stack
 # guard among them), the program's own output untouched, nothing left
-# beside OUT after success, a failing program, a refused option or a kill.
+# beside OUT after success, a failing program, a refused option or a kill
+# (nor the tracer running).
 set -euo pipefail
 usage="usage: run_test.sh WET TRACER SOURCE_DIR"
 wet=$(realpath "${1:?$usage}")
@@ -51,8 +52,10 @@ status=0
     "$work/err" || fail "--wet given: status $status, $(cat "$work/err")"
 [[ -z $(leftovers) && $(ls "$work/out") == run.wet ]] || fail "left after failures: $(ls "$work/out")"
 
-# Killed while the program runs: the pipes go with it.
-env -i PATH=/usr/bin:/bin TCGEN_TRACER="$tracer" "$wet" run "$work/out/killed.wet" -- /bin/sleep 5 > /dev/null 2>&1 &
+# Killed while the program runs: the pipes go with it, and the tracer
+# (with the program it runs) ends before wet does: left running, it would
+# make its files again, as plain files, once wet had removed them.
+env -i PATH=/usr/bin:/bin TCGEN_TRACER="$tracer" "$wet" run "$work/out/killed.wet" -- /bin/sleep 60 > /dev/null 2>&1 &
 pid=$!  # env's, which becomes wet's
 for _ in $(seq 100); do
     [[ -n $(leftovers) ]] && break
@@ -63,5 +66,15 @@ kill -TERM "$pid"
 status=0
 wait "$pid" || status=$?
 [[ $status -eq 143 ]] || fail "killed: status $status"
+# Processes whose command line names the run (the bracket keeps grep from
+# finding its own). A subshell of the tracer's script may be on its way out
+# still, orphaned when the script was killed: waited for, while the tracer
+# itself, had it survived, would run its program's minute.
+run_processes() { grep -las -e "--wet=$work/out/killed[.]wet.run-" /proc/[0-9]*/cmdline || true; }
+for _ in $(seq 200); do
+    [[ -z $(run_processes) ]] && break
+    sleep 0.1
+done
+[[ -z $(run_processes) ]] || fail "the tracer outlived a kill: $(run_processes)"
 [[ -z $(leftovers) && ! -e $work/out/killed.wet ]] || fail "left after a kill: $(ls "$work/out")"
 echo "ok: failures and a kill leave nothing"

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -159,6 +160,22 @@ private:
     int descriptor_ = -1;
 };
 
+// The running tracer's pid (0: none), for a signal that ends this program
+// to end it first: left running, it would make the files it writes (regular
+// files, once their pipes are removed) beside OUT after the run's files
+// were removed.
+std::atomic<pid_t> running_tracer{0};
+
+// Async-signal-safe (kill, waitpid): the traced program goes with the run.
+void end_running_tracer() {
+    const pid_t pid = running_tracer.exchange(0);
+    if (pid > 0) {
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+}
+
 // The tracer as a child process; its exit status once it has ended.
 class Tracer {
 public:
@@ -168,7 +185,25 @@ public:
             pointers.push_back(argument.data());
         }
         pointers.push_back(nullptr);
-        const int error = ::posix_spawnp(&pid_, pointers[0], nullptr, nullptr, pointers.data(), environ);
+        tcgen_runtime::before_removing_temporaries.store(end_running_tracer);
+        // The handled signals blocked from the spawn until its pid is known,
+        // so that none ends this program with the tracer unknown to the
+        // handler; the tracer starts with the mask this program had.
+        sigset_t mask;
+        ::pthread_sigmask(SIG_SETMASK, nullptr, &mask);
+        posix_spawnattr_t attributes;
+        ::posix_spawnattr_init(&attributes);
+        ::posix_spawnattr_setsigmask(&attributes, &mask);
+        ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+        int error = 0;
+        {
+            const tcgen_runtime::TemporarySignalsBlocked blocked;
+            error = ::posix_spawnp(&pid_, pointers[0], nullptr, &attributes, pointers.data(), environ);
+            if (error == 0) {
+                running_tracer.store(pid_);
+            }
+        }
+        ::posix_spawnattr_destroy(&attributes);
         if (error != 0) {
             throw WetError(argv_[0], std::string("cannot run it: ") + std::strerror(error));
         }
@@ -177,6 +212,7 @@ public:
     Tracer& operator=(const Tracer&) = delete;
     ~Tracer() {
         if (!status_) {  // an error before it ended: it has no reader any more
+            running_tracer.store(0);
             ::kill(pid_, SIGTERM);
             int status = 0;
             while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -190,6 +226,7 @@ public:
             int status = 0;
             const pid_t got = ::waitpid(pid_, &status, block ? 0 : WNOHANG);
             if (got == pid_) {
+                running_tracer.store(0);
                 status_ = status;
             } else if (got == 0) {
                 return false;
