@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -219,15 +220,25 @@ void run(const std::string& path, const Options& options) {
     std::cout << "load_s=" << load_seconds << "\tresident_bytes=" << after.anonymous - before.anonymous
               << "\tcode_pages_bytes=" << after.file - before.file << "\tmemory_bytes=" << wet.memory_bytes();
 
-    // Control flow, both ways; the instructions executed come from the
-    // forward walk's blocks, summed after the clock stops.
-    std::vector<std::uint32_t> blocks;
-    blocks.reserve(wet.executed());
+    // Seeks' and slices' random choices come from one generator, seeks
+    // first: the same with or without a sample of the traces.
+    std::mt19937_64 random(20051);
+    std::vector<std::uint32_t> seek_ts;
+    for (unsigned seek = 0; seek < seeks && wet.executed() > 0; ++seek) {
+        seek_ts.push_back(static_cast<std::uint32_t>(1 + random() % wet.executed()));
+    }
+
+    // Control flow, both ways. The forward walk counts each block's
+    // executions (the instructions executed are summed from them after the
+    // clock stops): a count per block, not the run's every block, which
+    // for a billion-instruction run is a GB.
+    std::vector<std::uint64_t> block_executions(wet.block_count());
+    std::uint64_t forward_steps = 0;
     tcgen::wet::FlowStep step;
     start = cpu_seconds();
     auto cursor = wet.control_flow(0);
     while (cursor.next(step)) {
-        blocks.push_back(step.block);
+        ++block_executions[step.block];
     }
     const double forward_seconds = cpu_seconds() - start;
     std::uint64_t backward_steps = 0;
@@ -238,14 +249,28 @@ void run(const std::string& path, const Options& options) {
     }
     const double backward_seconds = cpu_seconds() - start;
     std::uint64_t instructions = 0;
-    for (const std::uint32_t block : blocks) {
-        instructions += wet.block(block).instructions;
+    for (std::uint32_t block = 0; block < block_executions.size(); ++block) {
+        forward_steps += block_executions[block];
+        instructions += block_executions[block] * wet.block(block).instructions;
     }
-    if (blocks.size() != wet.executed() || backward_steps != wet.executed()) {
+    if (forward_steps != wet.executed() || backward_steps != wet.executed()) {
         throw std::runtime_error(path + ": a control-flow walk did not yield every timestamp");
     }
     std::cout << "\tinstructions=" << instructions << "\texecuted=" << wet.executed()
               << "\tcf_forward_s=" << forward_seconds << "\tcf_backward_s=" << backward_seconds;
+    // The block at each seek's timestamp, which the seek must read, from
+    // one more walk forward (not timed).
+    std::map<std::uint32_t, std::uint32_t> block_at;
+    for (const std::uint32_t t : seek_ts) {
+        block_at.emplace(t, 0);
+    }
+    cursor = wet.control_flow(0);
+    for (auto wanted = block_at.begin(); wanted != block_at.end() && cursor.next(step);) {
+        if (step.t == wanted->first) {
+            wanted->second = step.block;
+            ++wanted;
+        }
+    }
 
     // Every instruction's access trace, loads first, then stores.
     std::vector<std::uint64_t> load_pcs;
@@ -274,9 +299,6 @@ void run(const std::string& path, const Options& options) {
         const std::size_t instances = wet.instances(load_pcs[load_pcs.size() / 2]).size();
         std::cout << "\tfirst_instances_s=" << cpu_seconds() - begin << "\tfirst_instances=" << instances;
     }
-    // Seeks' and slices' random choices first, the same with or without a
-    // sample of the traces.
-    std::mt19937_64 random(20051);
     if (options.traces) {
         std::mt19937_64 sampling(1127);
         const auto traced = [&](std::vector<std::uint64_t> pcs) {
@@ -296,13 +318,12 @@ void run(const std::string& path, const Options& options) {
 
     // Seeks: the control flow at a random timestamp.
     std::vector<double> seek_times;
-    for (unsigned seek = 0; seek < seeks && wet.executed() > 0; ++seek) {
-        const auto t = static_cast<std::uint32_t>(1 + random() % wet.executed());
+    for (const std::uint32_t t : seek_ts) {
         const double begin = cpu_seconds();
         auto place = wet.control_flow(t - 1);
         place.next(step);
         seek_times.push_back(cpu_seconds() - begin);
-        if (step.t != t || step.block != blocks[t - 1]) {
+        if (step.t != t || step.block != block_at.at(t)) {
             throw std::runtime_error(path + ": a seek to t " + std::to_string(t) + " read the wrong block");
         }
     }

@@ -241,18 +241,21 @@ void ZstdFramesReader::read(std::uint64_t offset, std::size_t count, std::uint8_
 }
 
 std::vector<std::uint8_t> read_raw_bytes(const std::string& name) {
-    std::vector<std::uint8_t> bytes = read_whole_file(name);
-    if (!starts_zstd_frames(bytes.data(), bytes.size())) {
-        return bytes;
-    }
+    // A regular file of frames is read once, through its index; anything
+    // else whole, as it is (as PiecesFile reads a file that is not a
+    // regular one: frames through a pipe fail the caller's magic check).
     tcgen_runtime::Descriptor file(::open(name.c_str(), O_RDONLY | O_CLOEXEC));
-    if (file.get() < 0) {
-        throw WetError(name, std::string("cannot open: ") + std::strerror(errno));
+    struct stat status {};
+    std::uint8_t head[sizeof zstd_magic] = {};
+    if (file.get() >= 0 && ::fstat(file.get(), &status) == 0 && S_ISREG(status.st_mode) &&
+        ::pread(file.get(), head, sizeof head, 0) == static_cast<ssize_t>(sizeof head) &&
+        starts_zstd_frames(head, sizeof head)) {
+        const ZstdFramesReader frames(name, std::move(file));
+        std::vector<std::uint8_t> raw(static_cast<std::size_t>(frames.size()));
+        frames.read(0, raw.size(), raw.data());
+        return raw;
     }
-    const ZstdFramesReader frames(name, std::move(file));
-    std::vector<std::uint8_t> raw(frames.size());
-    frames.read(0, raw.size(), raw.data());
-    return raw;
+    return read_whole_file(name);
 }
 
 }  // namespace tcgen::wet
