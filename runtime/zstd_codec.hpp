@@ -46,12 +46,20 @@ inline std::string zstd_error_text(std::size_t code) {
 // level-19 workspace. The bytes are the same either way.
 inline constexpr std::size_t zstd_kept_context_limit = std::size_t{64} << 10;
 
-// A context with the format's parameters set (they stay set across frames).
-inline std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> zstd_format_context() {
-    std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+using ZstdContext = std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)>;
+
+// A fresh compression context, freed with its owner.
+inline ZstdContext zstd_new_context() {
+    ZstdContext context(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (context == nullptr) {
         throw std::bad_alloc();
     }
+    return context;
+}
+
+// A context with the format's parameters set (they stay set across frames).
+inline ZstdContext zstd_format_context() {
+    ZstdContext context = zstd_new_context();
     std::size_t result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, zstd_level);
     if (!ZSTD_isError(result)) {
         result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_windowLog, zstd_window_log);
@@ -96,16 +104,9 @@ inline constexpr std::size_t zstd_frame_kept_context_limit = std::size_t{512} <<
 // `size` bytes at `data` as one zstd frame at `level`, its content size
 // stated.
 inline std::vector<std::uint8_t> zstd_frame(const std::uint8_t* data, std::size_t size, int level) {
-    using Context = std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)>;
-    const auto make = [] {
-        Context context(ZSTD_createCCtx(), ZSTD_freeCCtx);
-        if (context == nullptr) {
-            throw std::bad_alloc();
-        }
-        return context;
-    };
-    thread_local const Context kept = make();
-    const Context own = size > zstd_frame_kept_context_limit ? make() : Context(nullptr, ZSTD_freeCCtx);
+    thread_local const ZstdContext kept = zstd_new_context();
+    const ZstdContext own =
+        size > zstd_frame_kept_context_limit ? zstd_new_context() : ZstdContext(nullptr, ZSTD_freeCCtx);
     ZSTD_CCtx* const context = own ? own.get() : kept.get();
     std::vector<std::uint8_t> frame(ZSTD_compressBound(size));
     const std::size_t result = ZSTD_compressCCtx(context, frame.data(), frame.size(), data, size, level);
@@ -125,10 +126,7 @@ inline std::vector<std::uint8_t> zstd_frame(const std::vector<std::uint8_t>& byt
 // input at level 19 take 2^24 and 2^22), in a context freed once done.
 inline std::vector<std::uint8_t> zstd_frame(const std::vector<std::uint8_t>& bytes, int level, int chain_log,
                                             int hash_log) {
-    const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
-    if (context == nullptr) {
-        throw std::bad_alloc();
-    }
+    const ZstdContext context = zstd_new_context();
     std::size_t result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, level);
     if (!ZSTD_isError(result)) {
         result = ZSTD_CCtx_setParameter(context.get(), ZSTD_c_chainLog, chain_log);
