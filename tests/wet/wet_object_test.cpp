@@ -278,6 +278,21 @@ TEST(WetObject, QueriesMatchWithCheckpointsEveryFewRecords) {
     EXPECT_EQ(loaded.to_bytes(), bytes);
 }
 
+// A run whose values and addresses no shared frame makes smaller (the
+// frames and the chunks' places cost more than the chunks' own forms), so
+// the build keeps each chunk its own. Their chunks' bytes were dropped once
+// made (only their sizes kept for that choice), so those labels are made
+// again from the events: every query still matches, and so does a reload.
+TEST(WetObject, QueriesMatchWhereSharedFramesDoNotPay) {
+    const RawTrace raw = synthetic_wet::make_trace(2000, 11);
+    WholeExecutionTrace wet = WholeExecutionTrace::build(raw);
+    check_queries(wet, raw);
+    const std::vector<std::uint8_t> bytes = wet.to_bytes();
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(bytes.data(), bytes.size(), "unshared.wet");
+    check_queries(loaded, raw);
+    EXPECT_EQ(loaded.to_bytes(), bytes);
+}
+
 TEST(WetObject, ACapCutsTheLastBlockShort) {
     const RawTrace full = synthetic_wet::make_trace(40, 2);
     const RawTrace raw = synthetic_wet::make_trace(40, 2, full.events.size() - 2);

@@ -96,7 +96,26 @@ public:
             }
         }
     }
-    std::uint64_t chunk_saved_bytes(std::size_t chunk) const { return chunks_[chunk].saved.size(); }
+    std::uint64_t chunk_saved_bytes(std::size_t chunk) const {
+        return chunks_[chunk].form == Form::dropped ? chunks_[chunk].dropped_bytes : chunks_[chunk].saved.size();
+    }
+    // Forgets the bytes of every chunk not in a shared frame, keeping their
+    // sizes (chunk_saved_bytes): a builder that moves every such chunk into
+    // shared frames next, made from the records again, need not hold them
+    // meanwhile. Until each is shared, the stream is neither walked nor saved.
+    void drop_unshared_bytes() {
+        for (Chunk& chunk : chunks_) {
+            if (chunk.form != Form::shared && chunk.form != Form::dropped) {
+                chunk.dropped_bytes = chunk.saved.size();
+                chunk.saved = std::vector<std::uint8_t>();
+                chunk.form = Form::dropped;
+            }
+        }
+    }
+    bool has_dropped_bytes() const {
+        return std::any_of(chunks_.begin(), chunks_.end(),
+                           [](const Chunk& chunk) { return chunk.form == Form::dropped; });
+    }
     // Moves `chunk` into a shared frame of `frames`, at `place`.
     void share(std::size_t chunk, std::shared_ptr<SharedFrames> frames, SharedFrames::Place place) {
         frames_ = std::move(frames);
@@ -195,6 +214,9 @@ public:
     }
 
     void save(ByteWriter& writer) const {
+        if (has_dropped_bytes()) {
+            throw std::logic_error("a stream saved before its dropped chunks were shared");
+        }
         writer.u64(count_);
         writer.u64(chunk_records_);
         for (const Chunk& chunk : chunks_) {
@@ -205,8 +227,8 @@ public:
     }
     std::uint64_t saved_bytes() const {
         std::uint64_t bytes = 16;
-        for (const Chunk& chunk : chunks_) {
-            bytes += 17 + chunk.saved.size();
+        for (std::size_t chunk = 0; chunk < chunks_.size(); ++chunk) {
+            bytes += 17 + chunk_saved_bytes(chunk);
         }
         return bytes;
     }
@@ -283,11 +305,13 @@ public:
     }
 
 private:
-    enum class Form : std::uint8_t { stream = 0, planes = 1, shared = 2 };
+    // The saved forms, then one only a builder holds (never saved).
+    enum class Form : std::uint8_t { stream = 0, planes = 1, shared = 2, dropped = 3 };
     struct Chunk {
         std::uint64_t first = 0;          // its first record's first field
         Form form = Form::stream;
         std::vector<std::uint8_t> saved;  // its stream's saved form, or its planes' zstd frame
+        std::uint64_t dropped_bytes = 0;  // dropped: what `saved` held
     };
 
     std::size_t chunk_length(std::size_t chunk) const {
@@ -376,6 +400,9 @@ private:
     }
     Cursor checked_cursor(std::size_t chunk) const {
         const Chunk& saved = chunks_[chunk];
+        if (saved.form == Form::dropped) {
+            throw std::logic_error("a stream walked before its dropped chunks were shared");
+        }
         Cursor cursor = saved.form == Form::shared
                             ? Cursor(frames_->records<Record>(place_of(saved.saved.data()), chunk_length(chunk)))
                         : saved.form == Form::planes

@@ -39,7 +39,7 @@ struct FramedRuns::Decoded {
 FramedRuns::FramedRuns(std::size_t width, std::vector<std::uint64_t> first, const std::string& beside,
                        const std::string& kind, std::string holds, FramedRunsLimits limits)
     : width_(width),
-      frame_records_(std::max<std::size_t>(limits.frame_bytes / width, 1)),
+      frame_records_(std::max<std::size_t>(std::min(limits.frame_bytes, FramedRunsLimits::max_frame_bytes) / width, 1)),
       buffer_budget_(limits.buffer_budget),
       first_(std::move(first)),
       file_(beside, kind, std::move(holds)),
@@ -68,8 +68,15 @@ void FramedRuns::append(std::size_t node, const std::uint8_t* records, std::size
 void FramedRuns::finish() {
     for (std::size_t node = 0; node < buffers_.size(); ++node) {
         write_frame(node);
+        frames_[node].shrink_to_fit();  // the index is held to the end of the build
     }
     buffers_ = {};
+}
+
+std::size_t FramedRuns::frame_count(std::size_t node, std::size_t frame) const {
+    const std::vector<Frame>& frames = frames_[node];
+    const std::uint64_t end = frame + 1 < frames.size() ? frames[frame + 1].first : buffered_first_[node];
+    return static_cast<std::size_t>(end - frames[frame].first);
 }
 
 void FramedRuns::write_frame(std::size_t node) {
@@ -81,9 +88,13 @@ void FramedRuns::write_frame(std::size_t node) {
     std::vector<std::uint8_t> planes;
     byte_planes::append_planes(buffer.data(), count, width_, planes);
     const std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(planes, frame_level);
+    // A frame of at most 32 KiB (or one record of at most 64 KiB) compresses
+    // to fewer than 2^16 bytes; files stay below 2^48.
+    if (frame.size() > 0xFFFF || file_end_ >> 48 != 0) {
+        throw WetError(name(), "a frame or the file is too large for the frames' index");
+    }
     file_.write(file_end_, frame.data(), frame.size());
-    frames_[node].push_back(Frame{buffered_first_[node], file_end_, static_cast<std::uint32_t>(frame.size()),
-                                  static_cast<std::uint32_t>(count)});
+    frames_[node].push_back(Frame{buffered_first_[node], file_end_ << 16 | frame.size()});
     file_end_ += frame.size();
     buffered_first_[node] += count;
     buffered_bytes_ -= buffer.size();
@@ -122,15 +133,15 @@ const FramedRuns::Decoded& FramedRuns::decoded(std::size_t node, std::size_t fra
     // The thread's buffer and the frame evicted are reused: no allocation
     // or zero-filling a decode.
     thread_local std::vector<std::uint8_t> compressed;
-    compressed.resize(where.size);
-    file_.read(where.offset, compressed.data(), compressed.size());
+    compressed.resize(where.size());
+    file_.read(where.offset(), compressed.data(), compressed.size());
     if (kept.size() < kept_frames) {
         kept.emplace_back();
     }
     std::rotate(kept.begin(), kept.end() - 1, kept.end());  // the least recent, to be overwritten, first
     Decoded& fresh = kept.front();
     fresh.id = 0;  // until it holds the frame
-    const std::uint64_t bytes = std::uint64_t{where.count} * width_;
+    const std::uint64_t bytes = std::uint64_t{frame_count(node, frame)} * width_;
     fresh.planes.resize(static_cast<std::size_t>(bytes));
     if (!tcgen_runtime::zstd_unframe(compressed.data(), compressed.size(), fresh.planes.data(), bytes)) {
         throw WetError(name(), "read error: a frame of the file does not decode to what was written");
@@ -152,16 +163,17 @@ void FramedRuns::read(std::uint64_t at, std::uint64_t count, std::uint8_t* out) 
             std::upper_bound(frames.begin(), frames.end(), at,
                              [](std::uint64_t place, const Frame& f) { return place < f.first; }) -
             frames.begin());
-        if (frame == 0 || at >= frames[frame - 1].first + frames[frame - 1].count) {
+        if (frame == 0 || at >= frames[frame - 1].first + frame_count(node, frame - 1)) {
             throw WetError(name(), "read error: records were read that were not written");
         }
         for (--frame; frame < frames.size() && count > 0; ++frame) {
             const Decoded& held = decoded(node, frame);
+            const std::size_t records = frame_count(node, frame);
             const std::uint64_t skip = at - frames[frame].first;
-            const std::uint64_t take = std::min<std::uint64_t>(count, frames[frame].count - skip);
+            const std::uint64_t take = std::min<std::uint64_t>(count, records - skip);
             // Only the records asked for are put back together: a probe
             // or a piece pays for its own bytes, not the frame's.
-            byte_planes::records_of_planes(held.planes.data() + skip, frames[frame].count,
+            byte_planes::records_of_planes(held.planes.data() + skip, records,
                                            static_cast<std::size_t>(take), width_, out);
             out += take * width_;
             at += take;

@@ -30,8 +30,9 @@ namespace tcgen::wet {
 
 struct FramedRunsLimits {
     // A node's buffer is written as a frame when it holds this many bytes
-    // (of whole records; one record at least).
-    std::size_t frame_bytes = std::size_t{32} << 10;
+    // (of whole records; one record at least), at most max_frame_bytes.
+    static constexpr std::size_t max_frame_bytes = std::size_t{32} << 10;
+    std::size_t frame_bytes = max_frame_bytes;
     // The buffers of all the nodes together hold at most this many bytes
     // past a call to append().
     std::size_t buffer_budget = std::size_t{16} << 20;
@@ -64,13 +65,19 @@ public:
     std::size_t buffered_bytes() const { return buffered_bytes_; }
 
 private:
+    // 16 bytes, since a run with many nodes writes millions of frames early
+    // (the budget's), and their index is held to the end of the build. A
+    // frame's records end where the node's next frame, or the node, starts.
     struct Frame {
-        std::uint64_t first;   // the place of its first record
-        std::uint64_t offset;  // in the file
-        std::uint32_t size;    // compressed
-        std::uint32_t count;   // records
+        std::uint64_t first;  // the place of its first record
+        std::uint64_t where;  // its offset in the file << 16 | its compressed size
+        std::uint64_t offset() const { return where >> 16; }
+        std::size_t size() const { return static_cast<std::size_t>(where & 0xFFFF); }
     };
     struct Decoded;
+
+    // The records of node's frame-th frame.
+    std::size_t frame_count(std::size_t node, std::size_t frame) const;
 
     void write_frame(std::size_t node);
     void write_largest_buffers();

@@ -154,6 +154,23 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
         for (const std::size_t node : were_plain) {
             labels[node] = Label<Stream>::make(labels[node].all(), chunk_records);
         }
+        // Labels whose chunks' bytes were dropped once made are made again,
+        // a piece at a time, as they were first made.
+        constexpr std::uint64_t piece_records = std::uint64_t{1} << 16;
+        for (std::size_t node = 0; node < labels.size(); ++node) {
+            const ChunkedStream<Stream>* chunks = labels[node].chunks();
+            if (chunks == nullptr || !chunks->has_dropped_bytes()) {
+                continue;
+            }
+            const std::uint64_t count = labels[node].size();
+            typename Label<Stream>::Builder label(chunk_records);
+            for (std::uint64_t first = 0; first < count; first += piece_records) {
+                label.add(records_in(node, static_cast<std::size_t>(first),
+                                     static_cast<std::size_t>(std::min(piece_records, count - first))));
+            }
+            labels[node] = label.finish(
+                [&] { return records_in(node, std::size_t{0}, static_cast<std::size_t>(count)); });
+        }
         return nullptr;
     };
     if (candidates.empty()) {
@@ -512,6 +529,14 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
         }
         values[node] = values_label.finish([&] { return all_records(node, node_values_of); });
         addresses[node] = addresses_label.finish([&] { return all_records(node, node_addresses_of); });
+        // Their chunks go into shared frames, made from the events again:
+        // only their sizes are needed until then.
+        if (ChunkedStream<NodeValues>* chunks = values[node].chunks()) {
+            chunks->drop_unshared_bytes();
+        }
+        if (ChunkedStream<NodeAddresses>* chunks = addresses[node].chunks()) {
+            chunks->drop_unshared_bytes();
+        }
         if (has_defs) {
             defs_labels[node] = defs_label.finish([&] { return all_records(node, defs_of); });
         }

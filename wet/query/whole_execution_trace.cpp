@@ -129,7 +129,7 @@ WholeExecutionTrace WholeExecutionTrace::build(const RawTrace& raw, const Progre
                                                std::uint64_t checkpoint_records, const std::string& temporary_beside,
                                                unsigned threads) {
     check_raw_trace(raw, "raw");  // a trace made in memory may hold anything
-    return build_checked(raw, RawFlow(&raw.flow), RawEdges(&raw.edges),
+    return build_checked(raw, raw.dataflow, RawFlow(&raw.flow), RawEdges(&raw.edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
                          checkpoint_records, threads);
 }
@@ -140,7 +140,7 @@ WholeExecutionTrace WholeExecutionTrace::build(RawTrace&& raw, const Progress& p
     check_raw_trace(raw, "raw");
     RawFlow flow(std::move(raw.flow));
     RawEdges edges(std::move(raw.edges));
-    return build_checked(raw, std::move(flow), std::move(edges),
+    return build_checked(raw, std::move(raw.dataflow), std::move(flow), std::move(edges),
                          EventsByNode::in_memory(raw.events, raw.nodes.size(), temporary_beside), progress,
                          checkpoint_records, threads);
 }
@@ -157,13 +157,14 @@ WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& pre
     StreamedRawTrace read = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
     // The flow and the edges read from their files a piece at a time.
-    return build_checked(read.raw, std::move(read.flow), std::move(read.edges), events, progress, checkpoint_records,
-                         threads);
+    return build_checked(read.raw, std::move(read.raw.dataflow), std::move(read.flow), std::move(read.edges), events,
+                         progress, checkpoint_records, threads);
 }
 
-WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawFlow flow, RawEdges edges,
-                                                       const EventsByNode& events, const Progress& progress,
-                                                       std::uint64_t checkpoint_records, unsigned threads) {
+WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawDataflow dataflow, RawFlow flow,
+                                                       RawEdges edges, const EventsByNode& events,
+                                                       const Progress& progress, std::uint64_t checkpoint_records,
+                                                       unsigned threads) {
     WholeExecutionTrace wet;
     wet.name_ = "WET";
     wet.blocks_ = raw.blocks;
@@ -172,12 +173,16 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawF
     wet.edges_ = edges.size();
     // Asked first: the edges are freed before the control flow's tables are made.
     DefQuestions questions = ask_defs(raw.nodes, std::move(edges), events);
-    wet.traced_dataflow_ = !raw.dataflow.empty();
+    wet.traced_dataflow_ = !dataflow.empty();
     if (wet.traced_dataflow_) {
-        wet.dataflow_ = raw.dataflow;
-        wet.dataflow_labels_ = raw.dataflow.ops.size() + raw.dataflow.sources.size() + raw.dataflow.writes.size();
+        wet.dataflow_labels_ = dataflow.ops.size() + dataflow.sources.size() + dataflow.writes.size();
     }
+    // Held compressed from here on, and decoded when a query first needs it,
+    // as a loaded WET's is: the raw dataflow grows with the run (tens of
+    // bytes a register source) and is not held through the build.
+    wet.dataflow_ = std::move(dataflow);
     wet.dataflow_saved_ = wet.dataflow_section();
+    wet.dataflow_ = RawDataflow();
     wet.symbols_saved_ =
         symbols_section(raw.symbols.empty() ? std::string() : SymbolTable::parse(raw.symbols, "raw.syms").lines());
     wet.index_static();

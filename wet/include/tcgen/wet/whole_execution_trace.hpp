@@ -350,10 +350,10 @@ public:
 
 private:
     WholeExecutionTrace();
-    // build() of a checked raw trace whose flow is `flow`, whose edges are
-    // `edges` and whose events `events` gives (raw.flow, raw.edges and
-    // raw.events unread).
-    static WholeExecutionTrace build_checked(const RawTrace& raw, RawFlow flow, RawEdges edges,
+    // build() of a checked raw trace whose dataflow is `dataflow`, whose
+    // flow is `flow`, whose edges are `edges` and whose events `events`
+    // gives (raw.dataflow, raw.flow, raw.edges and raw.events unread).
+    static WholeExecutionTrace build_checked(const RawTrace& raw, RawDataflow dataflow, RawFlow flow, RawEdges edges,
                                              const EventsByNode& events, const Progress& progress,
                                              std::uint64_t checkpoint_records, unsigned threads);
     void index_static();  // block_first_node_, block_nodes_ and pc_order_ from blocks_ and nodes_
