@@ -171,8 +171,6 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawD
     wet.nodes_ = std::make_shared<const std::vector<RawNode>>(raw.nodes);
     wet.events_ = events.size();
     wet.edges_ = edges.size();
-    // Asked first: the edges are freed before the control flow's tables are made.
-    DefQuestions questions = ask_defs(raw.nodes, std::move(edges), events);
     wet.traced_dataflow_ = !dataflow.empty();
     if (wet.traced_dataflow_) {
         wet.dataflow_labels_ = dataflow.ops.size() + dataflow.sources.size() + dataflow.writes.size();
@@ -183,6 +181,8 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawD
     wet.dataflow_ = std::move(dataflow);
     wet.dataflow_saved_ = wet.dataflow_section();
     wet.dataflow_ = RawDataflow();
+    // Asked next: the edges are freed before the control flow's tables are made.
+    DefQuestions questions = ask_defs(raw.nodes, std::move(edges), events);
     wet.symbols_saved_ =
         symbols_section(raw.symbols.empty() ? std::string() : SymbolTable::parse(raw.symbols, "raw.syms").lines());
     wet.index_static();
