@@ -173,8 +173,8 @@ void FramedRuns::read(std::uint64_t at, std::uint64_t count, std::uint8_t* out) 
             const std::uint64_t take = std::min<std::uint64_t>(count, records - skip);
             // Only the records asked for are put back together: a probe
             // or a piece pays for its own bytes, not the frame's.
-            byte_planes::records_of_planes(held.planes.data() + skip, records,
-                                           static_cast<std::size_t>(take), width_, out);
+            byte_planes::records_of_planes(held.planes.data() + skip, records, static_cast<std::size_t>(take), width_,
+                                           out);
             out += take * width_;
             at += take;
             count -= take;

@@ -168,8 +168,8 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
                 label.add(records_in(node, static_cast<std::size_t>(first),
                                      static_cast<std::size_t>(std::min(piece_records, count - first))));
             }
-            labels[node] = label.finish(
-                [&] { return records_in(node, std::size_t{0}, static_cast<std::size_t>(count)); });
+            labels[node] =
+                label.finish([&] { return records_in(node, std::size_t{0}, static_cast<std::size_t>(count)); });
         }
         return nullptr;
     };
