@@ -12,9 +12,16 @@
 
 namespace tcgen_test {
 
+// TempDir()/Suite.Test.name: no other test writes it.
+inline std::string test_file_path(const std::string& name) {
+    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
+    return testing::TempDir() + test->test_suite_name() + "." + test->name() + "." + name;
+}
+
+// TempDir()/Suite.Test.name/: its own whatever name another test gives.
 struct Directory {
     std::string path;  // ends with '/'
-    explicit Directory(const std::string& name) : path(testing::TempDir() + name + "/") {
+    explicit Directory(const std::string& name) : path(test_file_path(name) + "/") {
         std::filesystem::remove_all(path);
         std::filesystem::create_directories(path);
     }
@@ -30,11 +37,5 @@ struct Directory {
         return names;
     }
 };
-
-// TempDir()/Suite.Test.name: no other test writes it.
-inline std::string test_file_path(const std::string& name) {
-    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
-    return testing::TempDir() + test->test_suite_name() + "." + test->name() + "." + name;
-}
 
 }  // namespace tcgen_test
