@@ -5,7 +5,8 @@
 // a time (EventWalk); records grouped by node in a compressed temporary
 // file (FramedRuns), read from anywhere; and a temporary file's
 // refusals (a write beyond the size limit, a read
-// beyond what was written), one line each, with nothing left behind. And
+// beyond what was written), one line each, with nothing left behind; bytes
+// held in memory or spilled to a temporary file (HeldBytes). And
 // the raw edges the build walks in passes over their file (RawEdges): the
 // same edges as held, and a file changed between passes refused.
 
@@ -34,6 +35,7 @@
 #include "wet/labels/event_walk.hpp"
 #include "wet/labels/events_by_node.hpp"
 #include "wet/labels/framed_runs.hpp"
+#include "wet/labels/held_bytes.hpp"
 #include "wet/labels/temporary_file.hpp"
 #include "wet_error_of.hpp"
 
@@ -46,6 +48,7 @@ using tcgen::wet::DefsByLoad;
 using tcgen::wet::EdgeDef;
 using tcgen::wet::EventsByNode;
 using tcgen::wet::EventWalk;
+using tcgen::wet::HeldBytes;
 using tcgen::wet::NodeEvent;
 using tcgen::wet::RawEdge;
 using tcgen::wet::RawEdges;
@@ -361,6 +364,65 @@ TEST(TemporaryFile, RefusalsAreOneLineAndLeaveNothing) {
               std::string::npos)
         << refused;
     EXPECT_EQ(refused.find('\n'), std::string::npos);
+}
+
+// Bytes appended in runs of any size, held in memory and spilled (a block of
+// 64 bytes, so that most are in the file): every place reads back what was
+// appended there, in place where memory holds it, whole through write_to();
+// and the spilled file is gone with its holder.
+TEST(HeldBytes, ReadsBackWhatWasAppendedWhereverItIsHeld) {
+    const Directory directory("held_bytes_test");
+    std::mt19937 random(5);
+    std::vector<std::uint8_t> appended;
+    HeldBytes in_memory;
+    {
+        HeldBytes spilled;
+        spilled.spill(HeldBytes::Spill{directory.path + "out.wet", 64}, "the bytes of a test");
+        EXPECT_TRUE(spilled.spills());
+        std::vector<std::pair<std::uint64_t, std::size_t>> runs;
+        for (int run = 0; run < 400; ++run) {
+            std::vector<std::uint8_t> bytes(random() % 3 == 0 ? random() % 300 : random() % 20);
+            for (std::uint8_t& byte : bytes) {
+                byte = static_cast<std::uint8_t>(random());
+            }
+            runs.emplace_back(appended.size(), bytes.size());
+            appended.insert(appended.end(), bytes.begin(), bytes.end());
+            in_memory.append(bytes.data(), bytes.size());
+            spilled.append(bytes.data(), bytes.size());
+        }
+        in_memory.shrink();
+        spilled.shrink();
+        ASSERT_EQ(in_memory.size(), appended.size());
+        ASSERT_EQ(spilled.size(), appended.size());
+        // The spilled holder keeps about a block; the other, everything.
+        EXPECT_LT(spilled.memory_bytes(), std::size_t{1024});
+        EXPECT_GE(in_memory.memory_bytes(), appended.size());
+        std::vector<std::uint8_t> scratch;
+        for (const auto& [at, size] : runs) {
+            const std::vector<std::uint8_t> expected(appended.begin() + static_cast<std::ptrdiff_t>(at),
+                                                     appended.begin() + static_cast<std::ptrdiff_t>(at + size));
+            const std::uint8_t* held = in_memory.view(at, size, scratch);
+            EXPECT_EQ(std::vector<std::uint8_t>(held, held + size), expected) << "at " << at;
+            EXPECT_TRUE(size == 0 || held != scratch.data()) << "a run held in memory is read in place";
+            const std::uint8_t* back = spilled.view(at, size, scratch);
+            EXPECT_EQ(std::vector<std::uint8_t>(back, back + size), expected) << "at " << at;
+        }
+        for (int probe = 0; probe < 200; ++probe) {
+            const std::uint64_t at = random() % appended.size();
+            const std::size_t size = random() % (appended.size() - at + 1);
+            std::vector<std::uint8_t> back(size);
+            spilled.read(at, size, back.data());
+            EXPECT_TRUE(std::equal(back.begin(), back.end(), appended.begin() + static_cast<std::ptrdiff_t>(at)))
+                << "at " << at << ", " << size << " bytes";
+        }
+        for (const HeldBytes* held : {&in_memory, &spilled}) {
+            tcgen::ByteWriter writer;
+            held->write_to(writer, 0, held->size());
+            EXPECT_EQ(writer.data(), appended);
+        }
+        EXPECT_TRUE(directory.listing().empty()) << "the file is unlinked once open";
+    }
+    EXPECT_TRUE(directory.listing().empty());
 }
 
 // Records of `width` bytes for node `node`'s places, each its own bytes

@@ -14,7 +14,8 @@
 # 4. `wet build` groups the events through a temporary file beside its
 #    output: on the real run its .wet is the same bytes as the one built
 #    with the raw trace whole in memory (wet-build-in-memory, when given)
-#    and as the one built on 3 threads and on one per core (-T), and no
+#    and as the one built on 3 threads and on one per core (-T) and under a
+#    memory cap (--memory), and no
 #    temporary is left beside the output after a build, a refused
 #    input (refused before the temporary is made, and after), a SIGTERM
 #    during a build or a write error on the temporary file.
@@ -364,6 +365,20 @@ done
 rm "$work/threads.wet"
 echo "ok: real run: wet build -T 3 and -T 0 write the bytes of -T 1"
 one_line_error "more threads than a build takes" "$wet" build -T 5000 "$work/real" "$work/threads.wet"
+# Under a memory cap (the least, and one in bytes): the labels made go to
+# temporary files, the same bytes come out, and nothing is left.
+list_work
+for memory in 8M 16777216; do
+    "$wet" build --memory="$memory" -T 2 "$work/real" "$work/capped.wet" 2> /dev/null ||
+        fail "wet build --memory=$memory failed"
+    cmp -s "$work/real.wet" "$work/capped.wet" || fail "real run: wet build --memory=$memory's .wet differs"
+    no_temporaries "wet build --memory=$memory" capped.wet
+done
+rm "$work/capped.wet"
+echo "ok: real run: wet build --memory=8M and =16777216 write the bytes of a build without a cap"
+one_line_error "a memory cap below the least" "$wet" build --memory=512 "$work/real" "$work/capped.wet"
+one_line_error "a memory cap that is no size" "$wet" build --memory=1T "$work/real" "$work/capped.wet"
+one_line_error "a memory cap too large" "$wet" build --memory=99999999999999999G "$work/real" "$work/capped.wet"
 # A SIGTERM during the build: the tool dies of it, leaving nothing behind.
 list_work
 "$wet" build "$work/real" "$work/killed.wet" 2> /dev/null &

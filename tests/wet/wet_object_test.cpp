@@ -654,6 +654,48 @@ TEST(WetRawTrace, BuildFromFilesIsTheBuildOfTheTraceReadWhole) {
     std::filesystem::remove_all(directory);
 }
 
+// The files of this process's open descriptors whose names hold `part`
+// (an unlinked file's name ends " (deleted)").
+std::size_t open_files_named(const std::string& part) {
+    std::size_t count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+        std::error_code error;
+        const std::filesystem::path target = std::filesystem::read_symlink(entry.path(), error);
+        count += !error && target.string().find(part) != std::string::npos ? 1 : 0;
+    }
+    return count;
+}
+
+// Under a memory cap (a small one: 4 KiB blocks of labels in memory), the
+// labels made are kept in temporary files beside the output, unlinked and
+// open while the WET lives: every query of the WET built matches the raw
+// trace, it saves the very bytes of a build without a cap, a reload of
+// them answers the same, and nothing is left beside the output.
+TEST(WetRawTrace, AMemoryCapHoldsTheLabelsInFilesAndMakesTheSameBytes) {
+    const tcgen_test::Directory directory("wet_memory_cap");
+    const std::string prefix = directory.path + "run";
+    const std::string output = directory.path + "out.wet";
+    const RawTrace raw = synthetic_wet::make_trace(2000, 11);
+    synthetic_wet::write_trace(raw, prefix);
+    const std::set<std::string> written = directory.listing();
+    const std::uint64_t checkpoint = 64;  // more chunks, more bytes of labels
+    const std::vector<std::uint8_t> uncapped =
+        WholeExecutionTrace::build_from_files(prefix, output, nullptr, checkpoint).to_bytes();
+    EXPECT_EQ(open_files_named(output + ".labels."), 0u) << "no cap, no labels in files";
+    for (const unsigned threads : {1u, 2u}) {
+        WholeExecutionTrace capped =
+            WholeExecutionTrace::build_from_files(prefix, output, nullptr, checkpoint, threads, std::uint64_t{1} << 20);
+        EXPECT_GT(open_files_named(output + ".labels."), 0u) << "no labels spilled";
+        EXPECT_EQ(directory.listing(), written);
+        check_queries(capped, raw);
+        EXPECT_EQ(capped.to_bytes(), uncapped) << threads << " threads";
+    }
+    EXPECT_EQ(open_files_named(output + ".labels."), 0u);
+    EXPECT_EQ(directory.listing(), written);
+    WholeExecutionTrace loaded = WholeExecutionTrace::from_bytes(uncapped.data(), uncapped.size(), "capped.wet");
+    check_queries(loaded, raw);
+}
+
 // The same on a longer run, whose loads have more edges than DefsByLoad
 // reads whole (its search for a window of times: the shared frames ask
 // for a chunk's values, checkpoints every 64 records) and several stores

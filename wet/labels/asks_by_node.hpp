@@ -59,12 +59,12 @@ struct DefAskCodec {
 using AsksByNode = NodeRuns<DefAskCodec>;
 
 // The asks kept under each node, counts[n] of them under node n: in a
-// temporary file beside `beside` ("asks" in its name), or in memory when it
-// is empty.
+// temporary file of `temporaries` ("asks" in its name), or in memory when it
+// names none.
 inline std::unique_ptr<AsksByNode> make_asks_by_node(const std::vector<std::uint64_t>& counts,
-                                                     const std::string& beside) {
-    return std::make_unique<AsksByNode>(node_places(counts), beside, "asks", "the defs' questions grouped by store",
-                                        "questions");
+                                                     const BuildTemporaries& temporaries) {
+    return std::make_unique<AsksByNode>(node_places(counts), temporaries, "asks",
+                                        "the defs' questions grouped by store", "questions");
 }
 
 }  // namespace tcgen::wet

@@ -94,15 +94,15 @@ DefQuestions ask_defs(const std::vector<RawNode>& nodes, RawEdges edges, const E
             ++ask_counts[kept_under(edge)];
             ++use_counts[edge.use];
         });
-        questions.asks = make_asks_by_node(ask_counts, events.temporaries_beside());
+        questions.asks = make_asks_by_node(ask_counts, events.temporaries());
     }
     questions.load_first = node_places(use_counts);
     // A load's edges in time order (edges come in event order), to meet
     // them while walking its events, for its addresses: grouped by load
     // through a file beside the events' when they are in one, a piece at a
     // time, and the edges freed (when held) before the walk.
-    NodeRuns<IndexedEdgeCodec> by_use(questions.load_first, events.temporaries_beside(), "edges",
-                                      "the edges grouped by load", "edges");
+    NodeRuns<IndexedEdgeCodec> by_use(questions.load_first, events.temporaries(), "edges", "the edges grouped by load",
+                                      "edges");
     {
         std::vector<std::pair<std::uint32_t, IndexedEdge>> piece;
         edges.each([&](std::size_t index, const RawEdge& edge) {

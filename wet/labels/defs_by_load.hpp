@@ -50,9 +50,9 @@ struct EdgeDefCodec {
 class DefsByLoad {
 public:
     // first[n] .. first[n + 1] - 1: load node n's places; a temporary file
-    // beside `beside`, or memory when it is empty.
-    DefsByLoad(std::vector<std::uint64_t> first, const std::string& beside)
-        : runs_(std::move(first), beside, "defs", "the defs grouped by load", "defs"),
+    // of `temporaries`, or memory when it names none.
+    DefsByLoad(std::vector<std::uint64_t> first, const BuildTemporaries& temporaries)
+        : runs_(std::move(first), temporaries, "defs", "the defs grouped by load", "defs"),
           last_store_(runs_.nodes(), ~0U) {}
 
     // The next defs of store node `store`'s edges, each with its load node,

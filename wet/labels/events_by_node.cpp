@@ -7,14 +7,14 @@
 namespace tcgen::wet {
 
 EventsByNode EventsByNode::in_memory(const std::vector<RawEvent>& events, std::size_t node_count,
-                                     const std::string& temporaries_beside) {
+                                     const BuildTemporaries& temporaries) {
     Grouping<std::uint32_t> by_node = group_items<std::uint32_t>(
         events.size(), node_count, [&](std::size_t event) { return events[event].node; });
     EventsByNode grouped;
     grouped.first_.assign(by_node.first.begin(), by_node.first.end());
     grouped.order_ = std::move(by_node.order);
     grouped.events_ = &events;
-    grouped.beside_ = temporaries_beside;
+    grouped.temporaries_ = temporaries;
     return grouped;
 }
 
@@ -31,10 +31,10 @@ std::vector<NodeEvent> EventsByNode::read(std::size_t node, std::uint64_t from, 
     return run;
 }
 
-EventsByNode::Scatter::Scatter(const std::string& beside, const std::vector<std::uint64_t>& counts) {
+EventsByNode::Scatter::Scatter(const BuildTemporaries& temporaries, const std::vector<std::uint64_t>& counts) {
     events_.first_ = node_places(counts);
-    events_.beside_ = beside;
-    events_.file_ = std::make_unique<NodeRuns<NodeEventCodec>>(events_.first_, beside, "events",
+    events_.temporaries_ = temporaries;
+    events_.file_ = std::make_unique<NodeRuns<NodeEventCodec>>(events_.first_, temporaries, "events",
                                                                "the events grouped by node", "events");
 }
 

@@ -53,10 +53,9 @@ struct NodeEventCodec {
 class EventsByNode {
 public:
     // `events` grouped by node, read where they are (kept by the caller);
-    // the build's other temporaries beside `temporaries_beside`, or in
-    // memory when it is empty.
+    // the build's other temporaries as `temporaries` says.
     static EventsByNode in_memory(const std::vector<RawEvent>& events, std::size_t node_count,
-                                  const std::string& temporaries_beside = "");
+                                  const BuildTemporaries& temporaries = {});
 
     // The writer of a temporary file's events, made from the events' counts per node.
     class Scatter;
@@ -65,9 +64,8 @@ public:
     EventsByNode& operator=(EventsByNode&&) = delete;
     EventsByNode(const EventsByNode&) = delete;
 
-    // The file the build's other temporaries are made beside; empty when
-    // they are in memory.
-    const std::string& temporaries_beside() const { return beside_; }
+    // Where the build's other temporaries are made, and their limits.
+    const BuildTemporaries& temporaries() const { return temporaries_; }
 
     std::size_t node_count() const { return first_.size() - 1; }
     std::uint64_t size() const { return first_.back(); }
@@ -87,14 +85,14 @@ private:
     const std::vector<RawEvent>* events_ = nullptr;
     std::vector<std::uint32_t> order_;
     // In a file:
-    std::string beside_;
+    BuildTemporaries temporaries_;
     std::unique_ptr<NodeRuns<NodeEventCodec>> file_;
 };
 
 class EventsByNode::Scatter {
 public:
-    // A temporary file beside `beside` for counts[n] events of each node n.
-    Scatter(const std::string& beside, const std::vector<std::uint64_t>& counts);
+    // A temporary file (`temporaries`) for counts[n] events of each node n.
+    Scatter(const BuildTemporaries& temporaries, const std::vector<std::uint64_t>& counts);
     Scatter(const Scatter&) = delete;
     Scatter& operator=(const Scatter&) = delete;
 

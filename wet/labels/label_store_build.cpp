@@ -9,13 +9,13 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 #include <type_traits>
-#include <unordered_map>
 
 #include "runtime/task_pool.hpp"
 #include "wet/format/raw_files.hpp"
@@ -27,6 +27,7 @@
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/event_walk.hpp"
 #include "wet/labels/grouping.hpp"
+#include "wet/labels/latest_writes.hpp"
 
 namespace tcgen::wet {
 
@@ -61,7 +62,7 @@ DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& ques
     const std::size_t edge_count = questions.edge_count;
     DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
     // Address -> the timestamp of the store's latest execution that wrote there.
-    std::unordered_map<std::uint64_t, std::uint32_t> latest;
+    LatestWrites latest;
     for (std::uint32_t store = 0; store < nodes.size(); ++store) {
         const std::uint16_t size = nodes[store].size;
         // (A load's asks are kept under it too: for its writers to read.)
@@ -77,13 +78,13 @@ DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& ques
         DefAsk ask;
         while (asked.next(ask)) {
             executions.walk_to(store_horizon(store, ask.use, ask.t_use),
-                               [&](const NodeEvent& execution) { latest[execution.address] = execution.t; });
+                               [&](const NodeEvent& execution) { latest.write(execution.address, execution.t); });
             const std::uint64_t address = ask.address;
             std::optional<std::uint32_t> found;  // the latest write that covers the address
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
-                const auto entry = latest.find(address - back);
-                if (entry != latest.end() && (!found || entry->second > *found)) {
-                    found = entry->second;
+                const std::optional<std::uint32_t> t = latest.latest(address - back);
+                if (t && (!found || *t > *found)) {
+                    found = t;
                 }
             }
             if (!found) {
@@ -121,7 +122,8 @@ Label<Stream> make_label(const Source& source, Field field, std::uint64_t chunk_
 // and the frames are made on the pool's threads.
 template <class Stream, class RecordsIn>
 std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, const RecordsIn& records_in,
-                                           std::uint64_t chunk_records, tcgen_runtime::TaskPool& pool) {
+                                           std::uint64_t chunk_records, tcgen_runtime::TaskPool& pool,
+                                           const HeldBytes::Spill& spill) {
     using Record = typename Stream::Record;
     struct Candidate {
         std::uint64_t key;
@@ -210,7 +212,7 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
             const auto* bytes = reinterpret_cast<const std::uint8_t*>(records.data());
             out.insert(out.end(), bytes, bytes + records.size() * sizeof(Record));
         },
-        &pool);
+        &pool, spill);
     if (frames->saved_bytes() + 8 * candidates.size() >= own_bytes) {
         return keep_unshared();
     }
@@ -220,6 +222,41 @@ std::shared_ptr<SharedFrames> share_frames(std::vector<Label<Stream>>& labels, c
     }
     return frames;
 }
+
+// Labels of one kind made a node at a time in any order (on a pool's
+// threads), saved as they are made (in a temporary file when the build
+// spills), then packed in node order.
+struct MadeLabels {
+    std::mutex adding;
+    HeldBytes saved;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> where;  // per node: at, size (0: absent)
+    MadeLabels(std::size_t nodes, const HeldBytes::Spill& spill) : where(nodes, {0, 0}) {
+        saved.spill(spill, "the node labels made");
+    }
+    template <class Stream>
+    void add(std::size_t node, const Label<Stream>& label) {
+        ByteWriter writer;
+        label.save(writer);
+        const std::lock_guard<std::mutex> lock(adding);
+        where[node] = {saved.size(), writer.data().size()};
+        saved.append(writer.data().data(), writer.data().size());
+    }
+    template <class Stream>
+    void pack(PackedLabels<Stream>& packed) {
+        std::vector<std::uint8_t> scratch;
+        for (const auto& [at, size] : where) {
+            if (size == 0) {
+                packed.add_absent();
+            } else {
+                packed.add_saved(saved.view(at, static_cast<std::size_t>(size), scratch),
+                                 static_cast<std::size_t>(size));
+            }
+        }
+        packed.shrink();
+        saved = HeldBytes();
+        where = {};
+    }
+};
 
 }  // namespace
 
@@ -236,6 +273,14 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
         }
     };
     LabelStore store(static_cast<std::uint32_t>(flow.size()), std::move(nodes), raw.blocks.size());
+    // Under a memory cap, the labels made go to temporary files as they are
+    // made (held_bytes.hpp): they are what grows with the run.
+    const HeldBytes::Spill& spill = events.temporaries().labels;
+    store.block_parents_.spill(spill);
+    store.node_times_.spill(spill);
+    store.defs_.spill(spill);
+    store.values_.spill(spill);
+    store.addresses_.spill(spill);
 
     store.control_dependences_ = parents.dependences;
     report("control flow", 0, 1);
@@ -295,7 +340,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
         }
         const DefAnswers answers = find_defs(raw.nodes, questions, events);
         // Each edge's def record and predicted value, from its ask of its own store.
-        defs.emplace(std::move(questions.load_first), events.temporaries_beside());
+        defs.emplace(std::move(questions.load_first), events.temporaries());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
         constexpr std::uint32_t none = ~std::uint32_t{0};
         std::tuple<std::uint32_t, std::uint32_t, std::uint32_t> first_missing{none, 0, 0};  // (edge, store, t_def)
@@ -463,9 +508,11 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
         return all;
     };
     // Each node's labels, the hottest nodes first (a thread that takes one
-    // last would leave the others idle), then kept in node order.
-    std::vector<Label<NodeTimestamps>> times_labels(raw.nodes.size());
-    std::vector<Label<LoadDefs>> defs_labels(raw.nodes.size());
+    // last would leave the others idle), then kept in node order: their
+    // timestamps and defs saved as they are made (the values and addresses
+    // wait for their frames), then added in order.
+    MadeLabels times_labels(raw.nodes.size(), spill);
+    MadeLabels defs_labels(raw.nodes.size(), spill);
     std::vector<std::uint32_t> hottest_first(raw.nodes.size());
     std::iota(hottest_first.begin(), hottest_first.end(), 0);
     std::stable_sort(hottest_first.begin(), hottest_first.end(),
@@ -525,7 +572,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             }
         });
         if (times == Times::own) {
-            times_labels[node] = times_label.finish([&] { return all_records(node, timestamps_of); });
+            times_labels.add(node, times_label.finish([&] { return all_records(node, timestamps_of); }));
         }
         values[node] = values_label.finish([&] { return all_records(node, node_values_of); });
         addresses[node] = addresses_label.finish([&] { return all_records(node, node_addresses_of); });
@@ -538,23 +585,16 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
             chunks->drop_unshared_bytes();
         }
         if (has_defs) {
-            defs_labels[node] = defs_label.finish([&] { return all_records(node, defs_of); });
+            defs_labels.add(node, defs_label.finish([&] { return all_records(node, defs_of); }));
         }
     });
-    for (std::size_t node = 0; node < raw.nodes.size(); ++node) {
-        store.node_times_.add(std::move(times_labels[node]));
-        store.defs_.add(std::move(defs_labels[node]));
-    }
-    times_labels = std::vector<Label<NodeTimestamps>>();
-    defs_labels = std::vector<Label<LoadDefs>>();
-    store.node_times_.shrink();
-    store.defs_.shrink();
+    times_labels.pack(store.node_times_);
+    defs_labels.pack(store.defs_);
     report("shared frames", 0, 1);
-    std::shared_ptr<SharedFrames> value_frames = share_frames(values, value_records, checkpoint_records, pool);
-    std::shared_ptr<SharedFrames> address_frames = share_frames(addresses, address_records, checkpoint_records, pool);
-    store.values_ = PackedLabels<NodeValues>::pack(std::move(values), "values of node ", false, value_frames);
-    store.addresses_ =
-        PackedLabels<NodeAddresses>::pack(std::move(addresses), "addresses of node ", false, address_frames);
+    store.values_.set_frames(share_frames(values, value_records, checkpoint_records, pool, spill));
+    store.values_.add_all(std::move(values));
+    store.addresses_.set_frames(share_frames(addresses, address_records, checkpoint_records, pool, spill));
+    store.addresses_.add_all(std::move(addresses));
     report("done", 1, 1);
     return store;
 }

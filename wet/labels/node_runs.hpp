@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <tcgen/wet/raw_trace.hpp>
+#include "wet/labels/build_temporaries.hpp"
 #include "wet/labels/framed_runs.hpp"
 
 namespace tcgen::wet {
@@ -33,16 +34,17 @@ public:
     using Record = typename Codec::Record;
 
     // first[n] .. first[n + 1] - 1: node n's places. In a temporary file
-    // beside `beside` (BESIDE.KIND.PID.N.tmp, `holds` naming its contents in
-    // messages), or in memory when `beside` is empty. `noun` names a node's
+    // beside temporaries.beside (BESIDE.KIND.PID.N.tmp, `holds` naming its
+    // contents in messages), or in memory when that is empty. `noun` names a node's
     // records in messages ("more questions of node 3 than were counted").
-    NodeRuns(std::vector<std::uint64_t> first, const std::string& beside, const std::string& kind,
+    NodeRuns(std::vector<std::uint64_t> first, const BuildTemporaries& temporaries, const std::string& kind,
              const std::string& holds, std::string noun)
         : first_(std::move(first)), fill_(first_.begin(), first_.end() - 1), kind_(kind), noun_(std::move(noun)) {
-        if (beside.empty()) {
+        if (temporaries.beside.empty()) {
             memory_.resize(first_.back());
         } else {
-            file_ = std::make_unique<FramedRuns>(Codec::bytes, first_, beside, kind, holds);
+            file_ =
+                std::make_unique<FramedRuns>(Codec::bytes, first_, temporaries.beside, kind, holds, temporaries.limits);
         }
     }
 

@@ -32,6 +32,7 @@
 
 #include "common/byte_io.hpp"
 #include "runtime/byte_order.hpp"
+#include "wet/labels/held_bytes.hpp"
 #include "wet/labels/label.hpp"
 #include "wet/labels/label_offsets.hpp"
 #include "wet/labels/lru_cache.hpp"
@@ -55,31 +56,44 @@ public:
     void set_frames(std::shared_ptr<SharedFrames> frames) { frames_ = std::move(frames); }
     const std::shared_ptr<SharedFrames>& frames() const { return frames_; }
 
+    // From now on, the saved labels but the last few added are kept in a
+    // temporary file (held_bytes.hpp), not in memory.
+    void spill(const HeldBytes::Spill& to) { saved_->bytes.spill(to, "the labels made"); }
+
     // Adds the next owner's label, built in memory.
     void add(const Label<Stream>& label) {
         ByteWriter writer;
         label.save(writer);
-        add_bytes(writer.data().data(), writer.data().size());
+        add_saved(writer.data().data(), writer.data().size());
+    }
+    // Adds the next owner's label, as Label::save() wrote it.
+    void add_saved(const std::uint8_t* data, std::size_t size) {
+        saved_->offsets.push_back(saved_->bytes.size());
+        saved_->bytes.append(data, size);
     }
     // Adds the next owner's label, read from a file and checked whole there.
     void add(ByteReader& reader) {
         const std::uint8_t* start = reader.here();
         Label<Stream>::load(reader, what_ + std::to_string(size()), increasing_, frames_);
-        add_bytes(start, static_cast<std::size_t>(reader.here() - start));
+        add_saved(start, static_cast<std::size_t>(reader.here() - start));
     }
     // Adds an owner with no label.
     void add_absent() { add(Label<Stream>{}); }
-    // Every label of `labels`, in order.
+    // Every label of `labels`, in order, each freed once added.
+    void add_all(std::vector<Label<Stream>>&& labels) {
+        for (Label<Stream>& label : labels) {
+            add(label);
+            label = Label<Stream>{};
+        }
+        labels = std::vector<Label<Stream>>();
+        shrink();
+    }
     static PackedLabels pack(std::vector<Label<Stream>>&& labels, std::string what, bool increasing = false,
                              std::shared_ptr<SharedFrames> frames = nullptr,
                              std::size_t open_limit = default_open_limit) {
         PackedLabels packed(std::move(what), increasing, open_limit);
         packed.set_frames(std::move(frames));
-        for (Label<Stream>& label : labels) {
-            packed.add(label);
-            label = Label<Stream>{};
-        }
-        packed.shrink();
+        packed.add_all(std::move(labels));
         return packed;
     }
     // Room for `owners` more owners and `bytes` more saved bytes (a bound
@@ -87,13 +101,11 @@ public:
     // copies that leave the heap fragmented.
     void reserve(std::size_t owners, std::size_t bytes) {
         saved_->offsets.reserve(saved_->offsets.size() + owners);
-        saved_->bytes.reserve(saved_->bytes.size() + bytes);
+        saved_->bytes.reserve(bytes);
     }
     // Once every owner is added: no spare capacity worth a copy.
     void shrink() {
-        if (saved_->bytes.capacity() - saved_->bytes.size() > saved_->bytes.size() / 8) {
-            saved_->bytes.shrink_to_fit();
-        }
+        saved_->bytes.shrink();
         saved_->offsets.shrink_to_fit();
     }
 
@@ -111,8 +123,10 @@ public:
 
     // Owner's records, read from its saved form's header.
     std::uint64_t records(std::size_t owner) const {
-        const std::uint8_t* saved = saved_->bytes.data() + saved_->offsets[owner];
         // Every form but "absent" starts with its u64 count of records.
+        std::vector<std::uint8_t> scratch;  // only when spilled
+        const std::uint8_t* saved =
+            saved_->bytes.view(saved_->offsets[owner], std::min<std::uint64_t>(9, saved_bytes(owner)), scratch);
         return saved[0] == 0 ? 0 : tcgen_runtime::load_le64(saved + 1);
     }
     bool empty(std::size_t owner) const { return records(owner) == 0; }
@@ -123,38 +137,34 @@ public:
             return *label;
         }
         const std::string name = what_ + std::to_string(owner);
-        ByteReader reader(saved_->bytes.data() + saved_->offsets[owner], saved_bytes(owner), "WET", name);
+        std::vector<std::uint8_t> scratch;
+        const std::size_t size = static_cast<std::size_t>(saved_bytes(owner));
+        ByteReader reader(saved_->bytes.view(saved_->offsets[owner], size, scratch), size, "WET", name);
         return open_.insert(owner, Label<Stream>::load(reader, name, increasing_, frames_, true), 1);
     }
 
     // Owner's saved form, as added.
     void save(ByteWriter& writer, std::size_t owner) const {
-        writer.bytes(saved_->bytes.data() + saved_->offsets[owner], saved_bytes(owner));
+        saved_->bytes.write_to(writer, saved_->offsets[owner], saved_bytes(owner));
     }
-    void save(ByteWriter& writer) const { writer.bytes(saved_->bytes.data(), saved_->bytes.size()); }
+    void save(ByteWriter& writer) const { saved_->bytes.write_to(writer, 0, saved_->bytes.size()); }
     std::uint64_t saved_bytes(std::size_t owner) const {
         return (owner + 1 < size() ? saved_->offsets[owner + 1] : saved_->bytes.size()) - saved_->offsets[owner];
     }
     std::uint64_t saved_bytes() const { return saved_->bytes.size(); }
 
     std::size_t memory_bytes() const {
-        return sizeof(*this) + saved_->bytes.capacity() + saved_->offsets.memory_bytes() +
+        return sizeof(*this) + saved_->bytes.memory_bytes() + saved_->offsets.memory_bytes() +
                open_.memory_bytes([](const Label<Stream>& label) { return label.memory_bytes(); });
     }
 
 private:
-
-    void add_bytes(const std::uint8_t* data, std::size_t size) {
-        saved_->offsets.push_back(saved_->bytes.size());
-        saved_->bytes.insert(saved_->bytes.end(), data, data + size);
-    }
-
     std::string what_;
     bool increasing_ = false;
     std::shared_ptr<SharedFrames> frames_;
     struct Saved {
-        std::vector<std::uint8_t> bytes;  // every owner's saved label, in order
-        LabelOffsets offsets;             // where each owner's starts in bytes
+        HeldBytes bytes;       // every owner's saved label, in order
+        LabelOffsets offsets;  // where each owner's starts in bytes
     };
     // Written while owners are added, then shared by every fork().
     std::shared_ptr<Saved> saved_ = std::make_shared<Saved>();

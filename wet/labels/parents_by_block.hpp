@@ -41,13 +41,14 @@ struct GroupedParents {
 
 // The parents that each_parent(visit) finds (visit(t, block, parent) for t
 // = 1 .. executed in order, `block` the one executed at t, parent 0 for
-// none), grouped by block, beside `beside` (in memory when it is empty);
+// none), grouped by block, in a temporary file of `temporaries` (in memory when it names none);
 // `flow` (of `blocks` blocks) is walked once first for the blocks' counts.
 // A parent not before its t, or not one per timestamp, is refused in one
 // line naming `name`.
 template <class EachParent>
 GroupedParents group_parents(const FlowPass& flow, std::uint64_t executed, std::size_t blocks,
-                             const std::string& beside, const EachParent& each_parent, const std::string& name) {
+                             const BuildTemporaries& temporaries, const EachParent& each_parent,
+                             const std::string& name) {
     std::vector<std::uint64_t> executions(blocks, 0);
     each_block(flow, [&](std::uint64_t, std::uint32_t block) {
         if (block >= blocks) {
@@ -55,7 +56,7 @@ GroupedParents group_parents(const FlowPass& flow, std::uint64_t executed, std::
         }
         ++executions[block];
     });
-    GroupedParents parents{ParentsByBlock(node_places(executions), beside, "parents",
+    GroupedParents parents{ParentsByBlock(node_places(executions), temporaries, "parents",
                                           "the control parents grouped by block", "control parents"),
                            0};
     // Pieces as large as the events': fewer, longer writes of each block's run.

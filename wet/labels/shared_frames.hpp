@@ -12,6 +12,8 @@
 //
 // A chunk's cursor needs its frame decoded (about 60-80 us for 256 KiB); the
 // latest few decoded frames stay in a small cache, counted in memory_bytes().
+// The compressed frames are held end to end (held_bytes.hpp): in memory, or
+// as a build under a memory cap makes them, in a temporary file.
 //
 // Saved: u64 frames, then per frame u8 layout (0 records, 1 planes), u32
 // its decoded bytes, u64 size and one zstd frame (its content size stated).
@@ -20,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +31,7 @@
 #include "common/byte_io.hpp"
 #include "runtime/task_pool.hpp"
 #include "wet/labels/byte_planes.hpp"
+#include "wet/labels/held_bytes.hpp"
 
 namespace tcgen::wet {
 
@@ -75,11 +79,15 @@ public:
     // hold every piece's records at once, only one frame's. With a pool,
     // the frames are made on its threads, fill() called from any of them
     // (the same frames whatever the threads: which pieces make a frame
-    // depends on their sizes only).
+    // depends on their sizes only). The compressed frames are kept in a
+    // temporary file as they are made where `spill` says (held_bytes.hpp).
     template <class Fill>
     static std::shared_ptr<SharedFrames> build(const std::vector<Piece>& pieces, std::vector<Place>& places,
-                                               const Fill& fill, tcgen_runtime::TaskPool* pool = nullptr) {
+                                               const Fill& fill, tcgen_runtime::TaskPool* pool = nullptr,
+                                               const HeldBytes::Spill& spill = {}) {
         auto frames = std::make_shared<SharedFrames>();
+        frames->compressed_->spill(spill, "the shared frames made");
+        std::mutex appending;  // to compressed_, from the pool's threads
         places.assign(pieces.size(), Place{});
         // A frame closes before the piece that would take it past frame_bytes.
         std::vector<std::size_t> firsts;  // each frame's first piece, then the end
@@ -120,14 +128,17 @@ public:
             if (records_trial <= planes_trial * layout_trial_margin) {
                 as_records = compress(records, level);
             }
-            if (!as_planes.empty() && (as_records.empty() || as_planes.size() < as_records.size())) {
-                frame.layout = Layout::planes;
-                frame.compressed = std::move(as_planes);
-            } else {
-                frame.compressed = std::move(as_records);
-            }
+            const bool planes_smaller =
+                !as_planes.empty() && (as_records.empty() || as_planes.size() < as_records.size());
+            frame.layout = planes_smaller ? Layout::planes : Layout::records;
+            const std::vector<std::uint8_t>& compressed = planes_smaller ? as_planes : as_records;
+            const std::lock_guard<std::mutex> lock(appending);
+            frame.at = frames->compressed_->size();
+            frame.size = compressed.size();
+            frames->compressed_->append(compressed.data(), compressed.size());
         };
         tcgen_runtime::TaskPool::run(pool, firsts.size() - 1, make_frame);
+        frames->compressed_->shrink();
         return frames;
     }
 
@@ -136,6 +147,7 @@ public:
     std::shared_ptr<SharedFrames> fork() const {
         auto forked = std::make_shared<SharedFrames>();
         forked->frames_ = frames_;
+        forked->compressed_ = compressed_;
         return forked;
     }
 
@@ -160,13 +172,14 @@ public:
         for (const Frame& frame : *frames_) {
             writer.u8(static_cast<std::uint8_t>(frame.layout));
             writer.u32(frame.decoded);
-            writer.blob(frame.compressed);
+            writer.u64(frame.size);
+            compressed_->write_to(writer, frame.at, frame.size);
         }
     }
     std::uint64_t saved_bytes() const {
         std::uint64_t bytes = 8;
         for (const Frame& frame : *frames_) {
-            bytes += 13 + frame.compressed.size();
+            bytes += 13 + frame.size;
         }
         return bytes;
     }
@@ -184,7 +197,10 @@ public:
                         std::to_string(reader.remaining()) + " bytes are left");
         }
         frames->frames_->resize(static_cast<std::size_t>(count));
-        std::vector<std::uint8_t> scratch;
+        // Where each frame's bytes are in the section read, until they are
+        // held together in one allocation.
+        std::vector<const std::uint8_t*> compressed(frames->frames_->size());
+        std::uint64_t compressed_bytes = 0;
         for (std::size_t index = 0; index < frames->frames_->size(); ++index) {
             Frame& frame = (*frames->frames_)[index];
             const std::uint8_t layout = reader.u8();
@@ -198,9 +214,14 @@ public:
                 reader.fail(what + ": shared frame " + std::to_string(index) + " claims " +
                             std::to_string(frame.decoded) + " bytes, at most " + std::to_string(max_frame_bytes));
             }
-            const std::uint64_t size = reader.u64();
-            const std::uint8_t* bytes = reader.bytes(size);
-            frame.compressed.assign(bytes, bytes + size);
+            frame.size = reader.u64();
+            compressed[index] = reader.bytes(frame.size);
+            frame.at = compressed_bytes;
+            compressed_bytes += frame.size;
+        }
+        frames->compressed_->reserve(static_cast<std::size_t>(compressed_bytes));
+        for (std::size_t index = 0; index < frames->frames_->size(); ++index) {
+            frames->compressed_->append(compressed[index], static_cast<std::size_t>((*frames->frames_)[index].size));
         }
         frames->referenced_.assign(frames->frames_->size(), 0);
         return frames;
@@ -238,10 +259,7 @@ public:
     }
 
     std::size_t memory_bytes() const {
-        std::size_t bytes = sizeof(*this) + frames_->capacity() * sizeof(Frame);
-        for (const Frame& frame : *frames_) {
-            bytes += frame.compressed.capacity();
-        }
+        std::size_t bytes = sizeof(*this) + frames_->capacity() * sizeof(Frame) + compressed_->memory_bytes();
         for (const Cached& cached : cache_) {
             bytes += sizeof(Cached) + cached.bytes.capacity();
         }
@@ -252,7 +270,8 @@ private:
     struct Frame {
         Layout layout = Layout::records;
         std::uint32_t decoded = 0;
-        std::vector<std::uint8_t> compressed;
+        std::uint64_t at = 0;  // its compressed bytes in compressed_
+        std::uint64_t size = 0;
     };
     static constexpr std::uint64_t none = ~std::uint64_t{0};  // a Cached holding no frame yet
     struct Cached {
@@ -266,9 +285,11 @@ private:
         return frame;
     }
     // Whether `frame` decodes to exactly its claimed bytes (into `out`).
-    static bool decode(const Frame& frame, std::vector<std::uint8_t>& out) {
+    bool decode(const Frame& frame, std::vector<std::uint8_t>& out) const {
+        std::vector<std::uint8_t> spilled;  // only when the frame is in a file
+        const std::uint8_t* compressed = compressed_->view(frame.at, static_cast<std::size_t>(frame.size), spilled);
         out.resize(frame.decoded);
-        return tcgen_runtime::zstd_unframe(frame.compressed.data(), frame.compressed.size(), out.data(), frame.decoded);
+        return tcgen_runtime::zstd_unframe(compressed, static_cast<std::size_t>(frame.size), out.data(), frame.decoded);
     }
     // Frame `index` decoded, from the cache (the latest first) or decoded into it.
     const std::vector<std::uint8_t>& decoded(std::uint32_t index) const {
@@ -298,6 +319,7 @@ private:
 
     // Written by build() and load() alone, then shared by every fork().
     std::shared_ptr<std::vector<Frame>> frames_ = std::make_shared<std::vector<Frame>>();
+    std::shared_ptr<HeldBytes> compressed_ = std::make_shared<HeldBytes>();  // every frame's, end to end
     std::vector<std::uint64_t> referenced_;  // while loading: bytes each frame's chunks refer to
     // The latest decoded first; a fork's own, so that threads decoding
     // frames never share one.

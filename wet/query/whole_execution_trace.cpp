@@ -147,12 +147,15 @@ WholeExecutionTrace WholeExecutionTrace::build(RawTrace&& raw, const Progress& p
 
 WholeExecutionTrace WholeExecutionTrace::build_from_files(const std::string& prefix,
                                                           const std::string& temporary_beside, const Progress& progress,
-                                                          std::uint64_t checkpoint_records, unsigned threads) {
+                                                          std::uint64_t checkpoint_records, unsigned threads,
+                                                          std::uint64_t memory) {
     std::optional<EventsByNode::Scatter> scatter;
     StreamedEvents streamed;
     // Larger pieces than the reader's own: fewer, longer writes of each node's run.
     streamed.piece_records = std::size_t{1} << 18;
-    streamed.counted = [&](const std::vector<std::uint64_t>& counts) { scatter.emplace(temporary_beside, counts); };
+    streamed.counted = [&](const std::vector<std::uint64_t>& counts) {
+        scatter.emplace(BuildTemporaries::capped(temporary_beside, memory), counts);
+    };
     streamed.events = [&](const RawEvent* events, std::size_t count) { scatter->add(events, count); };
     StreamedRawTrace read = read_raw_trace_streamed(prefix, streamed);  // checked as read_raw_trace() checks
     const EventsByNode events = scatter->finish();
@@ -197,7 +200,7 @@ WholeExecutionTrace WholeExecutionTrace::build_checked(const RawTrace& raw, RawD
     std::optional<GroupedParents> parents;
     try {
         parents.emplace(group_parents(
-            flow.passes(), flow.size(), raw.blocks.size(), events.temporaries_beside(),
+            flow.passes(), flow.size(), raw.blocks.size(), events.temporaries(),
             [&](const auto& visit) { each_control_parent(shapes, flow.passes(), flow.size(), visit); }, wet.name_));
     } catch (const std::invalid_argument& error) {
         throw WetError(wet.name_, std::string("control dependences: ") + error.what());

@@ -59,6 +59,42 @@ std::uint64_t parse_number(const std::string& text, const char* what) {
     return value;
 }
 
+// A size of memory: a decimal number of bytes, or of KiB, MiB or GiB with
+// a suffix K, M or G ("512M", "2G").
+std::uint64_t parse_size(const std::string& text, const char* what) {
+    std::string digits = text;
+    unsigned shift = 0;
+    if (!digits.empty()) {
+        switch (digits.back()) {
+            case 'K':
+            case 'k':
+                shift = 10;
+                break;
+            case 'M':
+            case 'm':
+                shift = 20;
+                break;
+            case 'G':
+            case 'g':
+                shift = 30;
+                break;
+            default:
+                break;
+        }
+    }
+    if (shift != 0) {
+        digits.pop_back();
+    }
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 19) {
+        throw UsageError(std::string(what) + " '" + text + "' is not a size (bytes, or a number and K, M or G)");
+    }
+    const std::uint64_t value = std::stoull(digits);
+    if (value > (UINT64_MAX >> shift)) {
+        throw UsageError(std::string(what) + " '" + text + "' is too large");
+    }
+    return value << shift;
+}
+
 // --symbols: after a pc, what the WET's symbols say of it ("main+26
 // (histogram.c:16)"); nothing when off.
 class SymbolColumn {
@@ -129,9 +165,11 @@ void print_progress(std::string_view step, std::uint64_t done, std::uint64_t tot
 struct BuildSettings {
     std::string checkpoint;
     std::string threads;
+    std::string memory;
 };
 
-// `wet build` and `wet run`: the WET that build(progress, checkpoint, threads) makes, saved.
+// `wet build` and `wet run`: the WET that build(progress, checkpoint,
+// threads, memory) makes, saved.
 template <typename Build>
 int build_wet(const Build& build, const std::string& output, const BuildSettings& settings) {
     std::uint64_t checkpoint = WholeExecutionTrace::default_checkpoint_records;
@@ -152,9 +190,20 @@ int build_wet(const Build& build, const std::string& output, const BuildSettings
                              std::to_string(most_threads));
         }
     }
+    std::uint64_t memory = 0;
+    if (!settings.memory.empty()) {
+        memory = parse_size(settings.memory, "--memory");
+        // (A size in bytes where MB were meant would spill every label for nothing.)
+        if (memory < WholeExecutionTrace::least_build_memory) {
+            throw UsageError("--memory '" + settings.memory + "' is below the least cap, " +
+                             std::to_string(WholeExecutionTrace::least_build_memory >> 20) +
+                             "M (a size is in bytes, or a number and K, M or G)");
+        }
+    }
     const auto started = std::chrono::steady_clock::now();
     const bool terminal = isatty(STDERR_FILENO) != 0;
-    WholeExecutionTrace wet = build(terminal ? print_progress : nullptr, checkpoint, static_cast<unsigned>(threads));
+    WholeExecutionTrace wet =
+        build(terminal ? print_progress : nullptr, checkpoint, static_cast<unsigned>(threads), memory);
     if (terminal) {
         std::fprintf(stderr, "\r%40s\r", "");
     }
@@ -182,23 +231,26 @@ int run_build(const std::string& prefix, const std::string& output, const BuildS
     // through temporary files beside the output
     // (WholeExecutionTrace::build_from_files).
     return build_wet(
-        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads) {
+        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads,
+            std::uint64_t memory) {
             if (progress) {
                 progress("reading and checking", 0, 1);
             }
-            return WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint, threads);
+            return WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint, threads, memory);
         },
         output, settings);
 }
 
 int run_traced(const std::string& output, const std::vector<std::string>& command, const BuildSettings& settings) {
     return build_wet(
-        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads) {
+        [&](const WholeExecutionTrace::Progress& progress, std::uint64_t checkpoint, unsigned threads,
+            std::uint64_t memory) {
             // The run's raw files, kept compressed while it ran, built from
             // as `wet build` builds from files.
             std::optional<WholeExecutionTrace> wet;
             tcgen::wet::tools::traced_run(output, command, [&](const std::string& prefix) {
-                wet.emplace(WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint, threads));
+                wet.emplace(
+                    WholeExecutionTrace::build_from_files(prefix, output, progress, checkpoint, threads, memory));
             });
             return std::move(*wet);
         },
@@ -420,6 +472,7 @@ int main(int argc, char** argv) {
     run->add_option("OUT", file, "The WET file to write")->required();
     run->add_option("COMMAND", command, "[TRACER OPTIONS] PROGRAM [ARGS...], after --")->required();
     std::string threads;
+    std::string memory;
     for (CLI::App* command_line : {build, run}) {
         command_line->add_option("--checkpoint-every", checkpoint,
                                  "Records between two checkpoints of a stream (default 4096): a seek walks fewer")
@@ -429,6 +482,11 @@ int main(int argc, char** argv) {
                          "Make the labels and compress the frames on N threads (default 1; 0: one per core): "
                          "the same file whatever N")
             ->type_name("N");
+        command_line
+            ->add_option("--memory", memory,
+                         "Hold what grows with the run near SIZE (bytes, or K, M, G): the labels made go to "
+                         "temporary files beside OUT as they are made; the same file whatever SIZE")
+            ->type_name("SIZE");
     }
     CLI::App* stats = app.add_subcommand("stats", "Raw, compressed and resident bytes per kind of label");
     stats->add_option("WET", file, "A file written by wet build")->required();
@@ -487,8 +545,8 @@ int main(int argc, char** argv) {
         app, argc, argv, "wet",
         [&] {
             queried = build->parsed() || run->parsed() ? "" : file;
-            return build->parsed()       ? run_build(prefix, file, BuildSettings{checkpoint, threads})
-                   : run->parsed()       ? run_traced(file, command, BuildSettings{checkpoint, threads})
+            return build->parsed()       ? run_build(prefix, file, BuildSettings{checkpoint, threads, memory})
+                   : run->parsed()       ? run_traced(file, command, BuildSettings{checkpoint, threads, memory})
                    : stats->parsed()     ? run_stats(file)
                    : cf->parsed()        ? run_cf(file, from, backward, count, ids, symbols)
                    : top->parsed()       ? run_top(file, count, symbols)

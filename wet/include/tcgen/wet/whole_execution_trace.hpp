@@ -193,10 +193,17 @@ public:
     // Each file is unlinked as soon as it is open, so nothing is left behind
     // whatever ends the program. Throws WetError as read_raw_trace() and
     // build() do, and on the temporary files' errors (a full disk).
+    // With `memory` (bytes; 0: no cap), what grows with the run is held
+    // near it: the temporary files' buffers take an eighth of it each, and
+    // the labels made are kept in temporary files there too, read back by
+    // the queries of the WET returned and by save(). The same bytes
+    // whatever the cap; docs/wet.md gives what it costs. `wet build
+    // --memory` takes no cap below least_build_memory.
+    static constexpr std::uint64_t least_build_memory = std::uint64_t{8} << 20;
     static WholeExecutionTrace build_from_files(const std::string& prefix, const std::string& temporary_beside,
                                                 const Progress& progress = nullptr,
                                                 std::uint64_t checkpoint_records = default_checkpoint_records,
-                                                unsigned threads = 1);
+                                                unsigned threads = 1, std::uint64_t memory = 0);
 
     // The saved form: magic, format version, then sections each with its size
     // and XXH64 checksum (docs/wet.md). load() checks every size against the
