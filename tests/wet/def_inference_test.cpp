@@ -5,13 +5,10 @@
 // back that passes the chunks whose address ranges cannot hold it; the
 // index, the ranges and the cache against brute force; a
 // file whose store sizes were forged is refused at the query that needs them.
-// And the build's table of each address's latest write (LatestWrites)
-// against a map.
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,7 +20,6 @@
 #include "wet/dependences/address_ranges.hpp"
 #include "wet/dependences/store_address_index.hpp"
 #include "wet/labels/def_encoding.hpp"
-#include "wet/labels/latest_writes.hpp"
 #include "wet/labels/lru_cache.hpp"
 #include "wet_file_bytes.hpp"
 
@@ -309,34 +305,6 @@ TEST(DefInference, TheCacheDropsTheLeastRecentlyUsedPastItsBudget) {
     cache.insert(5, "five", 1);
     EXPECT_EQ(cache.find(4), nullptr);
     EXPECT_EQ(*cache.find(5), "five");
-}
-
-// Writes at random and strided addresses (a store filling an array), the
-// table grown through many sizes and cleared between "stores" (a large one
-// given back): every address reads the latest write a map holds, and an
-// address never written reads none.
-TEST(LatestWrites, HoldsTheLatestWriteOfEachAddressAsAMapDoes) {
-    std::mt19937_64 random(17);
-    tcgen::wet::LatestWrites table;
-    for (const std::size_t writes : {std::size_t{10}, std::size_t{100000}, std::size_t{7}, std::size_t{5000}}) {
-        table.clear();
-        std::map<std::uint64_t, std::uint32_t> expected;
-        const std::uint64_t base = random();
-        for (std::uint32_t t = 1; t <= writes; ++t) {
-            const std::uint64_t address = random() % 3 == 0 ? random() : base + 8 * (random() % (writes / 2 + 1));
-            table.write(address, t);
-            expected[address] = t;
-        }
-        for (const auto& [address, t] : expected) {
-            ASSERT_EQ(table.latest(address), std::optional<std::uint32_t>(t)) << "address " << address;
-        }
-        for (int probe = 0; probe < 1000; ++probe) {
-            const std::uint64_t address = random();
-            if (expected.count(address) == 0) {
-                EXPECT_EQ(table.latest(address), std::nullopt);
-            }
-        }
-    }
 }
 
 }  // namespace

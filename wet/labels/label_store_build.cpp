@@ -16,6 +16,7 @@
 #include <thread>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 
 #include "runtime/task_pool.hpp"
 #include "wet/format/raw_files.hpp"
@@ -27,7 +28,6 @@
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/event_walk.hpp"
 #include "wet/labels/grouping.hpp"
-#include "wet/labels/latest_writes.hpp"
 
 namespace tcgen::wet {
 
@@ -62,7 +62,7 @@ DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& ques
     const std::size_t edge_count = questions.edge_count;
     DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
     // Address -> the timestamp of the store's latest execution that wrote there.
-    LatestWrites latest;
+    std::unordered_map<std::uint64_t, std::uint32_t> latest;
     for (std::uint32_t store = 0; store < nodes.size(); ++store) {
         const std::uint16_t size = nodes[store].size;
         // (A load's asks are kept under it too: for its writers to read.)
@@ -78,13 +78,13 @@ DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& ques
         DefAsk ask;
         while (asked.next(ask)) {
             executions.walk_to(store_horizon(store, ask.use, ask.t_use),
-                               [&](const NodeEvent& execution) { latest.write(execution.address, execution.t); });
+                               [&](const NodeEvent& execution) { latest[execution.address] = execution.t; });
             const std::uint64_t address = ask.address;
             std::optional<std::uint32_t> found;  // the latest write that covers the address
             for (std::uint64_t back = 0; back < size && back <= address; ++back) {
-                const std::optional<std::uint32_t> t = latest.latest(address - back);
-                if (t && (!found || *t > *found)) {
-                    found = t;
+                const auto entry = latest.find(address - back);
+                if (entry != latest.end() && (!found || entry->second > *found)) {
+                    found = entry->second;
                 }
             }
             if (!found) {
