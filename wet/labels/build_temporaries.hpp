@@ -22,8 +22,11 @@ namespace tcgen::wet {
 struct BuildTemporaries {
     // Three tables' buffers are alive at once at most (the events, the
     // asks or the defs, and the one being filled): an eighth of the cap
-    // each, within these bounds.
-    static constexpr std::uint64_t least_buffer_budget = std::uint64_t{1} << 20;
+    // each, within these bounds. Never below the default: smaller buffers
+    // write smaller frames early, and over many nodes the frames' index
+    // grows faster than the buffers shrink (a cc1 run of a quarter of a
+    // million nodes peaked at 288 MB with 1 MiB buffers, 241 MB with 16).
+    static constexpr std::uint64_t least_buffer_budget = FramedRunsLimits{}.buffer_budget;
     static constexpr std::uint64_t most_buffer_budget = std::uint64_t{64} << 20;
     // Each holder of labels keeps its last block in memory: 1/256 of the
     // cap, within these bounds (seven holders).

@@ -194,7 +194,8 @@ public:
     // whatever ends the program. Throws WetError as read_raw_trace() and
     // build() do, and on the temporary files' errors (a full disk).
     // With `memory` (bytes; 0: no cap), what grows with the run is held
-    // near it: the temporary files' buffers take an eighth of it each, and
+    // near it: the temporary files' buffers take an eighth of it each (16
+    // MiB at least, as without a cap), and
     // the labels made are kept in temporary files there too, read back by
     // the queries of the WET returned and by save(). The same bytes
     // whatever the cap; docs/wet.md gives what it costs. `wet build
