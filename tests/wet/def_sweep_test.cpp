@@ -330,4 +330,37 @@ TEST(DefSweep, EachKindOfRecord) {
     EXPECT_EQ(DefSweep::run(1, at_ten, at_103, inferred, later, {}).execution[0], 2u);
 }
 
+// A def among the writers: the latest covering write of any of them, of
+// two at one t the later node's, whatever the order the writers are named
+// in; two writers of one size share a table, held in an array when their
+// addresses lie close together and in a hash table when one writes far away.
+TEST(DefSweep, TheLatestWriteAmongWritersOfOneSizeAndOfSeveral) {
+    for (const std::uint64_t elsewhere : {std::uint64_t{120}, std::uint64_t{1} << 40}) {
+        const std::vector<std::uint32_t> times0 = {2, 5, 9};
+        const std::vector<std::uint64_t> addresses0 = {100, 104, 100};
+        const std::vector<std::uint32_t> times1 = {5, 7, 12};
+        const std::vector<std::uint64_t> addresses1 = {102, elsewhere, 100};
+        const std::vector<std::uint32_t> times2 = {6, 10};
+        const std::vector<std::uint64_t> addresses2 = {101, 100};
+        const std::vector<DefSweep::Store> stores = {
+            DefSweep::Store{3, 4, &times0, &addresses0, DefSweep::AddressRange::of(addresses0)},
+            DefSweep::Store{5, 4, &times1, &addresses1, DefSweep::AddressRange::of(addresses1)},
+            DefSweep::Store{4, 1, &times2, &addresses2, DefSweep::AddressRange::of(addresses2)}};
+        const std::vector<std::uint32_t> times = {3, 6, 8, 9, 11, 13, 14};
+        const std::vector<std::uint64_t> addresses = {101, 104, 101, 102, 100, 103, 50};
+        const std::vector<DefSweep::Record> records(times.size(), {DefSweep::Kept::writers, 0, 0});
+        for (const std::vector<std::uint16_t>& writers :
+             {std::vector<std::uint16_t>{0, 1, 2}, std::vector<std::uint16_t>{2, 1, 0}}) {
+            // The load's node (8) comes after every store's: a write at the load's t is before it.
+            const DefSweep::Result result = DefSweep::run(8, times, addresses, records, stores, writers);
+            EXPECT_EQ(result.store, (std::vector<std::uint16_t>{1, 2, 3, 1, 3, 2, DefSweep::unresolved}))
+                << "elsewhere " << elsewhere;
+            EXPECT_EQ(std::vector<std::uint32_t>(result.execution.begin(), result.execution.end() - 1),
+                      (std::vector<std::uint32_t>{0, 0, 0, 2, 1, 2}));
+            EXPECT_EQ(std::vector<std::uint32_t>(result.t.begin(), result.t.end() - 1),
+                      (std::vector<std::uint32_t>{2, 5, 6, 9, 10, 12}));
+        }
+    }
+}
+
 }  // namespace

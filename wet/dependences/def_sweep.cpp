@@ -10,143 +10,219 @@
 namespace tcgen::wet {
 namespace {
 
-// Per start address, the latest execution of one store that wrote there:
-// open addressing, linear probes. A slice's or a trace's sweep makes one
-// lookup per candidate start of every execution of the load, so this is
-// the sweep's inner loop; std::unordered_map's node per entry cost twice
-// the time on the python3 run's loads.
-class LatestWrites {
+constexpr std::uint32_t no_execution = std::numeric_limits<std::uint32_t>::max();
+
+// What a table of one store keeps per start address: its latest execution
+// there (a node runs at most once per timestamp, so no execution number
+// reaches no_execution) and that execution's timestamp, kept rather than
+// read back from the store's timestamps at random.
+struct StoreWrite {
+    std::uint32_t execution = no_execution;
+    std::uint32_t t = 0;
+    bool empty() const { return execution == no_execution; }
+};
+
+// What the writers' table keeps per start address: the latest write there
+// of any of the load's writers of one size, as the store (an index into
+// the sweep's stores), its execution and its timestamp.
+struct Write {
+    std::uint32_t t = 0;
+    std::uint32_t execution = no_execution;
+    std::uint16_t store = 0;
+    bool empty() const { return execution == no_execution; }
+};
+
+// Per start address, an entry: open addressing, linear probes. A slice's
+// or a trace's sweep makes one lookup per candidate start of every
+// execution of the load, so this is the sweep's inner loop;
+// std::unordered_map's node per entry cost twice the time on the python3
+// run's loads.
+template <class Entry>
+class AddressTable {
 public:
-    void write(std::uint64_t address, std::uint32_t execution) {
+    // The entry at `address`, empty if there was none; the caller fills it.
+    Entry& at(std::uint64_t address) {
         if (2 * (count_ + 1) > keys_.size()) {
             grow();
         }
-        std::size_t at = slot(address);
-        while (executions_[at] != empty && keys_[at] != address) {
-            at = (at + 1) & (keys_.size() - 1);
+        std::size_t slot = slot_of(address);
+        while (!entries_[slot].empty() && keys_[slot] != address) {
+            slot = (slot + 1) & (keys_.size() - 1);
         }
-        count_ += executions_[at] == empty ? 1 : 0;
-        keys_[at] = address;
-        executions_[at] = execution;
+        if (entries_[slot].empty()) {
+            keys_[slot] = address;
+            ++count_;
+        }
+        return entries_[slot];
     }
-    // The latest execution that started at `address`; `empty`: none.
-    std::uint32_t latest(std::uint64_t address) const {
+    Entry find(std::uint64_t address) const {
         if (keys_.empty()) {
-            return empty;
+            return Entry{};
         }
-        for (std::size_t at = slot(address);; at = (at + 1) & (keys_.size() - 1)) {
-            if (executions_[at] == empty || keys_[at] == address) {
-                return executions_[at];
+        for (std::size_t slot = slot_of(address);; slot = (slot + 1) & (keys_.size() - 1)) {
+            if (entries_[slot].empty() || keys_[slot] == address) {
+                return entries_[slot];
             }
         }
     }
-    // No execution number reaches it: a node runs at most once per timestamp.
-    static constexpr std::uint32_t empty = std::numeric_limits<std::uint32_t>::max();
 
 private:
-    std::size_t slot(std::uint64_t address) const {
+    std::size_t slot_of(std::uint64_t address) const {
         return static_cast<std::size_t>((address * 0x9E3779B97F4A7C15ULL) >> shift_);
     }
     void grow() {
         std::vector<std::uint64_t> keys(std::max<std::size_t>(64, 2 * keys_.size()));
-        std::vector<std::uint32_t> executions(keys.size(), empty);
+        std::vector<Entry> entries(keys.size());
         std::swap(keys, keys_);
-        std::swap(executions, executions_);
+        std::swap(entries, entries_);
         shift_ = 64;
         for (std::size_t size = keys_.size(); size > 1; size >>= 1) {
             --shift_;
         }
         count_ = 0;
-        for (std::size_t at = 0; at < keys.size(); ++at) {
-            if (executions[at] != empty) {
-                write(keys[at], executions[at]);
+        for (std::size_t slot = 0; slot < keys.size(); ++slot) {
+            if (!entries[slot].empty()) {
+                at(keys[slot]) = entries[slot];
             }
         }
     }
     std::vector<std::uint64_t> keys_;
-    std::vector<std::uint32_t> executions_;
+    std::vector<Entry> entries_;
     std::size_t count_ = 0;
     unsigned shift_ = 64;
 };
 
-// A store as the sweep goes: how many of its executions lie before the
-// load's execution at hand, and (for one inferred from) the latest
-// execution at each start address among those: in an array by address
-// when its addresses span few slots (most stores write a stack frame, a
-// buffer or a table: an array read instead of a hash probe halved the
-// sweeps' time on the python3 run), else in a hash table.
-struct StoreState {
-    const DefSweep::Store* store = nullptr;
-    bool inferred_from = false;
-    std::uint64_t before = 0;
-    LatestWrites writes;
-    std::vector<std::uint32_t> by_slot;  // (address - lowest) / alignment -> latest execution
-    // An array of at most this many slots per execution of the store, or
-    // this many in all, is cheaper than the hash table's two per address.
-    static constexpr std::uint64_t slots_per_execution = 4;
+// The latest write at each start address of writes of `size` bytes whose
+// addresses lie in `range`: in an array by address when the range spans
+// few slots (most stores write a stack frame, a buffer or a table: an
+// array read instead of a hash probe halved the sweeps' time on the
+// python3 run), else in a hash table.
+template <class Entry>
+class LatestByStart {
+public:
+    // An array of at most this many slots per write, or this many in all,
+    // is cheaper than the hash table's two per address.
+    static constexpr std::uint64_t slots_per_write = 4;
     static constexpr std::uint64_t slots_always = 256;
 
-    void start() {
-        if (!inferred_from) {
-            return;
-        }
-        const DefSweep::AddressRange& range = store->range;
-        const std::uint64_t slots = (range.highest - range.lowest) / range.alignment + 1;
-        if (!store->addresses->empty() &&
-            (slots <= slots_always || slots / slots_per_execution <= store->addresses->size())) {
-            by_slot.assign(static_cast<std::size_t>(slots), LatestWrites::empty);
+    void start(std::uint16_t size, const DefSweep::AddressRange& range, std::uint64_t writes) {
+        size_ = size;
+        range_ = range;
+        shift_ = static_cast<unsigned>(__builtin_ctzll(range.alignment));
+        const std::uint64_t slots = ((range.highest - range.lowest) >> shift_) + 1;
+        if (writes != 0 && (slots <= slots_always || slots / slots_per_write <= writes)) {
+            by_slot_.assign(static_cast<std::size_t>(slots), Entry{});
         }
     }
-    void advance_to(std::uint64_t horizon) {
-        const std::vector<std::uint32_t>& times = *store->times;
-        const std::uint64_t lowest = store->range.lowest;
-        const unsigned shift = static_cast<unsigned>(__builtin_ctzll(store->range.alignment));
-        for (; before < times.size() && times[before] < horizon; ++before) {
-            if (!inferred_from) {
-                continue;
-            }
-            const std::uint64_t address = (*store->addresses)[before];
-            if (!by_slot.empty()) {
-                by_slot[static_cast<std::size_t>((address - lowest) >> shift)] = static_cast<std::uint32_t>(before);
-            } else {
-                writes.write(address, static_cast<std::uint32_t>(before));
-            }
-        }
+    // Where a write at `start` (in the range) goes.
+    Entry& at(std::uint64_t start) {
+        return by_slot_.empty() ? table_.at(start)
+                                : by_slot_[static_cast<std::size_t>((start - range_.lowest) >> shift_)];
     }
-    std::uint32_t latest_at(std::uint64_t start) const {
-        if (by_slot.empty()) {
-            return writes.latest(start);
+    // The latest write so far whose bytes cover `address`, by `later`
+    // (a, b: a is the later); empty: none. A start address is a multiple of
+    // the alignment: a load's first byte is covered by at most
+    // size / alignment + 1 of them, most often one.
+    template <class Later>
+    Entry latest_covering(std::uint64_t address, const Later& later) const {
+        Entry latest;
+        if (size_ == 0) {
+            return latest;
         }
-        const DefSweep::AddressRange& range = store->range;
-        if (start < range.lowest || start > range.highest) {
-            return LatestWrites::empty;
-        }
-        return by_slot[static_cast<std::size_t>((start - range.lowest) / range.alignment)];
-    }
-    // The latest execution so far whose bytes cover `address`; `empty`:
-    // none. A start address is a multiple of the alignment: a load's first
-    // byte is covered by at most size / alignment + 1 of them, most often one.
-    std::uint32_t latest_covering(std::uint64_t address) const {
-        const std::uint16_t size = store->size;
-        const std::uint64_t alignment = store->range.alignment;
-        if (size == 0) {
-            return LatestWrites::empty;
-        }
-        const std::uint64_t lowest = address >= size - 1u ? address - (size - 1u) : 0;
-        std::uint32_t latest = LatestWrites::empty;
-        for (std::uint64_t start = address & ~(alignment - 1);; start -= alignment) {
+        const std::uint64_t lowest = address >= size_ - 1u ? address - (size_ - 1u) : 0;
+        for (std::uint64_t start = address & ~(range_.alignment - 1);; start -= range_.alignment) {
             if (start < lowest) {
                 break;
             }
-            const std::uint32_t found = latest_at(start);
-            if (found != LatestWrites::empty && (latest == LatestWrites::empty || found > latest)) {
+            const Entry found = at_start(start);
+            if (!found.empty() && (latest.empty() || later(found, latest))) {
                 latest = found;
             }
-            if (start < alignment) {
+            if (start < range_.alignment) {
                 break;
             }
         }
         return latest;
+    }
+
+private:
+    Entry at_start(std::uint64_t start) const {
+        if (by_slot_.empty()) {
+            return table_.find(start);
+        }
+        if (start < range_.lowest || start > range_.highest) {
+            return Entry{};
+        }
+        return by_slot_[static_cast<std::size_t>((start - range_.lowest) >> shift_)];
+    }
+    std::uint16_t size_ = 0;
+    DefSweep::AddressRange range_;
+    unsigned shift_ = 0;
+    std::vector<Entry> by_slot_;
+    AddressTable<Entry> table_;
+};
+
+// The load's writers of one size, their writes kept together: a def among
+// the writers is then one lookup per size rather than one per writer (the
+// loads of memcpy and its kin have tens of writers: on the bzip2 run's
+// load traces a lookup per writer was most of the sweeps' time).
+struct WriterGroup {
+    const std::vector<DefSweep::Store>* stores = nullptr;
+    LatestByStart<Write> writes;
+
+    // The later of two writes; of two at one t, the later node's.
+    bool later(const Write& a, const Write& b) const {
+        return a.t != b.t ? a.t > b.t : (*stores)[a.store].node > (*stores)[b.store].node;
+    }
+    void add(const Write& write, std::uint64_t address) {
+        Write& held = writes.at(address);
+        if (held.empty() || later(write, held)) {
+            held = write;
+        }
+    }
+    Write latest_covering(std::uint64_t address) const {
+        return writes.latest_covering(address, [this](const Write& a, const Write& b) { return later(a, b); });
+    }
+};
+
+// A store as the sweep goes: how many of its executions lie before the
+// load's execution at hand; for one a def is inferred from, the latest
+// execution at each start address among those; for one of the load's
+// writers, its writes added to its size's group.
+struct StoreState {
+    const DefSweep::Store* store = nullptr;
+    std::uint16_t index = 0;  // in the sweep's stores
+    bool inferred_from = false;
+    WriterGroup* group = nullptr;
+    std::uint64_t before = 0;
+    LatestByStart<StoreWrite> writes;
+
+    void start() {
+        if (inferred_from) {
+            writes.start(store->size, store->range, store->addresses->size());
+        }
+    }
+    // Its timestamp of the next execution, or one past any timestamp.
+    std::uint64_t next_t() const {
+        return before < store->times->size() ? (*store->times)[before] : std::uint64_t{1} << 32;
+    }
+    void advance_to(std::uint64_t horizon) {
+        const std::vector<std::uint32_t>& times = *store->times;
+        for (; before < times.size() && times[before] < horizon; ++before) {
+            const std::uint64_t address = (*store->addresses)[before];
+            const auto execution = static_cast<std::uint32_t>(before);
+            if (inferred_from) {
+                writes.at(address) = StoreWrite{execution, times[before]};
+            }
+            if (group != nullptr) {
+                group->add(Write{times[before], execution, index}, address);
+            }
+        }
+    }
+    // The latest execution so far whose bytes cover `address`; empty: none.
+    StoreWrite latest_covering(std::uint64_t address) const {
+        return writes.latest_covering(
+            address, [](const StoreWrite& a, const StoreWrite& b) { return a.execution > b.execution; });
     }
 };
 
@@ -175,9 +251,7 @@ DefSweep::Result DefSweep::run(std::uint32_t load, const std::vector<std::uint32
     std::vector<StoreState> states(stores.size());
     for (std::size_t at = 0; at < stores.size(); ++at) {
         states[at].store = &stores[at];
-    }
-    for (const std::uint16_t writer : writers) {
-        states[writer].inferred_from = true;
+        states[at].index = static_cast<std::uint16_t>(at);
     }
     for (const Record& record : records) {
         if (record.kept == Kept::inferred) {
@@ -187,15 +261,48 @@ DefSweep::Result DefSweep::run(std::uint32_t load, const std::vector<std::uint32
     for (StoreState& state : states) {
         state.start();
     }
+    // The writers by size, each group's range the union of its writers'.
+    std::vector<WriterGroup> groups;
+    {
+        std::vector<std::uint16_t> sizes;
+        for (const std::uint16_t writer : writers) {
+            if (std::find(sizes.begin(), sizes.end(), stores[writer].size) == sizes.end()) {
+                sizes.push_back(stores[writer].size);
+            }
+        }
+        groups.resize(sizes.size());
+        for (std::size_t group = 0; group < sizes.size(); ++group) {
+            AddressRange range{64, std::numeric_limits<std::uint64_t>::max(), 0};
+            std::uint64_t writes = 0;
+            for (const std::uint16_t writer : writers) {
+                const Store& store = stores[writer];
+                if (store.size == sizes[group] && !store.addresses->empty()) {
+                    range.alignment = std::min(range.alignment, store.range.alignment);
+                    range.lowest = std::min(range.lowest, store.range.lowest);
+                    range.highest = std::max(range.highest, store.range.highest);
+                    writes += store.addresses->size();
+                }
+                if (store.size == sizes[group]) {
+                    states[writer].group = &groups[group];
+                }
+            }
+            groups[group].stores = &stores;
+            groups[group].writes.start(sizes[group], writes != 0 ? range : AddressRange{}, writes);
+        }
+    }
+    // The writers' earliest next write: until the load reaches it, no
+    // writer has a write to add.
+    std::uint64_t writers_next = 0;
     Result result;
     const std::size_t executions = std::min(times.size(), records.size());
     result.store.assign(executions, no_def);
     result.execution.assign(executions, 0);
     result.t.assign(executions, 0);
-    const auto found = [&](std::size_t execution, std::size_t store, std::uint64_t store_execution) {
+    const auto found = [&](std::size_t execution, std::size_t store, std::uint64_t store_execution,
+                           std::uint32_t store_t) {
         result.store[execution] = static_cast<std::uint16_t>(store + 1);
         result.execution[execution] = static_cast<std::uint32_t>(store_execution);
-        result.t[execution] = (*stores[store].times)[store_execution];
+        result.t[execution] = store_t;
     };
     for (std::size_t execution = 0; execution < executions; ++execution) {
         const Record& record = records[execution];
@@ -209,34 +316,39 @@ DefSweep::Result DefSweep::run(std::uint32_t load, const std::vector<std::uint32
         case Kept::unresolved:
             result.store[execution] = unresolved;
             break;
-        case Kept::writers:
-        case Kept::inferred: {
-            // The latest covering write; of two at one t, the later node's.
-            const std::uint16_t* first = record.kept == Kept::writers ? writers.data() : &record.store;
-            const std::uint16_t* last = record.kept == Kept::writers ? writers.data() + writers.size() : first + 1;
-            std::size_t best_store = 0;
-            std::uint32_t best = LatestWrites::empty;
-            for (const std::uint16_t* store = first; store != last; ++store) {
-                StoreState& state = states[*store];
-                state.advance_to(horizon(*store));
-                const std::uint32_t write = state.latest_covering(addresses[execution]);
-                if (write == LatestWrites::empty) {
-                    continue;
+        case Kept::writers: {
+            // A write at t is before the load when its store's node comes
+            // first in the block: none can be added while writers_next > t.
+            if (writers_next <= t) {
+                writers_next = std::uint64_t{1} << 32;
+                for (const std::uint16_t writer : writers) {
+                    states[writer].advance_to(horizon(writer));
+                    writers_next = std::min(writers_next, states[writer].next_t());
                 }
-                if (best != LatestWrites::empty) {
-                    const std::uint32_t write_t = (*stores[*store].times)[write];
-                    const std::uint32_t best_t = (*stores[best_store].times)[best];
-                    if (write_t < best_t || (write_t == best_t && stores[*store].node < stores[best_store].node)) {
-                        continue;
-                    }
-                }
-                best_store = *store;
-                best = write;
             }
-            if (best == LatestWrites::empty || first == last) {
+            // The latest covering write; of two at one t, the later node's.
+            Write best;
+            for (const WriterGroup& group : groups) {
+                const Write write = group.latest_covering(addresses[execution]);
+                if (!write.empty() && (best.empty() || group.later(write, best))) {
+                    best = write;
+                }
+            }
+            if (best.empty()) {
                 result.store[execution] = unresolved;
             } else {
-                found(execution, best_store, best);
+                found(execution, best.store, best.execution, best.t);
+            }
+            break;
+        }
+        case Kept::inferred: {
+            StoreState& state = states[record.store];
+            state.advance_to(horizon(record.store));
+            const StoreWrite write = state.latest_covering(addresses[execution]);
+            if (write.empty()) {
+                result.store[execution] = unresolved;
+            } else {
+                found(execution, record.store, write.execution, write.t);
             }
             break;
         }
@@ -246,7 +358,8 @@ DefSweep::Result DefSweep::run(std::uint32_t load, const std::vector<std::uint32
             if (record.amount >= state.before) {
                 result.store[execution] = unresolved;
             } else {
-                found(execution, record.store, state.before - 1 - record.amount);
+                const std::uint64_t write = state.before - 1 - record.amount;
+                found(execution, record.store, write, (*stores[record.store].times)[write]);
             }
             break;
         }
@@ -258,7 +371,7 @@ DefSweep::Result DefSweep::run(std::uint32_t load, const std::vector<std::uint32
             if (at == store_times.end() || *at != t - record.amount) {
                 result.store[execution] = unresolved;
             } else {
-                found(execution, record.store, static_cast<std::uint64_t>(at - store_times.begin()));
+                found(execution, record.store, static_cast<std::uint64_t>(at - store_times.begin()), *at);
             }
             break;
         }

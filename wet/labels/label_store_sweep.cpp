@@ -212,7 +212,9 @@ bool LabelStore::values_by_sweep(std::uint32_t load, std::vector<std::uint64_t>&
                                  const std::vector<std::uint32_t>& times,
                                  const std::vector<std::uint64_t>& addresses) {
     std::optional<LoadSweep> sweep = plan_sweep(load);
-    if (!sweep || sweep_steps(load, *sweep) > (traced_sweep_ratio + 1) * values.size()) {
+    // A search among the load's writers asks each of them (latest_write).
+    if (!sweep || sweep_steps(load, *sweep) >
+                      (traced_sweep_ratio * std::max<std::size_t>(1, sweep->writers.size()) + 1) * values.size()) {
         return false;
     }
     run_sweep(load, *sweep, times, addresses);
