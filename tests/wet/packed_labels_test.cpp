@@ -19,6 +19,7 @@
 #include "common/byte_io.hpp"
 #include "wet/labels/label_offsets.hpp"
 #include "wet/labels/packed_labels.hpp"
+#include "test_directory.hpp"
 
 namespace {
 
@@ -87,6 +88,29 @@ TEST(PackedLabels, EveryFormOpensToItsRecords) {
     PackedLabels<NodeValues> labels = packed(40);
     ASSERT_EQ(labels.size(), 40u);
     for (std::size_t owner = 0; owner < labels.size(); ++owner) {
+        const std::vector<NodeValues::Record> records = values_of(owner);
+        EXPECT_EQ(labels.records(owner), records.size()) << owner;
+        EXPECT_EQ(labels.empty(owner), records.empty()) << owner;
+        EXPECT_EQ(first_fields(labels.open(owner)), first_fields(records)) << owner;
+    }
+}
+
+// Labels spilled to a file, some added before the spill and most after:
+// each counts and opens to its records (the counts answered from memory,
+// the labels read back from the file).
+TEST(PackedLabels, SpilledLabelsCountAndOpenTheirRecords) {
+    const tcgen_test::Directory beside("beside");
+    PackedLabels<NodeValues> labels("values of node ", false, open_limit);
+    const std::size_t owners = 120;
+    for (std::size_t owner = 0; owner < owners; ++owner) {
+        if (owner == 10) {
+            labels.spill(tcgen::wet::HeldBytes::Spill{beside.path + "out", tcgen::wet::HeldBytes::least_block_bytes});
+        }
+        labels.add(Label<NodeValues>::make(values_of(owner), chunk_records));
+    }
+    labels.shrink();
+    EXPECT_LT(labels.memory_bytes(), labels.saved_bytes());  // most of it in the file
+    for (std::size_t owner = 0; owner < owners; ++owner) {
         const std::vector<NodeValues::Record> records = values_of(owner);
         EXPECT_EQ(labels.records(owner), records.size()) << owner;
         EXPECT_EQ(labels.empty(owner), records.empty()) << owner;

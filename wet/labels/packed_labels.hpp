@@ -58,7 +58,19 @@ public:
 
     // From now on, the saved labels but the last few added are kept in a
     // temporary file (held_bytes.hpp), not in memory.
-    void spill(const HeldBytes::Spill& to) { saved_->bytes.spill(to, "the labels made"); }
+    void spill(const HeldBytes::Spill& to) {
+        saved_->bytes.spill(to, "the labels made");
+        if (!saved_->bytes.spills()) {
+            return;
+        }
+        // records() then answers from memory: a pread of its header per
+        // call would cost every query that counts a node's executions.
+        saved_->spilled_records.clear();
+        for (std::size_t owner = 0; owner < size(); ++owner) {
+            saved_->spilled_records.push_back(records_saved(owner));
+        }
+        saved_->spilled = true;
+    }
 
     // Adds the next owner's label, built in memory.
     void add(const Label<Stream>& label) {
@@ -70,6 +82,9 @@ public:
     void add_saved(const std::uint8_t* data, std::size_t size) {
         saved_->offsets.push_back(saved_->bytes.size());
         saved_->bytes.append(data, size);
+        if (saved_->spilled) {
+            saved_->spilled_records.push_back(records_in(data, size));
+        }
     }
     // Adds the next owner's label, read from a file and checked whole there.
     void add(ByteReader& reader) {
@@ -107,6 +122,7 @@ public:
     void shrink() {
         saved_->bytes.shrink();
         saved_->offsets.shrink_to_fit();
+        saved_->spilled_records.shrink_to_fit();
     }
 
     std::size_t size() const { return saved_->offsets.size(); }
@@ -123,11 +139,7 @@ public:
 
     // Owner's records, read from its saved form's header.
     std::uint64_t records(std::size_t owner) const {
-        // Every form but "absent" starts with its u64 count of records.
-        std::vector<std::uint8_t> scratch;  // only when spilled
-        const std::uint8_t* saved =
-            saved_->bytes.view(saved_->offsets[owner], std::min<std::uint64_t>(9, saved_bytes(owner)), scratch);
-        return saved[0] == 0 ? 0 : tcgen_runtime::load_le64(saved + 1);
+        return saved_->spilled ? saved_->spilled_records[owner] : records_saved(owner);
     }
     bool empty(std::size_t owner) const { return records(owner) == 0; }
 
@@ -155,16 +167,30 @@ public:
 
     std::size_t memory_bytes() const {
         return sizeof(*this) + saved_->bytes.memory_bytes() + saved_->offsets.memory_bytes() +
+               8 * saved_->spilled_records.capacity() +
                open_.memory_bytes([](const Label<Stream>& label) { return label.memory_bytes(); });
     }
 
 private:
+    // The records of a label saved as `saved` (`size` bytes): every form but
+    // "absent" starts with its u64 count of records.
+    static std::uint64_t records_in(const std::uint8_t* saved, std::uint64_t size) {
+        return size < 9 || saved[0] == 0 ? 0 : tcgen_runtime::load_le64(saved + 1);
+    }
+    std::uint64_t records_saved(std::size_t owner) const {
+        std::vector<std::uint8_t> scratch;  // only when spilled
+        const std::uint64_t size = saved_bytes(owner);
+        return records_in(saved_->bytes.view(saved_->offsets[owner], std::min<std::uint64_t>(9, size), scratch), size);
+    }
+
     std::string what_;
     bool increasing_ = false;
     std::shared_ptr<SharedFrames> frames_;
     struct Saved {
         HeldBytes bytes;       // every owner's saved label, in order
         LabelOffsets offsets;  // where each owner's starts in bytes
+        bool spilled = false;  // bytes in a file: records() from spilled_records
+        std::vector<std::uint64_t> spilled_records;
     };
     // Written while owners are added, then shared by every fork().
     std::shared_ptr<Saved> saved_ = std::make_shared<Saved>();

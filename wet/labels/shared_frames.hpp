@@ -118,15 +118,17 @@ public:
             frame.decoded = static_cast<std::uint32_t>(records.size());
             // Each layout at the trial level; at `level` only those within
             // the margin of the smaller one.
-            const double planes_trial = static_cast<double>(compress(planes, layout_trial_level).size());
-            const double records_trial = static_cast<double>(compress(records, layout_trial_level).size());
+            const double planes_trial =
+                static_cast<double>(tcgen_runtime::zstd_frame(planes, layout_trial_level).size());
+            const double records_trial =
+                static_cast<double>(tcgen_runtime::zstd_frame(records, layout_trial_level).size());
             std::vector<std::uint8_t> as_planes;
             std::vector<std::uint8_t> as_records;
             if (planes_trial <= records_trial * layout_trial_margin) {
-                as_planes = compress(planes, level);
+                as_planes = tcgen_runtime::zstd_frame(planes, level);
             }
             if (records_trial <= planes_trial * layout_trial_margin) {
-                as_records = compress(records, level);
+                as_records = tcgen_runtime::zstd_frame(records, level);
             }
             const bool planes_smaller =
                 !as_planes.empty() && (as_records.empty() || as_planes.size() < as_records.size());
@@ -279,11 +281,6 @@ private:
         std::vector<std::uint8_t> bytes;
     };
 
-    static std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& bytes, int zstd_level) {
-        std::vector<std::uint8_t> frame = tcgen_runtime::zstd_frame(bytes, zstd_level);
-        frame.shrink_to_fit();  // kept: not at its bound's size (byte_planes::compress)
-        return frame;
-    }
     // Whether `frame` decodes to exactly its claimed bytes (into `out`).
     bool decode(const Frame& frame, std::vector<std::uint8_t>& out) const {
         std::vector<std::uint8_t> spilled;  // only when the frame is in a file
