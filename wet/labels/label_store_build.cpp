@@ -47,9 +47,26 @@ namespace {
 // def, and whether another writer's answer is later (t, then the higher
 // store id: the later in a block execution), two bits an edge.
 enum class DefFound : std::uint8_t { kept, by_store, by_writers };
+
+// A bit an edge, set by the stores' tasks side by side: two stores' edges
+// may share a word, so a bit is set with an atomic OR.
+class EdgeBits {
+public:
+    explicit EdgeBits(std::size_t edges) : words_(new std::atomic<std::uint64_t>[(edges + 63) / 64]()) {}
+    void set(std::size_t edge) {
+        words_[edge / 64].fetch_or(std::uint64_t{1} << (edge % 64), std::memory_order_relaxed);
+    }
+    bool operator[](std::size_t edge) const {
+        return (words_[edge / 64].load(std::memory_order_relaxed) >> (edge % 64) & 1) != 0;
+    }
+
+private:
+    std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
+};
+
 struct DefAnswers {
-    std::vector<bool> own_store;
-    std::vector<bool> written_later;
+    EdgeBits own_store;
+    EdgeBits written_later;
 
     DefFound found(const DefAsk& ask, bool has_writers) const {
         if (has_writers && own_store[ask.edge] && !written_later[ask.edge]) {
@@ -58,46 +75,62 @@ struct DefAnswers {
         return own_store[ask.edge] ? DefFound::by_store : DefFound::kept;
     }
 };
-DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& questions, const EventsByNode& events) {
-    const std::size_t edge_count = questions.edge_count;
-    DefAnswers answers{std::vector<bool>(edge_count, false), std::vector<bool>(edge_count, false)};
+
+// The asks of one store answered into `answers`.
+void answer_store(std::uint32_t store, std::uint16_t size, const DefQuestions& questions, const EventsByNode& events,
+                  DefAnswers& answers) {
+    AsksInHorizonOrder asked(questions, store);
+    if (asked.empty()) {
+        return;
+    }
     // Address -> the timestamp of the store's latest execution that wrote there.
     std::unordered_map<std::uint64_t, std::uint32_t> latest;
+    EventWalk executions(events, store);
+    DefAsk ask;
+    while (asked.next(ask)) {
+        executions.walk_to(store_horizon(store, ask.use, ask.t_use),
+                           [&](const NodeEvent& execution) { latest[execution.address] = execution.t; });
+        const std::uint64_t address = ask.address;
+        std::optional<std::uint32_t> found;  // the latest write that covers the address
+        for (std::uint64_t back = 0; back < size && back <= address; ++back) {
+            const auto entry = latest.find(address - back);
+            if (entry != latest.end() && (!found || entry->second > *found)) {
+                found = entry->second;
+            }
+        }
+        if (!found) {
+            continue;
+        }
+        const std::uint32_t t = *found;
+        if (store == ask.def) {
+            if (t == ask.t_def) {
+                answers.own_store.set(ask.edge);
+            }
+        } else if (t > ask.t_def || (t == ask.t_def && store > ask.def)) {
+            answers.written_later.set(ask.edge);
+        }
+    }
+}
+
+// Every store's asks answered, a store a task (the stores with the most
+// executions first, so that the longest tasks do not start last): the same
+// answers on any number of threads.
+DefAnswers find_defs(const std::vector<RawNode>& nodes, const DefQuestions& questions, const EventsByNode& events,
+                     tcgen_runtime::TaskPool& pool) {
+    DefAnswers answers{EdgeBits(questions.edge_count), EdgeBits(questions.edge_count)};
+    std::vector<std::uint32_t> stores;
     for (std::uint32_t store = 0; store < nodes.size(); ++store) {
         const std::uint16_t size = nodes[store].size;
         // (A load's asks are kept under it too: for its writers to read.)
-        if (nodes[store].access != 'S' || size == 0 || size > widest_inferred_store) {
-            continue;
-        }
-        AsksInHorizonOrder asked(questions, store);
-        if (asked.empty()) {
-            continue;
-        }
-        latest.clear();
-        EventWalk executions(events, store);
-        DefAsk ask;
-        while (asked.next(ask)) {
-            executions.walk_to(store_horizon(store, ask.use, ask.t_use),
-                               [&](const NodeEvent& execution) { latest[execution.address] = execution.t; });
-            const std::uint64_t address = ask.address;
-            std::optional<std::uint32_t> found;  // the latest write that covers the address
-            for (std::uint64_t back = 0; back < size && back <= address; ++back) {
-                const auto entry = latest.find(address - back);
-                if (entry != latest.end() && (!found || entry->second > *found)) {
-                    found = entry->second;
-                }
-            }
-            if (!found) {
-                continue;
-            }
-            const std::uint32_t t = *found;
-            if (store == ask.def) {
-                answers.own_store[ask.edge] = t == ask.t_def;
-            } else if (t > ask.t_def || (t == ask.t_def && store > ask.def)) {
-                answers.written_later[ask.edge] = true;
-            }
+        if (nodes[store].access == 'S' && size != 0 && size <= widest_inferred_store) {
+            stores.push_back(store);
         }
     }
+    std::stable_sort(stores.begin(), stores.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return events.count(a) > events.count(b); });
+    tcgen_runtime::TaskPool::run(&pool, stores.size(), [&](std::size_t index) {
+        answer_store(stores[index], nodes[stores[index]].size, questions, events, answers);
+    });
     return answers;
 }
 
@@ -338,7 +371,7 @@ LabelStore LabelStore::build(const RawTrace& raw, const EventsByNode& events, Ra
                 store.writer_first_.push_back(static_cast<std::uint32_t>(store.writers_.size()));
             }
         }
-        const DefAnswers answers = find_defs(raw.nodes, questions, events);
+        const DefAnswers answers = find_defs(raw.nodes, questions, events, pool);
         // Each edge's def record and predicted value, from its ask of its own store.
         defs.emplace(std::move(questions.load_first), events.temporaries());
         std::vector<std::pair<std::uint32_t, EdgeDef>> store_defs;  // (load, def)
