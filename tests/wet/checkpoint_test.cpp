@@ -229,6 +229,15 @@ TEST(Checkpoints, ForgedCheckpointsAreRefused) {
         EXPECT_NE(std::string(error.what()).find("does not start where its checkpoint says"), std::string::npos)
             << error.what();
     }
+    // A read of the whole stream is refused alike.
+    try {
+        std::vector<NodeTimestamps::Record> whole;
+        stream.append_all(whole);
+        ADD_FAILURE() << "a chunk off its checkpoint was read whole";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("chunk 2 does not start where its checkpoint says"), std::string::npos)
+            << error.what();
+    }
 
     // More chunks claimed than bytes could hold: refused before allocating them.
     std::vector<std::uint8_t> many = good.bytes;
@@ -282,6 +291,12 @@ TEST(Checkpoints, ChunksTakeTheSmallerFormAndWalkAlike) {
     NodeValues::Record record{};
     for (std::size_t index = 0; index < records.size(); ++index) {
         ASSERT_EQ(walked[index].field1, records[index].field1) << "forward, record " << index;
+    }
+    std::vector<NodeValues::Record> whole;  // streams and planes alike, a chunk at a time
+    stream.append_all(whole);
+    ASSERT_EQ(whole.size(), records.size());
+    for (std::size_t index = 0; index < records.size(); ++index) {
+        ASSERT_EQ(whole[index].field1, records[index].field1) << "whole, record " << index;
     }
     for (std::size_t index = records.size(); index-- > 0;) {
         ASSERT_TRUE(stream.prev(record));
@@ -487,6 +502,18 @@ TEST(Checkpoints, ChunksInSharedFramesWalkAlike) {
             ASSERT_TRUE(loaded[node].prev(record));
             ASSERT_EQ(record.field1, nodes[node][index].field1) << "node " << node << ", backward " << index;
         }
+    }
+    // Read whole a chunk at a time, each copied from its frame, after what
+    // the vector held: the same records, the walk's cursor left where it was.
+    for (std::size_t node = 0; node < nodes.size(); ++node) {
+        std::vector<NodeValues::Record> whole{{42}};
+        loaded[node].append_all(whole);
+        ASSERT_EQ(whole.size(), nodes[node].size() + 1);
+        EXPECT_EQ(whole[0].field1, 42u);
+        for (std::size_t index = 0; index < nodes[node].size(); ++index) {
+            ASSERT_EQ(whole[index + 1].field1, nodes[node][index].field1) << "node " << node << ", whole " << index;
+        }
+        EXPECT_EQ(loaded[node].position(), 0u);
     }
     // At random across nodes, so the frames' cache is filled and emptied.
     std::mt19937_64 random(6);

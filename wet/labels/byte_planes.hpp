@@ -106,12 +106,16 @@ inline void records_of_planes(const std::uint8_t* planes, std::size_t plane_byte
 }
 
 // The `count` records whose byte planes start at `planes` (the caller has
-// checked that count * sizeof(Record) bytes are there).
+// checked that count * sizeof(Record) bytes are there), written to `out`.
+template <class Record>
+void records_of_planes(const std::uint8_t* planes, std::size_t count, Record* out) {
+    static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
+    records_of_planes<sizeof(Record)>(planes, count, count, reinterpret_cast<std::uint8_t*>(out));
+}
 template <class Record>
 std::vector<Record> records_of_planes(const std::uint8_t* planes, std::size_t count) {
-    static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
     std::vector<Record> records(count);
-    records_of_planes<sizeof(Record)>(planes, count, count, reinterpret_cast<std::uint8_t*>(records.data()));
+    records_of_planes(planes, count, records.data());
     return records;
 }
 

@@ -194,6 +194,16 @@ public:
         return chunk * chunk_records_;
     }
 
+    // Every record, after those `out` holds, a chunk at a time (a shared
+    // chunk copied straight from its decoded frame, a planes chunk from its
+    // planes): a label read whole walks no cursor record by record. The
+    // cursor queries use stays where it is.
+    void append_all(std::vector<Record>& out) const {
+        for (std::size_t chunk = 0; chunk < chunks_.size(); ++chunk) {
+            append_records_of(chunk, out);
+        }
+    }
+
     // visit(record, position) for every record forward, with cursors of its
     // own: the one queries use stays where it is.
     template <class Visit>
@@ -400,9 +410,7 @@ private:
     }
     Cursor checked_cursor(std::size_t chunk) const {
         const Chunk& saved = chunks_[chunk];
-        if (saved.form == Form::dropped) {
-            throw std::logic_error("a stream walked before its dropped chunks were shared");
-        }
+        check_walkable(saved);
         Cursor cursor = saved.form == Form::shared
                             ? Cursor(frames_->records<Record>(place_of(saved.saved.data()), chunk_length(chunk)))
                         : saved.form == Form::planes
@@ -411,12 +419,41 @@ private:
                             : Cursor(Stream::load(saved.saved.data(), saved.saved.size()));
         cursor.seek(0);
         Record first{};
-        if (!cursor.next(first) || first.field1 != chunks_[chunk].first) {
+        check_first(chunk, cursor.next(first) ? &first : nullptr);
+        cursor.prev(first);
+        return cursor;
+    }
+    // The records of `chunk` after those `out` holds, checked as a cursor's.
+    void append_records_of(std::size_t chunk, std::vector<Record>& out) const {
+        const Chunk& saved = chunks_[chunk];
+        check_walkable(saved);
+        const std::size_t before = out.size();
+        if (saved.form == Form::shared) {
+            frames_->append_records(place_of(saved.saved.data()), chunk_length(chunk), out);
+        } else if (saved.form == Form::planes) {
+            const std::vector<Record> records =
+                byte_planes::decompress<Record>(saved.saved.data(), saved.saved.size(), chunk_length(chunk));
+            out.insert(out.end(), records.begin(), records.end());
+        } else {
+            Stream stream = Stream::load(saved.saved.data(), saved.saved.size());
+            Record record{};
+            while (stream.next(record)) {
+                out.push_back(record);
+            }
+        }
+        check_first(chunk, out.size() > before ? &out[before] : nullptr);
+    }
+    static void check_walkable(const Chunk& saved) {
+        if (saved.form == Form::dropped) {
+            throw std::logic_error("a stream walked before its dropped chunks were shared");
+        }
+    }
+    // A chunk's first record (none: it held none) is its checkpoint's.
+    void check_first(std::size_t chunk, const Record* first) const {
+        if (first == nullptr || first->field1 != chunks_[chunk].first) {
             throw std::runtime_error("chunk " + std::to_string(chunk) + " does not start where its checkpoint says (" +
                                      std::to_string(chunks_[chunk].first) + "): the stream is corrupt");
         }
-        cursor.prev(first);
-        return cursor;
     }
 
     std::uint64_t count_ = 0;

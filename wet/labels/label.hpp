@@ -101,9 +101,9 @@ public:
         return record;
     }
 
-    // Every record, walking the stream from its nearer end. A stream's length
-    // is what its file claims (a run of hits codes many records in a few
-    // bits): reserve no more than a bounded start.
+    // Every record, a chunk at a time. A stream's length is what its file
+    // claims (a run of hits codes many records in a few bits): reserve no
+    // more than a bounded start.
     std::vector<Record> all() {
         if (plain_) {
             return std::vector<Record>(plain_.get(), plain_.get() + count_);
@@ -114,21 +114,18 @@ public:
             records.assign(static_cast<std::size_t>(count_), constant_);
             return records;
         }
-        ChunkedStream<Stream>& stream = *chunked_;
-        Record record{};
-        if (stream.position() > stream.size() / 2) {
-            stream.seek(stream.size());
-            while (stream.prev(record)) {
-                records.push_back(record);
-            }
-            std::reverse(records.begin(), records.end());
-        } else {
-            stream.seek(0);
-            while (stream.next(record)) {
-                records.push_back(record);
-            }
-        }
+        chunked_->append_all(records);
         return records;
+    }
+
+    // Every record's first field, as `Value`.
+    template <class Value>
+    std::vector<Value> first_fields() {
+        const std::vector<Record> records = all();
+        std::vector<Value> values(records.size());
+        std::transform(records.begin(), records.end(), values.begin(),
+                       [](const Record& record) { return static_cast<Value>(record.field1); });
+        return values;
     }
 
     // How many records have a first field below t, in a sequence of

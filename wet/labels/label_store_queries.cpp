@@ -19,20 +19,6 @@ namespace tcgen::wet {
 
 using namespace def_encoding;
 
-namespace {
-
-template <class Stream, class Value>
-std::vector<Value> first_fields(Label<Stream>& label) {
-    std::vector<Value> values;
-    for (const auto& record : label.all()) {
-        values.push_back(static_cast<Value>(record.field1));
-    }
-    return values;
-}
-
-}  // namespace
-
-
 template <class Visit>
 void LabelStore::walk_flow(const Visit& visit) {
     // Cursors of its own on the flow's chunks, forward: the one queries use
@@ -262,7 +248,7 @@ std::vector<std::uint32_t> LabelStore::node_times(std::uint32_t node) {
     case Times::block:
         return whole_block_times(shape_of(node).block);
     default:
-        return first_fields<NodeTimestamps, std::uint32_t>(node_times_.open(node));
+        return node_times_.open(node).first_fields<std::uint32_t>();
     }
 }
 
@@ -271,12 +257,7 @@ std::vector<std::uint64_t> LabelStore::node_values(std::uint32_t node) {
 }
 
 LabelStore::NodeAccesses LabelStore::node_accesses(std::uint32_t node) {
-    NodeAccesses trace{node_times(node), first_fields<NodeValues, std::uint64_t>(values_.open(node)),
-                       node_addresses(node)};
-    if (defs_.empty(node)) {
-        return trace;
-    }
-    // A load with defs keeps each value XOR its def's (value_from_def).
+    NodeAccesses trace{node_times(node), values_.open(node).first_fields<std::uint64_t>(), node_addresses(node)};
     std::vector<std::uint64_t>& values = trace.values;
     const std::vector<std::uint32_t>& times = trace.times;
     const std::vector<std::uint64_t>& addresses = trace.addresses;
@@ -284,6 +265,10 @@ LabelStore::NodeAccesses LabelStore::node_accesses(std::uint32_t node) {
         corrupt("node " + std::to_string(node) + " has " + std::to_string(times.size()) + " timestamps, " +
                 std::to_string(values.size()) + " values and " + std::to_string(addresses.size()) + " addresses");
     }
+    if (defs_.empty(node)) {
+        return trace;
+    }
+    // A load with defs keeps each value XOR its def's (value_from_def).
     if (values_by_sweep(node, values, times, addresses)) {
         return trace;
     }
@@ -299,7 +284,7 @@ LabelStore::NodeAccesses LabelStore::node_accesses(std::uint32_t node) {
 }
 
 void LabelStore::index_def_stores(std::uint32_t load, std::uint64_t executions) {
-    std::vector<std::uint32_t> fields = first_fields<LoadDefs, std::uint32_t>(defs_.open(load));
+    std::vector<std::uint32_t> fields = defs_.open(load).first_fields<std::uint32_t>();
     std::sort(fields.begin(), fields.end());
     fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
     std::vector<std::uint32_t> stores;
@@ -348,9 +333,9 @@ std::uint64_t LabelStore::address_at(std::uint32_t node, std::uint64_t index) {
 }
 
 std::vector<std::uint64_t> LabelStore::node_addresses(std::uint32_t node) {
-    std::vector<std::uint64_t> addresses = first_fields<NodeAddresses, std::uint64_t>(addresses_.open(node));
+    std::vector<std::uint64_t> addresses = addresses_.open(node).first_fields<std::uint64_t>();
     if (const std::optional<std::uint32_t> sibling = address_sibling(node)) {
-        const std::vector<std::uint64_t> base = first_fields<NodeAddresses, std::uint64_t>(addresses_.open(*sibling));
+        const std::vector<std::uint64_t> base = addresses_.open(*sibling).first_fields<std::uint64_t>();
         for (std::size_t index = 0; index < addresses.size(); ++index) {
             addresses[index] += base[index];
         }

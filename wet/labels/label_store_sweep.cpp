@@ -14,18 +14,6 @@ namespace tcgen::wet {
 
 using namespace def_encoding;
 
-namespace {
-
-std::vector<std::uint64_t> first_fields(Label<NodeValues>& label) {
-    std::vector<std::uint64_t> values;
-    for (const NodeValues::Record& record : label.all()) {
-        values.push_back(record.field1);
-    }
-    return values;
-}
-
-}  // namespace
-
 std::optional<LabelStore::LoadSweep> LabelStore::plan_sweep(std::uint32_t load) {
     LoadSweep sweep;
     const Writers writers = writers_of(load);
@@ -109,7 +97,7 @@ std::shared_ptr<LabelStore::StoreColumns> LabelStore::store_columns(std::uint32_
 
 const std::vector<std::uint64_t>& LabelStore::store_values(StoreColumns& columns, std::uint32_t store) {
     if (columns.values.empty() && !columns.times.empty()) {
-        columns.values = first_fields(values_.open(store));
+        columns.values = values_.open(store).first_fields<std::uint64_t>();
         if (columns.values.size() != columns.times.size()) {
             corrupt("node " + std::to_string(store) + " has " + std::to_string(columns.times.size()) +
                     " timestamps and " + std::to_string(columns.values.size()) + " values");

@@ -159,14 +159,24 @@ public:
     // The `count` records at `place` (checked on load to lie in its frame).
     template <class Record>
     std::vector<Record> records(Place place, std::size_t count) const {
+        std::vector<Record> records;
+        append_records(place, count, records);
+        return records;
+    }
+    // The same records after those `out` holds: a label read whole copies
+    // each chunk once, from the decoded frame to its end.
+    template <class Record>
+    void append_records(Place place, std::size_t count, std::vector<Record>& out) const {
+        static_assert(std::is_trivially_copyable_v<Record>, "records are plain bytes");
         const Frame& frame = (*frames_)[place.frame];
         const std::uint8_t* bytes = decoded(place.frame).data() + place.offset;
+        const std::size_t before = out.size();
+        out.resize(before + count);
         if (frame.layout == Layout::records) {
-            std::vector<Record> records(count);
-            std::memcpy(records.data(), bytes, count * sizeof(Record));
-            return records;
+            std::memcpy(out.data() + before, bytes, count * sizeof(Record));
+        } else {
+            byte_planes::records_of_planes(bytes, count, out.data() + before);
         }
-        return byte_planes::records_of_planes<Record>(bytes, count);
     }
 
     void save(ByteWriter& writer) const {

@@ -291,14 +291,18 @@ std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) const {
     // Each node's accesses are in time order: merged as they come.
     const auto earlier = [](const Access& a, const Access& b) { return a.t != b.t ? a.t < b.t : a.slot < b.slot; };
     for (const std::uint32_t node : nodes_of_pc_or_fail(pc)) {
-        const LabelStore::NodeAccesses trace = labels().node_accesses(node);
+        const LabelStore::NodeAccesses trace = labels().node_accesses(node);  // of one length
+        const RawNode& shape = nodes()[node];
         const std::size_t before = result.size();
         result.reserve(before + trace.times.size());
         for (std::size_t index = 0; index < trace.times.size(); ++index) {
-            result.push_back(Access{trace.times[index], node, nodes()[node].access, nodes()[node].slot,
-                                    trace.values.at(index), trace.addresses.at(index)});
+            result.push_back(Access{trace.times[index], node, shape.access, shape.slot, trace.values[index],
+                                    trace.addresses[index]});
         }
-        std::inplace_merge(result.begin(), result.begin() + static_cast<std::ptrdiff_t>(before), result.end(), earlier);
+        if (before > 0) {
+            std::inplace_merge(result.begin(), result.begin() + static_cast<std::ptrdiff_t>(before), result.end(),
+                               earlier);
+        }
     }
     return result;
 }
