@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -89,13 +90,50 @@ void expect_block_executions(LabelStore& store, const RawTrace& raw, const char*
     }
 }
 
-TEST(WetBlockTimes, GroupingTheFlowGivesEachBlocksTimestamps) {
+// The flow as BlockTimes::of_walks asks for it: each execution's block and t.
+auto walk_of(const std::vector<std::uint32_t>& flow) {
+    return [&flow](const auto& visit) {
+        for (std::size_t index = 0; index < flow.size(); ++index) {
+            visit(flow[index], static_cast<std::uint32_t>(index + 1));
+        }
+    };
+}
+
+TEST(WetBlockTimes, TwoWalksOfTheFlowGiveEachBlocksTimestamps) {
     for (const unsigned trips : {1u, 3u, 60u}) {
         const RawTrace raw = synthetic_wet::make_trace(trips, trips);
-        const auto executions = tcgen::wet::group_by_block(raw.flow.data(), raw.flow.size(), raw.blocks.size());
+        const auto held = tcgen::wet::BlockTimes::of_walks(raw.blocks.size(), walk_of(raw.flow));
         const auto timestamps = brute_force_times(raw);
-        for (std::size_t block = 0; block < raw.blocks.size(); ++block) {
-            EXPECT_EQ(executions.times(block), timestamps[block]) << trips << " trips, block " << block;
+        for (std::uint32_t block = 0; block < raw.blocks.size(); ++block) {
+            EXPECT_EQ(held.times(block), timestamps[block]) << trips << " trips, block " << block;
+        }
+    }
+}
+
+// A walk that visits other executions the second time is a bug of the
+// caller, told as one, not bytes written out of place.
+TEST(WetBlockTimes, ASecondWalkThatDiffersIsRefused) {
+    const std::vector<std::uint32_t> flow = synthetic_wet::make_trace(3, 3).flow;
+    const std::uint32_t blocks = *std::max_element(flow.begin(), flow.end()) + 1;
+    for (const bool more : {true, false}) {
+        int walks = 0;
+        const auto differing = [&](const auto& visit) {
+            walk_of(flow)(visit);
+            if (++walks == 2 && more) {
+                visit(flow.back(), static_cast<std::uint32_t>(flow.size() + 1));
+            }
+            if (walks == 1 && !more) {
+                visit(flow.back(), static_cast<std::uint32_t>(flow.size() + 1));
+            }
+        };
+        try {
+            tcgen::wet::BlockTimes::of_walks(blocks, differing);
+            ADD_FAILURE() << "a second walk visiting " << (more ? "more" : "fewer") << " was taken";
+        } catch (const std::logic_error& error) {
+            EXPECT_NE(
+                std::string(error.what()).find(more ? "visits more than the first" : "visits fewer than the first"),
+                std::string::npos)
+                << error.what();
         }
     }
 }
@@ -124,7 +162,7 @@ TEST(WetBlockTimes, HeldTimestampsAnswerEveryLookup) {
     std::size_t most_executions = 0;
     for (const std::vector<std::uint32_t>& flow : flows) {
         const std::uint32_t blocks = *std::max_element(flow.begin(), flow.end()) + 1;
-        const tcgen::wet::BlockTimes held(tcgen::wet::group_by_block(flow.data(), flow.size(), blocks));
+        const auto held = tcgen::wet::BlockTimes::of_walks(blocks, walk_of(flow));
         std::vector<std::vector<std::uint32_t>> timestamps(blocks);
         for (std::size_t index = 0; index < flow.size(); ++index) {
             timestamps[flow[index]].push_back(static_cast<std::uint32_t>(index + 1));

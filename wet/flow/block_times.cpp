@@ -5,18 +5,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "wet/labels/grouping.hpp"
-
 namespace tcgen::wet {
 namespace {
-
-std::size_t varint_bytes(std::uint32_t value) {
-    std::size_t bytes = 1;
-    for (; value >= 0x80; value >>= 7) {
-        ++bytes;
-    }
-    return bytes;
-}
 
 std::uint32_t read_varint(const std::uint8_t*& at) {
     std::uint32_t value = 0;
@@ -31,57 +21,26 @@ std::uint32_t read_varint(const std::uint8_t*& at) {
 
 }  // namespace
 
-BlockExecutions group_by_block(const std::uint32_t* flow, std::size_t executed, std::size_t blocks) {
-    Grouping<std::uint32_t> by_block =
-        group_items<std::uint32_t>(executed, blocks, [&](std::size_t index) { return flow[index]; });
-    for (std::uint32_t& position : by_block.order) {
-        ++position;  // the timestamp
-    }
-    return BlockExecutions{std::move(by_block.first), std::move(by_block.order)};
-}
-
-std::vector<std::uint32_t> BlockExecutions::times(std::size_t block) const {
-    return std::vector<std::uint32_t>(order.begin() + static_cast<std::ptrdiff_t>(first[block]),
-                                      order.begin() + static_cast<std::ptrdiff_t>(first[block + 1]));
-}
-
-BlockTimes::BlockTimes(const BlockExecutions& executions) {
-    const std::size_t blocks = executions.first.size() - 1;
-    counts_.resize(blocks);
-    first_sample_.assign(blocks + 1, 0);
-    first_byte_.assign(blocks + 1, 0);
-    // Sizes first, then the bytes in place.
+void BlockTimes::place() {
+    const std::size_t blocks = counts_.size();
     for (std::size_t block = 0; block < blocks; ++block) {
-        const std::size_t count = executions.first[block + 1] - executions.first[block];
-        counts_[block] = static_cast<std::uint32_t>(count);
-        std::size_t bytes = 0;
-        for (std::size_t at = executions.first[block] + 1; at < executions.first[block + 1]; ++at) {
-            bytes += varint_bytes(executions.order[at] - executions.order[at - 1]);
-        }
-        first_sample_[block + 1] = first_sample_[block] + (count + sample_every - 1) / sample_every;
-        first_byte_[block + 1] = first_byte_[block] + bytes;
+        first_sample_[block + 1] = first_sample_[block] + (counts_[block] + sample_every - 1) / sample_every;
+        first_byte_[block + 1] += first_byte_[block];  // it held the block's own bytes
     }
     samples_.resize(first_sample_[blocks]);
     bytes_.resize(first_byte_[blocks]);
-    for (std::size_t block = 0; block < blocks; ++block) {
-        std::uint8_t* out = bytes_.data() + first_byte_[block];
-        const std::uint8_t* const start = out;
-        Sample* sample = samples_.data() + first_sample_[block];
-        for (std::size_t at = executions.first[block]; at < executions.first[block + 1]; ++at) {
-            const std::size_t index = at - executions.first[block];
-            if (index % sample_every == 0) {
-                *sample++ = Sample{executions.order[at], static_cast<std::uint32_t>(out - start)};
-                continue;
-            }
-            for (std::uint32_t value = executions.order[at] - executions.order[at - 1];; value >>= 7) {
-                if (value < 0x80) {
-                    *out++ = static_cast<std::uint8_t>(value);
-                    break;
-                }
-                *out++ = static_cast<std::uint8_t>(value | 0x80);
-            }
-        }
+    next_byte_.assign(first_byte_.begin(), first_byte_.end() - 1);
+    written_.assign(blocks, 0);
+    std::fill(last_.begin(), last_.end(), 0);
+}
+
+void BlockTimes::finish() {
+    if (written_ != counts_) {
+        throw std::logic_error("block times: the second walk visits fewer than the first");
     }
+    last_ = std::vector<std::uint32_t>();
+    written_ = std::vector<std::uint32_t>();
+    next_byte_ = std::vector<std::size_t>();
 }
 
 std::uint64_t BlockTimes::count_below(std::uint32_t block, std::uint64_t t) const {

@@ -59,19 +59,10 @@ const BlockTimes* LabelStore::held_block_times() {
 const BlockTimes& LabelStore::block_times() {
     if (held_block_times() == nullptr) {
         std::call_once(derived_->times_once, [&] {
-            // The records the walk decodes, not what the file claims, bound
-            // what is allocated.
-            std::vector<std::uint32_t> flow;
-            flow.reserve(std::min<std::size_t>(executed_, std::size_t{1} << 20));
-            bool backward = false;
-            walk_flow([&](std::uint32_t executed, std::uint32_t t) {
-                backward = t != flow.size() + 1;
-                flow.push_back(executed);
-            });
-            if (backward) {
-                std::reverse(flow.begin(), flow.end());
-            }
-            derived_->block_times.emplace(group_by_block(flow.data(), flow.size(), block_counts_.size()));
+            // Two walks of the flow; the first checks every block's count,
+            // so the arrays the second fills are what the flow holds.
+            derived_->block_times.emplace(
+                BlockTimes::of_walks(block_counts_.size(), [&](const auto& visit) { walk_flow(visit); }));
             derived_->times_made.store(true, std::memory_order_release);
         });
         block_times_ = &*derived_->block_times;
