@@ -27,7 +27,6 @@
 #include "wet/labels/def_questions.hpp"
 #include "wet/labels/defs_by_load.hpp"
 #include "wet/labels/event_walk.hpp"
-#include "wet/labels/grouping.hpp"
 
 namespace tcgen::wet {
 

@@ -13,7 +13,6 @@
 #include <unordered_map>
 
 #include "wet/labels/def_encoding.hpp"
-#include "wet/labels/grouping.hpp"
 
 namespace tcgen::wet {
 
