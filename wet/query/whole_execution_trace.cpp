@@ -299,10 +299,7 @@ std::vector<Access> WholeExecutionTrace::accesses(std::uint64_t pc) const {
             result.push_back(Access{trace.times[index], node, shape.access, shape.slot, trace.values[index],
                                     trace.addresses[index]});
         }
-        if (before > 0) {
-            std::inplace_merge(result.begin(), result.begin() + static_cast<std::ptrdiff_t>(before), result.end(),
-                               earlier);
-        }
+        std::inplace_merge(result.begin(), result.begin() + static_cast<std::ptrdiff_t>(before), result.end(), earlier);
     }
     return result;
 }
