@@ -17,7 +17,7 @@
 //   adding a kind needs no grammar change and "STRIDE[1]" gets an error that
 //   lists the known kinds.
 //
-// Beyond Figure 4, a field may be named, and a name may declare an array of
+// Beyond Figure 4, "32-Bit Ids;" codes the records as ids, a field may be named, and a name may declare an array of
 // like fields ("64-Bit Field 13 source_memory[4] = {...};"); the PC
 // statement may name its field. A name may be any word, keywords included,
 // so that the checker can say why "Header" or "class" cannot name a field.
@@ -28,11 +28,18 @@ description
     ;
 
 declaration
-    : NUMBER MINUS BIT (headerRest | fieldRest)
+    : NUMBER MINUS BIT (headerRest | idsRest | fieldRest)
     ;
 
 headerRest
     : HEADER SEMI
+    ;
+
+// "32-Bit Ids;": each record is coded as the 32-bit id of its value among
+// the distinct records so far, the records' first appearances through the
+// fields (docs/spec-language.md, "Records as ids").
+idsRest
+    : IDS SEMI
     ;
 
 fieldRest
@@ -40,7 +47,7 @@ fieldRest
     ;
 
 fieldName
-    : WORD | TCGEN | TRACE | SPECIFICATION | BIT | HEADER | FIELD | PC | L1 | L2
+    : WORD | TCGEN | TRACE | SPECIFICATION | BIT | HEADER | IDS | FIELD | PC | L1 | L2
     ;
 
 arraySize
@@ -73,6 +80,7 @@ TRACE         : 'Trace' ;
 SPECIFICATION : 'Specification' ;
 BIT           : 'Bit' ;
 HEADER        : 'Header' ;
+IDS           : 'Ids' ;
 FIELD         : 'Field' ;
 PC            : 'PC' ;
 L1            : 'L1' ;

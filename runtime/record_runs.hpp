@@ -205,6 +205,22 @@ public:
                      records_in_runs_, records_, runs_, records_learnt_);
     }
 
+    // Mixes the whole record; the top `bits` bits index a table (this one's,
+    // and record_ids.hpp's index).
+    static std::size_t slot_of(const std::uint8_t* record, unsigned bits) {
+        std::uint64_t hash = 0x9E3779B97F4A7C15u;
+        std::size_t offset = 0;
+        for (; offset + 8 <= record_bytes; offset += 8) {
+            hash = (hash ^ load_le<std::uint64_t>(record + offset)) * 0xFF51AFD7ED558CCDu;
+            hash ^= hash >> 29;
+        }
+        for (; offset < record_bytes; ++offset) {
+            hash = (hash ^ record[offset]) * 0xC4CEB9FE1A85EC53u;
+        }
+        hash ^= hash >> 32;
+        return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15u) >> (64 - bits));
+    }
+
 private:
     struct Cursor {
         std::size_t index = 0;      // the next record to code
@@ -220,21 +236,6 @@ private:
             ++bits;
         }
         return bits;
-    }
-
-    // Mixes the whole record; the top `bits` bits index the table.
-    static std::size_t slot_of(const std::uint8_t* record, unsigned bits) {
-        std::uint64_t hash = 0x9E3779B97F4A7C15u;
-        std::size_t offset = 0;
-        for (; offset + 8 <= record_bytes; offset += 8) {
-            hash = (hash ^ load_le<std::uint64_t>(record + offset)) * 0xFF51AFD7ED558CCDu;
-            hash ^= hash >> 29;
-        }
-        for (; offset < record_bytes; ++offset) {
-            hash = (hash ^ record[offset]) * 0xC4CEB9FE1A85EC53u;
-        }
-        hash ^= hash >> 32;
-        return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15u) >> (64 - bits));
     }
 
     static bool same(const std::uint8_t* records, std::size_t a, std::size_t b) {

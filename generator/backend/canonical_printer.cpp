@@ -45,6 +45,9 @@ std::string field_comment(const Field& field, const PlanField& plan) {
 std::string statements(const Spec& spec, const CodePlan* plan, bool named) {
     std::string text = "TCgen Trace Specification;\n";
     text += std::to_string(spec.header_bits) + "-Bit Header;\n";
+    if (spec.record_ids) {
+        text += "32-Bit Ids;\n";
+    }
     for (std::size_t i = 0; i < spec.fields.size(); ++i) {
         text += field_statement(spec.fields[i], named) + "\n";
         if (plan != nullptr) {

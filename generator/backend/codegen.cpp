@@ -27,7 +27,14 @@ const char* const generated_code_includes[] = {"array", "cstddef", "cstdint", "c
 // The roles (runtime/manifest.txt) of the runtime the code of a spec is
 // written in; they come before it in the generated file, the rest of the
 // runtime after main(). None of their headers may depend on one of the rest.
-const std::vector<std::string_view> runtime_before_spec = {"core", "primitives"};
+// A spec that codes records as ids also takes the ids' role.
+std::vector<std::string_view> runtime_before_spec(const CodePlan& plan) {
+    std::vector<std::string_view> roles = {"core", "primitives"};
+    if (plan.record_ids()) {
+        roles.push_back("ids");
+    }
+    return roles;
+}
 
 // The rest of the compressor program's runtime. It reads a .tcz only from
 // start to end (concatenations included): no seeking.
@@ -428,13 +435,17 @@ struct CompressorRuntime {
     RuntimeSource machinery;
 };
 
-CompressorRuntime embedded_runtime(const std::vector<std::string_view>& machinery_roles) {
-    return {runtime_of_roles(runtime_before_spec, ", part 1 of 2"), runtime_of_roles(machinery_roles, ", part 2 of 2")};
+CompressorRuntime embedded_runtime(const CodePlan& plan, const std::vector<std::string_view>& machinery_roles) {
+    return {runtime_of_roles(runtime_before_spec(plan), ", part 1 of 2"),
+            runtime_of_roles(machinery_roles, ", part 2 of 2")};
 }
 
 // "codes", "field_2_misses", or after a named field "ip_misses". Names are
 // only shown: the .tcz does not store them.
 std::string stream_name(const CodePlan& plan, const PlanStream& stream) {
+    if (stream.role == StreamRole::ids) {
+        return "ids";  // runtime/backends.hpp's stream_content knows the name
+    }
     if (stream.field == 0) {
         return "codes";  // the one stream of every field's codes
     }
@@ -524,6 +535,10 @@ TemplateData codec_data(const CodePlan& plan) {
         streams.push_back(stream);
     }
     data.set("streams", streams);
+    data.set("record_ids", plan.record_ids());
+    if (plan.record_ids()) {
+        data.set("ids_stream", std::to_string(plan.ids_stream()));
+    }
 
     TemplateData fields = template_list();
     for (const PlanField& field : plan.fields) {
@@ -564,7 +579,7 @@ std::set<std::string> all_includes(const CompressorRuntime& runtime) {
 
 std::string generate_compressor(const CodePlan& plan) {
     TemplateData data = codec_data(plan);
-    CompressorRuntime runtime = embedded_runtime(program_runtime_after_main);
+    CompressorRuntime runtime = embedded_runtime(plan, program_runtime_after_main);
     data.set("system_includes", include_lines(all_includes(runtime)));
     data.set("runtime_primitives", runtime.primitives.code);
     data.set("runtime_machinery", runtime.machinery.code);
@@ -585,7 +600,7 @@ namespace {
 // Reader and Writer, with the runtime they need, in namespace `cpp_namespace`.
 TemplateData codec_api_data(const CodePlan& plan, const std::string& cpp_namespace) {
     TemplateData data = codec_data(plan);
-    CompressorRuntime runtime = embedded_runtime(header_runtime_after_spec);
+    CompressorRuntime runtime = embedded_runtime(plan, header_runtime_after_spec);
     data.set("system_includes", include_lines(all_includes(runtime)));
     data.set("runtime", runtime.primitives.code + "\n" + runtime.machinery.code);
     data.set("namespace", cpp_namespace);

@@ -29,6 +29,11 @@ bool check_bidirectional(const Spec& spec, DiagnosticSink& sink) {
         sink.error(spec.header_span, "a bidirectional stream holds records only; it cannot keep a " +
                                          std::to_string(spec.header_bits) + "-bit header");
     }
+    if (spec.record_ids) {
+        sink.error(spec.ids_span,
+                   "a bidirectional stream codes every record through its fields; it cannot code "
+                   "records as ids");
+    }
     for (const Field& field : spec.fields) {
         if (field.l1 > 1) {
             sink.error(field.l1_span, "L1 = " + std::to_string(field.l1) + " in field " + std::to_string(field.number) +

@@ -25,6 +25,13 @@ struct Header {
     bool follows_field = false;  // written after a field statement
 };
 
+// "32-Bit Ids;": the records coded as ids.
+struct Ids {
+    Number bits;
+    SourceSpan span;
+    bool follows_field = false;  // written after a field statement
+};
+
 enum class LevelKind { l1, l2 };
 
 struct LevelSize {
@@ -74,6 +81,7 @@ struct EncodingLine {
 
 struct Spec {
     std::vector<Header> headers;  // valid specs have at most one, first
+    std::vector<Ids> ids;         // valid specs have at most one, before the fields
     std::vector<Field> fields;
     std::optional<PcDefinition> pc;
     std::vector<EncodingLine> encodings;  // valid specs have at most one

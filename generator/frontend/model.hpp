@@ -68,6 +68,11 @@ struct EncodingLine {
 struct Spec {
     unsigned header_bits = 0;
     SourceSpan header_span;  // when there is a header
+    // "32-Bit Ids;": each record is coded as its id among the distinct
+    // records so far (numbered in order of first appearance), and only a
+    // record's first appearance through the fields.
+    bool record_ids = false;
+    SourceSpan ids_span;        // when record_ids
     std::vector<Field> fields;  // fields[i].number == i + 1
     unsigned pc_field = 1;      // a field number
     std::optional<EncodingLine> encoding;

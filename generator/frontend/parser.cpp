@@ -65,6 +65,7 @@ bool is_keyword(ssize_t type) {
         case TcgenSpecParser::SPECIFICATION:
         case TcgenSpecParser::BIT:
         case TcgenSpecParser::HEADER:
+        case TcgenSpecParser::IDS:
         case TcgenSpecParser::FIELD:
         case TcgenSpecParser::PC:
         case TcgenSpecParser::L1:
@@ -167,6 +168,9 @@ public:
                 bool follows_field = !spec.fields.empty();
                 spec.headers.push_back(
                     ast::Header{number(declaration->NUMBER()), node_span(*declaration), follows_field});
+            } else if (declaration->idsRest() != nullptr) {
+                bool follows_field = !spec.fields.empty();
+                spec.ids.push_back(ast::Ids{number(declaration->NUMBER()), node_span(*declaration), follows_field});
             } else {
                 spec.fields.push_back(build_field(*declaration));
             }

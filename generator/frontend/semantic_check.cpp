@@ -29,6 +29,7 @@ public:
             spec.header_bits = check_header(syntax.headers.front());
             spec.header_span = syntax.headers.front().span;
         }
+        check_ids(syntax.ids, spec);
         if (syntax.fields.empty()) {
             SourceSpan where = syntax.pc ? syntax.pc->span : sink_.file().end_span();
             sink_.error(where, "the spec declares no fields; a record needs at least one");
@@ -82,6 +83,27 @@ private:
                 sink_.error(headers[i].span, "the header statement must come before the fields");
             }
         }
+    }
+
+    // "32-Bit Ids;": once, before the fields, and 32 bits (the ids' width in
+    // the format).
+    void check_ids(const std::vector<ast::Ids>& ids, Spec& spec) {
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            if (i > 0) {
+                sink_.error(ids[i].span, "ids given twice (first on line " + std::to_string(ids[0].span.line) + ")");
+            } else if (ids[i].follows_field) {
+                sink_.error(ids[i].span, "the ids statement must come before the fields");
+            }
+        }
+        if (ids.empty()) {
+            return;
+        }
+        if (ids.front().bits.value != 32) {
+            sink_.error(ids.front().bits.span, "record ids are 32 bits wide: write '32-Bit Ids;', not " +
+                                                   std::to_string(ids.front().bits.value));
+        }
+        spec.record_ids = true;
+        spec.ids_span = ids.front().span;
     }
 
     unsigned check_header(const ast::Header& header) {
@@ -258,8 +280,8 @@ private:
     }
 
     static bool is_spec_keyword(const std::string& text) {
-        static const std::set<std::string> keywords = {"TCgen", "Trace", "Specification", "Bit", "Header",
-                                                       "Field", "PC",    "L1",            "L2"};
+        static const std::set<std::string> keywords = {
+            "TCgen", "Trace", "Specification", "Bit", "Header", "Ids", "Field", "PC", "L1", "L2"};
         return keywords.count(text) != 0;
     }
 

@@ -241,6 +241,9 @@ std::vector<std::uint64_t> CodePlan::stream_bytes_per_record() const {
     // The codes stream also holds each block's run decision and its runs or
     // record matches: at most four bytes a record (runtime/record_runs.hpp).
     bytes[0] += 4;
+    if (record_ids()) {
+        bytes[ids_stream()] = 4;
+    }
     return bytes;
 }
 
@@ -310,6 +313,10 @@ CodePlan build_code_plan(const Spec& spec) {
         planned.misses_stream = plan.streams.size();
         plan.streams.push_back(PlanStream{field.number, StreamRole::misses, 64});
         plan.fields.push_back(std::move(planned));
+    }
+    // The ids last, so that the other streams keep their numbers.
+    if (spec.record_ids) {
+        plan.streams.push_back(PlanStream{0, StreamRole::ids, 32});
     }
     plan.coding_order.push_back(spec.pc_field - 1);
     for (std::size_t i = 0; i < plan.fields.size(); ++i) {

@@ -95,9 +95,12 @@ enum class UpdatePolicy {
 // How one table's lines are updated: the one decision codegen renders.
 enum class LineUpdate { shift, smart, overwrite };
 
-enum class StreamRole { codes, misses };
+// A stream holds the fields' codes, a field's misses, or (with "32-Bit
+// Ids;") every record's 32-bit id.
+enum class StreamRole { codes, misses, ids };
 
-// A stream of a block: its field (0 for the codes of every field) and role,
+// A stream of a block: its field (0 for the codes of every field and for the
+// ids) and role,
 // and the width of its elements.
 struct PlanStream {
     unsigned field = 1;
@@ -141,6 +144,11 @@ struct CodePlan {
     std::vector<std::size_t> coding_order;  // indices into fields: the PC first, whose value indexes the others
     std::vector<PlanStream> streams;
     std::vector<std::string> applied_passes;  // in the order they ran
+
+    // Whether the records are coded as ids (Spec::record_ids): the ids
+    // stream is then the last.
+    bool record_ids() const { return spec.record_ids; }
+    std::size_t ids_stream() const { return streams.size() - 1; }
 
     std::uint64_t table_bytes() const;
     // The most one record adds to each stream: every field writes one code

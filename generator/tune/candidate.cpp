@@ -42,6 +42,9 @@ std::string predictor_text(const PredictorChoice& predictor) {
 std::string spec_text(const Candidate& candidate) {
     std::string text = "TCgen Trace Specification;\n";
     text += std::to_string(candidate.header_bits) + "-Bit Header;\n";
+    if (candidate.record_ids) {
+        text += "32-Bit Ids;\n";
+    }
     for (std::size_t index = 0; index < candidate.fields.size(); ++index) {
         const FieldChoice& field = candidate.fields[index];
         text += std::to_string(field.bits) + "-Bit Field " + std::to_string(index + 1) +

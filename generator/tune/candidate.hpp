@@ -38,6 +38,9 @@ bool operator==(const FieldChoice& a, const FieldChoice& b);
 struct Candidate {
     unsigned header_bits = 0;
     unsigned pc_field = 1;  // 1-based
+    // "32-Bit Ids;", kept from the spec tuning starts from: the tuner
+    // chooses the fields' predictors, which then code first appearances.
+    bool record_ids = false;
     std::vector<FieldChoice> fields;
 
     unsigned record_bytes() const;

@@ -86,6 +86,7 @@ std::optional<Candidate> spec_candidate(const SourceFile& file, std::ostream& di
     Candidate candidate;
     candidate.header_bits = spec->header_bits;
     candidate.pc_field = spec->pc_field;
+    candidate.record_ids = spec->record_ids;
     for (const Field& field : spec->fields) {
         FieldChoice choice;
         choice.bits = field.bits;

@@ -20,11 +20,12 @@ const std::string stream_spec =
     "64-Bit Field 1 = {L1 = 1, L2 = 1024: FCM1[2], LV[1]};\n"
     "PC = Field 1;\n";
 
-// Three things a bidirectional stream cannot honour: a header, L1 > 1 and
-// a kind without a bidirectional form.
+// Four things a bidirectional stream cannot honour: a header, records as
+// ids, L1 > 1 and a kind without a bidirectional form.
 const std::string pc_indexed_spec =
     "TCgen Trace Specification;\n"
     "32-Bit Header;\n"
+    "32-Bit Ids;\n"
     "64-Bit Field 1 = {L1 = 256, L2 = 1024: FCM1[2], LV[1]};\n"
     "32-Bit Field 2 = {: LV[1], MATCH2[1]};\n"
     "PC = Field 2;\n";
@@ -64,9 +65,10 @@ EmitRequest request_for(const std::string& spec_stem) {
 TEST(EmitterChecks, BothHalvesOfAStreamRefuseWhatItCannotHonourAtItsPlace) {
     const std::vector<std::string> expected = {
         "2:1: a bidirectional stream holds records only; it cannot keep a 32-bit header",
-        "3:19: L1 = 256 in field 1: a bidirectional stream is one sequence per field with no PC to index its "
+        "3:1: a bidirectional stream codes every record through its fields; it cannot code records as ids",
+        "4:19: L1 = 256 in field 1: a bidirectional stream is one sequence per field with no PC to index its "
         "tables; use L1 = 1",
-        "4:28: MATCH2[1] in field 2 has no bidirectional form: a bidirectional stream takes DFCM, FCM and LV"};
+        "5:28: MATCH2[1] in field 2 has no bidirectional form: a bidirectional stream takes DFCM, FCM and LV"};
     for (const char* half : {"bidirectional-header", "bidirectional-source"}) {
         Checked checked = check(half, pc_indexed_spec, request_for("spec"));
         EXPECT_FALSE(checked.passed) << half;

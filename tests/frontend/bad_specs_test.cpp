@@ -1,7 +1,7 @@
 // The corpus of bad specs in tests/bad_specs/: each file states the
 // diagnostics it must produce in its own leading comment, one per line,
 //
-//   # expect: 4:7: error: unexpected 'Feild'; expected 'Header' or 'Field'
+//   # expect: 4:7: error: unexpected 'Feild'; expected 'Header', 'Ids' or 'Field'
 //
 // and the test compares them exactly, in order, with what the front end says.
 

@@ -41,7 +41,7 @@ expect 1 "^tcgen: error: cannot read '$work': Is a directory$" -- --canonical "$
 expect 1 '^tcgen: error: ' -- --canonical
 
 printf 'TCgen Trace Specification;\n8-Bit Feild 1 = {: LV[1]};\nPC = Field 1;\n' >"$work/bad.tcg"
-expect 1 "^$work/bad.tcg:2:7: error: unexpected 'Feild'; expected 'Header' or 'Field'$" -- --canonical "$work/bad.tcg"
+expect 1 "^$work/bad.tcg:2:7: error: unexpected 'Feild'; expected 'Header', 'Ids' or 'Field'$" -- --canonical "$work/bad.tcg"
 [ ! -s "$work/out" ] || { echo "FAIL: a bad spec wrote to stdout"; failures=$((failures + 1)); }
 
 # Standard input as "-", and the canonical text accepted back.
@@ -61,7 +61,7 @@ for file in vpc3.cpp champsim.cpp; do
 done
 expect 0 '' -- --emit=header --output-dir="$work/out_dir" "$source_dir/examples/vpc3.tcg"
 grep -q "^namespace vpc3 {" "$work/out_dir/vpc3.hpp" || { echo "FAIL: --emit=header --output-dir wrote no vpc3.hpp"; failures=$((failures + 1)); }
-expect 1 "^$work/bad2.tcg:2:7: error: unexpected 'Feild'; expected 'Header' or 'Field'$" -- --canonical \
+expect 1 "^$work/bad2.tcg:2:7: error: unexpected 'Feild'; expected 'Header', 'Ids' or 'Field'$" -- --canonical \
     --output-dir="$work/out_dir" "$work/bad2.tcg" "$source_dir/examples/any_file.tcg"
 [ -s "$work/out_dir/any_file.tcg" ] || { echo "FAIL: a bad spec stopped the next one"; failures=$((failures + 1)); }
 [ ! -e "$work/out_dir/bad2.tcg" ] || { echo "FAIL: a bad spec wrote output"; failures=$((failures + 1)); }

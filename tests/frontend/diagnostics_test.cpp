@@ -206,7 +206,7 @@ TEST(Diagnostics, TheFileNameIsEscaped) {
     CompileResult result =
         compile_text("TCgen Trace Specification;\n8-Bit Feild 1 = {: LV[1]};\nPC = Field 1;\n", "evil\x1b]0;x\x07.tcg");
     EXPECT_EQ(result.rendered.substr(0, result.rendered.find('\n')),
-              "evil\\x1b]0;x\\x07.tcg:2:7: error: unexpected 'Feild'; expected 'Header' or 'Field'");
+              "evil\\x1b]0;x\\x07.tcg:2:7: error: unexpected 'Feild'; expected 'Header', 'Ids' or 'Field'");
 }
 
 // A 1 MB line of 'a' with an 'X' at `offset`, as line 2 of a file, and the
