@@ -128,6 +128,22 @@ TEST(Candidates, ASpecsPredictorsComeBackAsTheyWereWritten) {
     EXPECT_TRUE(candidate->fields[1].movable_last);
 }
 
+TEST(Candidates, RecordsAsIdsAreKeptFromTheStartingSpec) {
+    // The tuner chooses the fields' predictors; whether the records are
+    // coded as ids is the spec's, and every candidate keeps it.
+    const std::string text =
+        "TCgen Trace Specification;\n32-Bit Header;\n32-Bit Ids;\n"
+        "64-Bit Field 1 = {L1 = 1, L2 = 4096: FCM1[2], DFCM1[2]};\n"
+        "8-Bit Field 2 = {L1 = 4096, L2 = 4096: LV[2]};\n"
+        "PC = Field 1;\n";
+    SourceFile file("start.tcg", text);
+    std::ostringstream diagnostics;
+    std::optional<Candidate> candidate = spec_candidate(file, diagnostics);
+    ASSERT_TRUE(candidate) << diagnostics.str();
+    EXPECT_TRUE(candidate->record_ids);
+    EXPECT_EQ(spec_text(*candidate), text);
+}
+
 TEST(Candidates, ASpecWithAKindTheRegistryLacksIsAnError) {
     // Never taken for LV: the spec is refused with the front end's reason.
     SourceFile file("unknown.tcg", "TCgen Trace Specification;\n32-Bit Field 1 = {L1 = 1, L2 = 4096: ZERO[1]};\n"
