@@ -16,6 +16,7 @@
 #include "bzip2_codec.hpp"
 #include "cm_codec.hpp"
 #include "error.hpp"
+#include "grammar_codec.hpp"
 #include "levels.hpp"
 #include "lzma_codec.hpp"
 #include "zstd_codec.hpp"
@@ -59,6 +60,8 @@ inline constexpr BackendRow backend_table[] = {
      zstd_compress_at_level, zstd_decompress, nullptr},
     {Backend::cm,    "cm",    "context mixing: smallest, slowest", cm_compress_bound, cm_encoder_bytes,
      cm_compress_at_level,   cm_decompress,   nullptr},
+    {Backend::grammar, "grammar", "SEQUITUR grammar of 32-bit ids", grammar_compress_bound, grammar_encoder_bytes,
+     grammar_compress_at_level, grammar_decompress, nullptr},
 };
 // clang-format on
 
@@ -122,14 +125,21 @@ inline std::optional<Backend> backend_from_name(std::string_view name) {
     return std::nullopt;
 }
 
-// The most memory an encoder takes at `level` on a stream of stream_bytes:
-// the largest of the back-ends the level tries (tcgen's memory estimate).
-inline std::uint64_t level_encoder_bytes(unsigned level, std::uint64_t stream_bytes) {
+// The most memory an encoder takes at `level` on a stream of stream_bytes,
+// or on an id stream of ids_bytes (a codec without one: 0): the largest of
+// the back-ends the level tries (tcgen's memory estimate). An id stream's
+// grammar takes many times its bytes, but it holds 4 bytes a record.
+inline std::uint64_t level_encoder_bytes(unsigned level, std::uint64_t stream_bytes, std::uint64_t ids_bytes = 0) {
     const LevelRow& row = level_row(level);
     std::uint64_t most = 0;
     for (const BackendCandidates& candidates : {row.codes, row.values}) {
         for (std::size_t index = 0; index < candidates.count; ++index) {
             most = std::max(most, backend_row(candidates[index]).encoder_bytes(stream_bytes));
+        }
+    }
+    if (ids_bytes != 0) {
+        for (std::size_t index = 0; index < row.ids.count; ++index) {
+            most = std::max(most, backend_row(row.ids[index]).encoder_bytes(ids_bytes));
         }
     }
     return most;
@@ -153,13 +163,17 @@ inline void backend_decompress(Backend backend, const std::uint8_t* input, std::
 }
 
 // What a buffer holds, as far as its back-end goes: the predictors' codes
-// (small numbers naming the predictor that was right, in long repeats), or
-// anything else (the values the predictors missed, the trace header).
-enum class StreamContent { codes, values };
+// (small numbers naming the predictor that was right, in long repeats),
+// records' ids (32-bit numbers in order of first appearance, one a record),
+// or anything else (the values the predictors missed, the trace header).
+enum class StreamContent { codes, values, ids };
 
 // The content of a codec's stream by its name: tcgen names its code streams
-// "codes" or "..._codes".
+// "codes" or "..._codes", its id stream "ids".
 inline StreamContent stream_content(std::string_view name) {
+    if (name == "ids") {
+        return StreamContent::ids;
+    }
     constexpr std::string_view suffix = "_codes";
     const bool codes = name == "codes" ||
                        (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix);
@@ -236,7 +250,7 @@ public:
 private:
     static constexpr BackendCandidates candidates(StreamContent content, unsigned level) {
         const LevelRow& row = level_table[level <= max_level ? level : default_level];
-        return content == StreamContent::codes ? row.codes : row.values;
+        return content == StreamContent::codes ? row.codes : content == StreamContent::ids ? row.ids : row.values;
     }
 
     std::optional<Backend> only_;

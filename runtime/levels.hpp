@@ -6,8 +6,8 @@
 // compression (lzma_codec.hpp) and the help (command_options.hpp) read it, so a
 // level is changed here and nowhere else. Why each row is what it is:
 // docs/design/log.md, "Choosing the back-end per stream", "A cheaper default
-// level", "Block size", "Compression levels" and "A context-mixing
-// back-end".
+// level", "Block size", "Compression levels", "A context-mixing
+// back-end" and "The grammar as a stream back-end".
 
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,7 @@
 namespace tcgen_runtime {
 
 // The format's back-end identifiers, one a row of backends.hpp's table.
-enum class Backend : std::uint8_t { bzip2 = 1, lzma = 2, zstd = 3, cm = 4 };
+enum class Backend : std::uint8_t { bzip2 = 1, lzma = 2, zstd = 3, cm = 4, grammar = 5 };
 
 // How hard LZMA's match finder searches: as its preset says; only 8
 // candidates deep (liblzma's depth; preset 6 tries 48), which on the
@@ -48,6 +48,10 @@ inline constexpr BackendCandidates bzip2_alone{1, Backend::bzip2, Backend::bzip2
 inline constexpr BackendCandidates lzma_or_bzip2{2, Backend::lzma, Backend::bzip2, Backend::bzip2};
 // Context mixing last: it decodes slowest (cm_codec.hpp).
 inline constexpr BackendCandidates lzma_bzip2_or_cm{3, Backend::lzma, Backend::bzip2, Backend::cm};
+// Id streams: their SEQUITUR grammar first (grammar_codec.hpp), about a
+// third smaller than LZMA's on branch traces' ids.
+inline constexpr BackendCandidates grammar_or_lzma{2, Backend::grammar, Backend::lzma, Backend::lzma};
+inline constexpr BackendCandidates grammar_lzma_or_cm{3, Backend::grammar, Backend::lzma, Backend::cm};
 
 struct LevelRow {
     // Bytes of records a block holds; 0: the codec's own (the generated
@@ -64,6 +68,9 @@ struct LevelRow {
     // buffer tries (the values the predictors missed, the trace header).
     BackendCandidates codes;
     BackendCandidates values;
+    // What an id stream tries (a record's number in order of first
+    // appearance, 32 bits each: backends.hpp's StreamContent::ids).
+    BackendCandidates ids;
     // LZMA's preset (0-9) and search.
     std::uint32_t lzma_preset;
     LzmaSearch lzma_search;
@@ -98,17 +105,17 @@ inline constexpr std::string_view largest =
 
 // clang-format off
 inline constexpr LevelRow level_table[max_level + 1] = {
-    // block     learns  codes          values         LZMA preset, search       retries  help
-    {0,          false,  bzip2_alone,   bzip2_alone,   0, LzmaSearch::preset,    false,   level_help::paper},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, 1, LzmaSearch::preset,    false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, 2, LzmaSearch::preset,    false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, 3, LzmaSearch::preset,    false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, 4, LzmaSearch::preset,    false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, 5, LzmaSearch::preset,    false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, 6, LzmaSearch::shallow,   false,   level_help::standard},
-    {32u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, 6, LzmaSearch::preset,    true,    level_help::large},
-    {48u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, 6, LzmaSearch::preset,    true,    level_help::large},
-    {64u << 20,  true,   lzma_bzip2_or_cm, lzma_bzip2_or_cm, 6, LzmaSearch::preset, true, level_help::largest},
+    // block     learns  codes          values         ids            LZMA preset, search       retries  help
+    {0,          false,  bzip2_alone,   bzip2_alone,   bzip2_alone,   0, LzmaSearch::preset,    false,   level_help::paper},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 1, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 2, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 3, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 4, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 5, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 6, LzmaSearch::shallow, false,   level_help::standard},
+    {32u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, grammar_or_lzma, 6, LzmaSearch::preset,  true,    level_help::large},
+    {48u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, grammar_or_lzma, 6, LzmaSearch::preset,  true,    level_help::large},
+    {64u << 20,  true,   lzma_bzip2_or_cm, lzma_bzip2_or_cm, grammar_lzma_or_cm, 6, LzmaSearch::preset, true, level_help::largest},
 };
 // clang-format on
 

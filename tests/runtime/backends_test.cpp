@@ -4,6 +4,7 @@
 
 #include "runtime/backends.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -65,15 +66,16 @@ TEST(Backends, NamesAndIdentifiersAreTheFormats) {
     EXPECT_EQ(static_cast<int>(Backend::lzma), 2);
     EXPECT_EQ(static_cast<int>(Backend::zstd), 3);
     EXPECT_EQ(static_cast<int>(Backend::cm), 4);
+    EXPECT_EQ(static_cast<int>(Backend::grammar), 5);
     EXPECT_EQ(default_backend, Backend::lzma);
     for (const Backend backend : all_backends) {
         EXPECT_EQ(backend_from_name(backend_name(backend)), backend);
         EXPECT_EQ(backend_from_id(static_cast<std::uint8_t>(backend)), backend);
     }
     EXPECT_FALSE(backend_from_id(0));
-    EXPECT_FALSE(backend_from_id(5));
+    EXPECT_FALSE(backend_from_id(6));
     EXPECT_FALSE(backend_from_name("xz"));
-    EXPECT_EQ(backend_name(Backend{5}), "unknown");
+    EXPECT_EQ(backend_name(Backend{6}), "unknown");
 }
 
 // The build's list (runtime/backends.txt: name, identifier, library) names
@@ -104,10 +106,10 @@ TEST(Backends, BuildListMatchesTheTable) {
 
 // The command line lists the rows' names, and the help their notes.
 TEST(Backends, NamesForTheCommandLineComeFromTheRows) {
-    EXPECT_EQ(backend_names(), "bzip2, lzma, zstd or cm");
+    EXPECT_EQ(backend_names(), "bzip2, lzma, zstd, cm or grammar");
     EXPECT_EQ(backend_names(true),
-              "bzip2 (the TCgen paper's), lzma, zstd (fastest to decompress) or cm (context mixing: smallest, "
-              "slowest)");
+              "bzip2 (the TCgen paper's), lzma, zstd (fastest to decompress), cm (context mixing: smallest, "
+              "slowest) or grammar (SEQUITUR grammar of 32-bit ids)");
 }
 
 // The memory estimate takes the largest encoder of those a level tries:
@@ -118,11 +120,16 @@ TEST(Backends, LevelEncoderBytesAreTheLargestTried) {
     EXPECT_EQ(level_encoder_bytes(default_level, block), lzma_encoder_bytes(block));
     EXPECT_EQ(level_encoder_bytes(default_level, 4096), bz2_encoder_bytes(4096));
     EXPECT_EQ(level_encoder_bytes(0, block), bz2_encoder_bytes(block));
+    // An id stream's grammar, where the level tries it, on the id stream's
+    // own size.
+    EXPECT_EQ(level_encoder_bytes(default_level, block, block / 4),
+              std::max(lzma_encoder_bytes(block), grammar_encoder_bytes(block / 4)));
+    EXPECT_EQ(level_encoder_bytes(0, block, block / 4), bz2_encoder_bytes(block));
 }
 
 // Each row has an identifier and a name of its own.
 TEST(Backends, TableRowsAreDistinct) {
-    ASSERT_EQ(all_backends.size(), 4u);
+    ASSERT_EQ(all_backends.size(), 5u);
     for (std::size_t first = 0; first < std::size(backend_table); ++first) {
         const BackendRow& row = backend_table[first];
         EXPECT_EQ(&backend_row(row.id), &row);
@@ -132,10 +139,10 @@ TEST(Backends, TableRowsAreDistinct) {
         }
     }
     try {
-        backend_row(Backend{5});
+        backend_row(Backend{6});
         FAIL() << "no error";
     } catch (const Error& error) {
-        EXPECT_EQ(std::string(error.what()), "internal error: no back-end 5");
+        EXPECT_EQ(std::string(error.what()), "internal error: no back-end 6");
     }
 }
 
@@ -241,7 +248,8 @@ TEST(Backends, DamagedDataIsRefusedAlike) {
         const std::string format = backend == Backend::bzip2  ? "bzip2"
                                    : backend == Backend::lzma ? "LZMA"
                                    : backend == Backend::zstd ? "zstd"
-                                                              : "CM";
+                                   : backend == Backend::cm   ? "CM"
+                                                              : "grammar";
         const Bytes compressed = compress(backend, data);
         EXPECT_EQ(decompress_error(backend, compressed, data.size()), "no error");
         EXPECT_EQ(decompress_error(backend, compressed, data.size() - 1),
@@ -347,6 +355,8 @@ TEST(BackendChoice, CodeStreamsUseBzip2AloneUpToTheDefaultLevel) {
     EXPECT_EQ(stream_content("field_1_misses"), StreamContent::values);
     EXPECT_EQ(stream_content("_codes"), StreamContent::values);
     EXPECT_EQ(stream_content("codes_of_field_1"), StreamContent::values);
+    EXPECT_EQ(stream_content("ids"), StreamContent::ids);
+    EXPECT_EQ(stream_content("field_1_ids"), StreamContent::values);
 
     const BackendChoice either;
     for (unsigned level = 0; level <= max_level; ++level) {
@@ -360,6 +370,18 @@ TEST(BackendChoice, CodeStreamsUseBzip2AloneUpToTheDefaultLevel) {
         }
         EXPECT_EQ(either.candidate(StreamContent::codes, level, 0),
                   code_candidates == 1 ? Backend::bzip2 : Backend::lzma);
+        // Id streams: their grammar then LZMA, bzip2 alone at 0, and cm
+        // last at 9.
+        const std::size_t id_candidates = level == 0 ? 1 : level < max_level ? 2 : 3;
+        EXPECT_EQ(either.candidate_count(StreamContent::ids, level), id_candidates)
+            << "level " << level;
+        EXPECT_EQ(either.candidate(StreamContent::ids, level, 0), level == 0 ? Backend::bzip2 : Backend::grammar);
+        if (level != 0) {
+            EXPECT_EQ(either.candidate(StreamContent::ids, level, 1), Backend::lzma);
+        }
+        if (level == max_level) {
+            EXPECT_EQ(either.candidate(StreamContent::ids, level, 2), Backend::cm);
+        }
         const BackendChoice lzma_only(Backend::lzma);
         EXPECT_EQ(lzma_only.candidate_count(StreamContent::codes, level), 1u);
         EXPECT_EQ(lzma_only.candidate(StreamContent::codes, level, 0), Backend::lzma);

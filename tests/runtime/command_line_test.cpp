@@ -296,13 +296,13 @@ TEST(CommandLine, ErrorsSayWhatIsWrongWithTheArguments) {
     EXPECT_EQ(parse_error({"-o"}), "option '-o' needs a file name");
     EXPECT_EQ(parse_error({"-do"}), "option '-o' needs a file name");
     EXPECT_EQ(parse_error({"--output"}), "option '--output' needs a file name");
-    EXPECT_EQ(parse_error({"--backend"}), "option '--backend' needs a back-end name (bzip2, lzma, zstd or cm)");
+    EXPECT_EQ(parse_error({"--backend"}), "option '--backend' needs a back-end name (bzip2, lzma, zstd, cm or grammar)");
     EXPECT_EQ(parse_error({"--restart-blocks"}), "option '--restart-blocks' needs a number");
     EXPECT_EQ(parse_error({"--block-size"}), "option '--block-size' needs a size");
     EXPECT_EQ(parse_error({"-T"}), "option '-T' needs a number");
     EXPECT_EQ(parse_error({"--threads"}), "option '--threads' needs a number");
     EXPECT_EQ(parse_error({"-19"}), "compression level 19 is not in 0..9 (try -h)");
-    EXPECT_EQ(parse_error({"--backend=gzip"}), "unknown back-end 'gzip' (bzip2, lzma, zstd or cm)");
+    EXPECT_EQ(parse_error({"--backend=gzip"}), "unknown back-end 'gzip' (bzip2, lzma, zstd, cm or grammar)");
     EXPECT_EQ(parse_error({"--restart-blocks=-1"}),
               "--restart-blocks needs a number of blocks (0 .. 4294967295), not '-1'");
     EXPECT_EQ(parse_error({"--restart-blocks=4294967296"}),

@@ -522,7 +522,7 @@ TEST(Command, EveryBackendRoundTripsAndIsRecorded) {
     }
     const CommandResult unknown = run({"--backend=gzip"}, input);
     EXPECT_EQ(unknown.status, 1);
-    EXPECT_EQ(unknown.messages, "comp: error: unknown back-end 'gzip' (bzip2, lzma, zstd or cm)\n");
+    EXPECT_EQ(unknown.messages, "comp: error: unknown back-end 'gzip' (bzip2, lzma, zstd, cm or grammar)\n");
     EXPECT_TRUE(unknown.output.empty());
 }
 

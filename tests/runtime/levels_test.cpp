@@ -46,7 +46,8 @@ TEST(Levels, TheWriterAndTheChoiceReadTheRow) {
         const std::uint64_t records = records_per_block_for(options, 12, 777);
         EXPECT_EQ(records, row.block_bytes == 0 ? 777 : row.block_bytes / 12) << level;
         for (const auto& [content, candidates] :
-             {std::pair{StreamContent::codes, row.codes}, std::pair{StreamContent::values, row.values}}) {
+             {std::pair{StreamContent::codes, row.codes}, std::pair{StreamContent::values, row.values},
+              std::pair{StreamContent::ids, row.ids}}) {
             ASSERT_EQ(by_level.candidate_count(content, level), candidates.count) << level;
             for (std::size_t index = 0; index < candidates.count; ++index) {
                 EXPECT_EQ(by_level.candidate(content, level, index), candidates[index]) << level;

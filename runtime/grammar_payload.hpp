@@ -1,4 +1,7 @@
-// The .wpp payload, format 2 (docs/wpp.md, "The .wpp file"): the rules in
+#pragma once
+// The grammar payload: the rule bodies of a grammar (grammar_rules.hpp),
+// arithmetic coded. The .wpp file (format 2 and 3, docs/wpp.md) and the
+// grammar back-end (grammar_codec.hpp) hold it as it is. The rules in
 // number order, each body's size, then its symbols, all through the range
 // coder of range_coder.hpp with these models (the design log measures them
 // against the alternatives tried):
@@ -25,15 +28,25 @@
 // cap on a forged payload. The model is written once (PayloadModel) for
 // encoding and decoding.
 
-#include "grammar_payload.hpp"
-
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "error.hpp"
+#include "grammar_rules.hpp"
 #include "range_coder.hpp"
 
-namespace tcgen::wpp {
-namespace {
+namespace tcgen_runtime {
+
+// A bound on the symbols a payload byte can code: 756 and a margin
+// (decode_grammar_payload says why).
+inline constexpr std::uint64_t grammar_payload_symbols_per_byte = 768;
+inline constexpr std::uint64_t grammar_payload_symbols_beyond_the_bound = 1024;
+
+namespace grammar_payload_detail {
 
 template <class Item, std::size_t capacity>
 class MoveToFront {
@@ -92,16 +105,12 @@ private:
     std::vector<std::uint64_t> uses_;
 };
 
-constexpr std::size_t successors_kept = 16;
-// A bound on the symbols a payload byte can code: 756 and a margin
-// (decode_payload says why).
-constexpr std::uint64_t max_symbols_per_byte = 768;
-constexpr std::uint64_t symbols_beyond_the_bound = 1024;
-constexpr std::size_t candidates_kept = 16;
+inline constexpr std::size_t successors_kept = 16;
+inline constexpr std::size_t candidates_kept = 16;
 // The successor list's key for the first symbol of a body (no predecessor).
-constexpr std::uint64_t body_start = std::uint64_t{1} << 32;
+inline constexpr std::uint64_t body_start = std::uint64_t{1} << 32;
 
-std::size_t bit_length(std::size_t value) {
+inline std::size_t bit_length(std::size_t value) {
     std::size_t length = 0;
     for (; value != 0 && length < 32; value >>= 1) {
         ++length;
@@ -120,7 +129,7 @@ public:
 
     // The symbol at `place` of rule `rule`'s body (`value`: the symbol, when
     // encoding; ignored when decoding).
-    Symbol symbol(std::uint32_t rule, std::uint64_t place, Symbol value) {
+    GrammarSymbol symbol(std::uint32_t rule, std::uint64_t place, GrammarSymbol value) {
         const bool opening = place == 0;
         auto& followers = successors_[opening ? body_start : previous_last_];
         const std::uint32_t wanted_first = first_terminal(value);
@@ -135,42 +144,43 @@ public:
             followers.use(follower);
         }
         auto& candidates = candidates_of(first);
-        const std::size_t candidate = code_index(coder_, candidate_index_[follower == 0 ? 0 : 1],
-                                                 candidates.find(value), candidates.size());
-        Symbol symbol = first;
+        const std::size_t candidate =
+            code_index(coder_, candidate_index_[follower == 0 ? 0 : 1], candidates.find(value), candidates.size());
+        GrammarSymbol symbol = first;
         if (candidate == candidates.size()) {
-            if (!coder_.bit(escape_is_terminal_, !is_rule(value))) {
-                symbol = rule_base + escaped_rule(rule, first, value);
+            if (!coder_.bit(escape_is_terminal_, !is_grammar_rule(value))) {
+                symbol = grammar_rule_base + escaped_rule(rule, first, value);
             }
             candidates.add(symbol);
         } else {
             symbol = candidates[candidate];
             candidates.use(candidate);
         }
-        if (is_rule(symbol)) {
-            by_use_.used(first, rule_of(symbol));
+        if (is_grammar_rule(symbol)) {
+            by_use_.used(first, grammar_rule_of(symbol));
         }
-        previous_last_ = is_rule(symbol) ? last_[rule_of(symbol)] : terminal_of(symbol);
+        previous_last_ = is_grammar_rule(symbol) ? last_[grammar_rule_of(symbol)] : grammar_terminal_of(symbol);
         return symbol;
     }
 
     // Rule `rule` (not the start rule) is complete: its ends, for the
     // symbols that refer to it.
-    void rule_done(std::uint32_t rule, Symbol first_symbol, Symbol last_symbol) {
+    void rule_done(std::uint32_t rule, GrammarSymbol first_symbol, GrammarSymbol last_symbol) {
         const std::uint32_t first = first_terminal(first_symbol);
         first_.push_back(first);
-        last_.push_back(is_rule(last_symbol) ? last_[rule_of(last_symbol)] : terminal_of(last_symbol));
-        candidates_of(first).add(rule_base + rule);
+        last_.push_back(is_grammar_rule(last_symbol) ? last_[grammar_rule_of(last_symbol)]
+                                                     : grammar_terminal_of(last_symbol));
+        candidates_of(first).add(grammar_rule_base + rule);
         by_use_.add(first, rule);
     }
 
 private:
-    std::uint32_t first_terminal(Symbol symbol) const {
-        return is_rule(symbol) ? first_[rule_of(symbol)] : terminal_of(symbol);
+    std::uint32_t first_terminal(GrammarSymbol symbol) const {
+        return is_grammar_rule(symbol) ? first_[grammar_rule_of(symbol)] : grammar_terminal_of(symbol);
     }
 
     // The list starts with the terminal itself.
-    MoveToFront<Symbol, candidates_kept>& candidates_of(std::uint32_t first) {
+    MoveToFront<GrammarSymbol, candidates_kept>& candidates_of(std::uint32_t first) {
         const auto [place, added] = starting_with_.try_emplace(first);
         if (added) {
             place->second.add(first);
@@ -191,10 +201,10 @@ private:
     // A rule starting with `first` that its short list did not hold: its
     // place in the group of all such rules (every one of them is before
     // `rule`, so a reference forward cannot be written).
-    std::uint32_t escaped_rule(std::uint32_t rule, std::uint32_t first, Symbol value) {
+    std::uint32_t escaped_rule(std::uint32_t rule, std::uint32_t first, GrammarSymbol value) {
         const std::vector<std::uint32_t>& group = by_use_.group(first);
         const std::uint64_t place = code_number(coder_, escape_place_[bit_length(group.size())],
-                                                is_rule(value) ? by_use_.place_of(rule_of(value)) : 0);
+                                                is_grammar_rule(value) ? by_use_.place_of(grammar_rule_of(value)) : 0);
         coder_.check(place < group.size(), "a rule reference past the rules starting with its terminal");
         const std::uint32_t target = group[static_cast<std::size_t>(place)];
         coder_.check(target < rule, "a rule reference to itself or a later rule");
@@ -216,14 +226,17 @@ private:
     std::vector<std::uint32_t> first_;  // of every rule done, its first and last terminal
     std::vector<std::uint32_t> last_;
     std::unordered_map<std::uint64_t, MoveToFront<std::uint32_t, successors_kept>> successors_;
-    std::unordered_map<std::uint32_t, MoveToFront<Symbol, candidates_kept>> starting_with_;
+    std::unordered_map<std::uint32_t, MoveToFront<GrammarSymbol, candidates_kept>> starting_with_;
     RulesByUse by_use_;
 };
 
-}  // namespace
+}  // namespace grammar_payload_detail
 
-std::vector<std::uint8_t> encode_payload(const std::vector<std::uint64_t>& offsets,
-                                         const std::vector<Symbol>& symbols) {
+// The payload of rule bodies as grammar_rules.hpp describes them (the
+// builder's canonical numbering).
+inline std::vector<std::uint8_t> encode_grammar_payload(const std::vector<std::uint64_t>& offsets,
+                                                        const std::vector<GrammarSymbol>& symbols) {
+    using grammar_payload_detail::PayloadModel;
     RangeEncoder encoder;
     PayloadModel<RangeEncoder> model(encoder);
     const std::uint32_t rules = static_cast<std::uint32_t>(offsets.size() - 1);
@@ -231,7 +244,7 @@ std::vector<std::uint8_t> encode_payload(const std::vector<std::uint64_t>& offse
         const bool start = rule + 1 == rules;
         const std::uint64_t size = offsets[rule + 1] - offsets[rule];
         model.body_size(start, start ? size : size - 2);
-        const Symbol* body = symbols.data() + offsets[rule];
+        const GrammarSymbol* body = symbols.data() + offsets[rule];
         for (std::uint64_t place = 0; place < size; ++place) {
             model.symbol(rule, place, body[place]);
         }
@@ -242,26 +255,39 @@ std::vector<std::uint8_t> encode_payload(const std::vector<std::uint64_t>& offse
     return encoder.finish();
 }
 
-void decode_payload(const std::uint8_t* data, std::size_t size, std::uint32_t rules, std::uint64_t symbol_count,
-                    const std::string& name, std::vector<std::uint64_t>& offsets, std::vector<Symbol>& symbols) {
-    RangeDecoder decoder(data, size, name);
+// The bodies of `rules` rules holding `symbol_count` symbols in all, from
+// the first of `size` bytes; returns how many bytes are left after the last
+// rule (the caller's to refuse). An Error (one line, no file name: the
+// caller adds what the bytes are) when the bytes are not such a payload. Every body refers only
+// to rules before it and every rule but the last has two symbols or more;
+// the lengths are the caller's to check (grammar_rule_lengths). Memory and
+// time grow with what is decoded, which a payload of `size` bytes bounds (a
+// coded decision costs 0.0053 bits at least and a symbol takes two: at most
+// 768 symbols a byte, and 1024 more), never with the counts claimed.
+inline std::size_t decode_grammar_payload(const std::uint8_t* data, std::size_t size, std::uint32_t rules,
+                                          std::uint64_t symbol_count, std::vector<std::uint64_t>& offsets,
+                                          std::vector<GrammarSymbol>& symbols) {
+    using grammar_payload_detail::PayloadModel;
+    RangeDecoder decoder(data, size);
     PayloadModel<RangeDecoder> model(decoder);
     offsets.assign(1, 0);
     symbols.clear();
     // Every symbol costs the coder two binary decisions at least, each at
     // least -log2(4081/4096) bits (Probability's most certain state), so
     // the payload holds no more than about 756 symbols a byte: a count past
-    // max_symbols_per_byte times its bytes is refused before anything is
-    // allocated, and the rest is reserved once, never grown by doubling
-    // (a 132 KB forgery of 100 M symbols peaked at three times their size).
-    if (symbol_count > max_symbols_per_byte * std::uint64_t{size} + symbols_beyond_the_bound) {
-        throw WppError(name, "claims " + std::to_string(symbol_count) + " symbols, more than " +
-                                 std::to_string(size) + " payload bytes can code");
+    // grammar_payload_symbols_per_byte times its bytes is refused before
+    // anything is allocated, and the rest is reserved once, never grown by
+    // doubling (a 132 KB forgery of 100 M symbols peaked at three times
+    // their size).
+    if (symbol_count >
+        grammar_payload_symbols_per_byte * std::uint64_t{size} + grammar_payload_symbols_beyond_the_bound) {
+        fail("claims " + std::to_string(symbol_count) + " symbols, more than " + std::to_string(size) +
+             " payload bytes can code");
     }
     symbols.reserve(static_cast<std::size_t>(symbol_count));
     const auto check_not_past_end = [&](std::uint32_t rule) {
         if (decoder.overrun() != 0) {
-            throw WppError(name, "payload ends inside rule " + std::to_string(rule));
+            fail("payload ends inside rule " + std::to_string(rule));
         }
     };
     for (std::uint32_t rule = 0; rule < rules; ++rule) {
@@ -270,8 +296,8 @@ void decode_payload(const std::uint8_t* data, std::size_t size, std::uint32_t ru
         check_not_past_end(rule);
         const std::uint64_t left = symbol_count - symbols.size();
         if (coded > left || (!start && left - coded < 2)) {
-            throw WppError(name, "rule " + std::to_string(rule) + " claims more symbols than the header's " +
-                                     std::to_string(symbol_count) + " in all");
+            fail("rule " + std::to_string(rule) + " claims more symbols than the header's " +
+                 std::to_string(symbol_count) + " in all");
         }
         const std::uint64_t body = start ? coded : coded + 2;
         for (std::uint64_t place = 0; place < body; ++place) {
@@ -284,12 +310,10 @@ void decode_payload(const std::uint8_t* data, std::size_t size, std::uint32_t ru
         offsets.push_back(symbols.size());
     }
     if (symbols.size() != symbol_count) {
-        throw WppError(name, "the rules hold " + std::to_string(symbols.size()) + " symbols, the header claims " +
-                                 std::to_string(symbol_count));
+        fail("the rules hold " + std::to_string(symbols.size()) + " symbols, the header claims " +
+             std::to_string(symbol_count));
     }
-    if (decoder.unused() != 0) {
-        throw WppError(name, std::to_string(decoder.unused()) + " unexpected bytes after the last rule");
-    }
+    return decoder.unused();
 }
 
-}  // namespace tcgen::wpp
+}  // namespace tcgen_runtime

@@ -1,13 +1,15 @@
 #pragma once
-// A binary adaptive range coder for the .wpp payload (format 2), and the
-// number and list-index codes built on it. Every decision is one bit coded
-// with an adaptive probability; the models above it (grammar_payload.cpp)
-// are written once, for encoding and decoding alike, against the two
-// classes here, which share one interface:
+// A binary adaptive range coder for the grammar payload (grammar_payload.hpp:
+// the .wpp file's and the grammar back-end's), and the number and
+// list-index codes built on it. Every decision is one bit coded with an
+// adaptive probability; the models above it are written once, for encoding
+// and decoding alike, against the two classes here, which share one
+// interface:
 //   bool bit(Probability&, bool value)   codes `value` (encoder) or returns
 //                                        the decoded bit (decoder)
 //   bool direct(bool value)              the same at probability 1/2
-//   void check(bool ok, const char* what) the decoder throws WppError when a
+//   void check(bool ok, const char* what) the decoder fails (an Error,
+//                                        "corrupt payload: WHAT") when a
 //                                        decoded value is impossible
 //
 // The coder keeps a 32-bit range and renormalises a byte at a time when the
@@ -22,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include <tcgen/wpp/grammar.hpp>
+#include "error.hpp"
 
-namespace tcgen::wpp {
+namespace tcgen_runtime {
 
 // The probability that the next bit is 0, in units of 2^-12, moved 1/16 of
 // the way towards each bit seen (1/16 came out smaller than 1/32 on the
@@ -124,8 +126,7 @@ private:
 // done, checks that every byte was used.
 class RangeDecoder {
 public:
-    RangeDecoder(const std::uint8_t* data, std::size_t size, const std::string& name)
-        : data_(data), size_(size), name_(name) {
+    RangeDecoder(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {
         check(next_byte() == 0, "the payload does not start with the coder's 0 byte");
         for (int i = 0; i < 4; ++i) {
             code_ = (code_ << 8) | next_byte();
@@ -158,7 +159,7 @@ public:
     }
     void check(bool ok, const char* what) const {
         if (!ok) {
-            throw WppError(name_, std::string("corrupt payload: ") + what);
+            fail(std::string("corrupt payload: ") + what);
         }
     }
 
@@ -185,7 +186,6 @@ private:
     std::size_t position_ = 0;
     std::uint32_t code_ = 0;
     std::uint32_t range_ = 0xFFFFFFFFu;
-    const std::string& name_;
 };
 
 // An unsigned number up to 2^64 - 1: its bit length (0 to 64) through a
@@ -255,4 +255,4 @@ std::size_t code_index(Coder& coder, IndexModel<places>& model, std::size_t valu
     return places + static_cast<std::size_t>(rest);
 }
 
-}  // namespace tcgen::wpp
+}  // namespace tcgen_runtime
