@@ -271,7 +271,7 @@ TEST(Sequitur, GrammarNoLargerThanItsInput) {
 
 TEST(GrammarCodec, EncoderBytes) {
     EXPECT_LT(grammar_encoder_bytes(0), std::uint64_t{1} << 20);
-    EXPECT_EQ(grammar_encoder_bytes(std::uint64_t{4} << 20), (std::uint64_t{128} << 20) + (64 << 10));
+    EXPECT_EQ(grammar_encoder_bytes(std::uint64_t{4} << 20), (std::uint64_t{192} << 20) + (64 << 10));
 }
 
 }  // namespace

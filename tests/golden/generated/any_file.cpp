@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1455, a class per field and the
-// TraceCodec that ties them together; main() at line 1782; then the rest of
+// of this spec is written in); from line 1457, a class per field and the
+// TraceCodec that ties them together; main() at line 1784; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -59,6 +59,7 @@
 #include <thread>
 #include <type_traits>
 #include <unistd.h>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <zstd.h>
@@ -341,8 +342,8 @@ public:
     }
 
     // Whether every field missed more than half of its values (a record a
-    // run copied counts as predicted): the sign of an input that is not in
-    // this spec's format.
+    // run copied counts as predicted), and with ids most records were first
+    // appearances: the sign of an input that is not in this spec's format.
     bool mostly_missed() const {
         const std::uint64_t copied = runs_.records_in_runs();
         return field_1_.mostly_missed(copied);

@@ -45,8 +45,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1483, a class per field and the
-// TraceCodec that ties them together; main() at line 4178; then the rest of
+// of this spec is written in); from line 1485, a class per field and the
+// TraceCodec that ties them together; main() at line 4180; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -87,6 +87,7 @@
 #include <thread>
 #include <type_traits>
 #include <unistd.h>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <zstd.h>
@@ -2639,8 +2640,8 @@ public:
     }
 
     // Whether every field missed more than half of its values (a record a
-    // run copied counts as predicted): the sign of an input that is not in
-    // this spec's format.
+    // run copied counts as predicted), and with ids most records were first
+    // appearances: the sign of an input that is not in this spec's format.
     bool mostly_missed() const {
         const std::uint64_t copied = runs_.records_in_runs();
         return field_1_.mostly_missed(copied) && field_2_.mostly_missed(copied) && field_3_.mostly_missed(copied) && field_4_.mostly_missed(copied) && field_5_.mostly_missed(copied) && field_6_.mostly_missed(copied) && field_7_.mostly_missed(copied) && field_8_.mostly_missed(copied) && field_9_.mostly_missed(copied) && field_10_.mostly_missed(copied) && field_11_.mostly_missed(copied) && field_12_.mostly_missed(copied) && field_13_.mostly_missed(copied) && field_14_.mostly_missed(copied) && field_15_.mostly_missed(copied);

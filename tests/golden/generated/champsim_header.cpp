@@ -118,6 +118,7 @@
 #include <tuple>
 #include <type_traits>
 #include <unistd.h>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <zstd.h>
@@ -2751,8 +2752,8 @@ public:
     }
 
     // Whether every field missed more than half of its values (a record a
-    // run copied counts as predicted): the sign of an input that is not in
-    // this spec's format.
+    // run copied counts as predicted), and with ids most records were first
+    // appearances: the sign of an input that is not in this spec's format.
     bool mostly_missed() const {
         const std::uint64_t copied = runs_.records_in_runs();
         return field_1_.mostly_missed(copied) && field_2_.mostly_missed(copied) && field_3_.mostly_missed(copied) && field_4_.mostly_missed(copied) && field_5_.mostly_missed(copied) && field_6_.mostly_missed(copied) && field_7_.mostly_missed(copied) && field_8_.mostly_missed(copied) && field_9_.mostly_missed(copied) && field_10_.mostly_missed(copied) && field_11_.mostly_missed(copied) && field_12_.mostly_missed(copied) && field_13_.mostly_missed(copied) && field_14_.mostly_missed(copied) && field_15_.mostly_missed(copied);

@@ -63,6 +63,7 @@
 #include <tuple>
 #include <type_traits>
 #include <unistd.h>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <zstd.h>
@@ -578,8 +579,8 @@ public:
     }
 
     // Whether every field missed more than half of its values (a record a
-    // run copied counts as predicted): the sign of an input that is not in
-    // this spec's format.
+    // run copied counts as predicted), and with ids most records were first
+    // appearances: the sign of an input that is not in this spec's format.
     bool mostly_missed() const {
         const std::uint64_t copied = runs_.records_in_runs();
         return field_1_.mostly_missed(copied) && field_2_.mostly_missed(copied);
