@@ -13,7 +13,7 @@
 //      before it: a flipped bit anywhere is caught
 //   the payload: a branch trace's outcomes first (u64 their count, u64 the
 //   bytes of their records compressed by LZMA, those bytes), then the rule
-//   bodies in number order, arithmetic coded (grammar_payload.cpp).
+//   bodies in number order, arithmetic coded (runtime/grammar_payload.hpp).
 // Every count is checked against what the payload's bytes can hold before
 // anything is allocated for it, the checksum before the payload is decoded,
 // and the lengths by Grammar::from_rules before anything expands.
