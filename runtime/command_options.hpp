@@ -176,8 +176,8 @@ inline const std::vector<CommandOption>& command_options() {
          "print the spec, records and bytes of each stream of each .tcz FILE on standard output, without "
          "decompressing",
          set_operation<Operation::list>},
-        {"c", "--stdout", "--to-stdout", OptionValue::none, "", "",
-         "write to standard output and keep the input files", set_flag<&CommandOptions::to_console>},
+        {"c", "--stdout", "--to-stdout", OptionValue::none, "", "", "write to standard output and keep the input files",
+         set_flag<&CommandOptions::to_console>},
         {"o", "--output", "", OptionValue::argument, "FILE", "a file name",
          "write to FILE (one input at most) and keep the input",
          [](OptionTarget& target, const std::string& value, std::string_view) {
@@ -196,8 +196,7 @@ inline const std::vector<CommandOption>& command_options() {
         {"", "--report", "", OptionValue::none, "", "",
          "after compressing, print how often each predictor was right and the bytes of each stream",
          set_flag<&CommandOptions::report>},
-        {"0123456789", "", "", OptionValue::own_letters, "", "",
-         levels_help(),
+        {"0123456789", "", "", OptionValue::own_letters, "", "", levels_help(),
          [](OptionTarget& target, const std::string& digits, std::string_view) {
              if (digits.size() > 1) {
                  fail("compression level " + digits + " is not in 0.." + std::to_string(max_level) + " (try -h)");
@@ -226,8 +225,8 @@ inline const std::vector<CommandOption>& command_options() {
          }},
         {"", "--block-size", "", OptionValue::argument, "SIZE", "a size",
          "put SIZE bytes of records in each block (K, M, G suffixes; default " +
-             std::to_string(tcz_default_block_bytes >> 20) + "MiB, at most " +
-             std::to_string(tcz_max_block_bytes >> 20) +
+             std::to_string(tcz_default_block_bytes >> 20) + "MiB, " + std::to_string(tcz_ids_block_bytes >> 20) +
+             "MiB where the spec codes records as ids; at most " + std::to_string(tcz_max_block_bytes >> 20) +
              "MiB): the back-ends find repeats within a block, so larger blocks compress better and take more "
              "memory",
          [](OptionTarget& target, const std::string& value, std::string_view option) {

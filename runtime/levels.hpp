@@ -49,13 +49,19 @@ inline constexpr BackendCandidates lzma_or_bzip2{2, Backend::lzma, Backend::bzip
 // Context mixing last: it decodes slowest (cm_codec.hpp).
 inline constexpr BackendCandidates lzma_bzip2_or_cm{3, Backend::lzma, Backend::bzip2, Backend::cm};
 // Id streams: their SEQUITUR grammar first (grammar_codec.hpp), about a
-// third smaller than LZMA's on branch traces' ids.
-inline constexpr BackendCandidates grammar_or_lzma{2, Backend::grammar, Backend::lzma, Backend::lzma};
-inline constexpr BackendCandidates grammar_lzma_or_cm{3, Backend::grammar, Backend::lzma, Backend::cm};
+// third smaller than LZMA's on branch traces' ids; bzip2, whose block
+// sorting is smaller still on the ids of tight loops (sort, bzip2, gzip, xz:
+// 10-25 % below the grammar) and far larger on the others (2-4 times on
+// cc1's and sqlite3's); then LZMA, or at -9 context mixing, smaller than
+// both on most ids (docs/design/log.md, "Control flow as ids in the
+// container").
+inline constexpr BackendCandidates grammar_bzip2_or_lzma{3, Backend::grammar, Backend::bzip2, Backend::lzma};
+inline constexpr BackendCandidates grammar_bzip2_or_cm{3, Backend::grammar, Backend::bzip2, Backend::cm};
 
 struct LevelRow {
-    // Bytes of records a block holds; 0: the codec's own (the generated
-    // programs' is 16 MiB). A larger block finds longer repeats and costs
+    // Bytes of records a block holds, at least the codec's own; 0: the
+    // codec's own (the generated programs' is 16 MiB, 64 MiB with records
+    // as ids). A larger block finds longer repeats and costs
     // memory: about three blocks' worth to compress, four to decompress.
     std::uint64_t block_bytes;
     // Whether the predictors learn every record of a run that the records'
@@ -107,15 +113,15 @@ inline constexpr std::string_view largest =
 inline constexpr LevelRow level_table[max_level + 1] = {
     // block     learns  codes          values         ids            LZMA preset, search       retries  help
     {0,          false,  bzip2_alone,   bzip2_alone,   bzip2_alone,   0, LzmaSearch::preset,    false,   level_help::paper},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 1, LzmaSearch::preset,  false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 2, LzmaSearch::preset,  false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 3, LzmaSearch::preset,  false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 4, LzmaSearch::preset,  false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 5, LzmaSearch::preset,  false,   level_help::shallow},
-    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_or_lzma, 6, LzmaSearch::shallow, false,   level_help::standard},
-    {32u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, grammar_or_lzma, 6, LzmaSearch::preset,  true,    level_help::large},
-    {48u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, grammar_or_lzma, 6, LzmaSearch::preset,  true,    level_help::large},
-    {64u << 20,  true,   lzma_bzip2_or_cm, lzma_bzip2_or_cm, grammar_lzma_or_cm, 6, LzmaSearch::preset, true, level_help::largest},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_bzip2_or_lzma, 1, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_bzip2_or_lzma, 2, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_bzip2_or_lzma, 3, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_bzip2_or_lzma, 4, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_bzip2_or_lzma, 5, LzmaSearch::preset,  false,   level_help::shallow},
+    {0,          false,  bzip2_alone,   lzma_or_bzip2, grammar_bzip2_or_lzma, 6, LzmaSearch::shallow, false,   level_help::standard},
+    {32u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, grammar_bzip2_or_lzma, 6, LzmaSearch::preset,  true,    level_help::large},
+    {48u << 20,  true,   lzma_or_bzip2, lzma_or_bzip2, grammar_bzip2_or_lzma, 6, LzmaSearch::preset,  true,    level_help::large},
+    {64u << 20,  true,   lzma_bzip2_or_cm, lzma_bzip2_or_cm, grammar_bzip2_or_cm, 6, LzmaSearch::preset, true, level_help::largest},
 };
 // clang-format on
 

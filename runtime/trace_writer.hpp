@@ -50,14 +50,15 @@ struct WriteOptions {
 
 // The records per block `options` asks for with records of `record_bytes`
 // bytes: at least one, and at most what the format allows (an Error names
-// the sizes allowed otherwise).
+// the sizes allowed otherwise). A level's block is never smaller than the
+// codec's own (a spec coding records as ids has 64 MiB blocks of its own).
 inline std::uint64_t records_per_block_for(const WriteOptions& options, std::uint64_t record_bytes,
                                            std::uint64_t codec_default) {
-    const std::uint64_t block_bytes =
-        options.block_bytes != 0 ? options.block_bytes : level_row(options.level).block_bytes;
-    if (block_bytes == 0) {
-        return codec_default;
+    if (options.block_bytes == 0) {
+        const std::uint64_t level_bytes = level_row(options.level).block_bytes;
+        return std::max(codec_default, level_bytes / record_bytes);
     }
+    const std::uint64_t block_bytes = options.block_bytes;
     if (block_bytes < record_bytes || block_bytes > tcz_max_block_bytes) {
         fail("a block holds " + size_text(record_bytes) + " to " + size_text(tcz_max_block_bytes) +
              " bytes (one record to the format's limit), not " + size_text(block_bytes));

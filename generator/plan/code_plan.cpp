@@ -296,7 +296,7 @@ CodePlan build_code_plan(const Spec& spec) {
     plan.spec = spec;
     plan.header_bytes = spec.header_bytes();
     plan.record_bytes = spec.record_bytes();
-    plan.records_per_block = records_per_block(spec.record_bytes());
+    plan.records_per_block = records_per_block(spec.record_bytes(), spec.record_ids);
     plan.pc_field = spec.pc_field;
     unsigned offset = 0;
     // One stream of codes for every field, a record's codes side by side in

@@ -7,8 +7,10 @@
 
 namespace tcgen {
 
-std::uint64_t records_per_block(unsigned record_bytes) {
-    return std::max<std::uint64_t>(1, tcgen_runtime::tcz_default_block_bytes / record_bytes);
+std::uint64_t records_per_block(unsigned record_bytes, bool record_ids) {
+    const std::uint64_t block_bytes =
+        record_ids ? tcgen_runtime::tcz_ids_block_bytes : tcgen_runtime::tcz_default_block_bytes;
+    return std::max<std::uint64_t>(1, block_bytes / record_bytes);
 }
 
 MemoryEstimate estimate_memory(const CodePlan& plan) {
@@ -20,9 +22,11 @@ MemoryEstimate estimate_memory(const CodePlan& plan) {
     // largest of those the default level tries (runtime/backends.hpp), on a
     // stream of the block's size.
     const std::uint64_t block_bytes = plan.records_per_block * plan.record_bytes;
-    const std::uint64_t backend_bytes = tcgen_runtime::level_encoder_bytes(tcgen_runtime::default_level, block_bytes);
+    const std::uint64_t ids_bytes = plan.record_ids() ? plan.records_per_block * 4 : 0;
+    const std::uint64_t backend_bytes =
+        tcgen_runtime::level_encoder_bytes(tcgen_runtime::default_level, block_bytes, ids_bytes);
     estimate.buffers =
-        3 * block_bytes + plan.records_per_block * plan.fields.size() + plan.header_bytes + backend_bytes;
+        3 * block_bytes + plan.records_per_block * plan.fields.size() + ids_bytes + plan.header_bytes + backend_bytes;
     return estimate;
 }
 

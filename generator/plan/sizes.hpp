@@ -9,8 +9,9 @@
 namespace tcgen {
 
 // Records per block of the .tcz container: a fixed number per spec, so that
-// memory stays bounded whatever the trace length.
-std::uint64_t records_per_block(unsigned record_bytes);
+// memory stays bounded whatever the trace length; more for a spec that
+// codes records as ids.
+std::uint64_t records_per_block(unsigned record_bytes, bool record_ids);
 
 struct MemoryEstimate {
     std::uint64_t tables = 0;

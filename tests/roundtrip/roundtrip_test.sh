@@ -52,7 +52,9 @@ round_trip() {
 # The report has one "Field N (...): COUNT values" line per field followed by
 # its code rows, and a line "whole-record runs: C of N records copied ...":
 # N is the number of records, and every field's hits add up to the N - C
-# records coded field by field.
+# records coded field by field. A spec coding records as ids adds a line
+# "record ids: R records as ids, F first appearances ...": R is the number
+# of records, and the fields (and the runs line) see the F alone.
 check_report() {
     local name=$1 size=$2
     local records=0
@@ -62,7 +64,13 @@ check_report() {
         /^Field [0-9]+ \(/ { field++; total[field] = $NF == "values" ? $(NF - 1) : -1; next }
         field && $1 ~ /^[0-9]+$/ && NF >= 4 { sum[field] += $(NF - 1) }
         /^whole-record runs: [0-9]+ of [0-9]+ records/ { copied = $3; all = $5; runs_line++ }
+        /^record ids: [0-9]+ records as ids, [0-9]+ first appearances/ { as_ids = $3; fresh = $7; ids_line++ }
         END {
+            if (ids_line > 1) bad = bad " ids lines:" ids_line
+            if (ids_line == 1) {
+                if (as_ids != records) bad = bad " ids line counts " as_ids
+                records = fresh
+            }
             if (runs_line != 1) bad = bad " runs line:" runs_line
             if (all != records) bad = bad " runs line counts " all
             for (f = 1; f <= field; f++)
