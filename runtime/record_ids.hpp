@@ -4,9 +4,9 @@
 // 0, 1, 2, ... in order of first appearance, and only a record's first
 // appearance is coded by the fields. A branch trace holds a few hundred to a
 // few thousand distinct (pc, target, taken) records in millions, so its ids
-// are the program's path through its blocks, which a grammar of the ids
-// (the `grammar` back-end) codes 35-50 % smaller than the fields' predictors
-// code the records (docs/design/log.md, "Control flow as ids in the
+// are the program's path through its blocks, which the back-ends (their
+// grammar, bzip2) code 27-62 % smaller than the fields' predictors code the
+// records (docs/design/log.md, "Control flow as ids in the
 // container").
 //
 // A block's ids go to their own stream, one little-endian u32 a record; the

@@ -100,8 +100,7 @@ enum class LineUpdate { shift, smart, overwrite };
 enum class StreamRole { codes, misses, ids };
 
 // A stream of a block: its field (0 for the codes of every field and for the
-// ids) and role,
-// and the width of its elements.
+// ids), its role and the width of its elements.
 struct PlanStream {
     unsigned field = 1;
     StreamRole role = StreamRole::codes;
