@@ -13,12 +13,14 @@
 // symbols: the rule count (the start rule included) and the body symbols of
 // all rules together, each as LEB128 (at most 5 and 10 bytes), then the
 // range-coded payload of the rule bodies to the buffer's last byte (a size
-// that is not a multiple of 4 is always stored). The decoder refuses counts that the payload's bytes cannot code (768
-// symbols a byte, and 1024 more) or that the expected size cannot hold (a grammar never has more symbols than its
-// expansion), a rule referring to itself or a later one, a rule but the start rule of fewer than two symbols, an
-// expansion of another length and unused bytes, all before it expands:
-// what it allocates follows the input's and the expected size, never a
-// count the input claims.
+// that is not a multiple of 4 is always stored). The decoder refuses, all
+// before it expands: counts that the payload's bytes cannot code (768
+// symbols a byte, and 1024 more) or that the expected size cannot hold (a
+// grammar never has more symbols than its expansion), a rule referring to
+// itself or a later one, a rule but the start rule of fewer than two
+// symbols, an expansion of another length and unused bytes. What it
+// allocates follows the input's and the expected size, never a count the
+// input claims.
 
 #include <cstddef>
 #include <cstdint>
