@@ -81,12 +81,16 @@ X86_SPECS = {
     "cache-miss-addresses": ("tcgen-x86-misses", "examples/x86_cache_misses.tcg"),
     "load-values": ("tcgen-x86-loads", "examples/x86_load_values.tcg"),
 }
-# Where the project started, measured in the same run as the "before" of a
-# before/after: the TCgen paper's configuration, TCgen(A) with every stream
-# through bzip2 and decoding on one thread. It runs tcgen-a's binary with
-# these options: (name, the compressor it varies, compress options,
-# decompress options).
+# Other configurations of a built tcgen compressor, run with its binary and
+# other options: (name, the compressor it varies, compress options,
+# decompress options). PAPER is where the project started, measured in the
+# same run as the "before" of a before/after: the TCgen paper's
+# configuration, TCgen(A) with every stream through bzip2 and decoding on one
+# thread. Each kind's shipped spec also runs at -9, the strongest level: the
+# one the project's goal against zpaq -m5 is stated for.
 PAPER = ("tcgen-a-paper", "tcgen-a", ["--backend=bzip2"], ["-T1"])
+SHIPPED_SPECS = CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())
+CONFIGURATIONS = [PAPER] + [(name + "-9", name, ["-9"], []) for name, _ in SHIPPED_SPECS]
 
 
 def is_champsim_kind(kind):
@@ -115,7 +119,8 @@ def tcgen_specs_for_kind(kind):
 def all_names():
     return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())
              + BLOCK_ID_SPECS]
-            + [PAPER[0], WPP_BLOCK_IDS] + [c.name for c in GENERAL] + [ZPAQ.name])
+            + [name for name, _, _, _ in CONFIGURATIONS] + [WPP_BLOCK_IDS]
+            + [c.name for c in GENERAL] + [ZPAQ.name])
 
 
 def block_ids_compressor(name, split_tool, ids_coder):
@@ -140,15 +145,17 @@ def wpp_block_ids(split_tool, wpp):
 
 def tcgen_builds_for(kind, wanted):
     """(name, spec) of the tcgen compressors that traces of KIND need built:
-    those selected, and tcgen-a for the paper's configuration."""
+    those selected, and those whose other configurations are selected."""
     def selected(name):
-        return wanted is None or name in wanted or (name == PAPER[1] and PAPER[0] in wanted)
+        return wanted is None or name in wanted or any(
+            base == name and variant in wanted for variant, base, _, _ in CONFIGURATIONS)
     return [(name, spec) for name, spec in tcgen_specs_for_kind(kind) if selected(name)]
 
 
-def paper_configuration(base):
-    """PAPER run with BASE's binary (BASE: the built tcgen-a)."""
-    name, _, compress_options, decompress_options = PAPER
+def configuration(variant, base):
+    """VARIANT (one of CONFIGURATIONS) run with BASE's binary (BASE: the
+    built compressor it varies)."""
+    name, _, compress_options, decompress_options = variant
     return Compressor(name, base.compress + compress_options, base.decompress + decompress_options,
                       spec=base.spec, binary=base.binary)
 
@@ -164,8 +171,9 @@ def compressors_for_kind(kind, built, wanted):
     for name, _ in tcgen_specs_for_kind(kind):
         if name in built and (wanted is None or name in wanted):
             chosen.append(built[name])
-        if name == PAPER[1] and name in built and (wanted is None or PAPER[0] in wanted):
-            chosen.append(paper_configuration(built[name]))
+        for variant in CONFIGURATIONS:
+            if variant[1] == name and name in built and (wanted is None or variant[0] in wanted):
+                chosen.append(configuration(variant, built[name]))
     if is_branch_kind(kind) and WPP_BLOCK_IDS in built and (wanted is None or WPP_BLOCK_IDS in wanted):
         chosen.append(built[WPP_BLOCK_IDS])
     chosen += [c for c in GENERAL if wanted is None or c.name in wanted]
