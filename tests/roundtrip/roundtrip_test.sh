@@ -114,6 +114,14 @@ done
 for backend in bzip2 lzma zstd; do
     round_trip mixed --backend="$backend"
 done
+# Every level: -0 codes every stream with bzip2, -1 .. -8 choose among more
+# back-ends with more effort (7 and 8 in larger blocks), -9 adds the
+# context-mixing back-end. Under the sanitizers, one level of each kind.
+levels="0 1 2 3 4 5 6 7 8 9"
+if [ -n "${TCGEN_TEST_UNDER_SANITIZERS:-}" ]; then levels="0 7 9"; fi
+for level in $levels; do
+    round_trip mixed "-$level"
+done
 head -c 100003 /dev/urandom >"$work/random_bytes"
 round_trip random_bytes
 round_trip random_bytes --backend=zstd
