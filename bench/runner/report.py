@@ -49,9 +49,9 @@ GOALS = [
 CEILING = "zpaq-m5"
 # Goals stated per trace rather than on average: (what, the compressor
 # compared with, threshold of the smallest per-trace ratio factor). Every
-# kind's: no trace larger than xz -9 makes it. Branch traces' (control
-# flow): a plain tcgen compressor at least as small as the grammar pipeline
-# of block ids, and the rest.
+# kind's: no trace on which xz -9's file is the smaller. Branch traces'
+# (control flow) besides: a plain tcgen compressor at least as small as the
+# grammar pipeline of block ids, and the rest.
 TRACE_GOALS = [
     ("ratio ≥ xz-9's on every trace", BASELINE, 1.0),
 ]
