@@ -117,8 +117,7 @@ def tcgen_specs_for_kind(kind):
 
 
 def all_names():
-    return ([n for n, _ in VPC_SPECS + CHAMPSIM_SPECS + BRANCH_SPECS + list(X86_SPECS.values())
-             + BLOCK_ID_SPECS]
+    return ([n for n, _ in VPC_SPECS + SHIPPED_SPECS + BLOCK_ID_SPECS]
             + [name for name, _, _, _ in CONFIGURATIONS] + [WPP_BLOCK_IDS]
             + [c.name for c in GENERAL] + [ZPAQ.name])
 
