@@ -24,6 +24,8 @@
 //     void restart_touched_pages_only(bool);  // restart() zeroes only the pages touched (empties the tables):
 //                                             // restarts_touched_pages_only() says when
 //     void learn_every_record(bool);  // the writer's ratio-over-speed choice for runs of records
+//     void estimate_streams_with(StreamCostEstimate);  // the writer's estimate of a stream's compressed
+//                                                      // bytes, for the codec's choices (stream_cost.hpp)
 //   };
 //
 // encode appends whatever it likes to streams[0..stream_count) for `count`

@@ -16,8 +16,18 @@
 // lie in runs of 16 or more (docs/design/log.md, "Runs of whole records").
 //
 // Where runs are short, their lengths cost more than the codes they save, so
-// the writer decides per block, from a scan for runs before coding: runs are
-// used when runs of 16 records or more hold a third of the block's records.
+// the writer decides per block. A scan for runs comes first: where runs of
+// 16 records or more hold a third of the block's records, runs are used.
+// Otherwise the choice is made on what each way would cost: the fields code
+// every record once (their tables change alike whether a record is coded or
+// learnt as a copy), which gives the block without runs and, by leaving out
+// the records each copies, the block with runs learnt whole and the block
+// of record matches; a quick estimate of each one's compressed streams
+// (estimate_with) picks the smallest. No statistic of a scan told these
+// apart: on load and store traces matches covering 72-78 % of a block cost
+// up to 84 % more bytes, and on cache misses covering 85-89 % they saved
+// 8-21 % (docs/design/log.md, "Whole-record decisions on load and store
+// traces").
 //
 // Learning is what a run costs the decoder: 97.9 % of a python3 branch trace
 // is copied and its decoding still spends 60 % of its time in the fields'
@@ -39,8 +49,7 @@
 // of perl's miss records, in runs of 2-8, from 2^9-2^21 records back), where
 // "the record after the last equal record" seldom holds: an LZ77 over whole
 // records, each match a candidate's index or a distance, and a length
-// (below). Where runs are not used, the writer's parse decides: matches are
-// used where they cover half of the block's records.
+// (below).
 // Nothing carries from block to block: the tables are emptied at each block,
 // so a block can be decoded after a restart as before.
 
@@ -50,7 +59,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/byte_order.hpp"
@@ -68,6 +79,11 @@ namespace tcgen_runtime {
 // match (L >= 2 records) those and a distance of at most 4 bytes (a block
 // holds fewer than 2^28 records).
 inline constexpr std::uint64_t record_runs_bytes_per_record = 4;
+
+// What `size` bytes of a codec's stream number `stream` would compress to,
+// estimated (stream_cost.hpp gives the writer's): the per-block choice
+// between runs, record matches and neither is made on it.
+using StreamCostEstimate = std::function<std::uint64_t(std::size_t stream, const std::uint8_t* data, std::size_t size)>;
 
 template <std::size_t record_bytes>
 class RecordRuns {
@@ -91,10 +107,10 @@ public:
     }
     // Runs of this many records or more count towards the decision.
     static constexpr std::size_t long_run = 16;
-    // Where runs are not used, record matches are where the writer's parse
-    // covers this share of the block's records or more.
-    static constexpr std::size_t matches_share_numerator = 1;
-    static constexpr std::size_t matches_share_denominator = 2;
+    // Where long runs do not decide, a way of coding the block is estimated
+    // only if it copies at least this share of its records (1/32): below
+    // that it cannot gain what estimating it costs.
+    static constexpr std::size_t min_copied_shift = 5;
     // The table's size for the largest block: 2^20 entries (4 MiB) found 3-5 %
     // more of the runs of load and store traces than 2^16 entries.
     static constexpr unsigned max_table_bits = 20;
@@ -109,44 +125,40 @@ public:
     // runs where the scan finds them.
     void learn_every_record(bool every) { tails_allowed_ = !every; }
 
-    // Codes `count` records: the decision byte, then the run lengths among the
-    // fields' codes. encode_one(record) codes one record field by field;
-    // learn_one(record) has the fields learn it without coding it.
-    template <class EncodeOne, class LearnOne>
-    void encode(const std::uint8_t* records, std::size_t count, StreamWriter& codes, EncodeOne&& encode_one,
-                LearnOne&& learn_one) {
+    // The estimate the choice between the ways of coding a block is made on
+    // where long runs do not decide; without one, a stream's raw bytes.
+    void estimate_with(StreamCostEstimate estimate) { estimate_ = std::move(estimate); }
+
+    // Codes `count` records into streams[0..stream_count), whose first is the
+    // codes stream: the decision byte, then the run lengths or match tokens
+    // among the fields' codes. encode_one(record) codes one record field by
+    // field; learn_one(record) has the fields learn it without coding it;
+    // uncount_one(codes) takes back from the fields' usage counts a record
+    // that encode_one coded and a run or match then copied, its part of the
+    // codes stream at `codes`.
+    template <class EncodeOne, class LearnOne, class UncountOne>
+    void encode(const std::uint8_t* records, std::size_t count, StreamWriter* streams, std::size_t stream_count,
+                EncodeOne&& encode_one, LearnOne&& learn_one, UncountOne&& uncount_one) {
         if (count == 0) {
             return;
         }
         records_ += count;
-        const Learning learning = choose(records, count);
-        codes.put(static_cast<std::uint8_t>(learning));
-        if (learning == Learning::no_runs) {
-            for (std::size_t index = 0; index < count; ++index) {
-                encode_one(records + index * record_bytes);
-            }
+        const Learning runs = scan_runs(records, count);
+        if (runs == Learning::no_runs) {
+            encode_cheapest(records, count, streams, stream_count, encode_one, uncount_one);
             return;
         }
-        if (learning == Learning::record_matches) {
-            encode_matches(records, codes, encode_one, learn_one);
-            return;
-        }
-        Cursor cursor = start(count, learning);
-        while (cursor.index < count) {
-            if (cursor.predicted != 0) {
-                const std::size_t from = cursor.predicted - 1;
-                std::size_t length = 0;
-                while (cursor.index + length < count && same(records, from + length, cursor.index + length)) {
-                    ++length;
+        streams[0].put(static_cast<std::uint8_t>(runs));
+        Tally tally;
+        put_runs(
+            records, count, runs, streams[0], tally,
+            [&](std::size_t index) { encode_one(records + index * record_bytes); },
+            [&](std::size_t first, std::size_t length) {
+                for (std::size_t index = first; index < first + length; ++index) {
+                    learn_one(records + index * record_bytes);
                 }
-                put_length(codes, length);
-                if (end_run(cursor, records, length, learn_one)) {
-                    break;
-                }
-            }
-            encode_one(records + cursor.index * record_bytes);
-            after_coded(cursor, records);
-        }
+            });
+        totals_.add(tally);
     }
 
     // Rebuilds `count` records that encode() coded; decode_one(record) decodes
@@ -174,6 +186,12 @@ public:
             return;
         }
         Cursor cursor = start(count, learning);
+        Tally tally;
+        const auto learn = [&](std::size_t first, std::size_t length) {
+            for (std::size_t index = first; index < first + length; ++index) {
+                learn_one(records + index * record_bytes);
+            }
+        };
         while (cursor.index < count) {
             if (cursor.predicted != 0) {
                 const std::size_t from = cursor.predicted - 1;
@@ -183,18 +201,19 @@ public:
                          std::to_string(count - cursor.index) + " remain in the block");
                 }
                 copy(records, from, cursor.index, static_cast<std::size_t>(length));
-                if (end_run(cursor, records, static_cast<std::size_t>(length), learn_one)) {
+                if (end_run(cursor, records, static_cast<std::size_t>(length), tally, learn)) {
                     break;
                 }
             }
             decode_one(records + cursor.index * record_bytes);
             after_coded(cursor, records);
         }
+        totals_.add(tally);
     }
 
     // Records coded as parts of runs so far: copied whole, never coded by
     // the fields.
-    std::uint64_t records_in_runs() const { return records_in_runs_; }
+    std::uint64_t records_in_runs() const { return totals_.copied; }
 
     // The report's line: records coded as parts of runs so far, the runs,
     // and how many of the copied records the fields learnt.
@@ -202,7 +221,7 @@ public:
         std::fprintf(out,
                      "whole-record runs: %" PRIu64 " of %" PRIu64 " records copied from earlier ones, in %" PRIu64
                      " runs; the predictors learnt %" PRIu64 " of them\n",
-                     records_in_runs_, records_, runs_, records_learnt_);
+                     totals_.copied, records_, totals_.runs, totals_.learnt);
     }
 
     // Mixes the whole record; the top `bits` bits index a table (this one's,
@@ -228,6 +247,20 @@ private:
         std::size_t count = 0;      // the block's records
         unsigned bits = 0;          // log2 of the table's entries this block
         std::size_t learned = 0;    // the most records of a run the fields learn
+    };
+
+    // Records copied by runs or matches, the runs or matches, and the copied
+    // records the fields learnt: of a block, and so far (the report's).
+    struct Tally {
+        std::uint64_t copied = 0;
+        std::uint64_t runs = 0;
+        std::uint64_t learnt = 0;
+
+        void add(const Tally& other) {
+            copied += other.copied;
+            runs += other.runs;
+            learnt += other.learnt;
+        }
     };
 
     static constexpr unsigned table_bits(std::size_t count) {
@@ -269,24 +302,47 @@ private:
     }
 
     // After a run of `length` records (possibly 0) at cursor.index: the fields
-    // learn them, the table learns where the run's last record was followed.
-    // Returns whether the block is done.
-    template <class LearnOne>
-    bool end_run(Cursor& cursor, const std::uint8_t* records, std::size_t length, LearnOne& learn_one) {
+    // learn them (learn(first, length): the records from index `first` on),
+    // the table learns where the run's last record was followed. Returns
+    // whether the block is done.
+    template <class Learn>
+    bool end_run(Cursor& cursor, const std::uint8_t* records, std::size_t length, Tally& tally, Learn& learn) {
         if (length > 0) {
             const std::size_t first_learnt = length > cursor.learned ? length - cursor.learned : 0;
-            for (std::size_t k = first_learnt; k < length; ++k) {
-                learn_one(records + (cursor.index + k) * record_bytes);
-            }
-            records_learnt_ += length - first_learnt;
+            learn(cursor.index + first_learnt, length - first_learnt);
+            tally.learnt += length - first_learnt;
+            tally.copied += length;
+            tally.runs += 1;
             cursor.index += length;
-            records_in_runs_ += length;
-            runs_ += 1;
             table_[slot_of(records + (cursor.index - 1) * record_bytes, cursor.bits)] =
                 static_cast<std::uint32_t>(cursor.index + 1);
         }
         cursor.predicted = 0;
         return cursor.index == cursor.count;
+    }
+
+    // Runs over the block: their lengths into `codes`; code(index) for each
+    // record coded field by field, learn(first, length) for the records of
+    // each run the fields learn.
+    template <class Code, class Learn>
+    void put_runs(const std::uint8_t* records, std::size_t count, Learning learning, StreamWriter& codes, Tally& tally,
+                  Code&& code, Learn&& learn) {
+        Cursor cursor = start(count, learning);
+        while (cursor.index < count) {
+            if (cursor.predicted != 0) {
+                const std::size_t from = cursor.predicted - 1;
+                std::size_t length = 0;
+                while (cursor.index + length < count && same(records, from + length, cursor.index + length)) {
+                    ++length;
+                }
+                put_length(codes, length);
+                if (end_run(cursor, records, length, tally, learn)) {
+                    break;
+                }
+            }
+            code(cursor.index);
+            after_coded(cursor, records);
+        }
     }
 
     // After record cursor.index was coded field by field: what the table says
@@ -299,31 +355,35 @@ private:
         ++cursor.index;
     }
 
-    // Whether runs pay in this block: the scan the decision is made on.
-    Learning choose(const std::uint8_t* records, std::size_t count) {
+    // The scan for runs: runs learnt whole or by their tails where runs of
+    // long_run records or more hold a third of the block, else no_runs (and
+    // the records that runs of any length would copy in copied_by_runs_).
+    Learning scan_runs(const std::uint8_t* records, std::size_t count) {
         Cursor cursor = start(count, Learning::every_record);
         std::size_t run = 0;
+        std::size_t in_runs = 0;
         std::size_t in_long_runs = 0;
         std::size_t long_runs = 0;
+        const auto end = [&] {
+            in_runs += run;
+            in_long_runs += run >= long_run ? run : 0;
+            long_runs += run >= long_run ? 1 : 0;
+            run = 0;
+        };
         for (std::size_t index = 0; index < count; ++index) {
             if (cursor.predicted != 0 && same(records, cursor.predicted - 1, index)) {
                 ++run;
                 ++cursor.predicted;
                 continue;
             }
-            in_long_runs += run >= long_run ? run : 0;
-            long_runs += run >= long_run ? 1 : 0;
-            run = 0;
+            end();
             std::uint32_t& entry = table_[slot_of(records + index * record_bytes, cursor.bits)];
             cursor.predicted = entry;
             entry = static_cast<std::uint32_t>(index + 2);
         }
-        in_long_runs += run >= long_run ? run : 0;
-        long_runs += run >= long_run ? 1 : 0;
+        end();
+        copied_by_runs_ = in_runs;
         if (in_long_runs * 3 < count) {
-            if (parse_matches(records, count) * matches_share_denominator >= matches_share_numerator * count) {
-                return Learning::record_matches;
-            }
             return Learning::no_runs;
         }
         return tails_allowed_ && in_long_runs >= tail_mean_run * long_runs ? Learning::run_tails
@@ -487,13 +547,15 @@ private:
         return covered;
     }
 
-    template <class EncodeOne, class LearnOne>
-    void encode_matches(const std::uint8_t* records, StreamWriter& codes, EncodeOne& encode_one, LearnOne& learn_one) {
+    // The parse's matches into `codes`: code(index) for each record coded
+    // field by field, learn(first, length) for the records of each match.
+    template <class Code, class Learn>
+    void put_matches(StreamWriter& codes, Tally& tally, Code&& code, Learn&& learn) const {
         std::size_t index = 0;
         for (const MatchItem& item : parse_) {
             codes.put(item.token);
             if (item.token == 0) {
-                encode_one(records + index * record_bytes);
+                code(index);
                 ++index;
                 continue;
             }
@@ -501,13 +563,11 @@ private:
             if (item.token == explicit_token) {
                 put_length(codes, item.distance - 1);
             }
-            for (std::size_t k = 0; k < item.length; ++k) {
-                learn_one(records + (index + k) * record_bytes);
-            }
+            learn(index, item.length);
             index += item.length;
-            records_in_runs_ += item.length;
-            records_learnt_ += item.length;
-            runs_ += 1;
+            tally.copied += item.length;
+            tally.learnt += item.length;
+            tally.runs += 1;
         }
     }
 
@@ -557,10 +617,151 @@ private:
                 insert_context(records, index + k, bits);
             }
             index += static_cast<std::size_t>(length);
-            records_in_runs_ += length;
-            records_learnt_ += length;
-            runs_ += 1;
+            totals_.copied += length;
+            totals_.learnt += length;
+            totals_.runs += 1;
         }
+    }
+
+    // A way of coding the block, built from the pass of encode_cheapest():
+    // its streams, and the records it copies.
+    struct Assembly {
+        std::vector<StreamWriter> streams;
+        std::vector<std::size_t> read;  // per stream: the pass's next byte to take
+        // Runs of copied records: the first, how many, and where the first's
+        // codes are in the pass's codes stream.
+        struct Copied {
+            std::size_t first;
+            std::size_t length;
+            std::size_t codes_at;
+        };
+        std::vector<Copied> copied;
+        Tally tally;
+    };
+
+    // Where long runs do not decide: the fields code every record, which is
+    // the block without runs (flag 0), as it stands in `streams`; the block
+    // with runs learnt whole and the block of record matches are made from
+    // it by leaving out the records they copy, and the one of the three
+    // whose streams the estimate finds smallest is kept. The fields' tables
+    // change alike whether a record is coded or learnt, so each is the
+    // block the fields would have coded with that flag.
+    template <class EncodeOne, class UncountOne>
+    void encode_cheapest(const std::uint8_t* records, std::size_t count, StreamWriter* streams,
+                         std::size_t stream_count, EncodeOne& encode_one, UncountOne& uncount_one) {
+        streams[0].put(static_cast<std::uint8_t>(Learning::no_runs));
+        starts_.resize(stream_count);
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            starts_[stream] = streams[stream].size();
+        }
+        // What each record adds to each stream; a record too large for the
+        // note (a spec of thousands of fields) keeps flag 0.
+        added_.resize(count * stream_count);
+        ends_ = starts_;
+        bool noted = true;
+        for (std::size_t index = 0; index < count; ++index) {
+            encode_one(records + index * record_bytes);
+            for (std::size_t stream = 0; stream < stream_count; ++stream) {
+                const std::size_t end = streams[stream].size();
+                noted = noted && end - ends_[stream] <= 0xFFFF;
+                added_[index * stream_count + stream] = static_cast<std::uint16_t>(end - ends_[stream]);
+                ends_[stream] = end;
+            }
+        }
+        const std::size_t enough = std::max<std::size_t>(1, count >> min_copied_shift);
+        if (!noted || count < 2) {
+            return;
+        }
+        Assembly* best = nullptr;
+        std::uint64_t best_cost = estimate(streams, stream_count);
+        const auto consider = [&](Assembly& assembly) {
+            const std::uint64_t cost = estimate(assembly.streams.data(), stream_count);
+            if (cost < best_cost) {
+                best = &assembly;
+                best_cost = cost;
+            }
+        };
+        if (copied_by_runs_ >= enough) {
+            begin(runs_assembly_, streams, stream_count, Learning::every_record);
+            put_runs(
+                records, count, Learning::every_record, runs_assembly_.streams[0], runs_assembly_.tally,
+                [&](std::size_t index) { take(runs_assembly_, streams, stream_count, index); },
+                [&](std::size_t first, std::size_t length) { skip(runs_assembly_, stream_count, first, length); });
+            consider(runs_assembly_);
+        }
+        if (parse_matches(records, count) >= enough) {
+            begin(matches_assembly_, streams, stream_count, Learning::record_matches);
+            put_matches(
+                matches_assembly_.streams[0], matches_assembly_.tally,
+                [&](std::size_t index) { take(matches_assembly_, streams, stream_count, index); },
+                [&](std::size_t first, std::size_t length) { skip(matches_assembly_, stream_count, first, length); });
+            consider(matches_assembly_);
+        }
+        if (best == nullptr) {
+            return;
+        }
+        for (const typename Assembly::Copied& copied : best->copied) {
+            std::size_t codes_at = copied.codes_at;
+            for (std::size_t index = copied.first; index < copied.first + copied.length; ++index) {
+                uncount_one(streams[0].data() + codes_at);
+                codes_at += added_[index * stream_count];
+            }
+        }
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            std::swap(streams[stream], best->streams[stream]);
+        }
+        totals_.add(best->tally);
+    }
+
+    // An assembly's streams begin as the pass's did: what the streams held
+    // before the block, then the flag.
+    void begin(Assembly& assembly, const StreamWriter* pass, std::size_t stream_count, Learning learning) const {
+        assembly.streams.resize(stream_count);
+        assembly.read = starts_;
+        assembly.copied.clear();
+        assembly.tally = Tally{};
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            const std::size_t before = stream == 0 ? starts_[0] - 1 : starts_[stream];
+            assembly.streams[stream].clear();
+            assembly.streams[stream].put_bytes(pass[stream].data(), before);
+        }
+        assembly.streams[0].put(static_cast<std::uint8_t>(learning));
+    }
+
+    // Record `index` is coded field by field: what the pass wrote for it.
+    void take(Assembly& assembly, const StreamWriter* pass, std::size_t stream_count, std::size_t index) const {
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            const std::size_t added = added_[index * stream_count + stream];
+            assembly.streams[stream].put_bytes(pass[stream].data() + assembly.read[stream], added);
+            assembly.read[stream] += added;
+        }
+    }
+
+    // Records [first, first + length) are copied: left out.
+    void skip(Assembly& assembly, std::size_t stream_count, std::size_t first, std::size_t length) const {
+        assembly.copied.push_back({first, length, assembly.read[0]});
+        for (std::size_t index = first; index < first + length; ++index) {
+            for (std::size_t stream = 0; stream < stream_count; ++stream) {
+                assembly.read[stream] += added_[index * stream_count + stream];
+            }
+        }
+    }
+
+    // The estimated compressed bytes of a block's streams, from where the
+    // block's part begins (what came before is the same in every way of
+    // coding it); streams the block added nothing to are left out.
+    std::uint64_t estimate(const StreamWriter* streams, std::size_t stream_count) const {
+        std::uint64_t total = 0;
+        for (std::size_t stream = 0; stream < stream_count; ++stream) {
+            if (ends_[stream] == starts_[stream]) {
+                continue;
+            }
+            const std::size_t from = stream == 0 ? starts_[0] - 1 : starts_[stream];
+            const std::uint8_t* data = streams[stream].data() + from;
+            const std::size_t size = streams[stream].size() - from;
+            total += estimate_ ? estimate_(stream, data, size) : size;
+        }
+        return total;
     }
 
     std::vector<std::uint32_t> context_prev_;
@@ -568,12 +769,18 @@ private:
     std::vector<std::uint32_t> content_prev_;
     std::vector<MatchItem> parse_;
 
+    StreamCostEstimate estimate_;
+    std::size_t copied_by_runs_ = 0;           // by the last scan's runs of any length
+    std::vector<std::size_t> starts_;          // per stream: where the block's part begins
+    std::vector<std::size_t> ends_;            // per stream: where the pass's part ends
+    std::vector<std::uint16_t> added_;         // per record and stream: the pass's bytes
+    Assembly runs_assembly_;
+    Assembly matches_assembly_;
+
     std::vector<std::uint32_t> table_;
     bool tails_allowed_ = true;
     std::uint64_t records_ = 0;
-    std::uint64_t records_in_runs_ = 0;
-    std::uint64_t runs_ = 0;
-    std::uint64_t records_learnt_ = 0;
+    Tally totals_;
 };
 
 }  // namespace tcgen_runtime

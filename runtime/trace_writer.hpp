@@ -21,6 +21,7 @@
 #include "error.hpp"
 #include "io.hpp"
 #include "levels.hpp"
+#include "stream_cost.hpp"
 #include "streams.hpp"
 #include "zeroed_memory.hpp"
 
@@ -86,6 +87,7 @@ public:
         for (const std::string_view name : Codec::stream_names) {
             contents.push_back(stream_content(name));
         }
+        codec_->estimate_streams_with(stream_cost_estimate(contents, options.backend, options.level));
         container_.set_stream_contents(std::move(contents));
         container_.write_preamble(preamble);
         header_.reserve(Codec::header_bytes);

@@ -343,11 +343,14 @@ private:
     void set_named_predictions(TemplateData& data) const {
         TemplateData named = template_list();
         TemplateData roles = template_list();
+        bool learn_finds_code = false;
         for (const PlanPredictor& predictor : field_.predictors) {
             const KindCode& code = predictor.spec.kind->code();
             const std::string decode = code.decode_named(predictor, names_);
             if (!decode.empty()) {
+                learn_finds_code = learn_finds_code || predictor.first_slot > 0;
                 TemplateData item;
+                item.set("learn_after_slots", predictor.first_slot > 0);
                 item.set("slot", std::to_string(predictor.first_slot));
                 item.set("encode", code.encode_named(predictor, names_));
                 item.set("decode", decode);
@@ -360,6 +363,7 @@ private:
             }
         }
         data.set("named_predictions", named);
+        data.set("learn_finds_code", learn_finds_code);
         data.set("has_encoder_roles", !roles.is_empty_list());
         data.set("encoder_roles", roles);
     }

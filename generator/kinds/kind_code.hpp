@@ -77,7 +77,9 @@ public:
     // statement and the decoder's expression for the predicted value, for
     // a kind whose decoder computes it only then (MATCH: where a match
     // starts, the decoder looks it up); empty for none. With them, the
-    // statement that learn() runs for `value`, which no code names. And the
+    // statement that learn() runs for `value`, which no code names, where no
+    // slot before the predictor's predicted `value` (where encode() could
+    // have named it): it must change the tables as encode() would. And the
     // statement that gives its table the encoder's role, which the encoder
     // runs before every block; empty for none.
     virtual std::string encode_named(const PlanPredictor&, const FieldNames&) const { return {}; }

@@ -53,7 +53,8 @@ public:
         return names.table(predictor.table) + ".start()";
     }
     // A learned value (no code) starts a match where the key's latest
-    // occurrence predicted it.
+    // occurrence predicted it (learn() asks this only where no slot before
+    // the MATCH's predicted it, as encode() names the MATCH only there).
     std::string learn_named(const PlanPredictor& predictor, const FieldNames& names) const override {
         return names.table(predictor.table) + ".start_if_right(value);";
     }

@@ -69,6 +69,7 @@ struct XorCodec {
         }
     }
     void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
+    void estimate_streams_with(tcgen_runtime::StreamCostEstimate) {}
 
     std::uint32_t previous_ = 0;
 };

@@ -21,18 +21,19 @@ struct Coded {
     std::vector<std::uint8_t> codes;
     std::size_t coded = 0;
     std::size_t learned = 0;
+    std::size_t uncounted = 0;  // coded, then copied instead
 };
 
 Coded encode(Runs& runs, const std::vector<std::uint8_t>& records) {
     Coded result;
     StreamWriter codes;
     runs.encode(
-        records.data(), records.size() / record_bytes, codes,
+        records.data(), records.size() / record_bytes, &codes, 1,
         [&](const std::uint8_t* record) {
             codes.put_bytes(record, record_bytes);
             ++result.coded;
         },
-        [&](const std::uint8_t*) { ++result.learned; });
+        [&](const std::uint8_t*) { ++result.learned; }, [&](const std::uint8_t*) { ++result.uncounted; });
     result.codes.assign(codes.data(), codes.data() + codes.size());
     return result;
 }
@@ -104,8 +105,8 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
     std::vector<const std::uint8_t*> learned_by_writer;
     StreamWriter codes;
     writer.encode(
-        records.data(), 2000, codes, [&](const std::uint8_t* record) { codes.put_bytes(record, record_bytes); },
-        [&](const std::uint8_t* record) { learned_by_writer.push_back(record); });
+        records.data(), 2000, &codes, 1, [&](const std::uint8_t* record) { codes.put_bytes(record, record_bytes); },
+        [&](const std::uint8_t* record) { learned_by_writer.push_back(record); }, [](const std::uint8_t*) {});
     ASSERT_GT(codes.size(), 0u);
     EXPECT_EQ(codes.data()[0], 2u);  // runs used, learnt by their tails
     // The run covers records 51..1999: the fields learn its last four.
@@ -282,13 +283,55 @@ TEST(RecordRuns, ShortRepeatsAreCodedAsRecordMatches) {
     Runs writer;
     const Coded coded = encode(writer, records);
     EXPECT_EQ(coded.codes[0], 3u);  // record matches
-    EXPECT_EQ(coded.coded + coded.learned, 20000u);
-    EXPECT_LT(coded.coded, 20000u / 4);
+    // Every record was coded once for the choice; those a match copies are
+    // taken back from the usage counts.
+    EXPECT_EQ(coded.coded, 20000u);
+    EXPECT_EQ(coded.learned, 0u);
+    EXPECT_LT(coded.coded - coded.uncounted, 20000u / 4);
     EXPECT_LE(coded.codes.size(), 20000 * (record_bytes + record_runs_bytes_per_record));
     Runs reader;
     std::size_t learned = 0;
     EXPECT_EQ(decode(reader, coded.codes, 20000, &learned), records);
-    EXPECT_EQ(learned, coded.learned);  // every copied record is learnt
+    EXPECT_EQ(learned, coded.uncounted);  // every copied record is learnt
+}
+
+TEST(RecordRuns, WithoutLongRunsTheEstimateChooses) {
+    const std::vector<std::uint8_t> records = shuffled_segments_trace(20000, 7);
+    // An estimate that finds the most bytes cheapest (the block coded field
+    // by field, flag 0, which copies nothing), and one that charges for
+    // every byte.
+    const auto plain_is_cheapest = [](std::size_t, const std::uint8_t*, std::size_t size) {
+        return (std::uint64_t{1} << 40) - size;
+    };
+    const auto bytes = [](std::size_t, const std::uint8_t*, std::size_t size) { return std::uint64_t{size}; };
+    for (const bool plain : {true, false}) {
+        Runs writer;
+        writer.estimate_with(plain ? StreamCostEstimate(plain_is_cheapest) : StreamCostEstimate(bytes));
+        const Coded coded = encode(writer, records);
+        EXPECT_EQ(coded.codes[0], plain ? 0u : 3u);
+        EXPECT_EQ(coded.uncounted, plain ? 0u : writer.records_in_runs());
+        Runs reader;
+        EXPECT_EQ(decode(reader, coded.codes, 20000), records);
+    }
+}
+
+TEST(RecordRuns, ShortRunsWinWhereTheyCopyMost) {
+    // Loops of 12 records between random ones: runs too short to decide by
+    // the scan, which copy most of the block and save its bytes.
+    std::vector<std::uint8_t> records;
+    for (unsigned lap = 0; lap < 400; ++lap) {
+        const std::vector<std::uint8_t> loop = loop_trace(12, 1);
+        records.insert(records.end(), loop.begin(), loop.end());
+        const std::vector<std::uint8_t> noise = random_trace(8, 1u << 30, lap);
+        records.insert(records.end(), noise.begin(), noise.end());
+    }
+    Runs writer;
+    const Coded coded = encode(writer, records);
+    EXPECT_NE(coded.codes[0], 0u);
+    EXPECT_EQ(coded.uncounted, writer.records_in_runs());
+    EXPECT_GT(coded.uncounted, records.size() / record_bytes / 3);
+    Runs reader;
+    EXPECT_EQ(decode(reader, coded.codes, records.size() / record_bytes), records);
 }
 
 TEST(RecordRuns, RecordMatchesRoundTripOnEveryMix) {

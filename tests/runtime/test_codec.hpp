@@ -95,6 +95,7 @@ public:
     bool touched_pages_only() const { return touched_pages_only_; }
 
     void learn_every_record(bool) {}  // no whole-record runs: nothing to choose
+    void estimate_streams_with(tcgen_runtime::StreamCostEstimate) {}
 
     // The delta codec's "prediction" is a repeat of the previous short.
     bool mostly_missed() const { return repeated_shorts_ < records_seen_ / 2; }

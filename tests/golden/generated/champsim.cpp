@@ -45,8 +45,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1485, a class per field and the
-// TraceCodec that ties them together; main() at line 4180; then the rest of
+// of this spec is written in); from line 1690, a class per field and the
+// TraceCodec that ties them together; main() at line 4581; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -102,6 +102,7 @@ namespace {
 
 using tcgen_runtime::MatchTable;
 using tcgen_runtime::RecordRuns;
+using tcgen_runtime::StreamCostEstimate;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -157,6 +158,14 @@ public:
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -367,6 +376,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -485,6 +502,14 @@ public:
         Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -649,6 +674,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -765,6 +798,14 @@ public:
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -885,6 +926,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -1001,6 +1050,14 @@ public:
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1121,6 +1178,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -1237,6 +1302,14 @@ public:
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1358,9 +1431,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 5) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1562,9 +1651,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1747,9 +1852,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 5) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1951,9 +2072,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2136,9 +2273,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2321,9 +2474,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2592,6 +2761,11 @@ public:
         runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
+    // The estimate of a stream's compressed bytes on which a block without
+    // long runs chooses between runs, record matches and neither
+    // (record_runs.hpp); the writer gives its back-ends' (stream_cost.hpp).
+    void estimate_streams_with(StreamCostEstimate estimate) { runs_.estimate_with(std::move(estimate)); }
+
     // Empties every table, as at the start: a reader can begin decoding at
     // a block where the writer did the same.
     void restart() {
@@ -2652,8 +2826,10 @@ private:
     template <bool marks>
     void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            records, count, streams, stream_count,
+            [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
     template <bool marks>
@@ -2695,6 +2871,26 @@ private:
         field_14_.encode<marks>(field_1, field_14, streams[0], streams[14]);
         std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
         field_15_.encode<marks>(field_1, field_15, streams[0], streams[15]);
+    }
+
+    // A record's codes, in coding order at `codes`, no longer count in the
+    // fields' usage: a run or match copied the record after encode_one.
+    void uncount_one(const std::uint8_t* codes) {
+        field_1_.uncount(codes);
+        field_2_.uncount(codes);
+        field_3_.uncount(codes);
+        field_4_.uncount(codes);
+        field_5_.uncount(codes);
+        field_6_.uncount(codes);
+        field_7_.uncount(codes);
+        field_8_.uncount(codes);
+        field_9_.uncount(codes);
+        field_10_.uncount(codes);
+        field_11_.uncount(codes);
+        field_12_.uncount(codes);
+        field_13_.uncount(codes);
+        field_14_.uncount(codes);
+        field_15_.uncount(codes);
     }
 
     template <bool marks>

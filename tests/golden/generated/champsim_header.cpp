@@ -214,6 +214,7 @@ namespace codec_detail {
 
 using tcgen_runtime::MatchTable;
 using tcgen_runtime::RecordRuns;
+using tcgen_runtime::StreamCostEstimate;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -269,6 +270,14 @@ public:
         match4_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -479,6 +488,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -597,6 +614,14 @@ public:
         Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -761,6 +786,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -877,6 +910,14 @@ public:
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -997,6 +1038,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -1113,6 +1162,14 @@ public:
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1233,6 +1290,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint64_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -1349,6 +1414,14 @@ public:
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1470,9 +1543,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 5) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1674,9 +1763,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -1859,9 +1964,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 5) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2063,9 +2184,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2248,9 +2385,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2433,9 +2586,25 @@ public:
     template <bool marks>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match4_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 2) {
+            match4_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -2704,6 +2873,11 @@ public:
         runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
+    // The estimate of a stream's compressed bytes on which a block without
+    // long runs chooses between runs, record matches and neither
+    // (record_runs.hpp); the writer gives its back-ends' (stream_cost.hpp).
+    void estimate_streams_with(StreamCostEstimate estimate) { runs_.estimate_with(std::move(estimate)); }
+
     // Empties every table, as at the start: a reader can begin decoding at
     // a block where the writer did the same.
     void restart() {
@@ -2764,8 +2938,10 @@ private:
     template <bool marks>
     void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            records, count, streams, stream_count,
+            [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
     template <bool marks>
@@ -2807,6 +2983,26 @@ private:
         field_14_.encode<marks>(field_1, field_14, streams[0], streams[14]);
         std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
         field_15_.encode<marks>(field_1, field_15, streams[0], streams[15]);
+    }
+
+    // A record's codes, in coding order at `codes`, no longer count in the
+    // fields' usage: a run or match copied the record after encode_one.
+    void uncount_one(const std::uint8_t* codes) {
+        field_1_.uncount(codes);
+        field_2_.uncount(codes);
+        field_3_.uncount(codes);
+        field_4_.uncount(codes);
+        field_5_.uncount(codes);
+        field_6_.uncount(codes);
+        field_7_.uncount(codes);
+        field_8_.uncount(codes);
+        field_9_.uncount(codes);
+        field_10_.uncount(codes);
+        field_11_.uncount(codes);
+        field_12_.uncount(codes);
+        field_13_.uncount(codes);
+        field_14_.uncount(codes);
+        field_15_.uncount(codes);
     }
 
     template <bool marks>

@@ -23,8 +23,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1463, a class per field and the
-// TraceCodec that ties them together; main() at line 2346; then the rest of
+// of this spec is written in); from line 1668, a class per field and the
+// TraceCodec that ties them together; main() at line 2608; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -80,6 +80,7 @@ namespace {
 
 using tcgen_runtime::MatchTable;
 using tcgen_runtime::RecordRuns;
+using tcgen_runtime::StreamCostEstimate;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -135,6 +136,14 @@ public:
         match3_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -316,9 +325,25 @@ public:
     template <bool marks>
     void learn(std::uint32_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        match8_table_.start_if_right(value);
+        // The code encode() would write: a prediction it names (below) may
+        // change the tables, so here it does so only where the code could
+        // name it, where no slot before its own was right.
+        Work predictions[miss_code];
+        predict(lines, predictions);
+        const unsigned code = find_prediction(predictions, Work{value});
+        if (code >= 3) {
+            match8_table_.start_if_right(value);
+        }
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -508,6 +533,14 @@ public:
         update(lines, value);
     }
 
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
+    }
+
     template <bool marks>
     Value decode(std::uint32_t pc, StreamReader& codes, StreamReader& misses) {
         Lines lines = select<marks>(pc);
@@ -638,6 +671,14 @@ public:
         match3_table_.start_if_right(value);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -857,6 +898,11 @@ public:
         runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
+    // The estimate of a stream's compressed bytes on which a block without
+    // long runs chooses between runs, record matches and neither
+    // (record_runs.hpp); the writer gives its back-ends' (stream_cost.hpp).
+    void estimate_streams_with(StreamCostEstimate estimate) { runs_.estimate_with(std::move(estimate)); }
+
     // Empties every table, as at the start: a reader can begin decoding at
     // a block where the writer did the same.
     void restart() {
@@ -895,8 +941,10 @@ private:
     template <bool marks>
     void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            records, count, streams, stream_count,
+            [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
     template <bool marks>
@@ -916,6 +964,15 @@ private:
         field_3_.encode<marks>(field_1, field_3, streams[0], streams[3]);
         std::uint16_t field_4 = load_le<std::uint16_t>(record + 13);
         field_4_.encode<marks>(field_4, streams[0], streams[4]);
+    }
+
+    // A record's codes, in coding order at `codes`, no longer count in the
+    // fields' usage: a run or match copied the record after encode_one.
+    void uncount_one(const std::uint8_t* codes) {
+        field_1_.uncount(codes);
+        field_2_.uncount(codes);
+        field_3_.uncount(codes);
+        field_4_.uncount(codes);
     }
 
     template <bool marks>

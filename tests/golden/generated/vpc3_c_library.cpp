@@ -114,6 +114,7 @@ using Columns = tcgen_runtime::Columns;
 namespace codec_detail {
 
 using tcgen_runtime::RecordRuns;
+using tcgen_runtime::StreamCostEstimate;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -165,6 +166,14 @@ public:
         Lines lines = select<marks>();
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -329,6 +338,14 @@ public:
         Lines lines = select<marks>(pc);
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -557,6 +574,11 @@ public:
         runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
+    // The estimate of a stream's compressed bytes on which a block without
+    // long runs chooses between runs, record matches and neither
+    // (record_runs.hpp); the writer gives its back-ends' (stream_cost.hpp).
+    void estimate_streams_with(StreamCostEstimate estimate) { runs_.estimate_with(std::move(estimate)); }
+
     // Empties every table, as at the start: a reader can begin decoding at
     // a block where the writer did the same.
     void restart() {
@@ -591,8 +613,10 @@ private:
     template <bool marks>
     void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            records, count, streams, stream_count,
+            [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
     template <bool marks>
@@ -608,6 +632,13 @@ private:
         field_1_.encode<marks>(field_1, streams[0], streams[1]);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 4);
         field_2_.encode<marks>(field_1, field_2, streams[0], streams[2]);
+    }
+
+    // A record's codes, in coding order at `codes`, no longer count in the
+    // fields' usage: a run or match copied the record after encode_one.
+    void uncount_one(const std::uint8_t* codes) {
+        field_1_.uncount(codes);
+        field_2_.uncount(codes);
     }
 
     template <bool marks>

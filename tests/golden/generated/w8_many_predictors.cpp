@@ -17,8 +17,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1457, a class per field and the
-// TraceCodec that ties them together; main() at line 1806; then the rest of
+// of this spec is written in); from line 1662, a class per field and the
+// TraceCodec that ties them together; main() at line 2033; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -73,6 +73,7 @@
 namespace {
 
 using tcgen_runtime::RecordRuns;
+using tcgen_runtime::StreamCostEstimate;
 using tcgen_runtime::StreamReader;
 using tcgen_runtime::StreamWriter;
 using tcgen_runtime::ZeroedTable;
@@ -124,6 +125,14 @@ public:
         Lines lines = select<marks>();
         update(lines, value);
         prefetch_next(lines);
+    }
+
+    // Takes back from the usage counts the code at `codes`, which encode()
+    // wrote and counted for a value that a run or match then copied
+    // (record_runs.hpp); `codes` moves past it.
+    void uncount(const std::uint8_t*& codes) {
+        usage_[load_le<std::uint8_t>(codes)] -= 1;
+        codes += sizeof(std::uint8_t);
     }
 
     template <bool marks>
@@ -344,6 +353,11 @@ public:
         runs_.learn_every_record(every || !RecordRuns<record_bytes>::tails_save_time(field_table_bytes));
     }
 
+    // The estimate of a stream's compressed bytes on which a block without
+    // long runs chooses between runs, record matches and neither
+    // (record_runs.hpp); the writer gives its back-ends' (stream_cost.hpp).
+    void estimate_streams_with(StreamCostEstimate estimate) { runs_.estimate_with(std::move(estimate)); }
+
     // Empties every table, as at the start: a reader can begin decoding at
     // a block where the writer did the same.
     void restart() {
@@ -376,8 +390,10 @@ private:
     template <bool marks>
     void encode_records(const std::uint8_t* records, std::size_t count, StreamWriter* streams) {
         runs_.encode(
-            records, count, streams[0], [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            records, count, streams, stream_count,
+            [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
+            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
     template <bool marks>
@@ -391,6 +407,12 @@ private:
     void encode_one(const std::uint8_t* record, StreamWriter* streams) {
         std::uint8_t field_1 = load_le<std::uint8_t>(record + 0);
         field_1_.encode<marks>(field_1, streams[0], streams[1]);
+    }
+
+    // A record's codes, in coding order at `codes`, no longer count in the
+    // fields' usage: a run or match copied the record after encode_one.
+    void uncount_one(const std::uint8_t* codes) {
+        field_1_.uncount(codes);
     }
 
     template <bool marks>
