@@ -8,7 +8,7 @@
 // 8-Bit Field 1 = {L1 = 1, L2 = 65536: FCM3[2], FCM1[1], LV[1]};
 // # Field 1: 4 predictions, 589,840 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 269,025,296 bytes (256.6 MiB): 589,840 bytes of tables + 268,435,456 bytes of buffers
+// # Memory estimate: 403,243,024 bytes (384.6 MiB): 589,840 bytes of tables + 402,653,184 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -36,7 +36,7 @@
 // 64-Bit Field 15 source_memory[1] = {L1 = 65536, L2 = 65536: DFCM1[1], LV[1], MATCH4[1]};
 // # Field 15 source_memory[3]: 3 predictions, 7,864,320 bytes of tables
 // PC = Field ip;
-// # Memory estimate: 336,330,784 bytes (320.8 MiB): 80,740,384 bytes of tables + 255,590,400 bytes of buffers
+// # Memory estimate: 386,138,144 bytes (368.3 MiB): 80,740,384 bytes of tables + 305,397,760 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 2048, L2 = 8192: DFCM3[1], DFCM1[2]};
 // # Field 2: 3 predictions, 425,984 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 254,945,958 bytes (243.1 MiB): 491,528 bytes of tables + 254,454,430 bytes of buffers
+// # Memory estimate: 302,481,392 bytes (288.5 MiB): 491,528 bytes of tables + 301,989,864 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -14,7 +14,7 @@
 // 16-Bit Field 4 = {L1 = 1, L2 = 512: MATCH3[1], DFCM1[1]};
 // # Field 4: 2 predictions, 13,316 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 258,067,787 bytes (246.1 MiB): 1,935,626 bytes of tables + 256,132,161 bytes of buffers
+// # Memory estimate: 311,754,875 bytes (297.3 MiB): 1,935,626 bytes of tables + 309,819,249 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -12,7 +12,7 @@
 // 32-Bit Field 3 = {L1 = 1, L2 = 16384: FCM3[2], FCM1[1]};
 // # Field 3: 3 predictions, 589,830 bytes of tables
 // PC = Field 3;
-// # Memory estimate: 256,633,693 bytes (244.7 MiB): 1,380,358 bytes of tables + 255,253,335 bytes of buffers
+// # Memory estimate: 306,965,317 bytes (292.7 MiB): 1,380,358 bytes of tables + 305,584,959 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 256, L2 = 4096: DFCM1[1], DFCM1[1], LV[1]};
 // # Field 2: 3 predictions, 69,632 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 254,573,230 bytes (242.8 MiB): 118,800 bytes of tables + 254,454,430 bytes of buffers
+// # Memory estimate: 302,108,664 bytes (288.1 MiB): 118,800 bytes of tables + 301,989,864 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[4], DFCM1[2], FCM1[4], LV[4]};
 // # Field 2: 14 predictions, 27,262,976 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 292,203,182 bytes (278.7 MiB): 37,748,748 bytes of tables + 254,454,434 bytes of buffers
+// # Memory estimate: 339,738,616 bytes (324.0 MiB): 37,748,748 bytes of tables + 301,989,868 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -10,7 +10,7 @@
 // 64-Bit Field 2 = {L1 = 65536, L2 = 131072: DFCM3[2], DFCM1[2], FCM1[2], LV[4]};
 // # Field 2: 10 predictions, 16,777,216 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 276,474,542 bytes (263.7 MiB): 22,020,108 bytes of tables + 254,454,434 bytes of buffers
+// # Memory estimate: 324,009,976 bytes (309.0 MiB): 22,020,108 bytes of tables + 301,989,868 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -11,7 +11,7 @@
 // # Field 2: 10 predictions, 20,971,520 bytes of tables
 // PC = Field 1;
 // # Encoding: tcgen --disable=type-minimisation,smart-update
-// # Memory estimate: 285,911,778 bytes (272.7 MiB): 31,457,344 bytes of tables + 254,454,434 bytes of buffers
+// # Memory estimate: 333,447,212 bytes (318.0 MiB): 31,457,344 bytes of tables + 301,989,868 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -8,7 +8,7 @@
 // 8-Bit Field 1 = {L1 = 1, L2 = 4096: FCM4[2], DFCM2[2], FCM1[1], LV[2]};
 // # Field 1: 7 predictions, 86,032 bytes of tables
 // PC = Field 1;
-// # Memory estimate: 268,521,488 bytes (256.1 MiB): 86,032 bytes of tables + 268,435,456 bytes of buffers
+// # Memory estimate: 402,739,216 bytes (384.1 MiB): 86,032 bytes of tables + 402,653,184 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //

@@ -13,7 +13,7 @@
 // 8-Bit Field 3 taken = {L1 = 4096, L2 = 4096: LV[2]};
 // # Field 3 taken: 2 predictions, 8,192 bytes of tables
 // PC = Field pc;
-// # Memory estimate: 1,034,536,364 bytes (986.6 MiB): 270,352 bytes of tables + 1,034,266,012 bytes of buffers
+// # Memory estimate: 1,231,915,364 bytes (1.1 GiB): 270,352 bytes of tables + 1,231,645,012 bytes of buffers
 // # (an upper estimate for compressing at levels 0 to 6; -7 to -9 may exceed it, -9 on most traces;
 // # decompressing takes less: peak RSS measured in docs/benchmarks/memory.md)
 //
