@@ -82,6 +82,19 @@ std::vector<std::uint8_t> random_trace(std::size_t count, std::uint32_t distinct
     return records;
 }
 
+// A loop of `period` distinct records, then `noise` random ones, `laps`
+// times over: runs of about `period` records.
+std::vector<std::uint8_t> loop_between_noise(std::uint32_t period, std::size_t noise, unsigned laps) {
+    std::vector<std::uint8_t> records;
+    for (unsigned lap = 0; lap < laps; ++lap) {
+        const std::vector<std::uint8_t> loop = loop_trace(period, 1);
+        records.insert(records.end(), loop.begin(), loop.end());
+        const std::vector<std::uint8_t> random = random_trace(noise, 1u << 30, lap);
+        records.insert(records.end(), random.begin(), random.end());
+    }
+    return records;
+}
+
 TEST(RecordRuns, ALoopIsCodedAsOneRunAfterItsFirstLap) {
     const std::vector<std::uint8_t> records = loop_trace(50, 40);
     Runs writer;
@@ -131,13 +144,7 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
 TEST(RecordRuns, ShortRunsAreLearntWhole) {
     // Loops of 20 records between random ones: runs of about 20, too short
     // for their middles to go unlearnt.
-    std::vector<std::uint8_t> records;
-    for (unsigned lap = 0; lap < 100; ++lap) {
-        const std::vector<std::uint8_t> loop = loop_trace(20, 1);
-        records.insert(records.end(), loop.begin(), loop.end());
-        const std::vector<std::uint8_t> noise = random_trace(3, 1u << 30, lap);
-        records.insert(records.end(), noise.begin(), noise.end());
-    }
+    const std::vector<std::uint8_t> records = loop_between_noise(20, 3, 100);
     const std::size_t count = records.size() / record_bytes;
     Runs writer;
     const Coded coded = encode(writer, records);
@@ -318,13 +325,7 @@ TEST(RecordRuns, WithoutLongRunsTheEstimateChooses) {
 TEST(RecordRuns, ShortRunsWinWhereTheyCopyMost) {
     // Loops of 12 records between random ones: runs too short to decide by
     // the scan, which copy most of the block and save its bytes.
-    std::vector<std::uint8_t> records;
-    for (unsigned lap = 0; lap < 400; ++lap) {
-        const std::vector<std::uint8_t> loop = loop_trace(12, 1);
-        records.insert(records.end(), loop.begin(), loop.end());
-        const std::vector<std::uint8_t> noise = random_trace(8, 1u << 30, lap);
-        records.insert(records.end(), noise.begin(), noise.end());
-    }
+    const std::vector<std::uint8_t> records = loop_between_noise(12, 8, 400);
     Runs writer;
     const Coded coded = encode(writer, records);
     EXPECT_NE(coded.codes[0], 0u);
