@@ -24,7 +24,7 @@ namespace tcgen_runtime {
 // Like PNG's signature: a high-bit byte catches 7-bit transfers, CR LF and the
 // lone LF catch line-ending conversion, 0x1A stops `type` on DOS.
 inline constexpr std::array<std::uint8_t, 8> tcz_magic = {0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A};
-inline constexpr std::uint16_t tcz_format_version = 10;
+inline constexpr std::uint16_t tcz_format_version = 11;
 
 constexpr std::uint32_t make_tag(char first, char second, char third, char fourth) {
     return static_cast<std::uint32_t>(static_cast<std::uint8_t>(first)) |

@@ -42,7 +42,18 @@
 // record whatever the runs (learn_every_record).
 //
 // The codes stream of a block starts with that decision, one byte: 0 no
-// runs, 1 runs learnt whole, 2 runs learnt by their tails, 3 record matches.
+// runs, 1 runs learnt whole, 2 runs learnt by their tails, 3 record matches,
+// 4 runs learnt whole as coded.
+//
+// A copied record is learnt one of two ways. As coded (flags 3 and 4),
+// learn_one(record, std::true_type), it changes the tables exactly as coding
+// it would: a MATCH not first in its field starts a match only where the
+// code would have named it. The blocks the cost chooses must be learnt so,
+// because they are assembled from one pass that coded every record. A block
+// the scan chose is coded as it goes, so its copies may teach the fields
+// more (flags 1 and 2), learn_one(record, std::false_type): such a MATCH
+// starts wherever it is right, which makes run-heavy ChampSim and store
+// traces up to 2 % smaller.
 //
 // Record matches are for the traces whose records repeat earlier ones in
 // runs of a few records from far back, in another order (cache misses: 97 %
@@ -61,6 +72,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -90,7 +102,18 @@ class RecordRuns {
 public:
     // A block's first byte in the codes stream: whether it has runs, and how
     // much of each run the fields learn.
-    enum class Learning : std::uint8_t { no_runs = 0, every_record = 1, run_tails = 2, record_matches = 3 };
+    enum class Learning : std::uint8_t {
+        no_runs = 0,
+        every_record = 1,
+        run_tails = 2,
+        record_matches = 3,
+        every_record_as_coded = 4,
+    };
+    // Whether the fields learn a block's copied records as coding them would
+    // (the blocks the cost chose), rather than all a copy can teach them.
+    static constexpr bool learns_as_coded(Learning learning) {
+        return learning == Learning::record_matches || learning == Learning::every_record_as_coded;
+    }
     // Run tails: the records of a run the fields learn, and the mean length
     // of a block's long runs from which only those are learnt.
     static constexpr std::size_t tail_learned = 4;
@@ -120,10 +143,11 @@ public:
         return (std::uint64_t{1} << table_bits(records_per_block)) * sizeof(std::uint32_t);
     }
 
-    // Whether the fields learn every record of every run (the writer's
-    // choice for ratio over decoding speed), rather than the tails of long
-    // runs where the scan finds them.
-    void learn_every_record(bool every) { tails_allowed_ = !every; }
+    // Whether the fields learn every record of every run the scan finds, and
+    // all that each copy can teach them (the writer's choice for ratio over
+    // decoding speed), rather than the tails of long runs and the other runs
+    // as coded.
+    void learn_every_record(bool every) { speed_first_ = !every; }
 
     // The estimate the choice between the ways of coding a block is made on
     // where long runs do not decide; without one, a stream's raw bytes.
@@ -132,7 +156,8 @@ public:
     // Codes `count` records into streams[0..stream_count), whose first is the
     // codes stream: the decision byte, then the run lengths or match tokens
     // among the fields' codes. encode_one(record) codes one record field by
-    // field; learn_one(record) has the fields learn it without coding it;
+    // field; learn_one(record, as_coded) has the fields learn it without
+    // coding it (as_coded: std::true_type or std::false_type, see above);
     // uncount_one(codes) takes back from the fields' usage counts a record
     // that encode_one coded and a run or match then copied, its part of the
     // codes stream at `codes`.
@@ -153,11 +178,7 @@ public:
         put_runs(
             records, count, runs, streams[0], tally,
             [&](std::size_t index) { encode_one(records + index * record_bytes); },
-            [&](std::size_t first, std::size_t length) {
-                for (std::size_t index = first; index < first + length; ++index) {
-                    learn_one(records + index * record_bytes);
-                }
-            });
+            [&](std::size_t first, std::size_t length) { learn(learn_one, records, first, length, runs); });
         totals_.add(tally);
     }
 
@@ -171,7 +192,7 @@ public:
         }
         records_ += count;
         const std::uint8_t flag = codes.get<std::uint8_t>();
-        if (flag > static_cast<std::uint8_t>(Learning::record_matches)) {
+        if (flag > static_cast<std::uint8_t>(Learning::every_record_as_coded)) {
             fail("corrupt input: invalid run flag " + std::to_string(flag) + " in the codes stream");
         }
         const Learning learning = static_cast<Learning>(flag);
@@ -187,10 +208,8 @@ public:
         }
         Cursor cursor = start(count, learning);
         Tally tally;
-        const auto learn = [&](std::size_t first, std::size_t length) {
-            for (std::size_t index = first; index < first + length; ++index) {
-                learn_one(records + index * record_bytes);
-            }
+        const auto learn_run = [&](std::size_t first, std::size_t length) {
+            learn(learn_one, records, first, length, learning);
         };
         while (cursor.index < count) {
             if (cursor.predicted != 0) {
@@ -201,7 +220,7 @@ public:
                          std::to_string(count - cursor.index) + " remain in the block");
                 }
                 copy(records, from, cursor.index, static_cast<std::size_t>(length));
-                if (end_run(cursor, records, static_cast<std::size_t>(length), tally, learn)) {
+                if (end_run(cursor, records, static_cast<std::size_t>(length), tally, learn_run)) {
                     break;
                 }
             }
@@ -288,6 +307,22 @@ private:
         }
     }
 
+    // The fields learn records [first, first + length), as a block of
+    // `learning` has them learn a copied record.
+    template <class LearnOne>
+    static void learn(LearnOne& learn_one, const std::uint8_t* records, std::size_t first, std::size_t length,
+                      Learning learning) {
+        if (learns_as_coded(learning)) {
+            for (std::size_t index = first; index < first + length; ++index) {
+                learn_one(records + index * record_bytes, std::true_type{});
+            }
+        } else {
+            for (std::size_t index = first; index < first + length; ++index) {
+                learn_one(records + index * record_bytes, std::false_type{});
+            }
+        }
+    }
+
     Cursor start(std::size_t count, Learning learning) {
         Cursor cursor;
         cursor.count = count;
@@ -358,6 +393,12 @@ private:
     // The scan for runs: runs learnt whole or by their tails where runs of
     // long_run records or more hold a third of the block, else no_runs (and
     // the records that runs of any length would copy in copied_by_runs_).
+    // Where speed comes first, runs learnt whole are learnt as coded: all a
+    // copy can teach is worth up to 2 % of a store trace at -9, but a MATCH
+    // not first in its field then looks its key up for every copied record
+    // it does not follow, up to 13 % of the decoding time, where finding the
+    // code the record would have had costs nothing measurable
+    // (docs/design/log.md, "Learning a copied record by who chose it").
     Learning scan_runs(const std::uint8_t* records, std::size_t count) {
         Cursor cursor = start(count, Learning::every_record);
         std::size_t run = 0;
@@ -386,8 +427,10 @@ private:
         if (in_long_runs * 3 < count) {
             return Learning::no_runs;
         }
-        return tails_allowed_ && in_long_runs >= tail_mean_run * long_runs ? Learning::run_tails
-                                                                           : Learning::every_record;
+        if (!speed_first_) {
+            return Learning::every_record;
+        }
+        return in_long_runs >= tail_mean_run * long_runs ? Learning::run_tails : Learning::every_record_as_coded;
     }
 
     static void put_length(StreamWriter& codes, std::uint64_t length) {
@@ -612,8 +655,8 @@ private:
                 from = candidate;
             }
             copy(records, from, index, static_cast<std::size_t>(length));
+            learn(learn_one, records, index, static_cast<std::size_t>(length), Learning::record_matches);
             for (std::size_t k = 0; k < length; ++k) {
-                learn_one(records + (index + k) * record_bytes);
                 insert_context(records, index + k, bits);
             }
             index += static_cast<std::size_t>(length);
@@ -682,9 +725,9 @@ private:
             }
         };
         if (copied_by_runs_ >= enough) {
-            begin(runs_assembly_, streams, stream_count, Learning::every_record);
+            begin(runs_assembly_, streams, stream_count, Learning::every_record_as_coded);
             put_runs(
-                records, count, Learning::every_record, runs_assembly_.streams[0], runs_assembly_.tally,
+                records, count, Learning::every_record_as_coded, runs_assembly_.streams[0], runs_assembly_.tally,
                 [&](std::size_t index) { take(runs_assembly_, streams, stream_count, index); },
                 [&](std::size_t first, std::size_t length) { skip(runs_assembly_, stream_count, first, length); });
             consider(runs_assembly_);
@@ -778,7 +821,7 @@ private:
     Assembly matches_assembly_;
 
     std::vector<std::uint32_t> table_;
-    bool tails_allowed_ = true;
+    bool speed_first_ = true;
     std::uint64_t records_ = 0;
     Tally totals_;
 };

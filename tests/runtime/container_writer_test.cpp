@@ -23,7 +23,7 @@ TEST(ContainerLayout, WriterPutsEveryFieldAtItsOffset) {
     const std::size_t spec_size = contents.preamble.spec_text.size();
     EXPECT_EQ(Bytes(bytes, bytes + PreambleLayout::magic.size),
               Bytes({0x89, 'T', 'C', 'Z', 0x0D, 0x0A, 0x1A, 0x0A}));
-    EXPECT_EQ(PreambleLayout::version.load(bytes), 10u);
+    EXPECT_EQ(PreambleLayout::version.load(bytes), 11u);
     EXPECT_EQ(PreambleLayout::flags.load(bytes), 0u);
     EXPECT_EQ(PreambleLayout::fingerprint.load(bytes), 0x0123456789ABCDEFu);
     EXPECT_EQ(PreambleLayout::record_bytes.load(bytes), 6u);

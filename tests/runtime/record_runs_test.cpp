@@ -16,12 +16,19 @@ constexpr std::size_t record_bytes = 5;
 using Runs = RecordRuns<record_bytes>;
 
 // A stand-in for a generated codec around RecordRuns: a record coded field
-// by field is its bytes in the codes stream; learning counts.
+// by field is its bytes in the codes stream; learning counts, and counts
+// apart the records learnt as coded (a block the cost chose).
 struct Coded {
     std::vector<std::uint8_t> codes;
     std::size_t coded = 0;
     std::size_t learned = 0;
+    std::size_t learned_as_coded = 0;
     std::size_t uncounted = 0;  // coded, then copied instead
+};
+
+struct Learned {
+    std::size_t records = 0;
+    std::size_t as_coded = 0;
 };
 
 Coded encode(Runs& runs, const std::vector<std::uint8_t>& records) {
@@ -33,24 +40,31 @@ Coded encode(Runs& runs, const std::vector<std::uint8_t>& records) {
             codes.put_bytes(record, record_bytes);
             ++result.coded;
         },
-        [&](const std::uint8_t*) { ++result.learned; }, [&](const std::uint8_t*) { ++result.uncounted; });
+        [&](const std::uint8_t*, auto as_coded) {
+            ++result.learned;
+            result.learned_as_coded += as_coded ? 1 : 0;
+        },
+        [&](const std::uint8_t*) { ++result.uncounted; });
     result.codes.assign(codes.data(), codes.data() + codes.size());
     return result;
 }
 
 std::vector<std::uint8_t> decode(Runs& runs, const std::vector<std::uint8_t>& codes, std::size_t count,
-                                 std::size_t* learned = nullptr) {
+                                 Learned* learned = nullptr) {
     std::vector<std::uint8_t> records(count * record_bytes);
     StreamReader reader("codes", codes.data(), codes.size());
-    std::size_t learn_calls = 0;
+    Learned calls;
     runs.decode(
         reader, count, records.data(), [&](std::uint8_t* record) { reader.get_bytes(record, record_bytes); },
-        [&](const std::uint8_t*) { ++learn_calls; });
+        [&](const std::uint8_t*, auto as_coded) {
+            ++calls.records;
+            calls.as_coded += as_coded ? 1 : 0;
+        });
     if (!reader.at_end()) {
         throw std::runtime_error("codes left unread");
     }
     if (learned != nullptr) {
-        *learned = learn_calls;
+        *learned = calls;
     }
     return records;
 }
@@ -106,10 +120,13 @@ TEST(RecordRuns, ALoopIsCodedAsOneRunAfterItsFirstLap) {
     EXPECT_EQ(coded.learned, 2000u - 51u);
     ASSERT_FALSE(coded.codes.empty());
     EXPECT_EQ(coded.codes[0], 1u);  // runs used in this block, learnt whole
+    // The scan chose the runs: the fields learn all a copy can teach them.
+    EXPECT_EQ(coded.learned_as_coded, 0u);
     Runs reader;
-    std::size_t learned = 0;
+    Learned learned;
     EXPECT_EQ(decode(reader, coded.codes, 2000, &learned), records);
-    EXPECT_EQ(learned, coded.learned);
+    EXPECT_EQ(learned.records, coded.learned);
+    EXPECT_EQ(learned.as_coded, 0u);
 }
 
 TEST(RecordRuns, ALongRunIsLearntByItsTail) {
@@ -119,7 +136,7 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
     StreamWriter codes;
     writer.encode(
         records.data(), 2000, &codes, 1, [&](const std::uint8_t* record) { codes.put_bytes(record, record_bytes); },
-        [&](const std::uint8_t* record) { learned_by_writer.push_back(record); }, [](const std::uint8_t*) {});
+        [&](const std::uint8_t* record, auto) { learned_by_writer.push_back(record); }, [](const std::uint8_t*) {});
     ASSERT_GT(codes.size(), 0u);
     EXPECT_EQ(codes.data()[0], 2u);  // runs used, learnt by their tails
     // The run covers records 51..1999: the fields learn its last four.
@@ -134,7 +151,7 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
     StreamReader reader_codes("codes", codes.data(), codes.size());
     reader.decode(
         reader_codes, 2000, decoded.data(), [&](std::uint8_t* record) { reader_codes.get_bytes(record, record_bytes); },
-        [&](const std::uint8_t* record) {
+        [&](const std::uint8_t* record, auto) {
             learned_by_reader.push_back(static_cast<std::size_t>(record - decoded.data()) / record_bytes);
         });
     EXPECT_EQ(decoded, records);
@@ -144,14 +161,23 @@ TEST(RecordRuns, ALongRunIsLearntByItsTail) {
 TEST(RecordRuns, ShortRunsAreLearntWhole) {
     // Loops of 20 records between random ones: runs of about 20, too short
     // for their middles to go unlearnt.
+    // Where speed comes first they are learnt as coded (flag 4), else all
+    // a copy can teach (flag 1).
     const std::vector<std::uint8_t> records = loop_between_noise(20, 3, 100);
     const std::size_t count = records.size() / record_bytes;
-    Runs writer;
-    const Coded coded = encode(writer, records);
-    EXPECT_EQ(coded.codes[0], 1u);
-    EXPECT_EQ(coded.coded + coded.learned, count);
-    Runs reader;
-    EXPECT_EQ(decode(reader, coded.codes, count), records);
+    for (const bool every : {false, true}) {
+        Runs writer;
+        writer.learn_every_record(every);
+        const Coded coded = encode(writer, records);
+        EXPECT_EQ(coded.codes[0], every ? 1u : 4u);
+        EXPECT_EQ(coded.coded + coded.learned, count);
+        EXPECT_EQ(coded.learned_as_coded, every ? 0u : coded.learned);
+        Runs reader;
+        Learned learned;
+        EXPECT_EQ(decode(reader, coded.codes, count, &learned), records);
+        EXPECT_EQ(learned.records, coded.learned);
+        EXPECT_EQ(learned.as_coded, coded.learned_as_coded);
+    }
 }
 
 TEST(RecordRuns, RandomRecordsAreCodedFieldByField) {
@@ -246,8 +272,8 @@ TEST(RecordRuns, CorruptCodesAreRefused) {
     std::vector<std::uint8_t> codes = encode(writer, records).codes;
 
     std::vector<std::uint8_t> bad_flag = codes;
-    bad_flag[0] = 4;
-    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 4 in the codes stream");
+    bad_flag[0] = 5;
+    EXPECT_EQ(decode_error(bad_flag, 2000), "corrupt input: invalid run flag 5 in the codes stream");
 
     // The run's length comes after the 51 records coded field by field.
     const std::size_t length_at = 1 + 51 * record_bytes;
@@ -297,9 +323,11 @@ TEST(RecordRuns, ShortRepeatsAreCodedAsRecordMatches) {
     EXPECT_LT(coded.coded - coded.uncounted, 20000u / 4);
     EXPECT_LE(coded.codes.size(), 20000 * (record_bytes + record_runs_bytes_per_record));
     Runs reader;
-    std::size_t learned = 0;
+    Learned learned;
     EXPECT_EQ(decode(reader, coded.codes, 20000, &learned), records);
-    EXPECT_EQ(learned, coded.uncounted);  // every copied record is learnt
+    // Every copied record is learnt, as coding it would have been.
+    EXPECT_EQ(learned.records, coded.uncounted);
+    EXPECT_EQ(learned.as_coded, coded.uncounted);
 }
 
 TEST(RecordRuns, WithoutLongRunsTheEstimateChooses) {
@@ -328,11 +356,14 @@ TEST(RecordRuns, ShortRunsWinWhereTheyCopyMost) {
     const std::vector<std::uint8_t> records = loop_between_noise(12, 8, 400);
     Runs writer;
     const Coded coded = encode(writer, records);
-    EXPECT_NE(coded.codes[0], 0u);
+    EXPECT_EQ(coded.codes[0], 4u);  // runs chosen by the cost, learnt as coded
     EXPECT_EQ(coded.uncounted, writer.records_in_runs());
     EXPECT_GT(coded.uncounted, records.size() / record_bytes / 3);
     Runs reader;
-    EXPECT_EQ(decode(reader, coded.codes, records.size() / record_bytes), records);
+    Learned learned;
+    EXPECT_EQ(decode(reader, coded.codes, records.size() / record_bytes, &learned), records);
+    EXPECT_EQ(learned.records, coded.uncounted);
+    EXPECT_EQ(learned.as_coded, coded.uncounted);
 }
 
 TEST(RecordRuns, RecordMatchesRoundTripOnEveryMix) {

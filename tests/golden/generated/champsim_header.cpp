@@ -262,9 +262,11 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(Value value) {
         Lines lines = select<marks>();
         match4_table_.start_if_right(value);
@@ -480,9 +482,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -607,9 +611,11 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -778,9 +784,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -904,9 +912,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -1030,9 +1040,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -1156,9 +1168,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -1282,9 +1296,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -1408,9 +1424,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -1538,17 +1556,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 5) {
             match4_table_.start_if_right(value);
         }
@@ -1758,17 +1782,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 2) {
             match4_table_.start_if_right(value);
         }
@@ -1959,17 +1989,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 5) {
             match4_table_.start_if_right(value);
         }
@@ -2179,17 +2215,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 2) {
             match4_table_.start_if_right(value);
         }
@@ -2380,17 +2422,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 2) {
             match4_table_.start_if_right(value);
         }
@@ -2581,17 +2629,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 2) {
             match4_table_.start_if_right(value);
         }
@@ -2940,7 +2994,7 @@ private:
         runs_.encode(
             records, count, streams, stream_count,
             [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* record, auto as_coded) { learn_one<marks, decltype(as_coded)::value>(record); },
             [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
@@ -2948,7 +3002,7 @@ private:
     void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
         runs_.decode(
             streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            [&](const std::uint8_t* record, auto as_coded) { learn_one<marks, decltype(as_coded)::value>(record); });
     }
 
     template <bool marks>
@@ -3005,38 +3059,41 @@ private:
         field_15_.uncount(codes);
     }
 
-    template <bool marks>
+    // A record a run or match copied, learnt by every field; `as_coded`:
+    // exactly as coding it would change the tables (RecordRuns' blocks
+    // chosen by cost).
+    template <bool marks, bool as_coded>
     void learn_one(const std::uint8_t* record) {
         std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-        field_1_.learn<marks>(field_1);
+        field_1_.learn<marks, as_coded>(field_1);
         std::uint8_t field_2 = load_le<std::uint8_t>(record + 8);
-        field_2_.learn<marks>(field_1, field_2);
+        field_2_.learn<marks, as_coded>(field_1, field_2);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 9);
-        field_3_.learn<marks>(field_1, field_3);
+        field_3_.learn<marks, as_coded>(field_1, field_3);
         std::uint8_t field_4 = load_le<std::uint8_t>(record + 10);
-        field_4_.learn<marks>(field_1, field_4);
+        field_4_.learn<marks, as_coded>(field_1, field_4);
         std::uint8_t field_5 = load_le<std::uint8_t>(record + 11);
-        field_5_.learn<marks>(field_1, field_5);
+        field_5_.learn<marks, as_coded>(field_1, field_5);
         std::uint8_t field_6 = load_le<std::uint8_t>(record + 12);
-        field_6_.learn<marks>(field_1, field_6);
+        field_6_.learn<marks, as_coded>(field_1, field_6);
         std::uint8_t field_7 = load_le<std::uint8_t>(record + 13);
-        field_7_.learn<marks>(field_1, field_7);
+        field_7_.learn<marks, as_coded>(field_1, field_7);
         std::uint8_t field_8 = load_le<std::uint8_t>(record + 14);
-        field_8_.learn<marks>(field_1, field_8);
+        field_8_.learn<marks, as_coded>(field_1, field_8);
         std::uint8_t field_9 = load_le<std::uint8_t>(record + 15);
-        field_9_.learn<marks>(field_1, field_9);
+        field_9_.learn<marks, as_coded>(field_1, field_9);
         std::uint64_t field_10 = load_le<std::uint64_t>(record + 16);
-        field_10_.learn<marks>(field_1, field_10);
+        field_10_.learn<marks, as_coded>(field_1, field_10);
         std::uint64_t field_11 = load_le<std::uint64_t>(record + 24);
-        field_11_.learn<marks>(field_1, field_11);
+        field_11_.learn<marks, as_coded>(field_1, field_11);
         std::uint64_t field_12 = load_le<std::uint64_t>(record + 32);
-        field_12_.learn<marks>(field_1, field_12);
+        field_12_.learn<marks, as_coded>(field_1, field_12);
         std::uint64_t field_13 = load_le<std::uint64_t>(record + 40);
-        field_13_.learn<marks>(field_1, field_13);
+        field_13_.learn<marks, as_coded>(field_1, field_13);
         std::uint64_t field_14 = load_le<std::uint64_t>(record + 48);
-        field_14_.learn<marks>(field_1, field_14);
+        field_14_.learn<marks, as_coded>(field_1, field_14);
         std::uint64_t field_15 = load_le<std::uint64_t>(record + 56);
-        field_15_.learn<marks>(field_1, field_15);
+        field_15_.learn<marks, as_coded>(field_1, field_15);
     }
 
     template <bool marks>

@@ -23,8 +23,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1668, a class per field and the
-// TraceCodec that ties them together; main() at line 2608; then the rest of
+// of this spec is written in); from line 1710, a class per field and the
+// TraceCodec that ties them together; main() at line 2665; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -128,9 +128,11 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(Value value) {
         Lines lines = select<marks>();
         match3_table_.start_if_right(value);
@@ -320,17 +322,23 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint32_t pc, Value value) {
         Lines lines = select<marks>(pc);
-        // The code encode() would write: a prediction it names (below) may
-        // change the tables, so here it does so only where the code could
-        // name it, where no slot before its own was right.
-        Work predictions[miss_code];
-        predict(lines, predictions);
-        const unsigned code = find_prediction(predictions, Work{value});
+        // A prediction named by a code (below) changes the tables. As coded,
+        // it does so only where the code could name it, where no slot before
+        // its own was right: the code encode() would write is found. Else
+        // (runs the scan chose) wherever it is right.
+        unsigned code = miss_code;
+        if constexpr (as_coded) {
+            Work predictions[miss_code];
+            predict(lines, predictions);
+            code = find_prediction(predictions, Work{value});
+        }
         if (code >= 3) {
             match8_table_.start_if_right(value);
         }
@@ -524,9 +532,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint32_t pc, Value value) {
         Lines lines = select<marks>(pc);
         match1_table_.start_if_right(value);
@@ -663,9 +673,11 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(Value value) {
         Lines lines = select<marks>();
         match3_table_.start_if_right(value);
@@ -943,7 +955,7 @@ private:
         runs_.encode(
             records, count, streams, stream_count,
             [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* record, auto as_coded) { learn_one<marks, decltype(as_coded)::value>(record); },
             [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
@@ -951,7 +963,7 @@ private:
     void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
         runs_.decode(
             streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            [&](const std::uint8_t* record, auto as_coded) { learn_one<marks, decltype(as_coded)::value>(record); });
     }
 
     template <bool marks>
@@ -975,16 +987,19 @@ private:
         field_4_.uncount(codes);
     }
 
-    template <bool marks>
+    // A record a run or match copied, learnt by every field; `as_coded`:
+    // exactly as coding it would change the tables (RecordRuns' blocks
+    // chosen by cost).
+    template <bool marks, bool as_coded>
     void learn_one(const std::uint8_t* record) {
         std::uint32_t field_1 = load_le<std::uint32_t>(record + 0);
-        field_1_.learn<marks>(field_1);
+        field_1_.learn<marks, as_coded>(field_1);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 4);
-        field_2_.learn<marks>(field_1, field_2);
+        field_2_.learn<marks, as_coded>(field_1, field_2);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 12);
-        field_3_.learn<marks>(field_1, field_3);
+        field_3_.learn<marks, as_coded>(field_1, field_3);
         std::uint16_t field_4 = load_le<std::uint16_t>(record + 13);
-        field_4_.learn<marks>(field_4);
+        field_4_.learn<marks, as_coded>(field_4);
     }
 
     template <bool marks>

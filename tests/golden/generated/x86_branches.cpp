@@ -22,8 +22,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1835, a class per field and the
-// TraceCodec that ties them together; main() at line 2537; then the rest of
+// of this spec is written in); from line 1877, a class per field and the
+// TraceCodec that ties them together; main() at line 2588; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
@@ -124,9 +124,11 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(Value value) {
         Lines lines = select<marks>();
         update(lines, value);
@@ -311,9 +313,11 @@ public:
         prefetch_next(lines);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -483,9 +487,11 @@ public:
         update(lines, value);
     }
 
-    // Learns a value coded as part of a whole-record run (record_runs.hpp):
-    // the tables change as encode() would change them, nothing is written.
-    template <bool marks>
+    // Learns a value that a whole-record run or match copied
+    // (record_runs.hpp), writing nothing: the tables change as encode()
+    // would change them, or, not `as_coded`, a MATCH that is not the first
+    // slot may start a match encode() would not.
+    template <bool marks, bool as_coded>
     void learn(std::uint64_t pc, Value value) {
         Lines lines = select<marks>(pc);
         update(lines, value);
@@ -710,7 +716,7 @@ private:
         runs_.encode(
             records, count, streams, stream_count,
             [&](const std::uint8_t* record) { encode_one<marks>(record, streams); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); },
+            [&](const std::uint8_t* record, auto as_coded) { learn_one<marks, decltype(as_coded)::value>(record); },
             [&](const std::uint8_t* codes) { uncount_one(codes); });
     }
 
@@ -718,7 +724,7 @@ private:
     void decode_records(StreamReader* streams, std::size_t count, std::uint8_t* records) {
         runs_.decode(
             streams[0], count, records, [&](std::uint8_t* record) { decode_one<marks>(streams, record); },
-            [&](const std::uint8_t* record) { learn_one<marks>(record); });
+            [&](const std::uint8_t* record, auto as_coded) { learn_one<marks, decltype(as_coded)::value>(record); });
     }
 
     template <bool marks>
@@ -739,14 +745,17 @@ private:
         field_3_.uncount(codes);
     }
 
-    template <bool marks>
+    // A record a run or match copied, learnt by every field; `as_coded`:
+    // exactly as coding it would change the tables (RecordRuns' blocks
+    // chosen by cost).
+    template <bool marks, bool as_coded>
     void learn_one(const std::uint8_t* record) {
         std::uint64_t field_1 = load_le<std::uint64_t>(record + 0);
-        field_1_.learn<marks>(field_1);
+        field_1_.learn<marks, as_coded>(field_1);
         std::uint64_t field_2 = load_le<std::uint64_t>(record + 8);
-        field_2_.learn<marks>(field_1, field_2);
+        field_2_.learn<marks, as_coded>(field_1, field_2);
         std::uint8_t field_3 = load_le<std::uint8_t>(record + 16);
-        field_3_.learn<marks>(field_1, field_3);
+        field_3_.learn<marks, as_coded>(field_1, field_3);
     }
 
     template <bool marks>
