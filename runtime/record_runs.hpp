@@ -51,9 +51,11 @@
 // code would have named it. The blocks the cost chooses must be learnt so,
 // because they are assembled from one pass that coded every record. A block
 // the scan chose is coded as it goes, so its copies may teach the fields
-// more (flags 1 and 2), learn_one(record, std::false_type): such a MATCH
-// starts wherever it is right, which makes run-heavy ChampSim and store
-// traces up to 2 % smaller.
+// more, learn_one(record, std::false_type): such a MATCH starts wherever it
+// is right, which makes run-heavy ChampSim and store traces up to 2 %
+// smaller. The scan's runs are learnt so where they are learnt by their
+// tails (flag 2) and where ratio comes first (flag 1); else as coded (flag
+// 4), which decodes faster (scan_runs).
 //
 // Record matches are for the traces whose records repeat earlier ones in
 // runs of a few records from far back, in another order (cache misses: 97 %

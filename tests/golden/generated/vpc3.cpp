@@ -19,8 +19,8 @@
 // Decompress: comp -d < trace.tcz > trace
 //
 // Contents: the runtime's primitives (part 1 of the runtime, which the code
-// of this spec is written in); from line 1706, a class per field and the
-// TraceCodec that ties them together; main() at line 2274; then the rest of
+// of this spec is written in); from line 1708, a class per field and the
+// TraceCodec that ties them together; main() at line 2276; then the rest of
 // the runtime (part 2: checksums, block I/O, the stream back-ends, the .tcz
 // container and the command line). The runtime is the same in every file
 // this version of tcgen generates.
